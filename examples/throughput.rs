@@ -1,0 +1,53 @@
+//! Extraction throughput on one thread, timing only the core: every page of
+//! a list is read into memory first, then `Extractor::extract` runs over
+//! them in turn. Prints pages/s and MB/s (10^6 bytes of raw HTML per
+//! second), comparable with `../shared/eval/peers.py`.
+//!
+//! usage: cargo run --release --example throughput -- LIST [--algorithm NAME] [--rounds N]
+//! LIST holds one page path per line.
+
+use linesift::extract::Algorithm;
+use linesift::{Extractor, Hints, Options};
+use std::time::Instant;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let mut list = None;
+    let mut algorithm = Algorithm::default();
+    let mut rounds = 1u32;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--algorithm" => algorithm = args.next().ok_or("--algorithm NAME")?.parse()?,
+            "--rounds" => rounds = args.next().ok_or("--rounds N")?.parse()?,
+            _ => list = Some(a),
+        }
+    }
+    let list = list.ok_or("usage: throughput LIST [--algorithm NAME] [--rounds N]")?;
+    let pages: Vec<Vec<u8>> = std::fs::read_to_string(&list)?
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(std::fs::read)
+        .collect::<Result<_, _>>()?;
+    let bytes: usize = pages.iter().map(Vec::len).sum();
+    let ex = Extractor::new(Options::for_algorithm(algorithm));
+    let hints = Hints::default();
+    let (mut failed, mut chars) = (0usize, 0usize);
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for page in &pages {
+            match ex.extract(page, &hints) {
+                Ok(d) => chars += d.text.len(),
+                Err(_) => failed += 1,
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let n = pages.len() * rounds as usize;
+    println!(
+        "linesift ({algorithm}): {n} pages, {failed} failed, {seconds:.2} s, {:.1} pages/s, {:.2} MB/s ({chars} text bytes)",
+        n as f64 / seconds,
+        (bytes * rounds as usize) as f64 / seconds / 1e6
+    );
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! The consumer end of `scripts/bench-worker.sh`: declares the worker
+//! topology and a queue bound to the results exchange, prints `ready`, then
+//! consumes until `COUNT` distinct results (documents by id, failure events
+//! by task) have arrived, prints the Unix time of the last one in seconds,
+//! and once a line (or EOF) comes on stdin, which the script sends after
+//! stopping the workers, deletes what it declared.
+//!
+//! usage: worker_sink AMQP_URL PREFIX DELIVERY_LIMIT COUNT
+
+use futures_util::StreamExt;
+use lapin::options::{
+    BasicAckOptions, BasicConsumeOptions, QueueBindOptions, QueueDeclareOptions, QueueDeleteOptions,
+};
+use lapin::types::FieldTable;
+use lapin::{Connection, ConnectionProperties};
+use linesift::worker::{Names, topology};
+use std::collections::HashSet;
+use std::io::Write;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, url, prefix, limit, count] = args.as_slice() else {
+        return Err("usage: worker_sink AMQP_URL PREFIX DELIVERY_LIMIT COUNT".into());
+    };
+    let (limit, count): (u32, usize) = (limit.parse()?, count.parse()?);
+    let names = Names::with_prefix(prefix);
+    let sink = format!("{prefix}.sink");
+    let conn = Connection::connect(url, ConnectionProperties::default()).await?;
+    let ch = conn.create_channel().await?;
+    topology::declare(&ch, &names, limit).await?;
+    ch.queue_declare(
+        sink.as_str().into(),
+        QueueDeclareOptions::default(),
+        FieldTable::default(),
+    )
+    .await?;
+    ch.queue_bind(
+        sink.as_str().into(),
+        names.results.as_str().into(),
+        "#".into(),
+        QueueBindOptions::default(),
+        FieldTable::default(),
+    )
+    .await?;
+    ch.basic_qos(1000, Default::default()).await?;
+    let mut consumer = ch
+        .basic_consume(
+            sink.as_str().into(),
+            "".into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await?;
+    println!("ready");
+    std::io::stdout().flush()?;
+    let mut seen = HashSet::new();
+    let mut failures = 0usize;
+    while seen.len() < count {
+        let next = tokio::time::timeout(Duration::from_secs(120), consumer.next()).await;
+        let Ok(Some(Ok(d))) = next else {
+            return Err(format!("stalled after {} of {count} results", seen.len()).into());
+        };
+        let id = d
+            .properties
+            .message_id()
+            .as_ref()
+            .map(|m| m.to_string())
+            .unwrap_or_default();
+        if d.routing_key.as_str() != topology::ROUTING_DOCUMENT {
+            failures += 1;
+        }
+        seen.insert(format!("{}/{id}", d.routing_key));
+        // Ack every 100 (multiple) to keep the consumer cheap.
+        if seen.len() % 100 == 0 || seen.len() == count {
+            d.ack(BasicAckOptions { multiple: true }).await?;
+        }
+    }
+    let done = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs_f64();
+    eprintln!("worker_sink: {count} results ({failures} failure events)");
+    println!("{done:.6}");
+    std::io::stdout().flush()?;
+    tokio::task::spawn_blocking(|| std::io::stdin().read_line(&mut String::new())).await??;
+    ch.queue_delete(sink.as_str().into(), QueueDeleteOptions::default())
+        .await?;
+    topology::delete(&ch, &names).await?;
+    let _ = conn.close(200, "done".into()).await;
+    Ok(())
+}

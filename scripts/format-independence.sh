@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Format independence over the dev corpus: every page is extracted as it is,
+# minified onto one physical line, and with a newline before every `<`; the
+# three sets are scored with ../shared/eval/score.py and the mean F1 of each
+# and the differences are printed. The bar: within 0.01 of the original.
+#
+# usage: scripts/format-independence.sh [-- extract options...]
+#
+# "Minified": every whitespace run that holds a line break becomes one space,
+# so the page is one physical line and renders the same (outside <pre>).
+# "Broken": a newline is inserted before every `<`.
+# The variants are written under target/format/ (never commit them).
+set -euo pipefail
+here=${LINESIFT_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+shared=${LINESIFT_SHARED:-$here/../shared}
+target=${CARGO_TARGET_DIR:-$here/target}
+[ "${1:-}" = "--" ] && shift
+corpus=$here/target/corpus
+out=$here/target/format
+[ -f "$corpus/manifest.tsv" ] || "$shared/corpus/unpack.sh" "$corpus" >&2
+cargo build --release --quiet --bin linesift --manifest-path "$here/Cargo.toml"
+bin=$target/release/linesift
+mkdir -p "$out"
+
+python3 - "$corpus" "$out" <<'PY'
+import os, re, sys
+corpus, out = sys.argv[1], sys.argv[2]
+newline_run = re.compile(rb"[ \t\f]*[\r\n][ \t\r\n\f]*")
+lists = {name: open(os.path.join(out, f"{name}.txt"), "w") for name in ("original", "minified", "broken")}
+with open(os.path.join(corpus, "manifest.tsv"), encoding="utf-8") as f:
+    header = f.readline().rstrip("\n").split("\t")
+    for line in f:
+        row = dict(zip(header, line.rstrip("\n").split("\t")))
+        rel = row["html"]
+        src = os.path.join(corpus, rel)
+        data = open(src, "rb").read()
+        lists["original"].write(src + "\n")
+        for name, variant in (("minified", newline_run.sub(b" ", data)),
+                              ("broken", data.replace(b"<", b"\n<"))):
+            dst = os.path.join(out, name, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with open(dst, "wb") as g:
+                g.write(variant)
+            lists[name].write(dst + "\n")
+for l in lists.values():
+    l.close()
+PY
+
+for set in original minified broken; do
+  "$bin" extract --from "$out/$set.txt" --format jsonl "$@" 2>"$out/$set.err" \
+    | python3 -c '
+import json, sys
+prefix, corpus = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    r = json.loads(line)
+    path = r["path"]
+    if path.startswith(prefix):
+        path = corpus + path[len(prefix):]
+    print(json.dumps({"path": path, "text": r.get("text", ""), "headline": r.get("headline") or ""}))
+' "$out/$set/" "$corpus/" > "$out/$set.jsonl" || true
+  python3 "$shared/eval/score.py" "$corpus/manifest.tsv" "$out/$set.jsonl" \
+    --json "$out/$set.scores.json" > "$out/$set.table.txt"
+done
+
+python3 - "$out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+scores = {s: json.load(open(os.path.join(out, f"{s}.scores.json"))) for s in ("original", "minified", "broken")}
+texts = {}
+for s in scores:
+    texts[s] = {}
+    for line in open(os.path.join(out, f"{s}.jsonl"), encoding="utf-8"):
+        r = json.loads(line)
+        texts[s][r["path"]] = r["text"]
+datasets = [d for d in scores["original"] if not d.startswith("_")]
+print(f'{"dataset":<20}{"original":>10}{"minified":>10}{"Δ":>8}{"broken":>10}{"Δ":>8}')
+for d in datasets + ["_mean_over_datasets"]:
+    o, m, b = (scores[s].get(d, {}).get("f1", float("nan")) for s in ("original", "minified", "broken"))
+    name = "mean" if d.startswith("_") else d
+    print(f"{name:<20}{o:>10.4f}{m:>10.4f}{m - o:>+8.4f}{b:>10.4f}{b - o:>+8.4f}")
+n = len(texts["original"])
+for s in ("minified", "broken"):
+    same = sum(1 for p, t in texts["original"].items() if texts[s].get(p) == t)
+    print(f"{s}: identical text on {same} of {n} pages")
+worst = max(abs(scores[s]["_mean_over_datasets"]["f1"] - scores["original"]["_mean_over_datasets"]["f1"])
+            for s in ("minified", "broken"))
+print(f"largest mean-F1 difference {worst:.4f} ({'within' if worst <= 0.01 else 'OVER'} the 0.01 bar)")
+PY

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Test helper for linesift's WARC tests: writes WARC files with warcio and
+reads WARC/WET files back with warcio or FastWARC, talking JSON.
+
+  warc_testlib.py make OUT [--gzip]   < spec.json   -> [{id, offset, length, type}]
+  warc_testlib.py read PATH warcio|fastwarc          -> [{type, id, refers_to, target, date, content_type, payload}]
+
+A spec is a list of records: {"type": "response"|"resource"|"request"|...,
+"uri": ..., "status": "200 OK", "headers": [[k, v], ...], "body_hex": ...,
+"content_type": ... (resource), "identified": ... (optional)}.
+"""
+import io
+import json
+import sys
+
+
+def make(out, gzip):
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+    from warcio.archiveiterator import ArchiveIterator
+
+    spec = json.load(sys.stdin)
+    with open(out, "wb") as f:
+        writer = WARCWriter(f, gzip=gzip)
+        for r in spec:
+            body = bytes.fromhex(r.get("body_hex", ""))
+            warc_headers = None
+            if r.get("identified"):
+                warc_headers = StatusAndHeaders("", [("WARC-Identified-Payload-Type", r["identified"])], protocol="WARC/1.0")
+            if r["type"] == "response":
+                http = StatusAndHeaders(r.get("status", "200 OK"), [tuple(h) for h in r.get("headers", [])], protocol="HTTP/1.1")
+                rec = writer.create_warc_record(r["uri"], "response", payload=io.BytesIO(body), http_headers=http, warc_headers=warc_headers)
+            elif r["type"] == "request":
+                http = StatusAndHeaders("GET / HTTP/1.1", [("Host", "example.org")], is_http_request=True)
+                rec = writer.create_warc_record(r["uri"], "request", payload=io.BytesIO(b""), http_headers=http)
+            else:
+                rec = writer.create_warc_record(r["uri"], r["type"], payload=io.BytesIO(body),
+                                                warc_content_type=r.get("content_type", "text/html"), warc_headers=warc_headers)
+            writer.write_record(rec)
+    result = []
+    with open(out, "rb") as f:
+        it = ArchiveIterator(f, no_record_parse=True)
+        for rec in it:
+            result.append({"id": rec.rec_headers.get_header("WARC-Record-ID"), "type": rec.rec_type,
+                           "offset": it.get_record_offset(), "length": None})
+            rec.content_stream().read()
+            result[-1]["length"] = it.get_record_length()
+    json.dump(result, sys.stdout)
+
+
+def read_warcio(path):
+    from warcio.archiveiterator import ArchiveIterator
+
+    out = []
+    with open(path, "rb") as f:
+        for rec in ArchiveIterator(f, check_digests=False):
+            h = rec.rec_headers
+            out.append({"type": rec.rec_type, "id": h.get_header("WARC-Record-ID"),
+                        "refers_to": h.get_header("WARC-Refers-To"), "target": h.get_header("WARC-Target-URI"),
+                        "date": h.get_header("WARC-Date"), "content_type": h.get_header("Content-Type"),
+                        "payload": rec.content_stream().read().decode("utf-8")})
+    return out
+
+
+def read_fastwarc(path):
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+    out = []
+    # FastWARC detects gzip and zstd from the bytes.
+    for rec in ArchiveIterator(str(path), record_types=WarcRecordType.any_type, parse_http=False):
+        h = rec.headers
+        out.append({"type": h.get("WARC-Type"), "id": rec.record_id, "refers_to": h.get("WARC-Refers-To"),
+                    "target": h.get("WARC-Target-URI"), "date": h.get("WARC-Date"),
+                    "content_type": h.get("Content-Type"), "payload": rec.reader.read().decode("utf-8")})
+    return out
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "make":
+        make(sys.argv[2], "--gzip" in sys.argv[3:])
+    elif cmd == "read":
+        reader = {"warcio": read_warcio, "fastwarc": read_fastwarc}[sys.argv[3]]
+        json.dump(reader(sys.argv[2]), sys.stdout)
+    else:
+        sys.exit(f"unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+//! `linesift explain PAGE -o out.svg|out.html`: one page's line counts,
+//! smoothed diff, regions and headline line as an SVG chart, or as an HTML
+//! page that adds the source lines coloured by selection and the extracted
+//! text. The format follows the output's extension.
+
+use super::eval::describe;
+use super::options::ExtractOptions;
+use anyhow::{Context, bail};
+use linesift::extract::explain::explain;
+use linesift::report::explain_view;
+use linesift::{Extractor, Hints};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The HTML page to explain (`-` for stdin).
+    page: String,
+    /// Output file: `.svg` for the chart, `.html` for the full page.
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Charset to assume when the page declares none (like an HTTP header).
+    #[arg(long)]
+    charset: Option<String>,
+    /// Width of the SVG chart in pixels.
+    #[arg(long, default_value_t = 1200.0)]
+    width: f64,
+    #[command(flatten)]
+    extract: ExtractOptions,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let ext = args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let html = match ext.as_deref() {
+        Some("html" | "htm") => true,
+        Some("svg") => false,
+        _ => bail!(
+            "{}: the output must end in .svg or .html",
+            args.output.display()
+        ),
+    };
+    let bytes = if args.page == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).context("reading stdin")?;
+        buf
+    } else {
+        std::fs::read(&args.page).with_context(|| format!("reading {}", args.page))?
+    };
+    let options = args.extract.options();
+    let hints = Hints {
+        url: None,
+        charset: args.charset.clone(),
+    };
+    let e = explain(&Extractor::new(options), &bytes, &hints)
+        .with_context(|| format!("extracting {}", args.page))?;
+    let out = if html {
+        explain_view::page(&e, &args.page, &describe(&options))
+    } else {
+        explain_view::chart(&e, args.width.clamp(300.0, 20_000.0), false)
+    };
+    std::fs::write(&args.output, out)
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,345 @@
+//! `linesift extract`: files, stdin or http(s) URLs to text or JSON(L),
+//! many inputs on all cores, input order kept. A failing input is reported
+//! with its name and does not stop the others; the exit code is 1 when any
+//! failed. URLs go to the fetcher on a tokio runtime that is built only when
+//! there are URLs; files are extracted on the rayon pool.
+
+use super::options::ExtractOptions;
+use anyhow::Context;
+use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard, Oversize};
+use linesift::{Document, Extractor, Hints};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Inputs: file paths, `-` for stdin, or http(s):// URLs to fetch.
+    inputs: Vec<String>,
+    /// Read more input paths from this file, one per line.
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
+    /// Output format: text (default for one input), json, jsonl (default for many).
+    #[arg(long)]
+    format: Option<Format>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Charset to assume when the page declares none (like an HTTP header).
+    #[arg(long)]
+    charset: Option<String>,
+    #[command(flatten)]
+    extract: ExtractOptions,
+    #[command(flatten)]
+    fetch: FetchArgs,
+}
+
+/// How URL inputs are fetched.
+#[derive(Debug, clap::Args)]
+struct FetchArgs {
+    /// User-Agent for requests; its first word is matched in robots.txt.
+    #[arg(long, value_name = "UA")]
+    user_agent: Option<String>,
+    /// Total time limit per request in seconds (connect and read limits are
+    /// at most this too).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    timeout: f64,
+    /// Largest decoded body (bytes; K, M, G suffixes); larger ones are cut.
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
+    max_body: u64,
+    /// Refuse bodies over --max-body instead of extracting their start.
+    #[arg(long)]
+    refuse_oversize: bool,
+    /// Allow private, loopback and link-local addresses (SSRF guard off).
+    #[arg(long)]
+    allow_private: bool,
+    /// Do not fetch or obey robots.txt.
+    #[arg(long)]
+    no_robots: bool,
+    /// URLs fetched at once.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    concurrency: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Jsonl,
+}
+
+/// One line of JSONL output: the input's name and its document or error.
+#[derive(Serialize)]
+struct Record<'a> {
+    path: &'a str,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    document: Option<&'a Document>,
+    /// The body was cut at --max-body.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// The fetch error's kind (`dns`, `timeout`, `robots`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_kind: Option<&'static str>,
+}
+
+/// A page extracted from a file or a URL.
+struct Extracted {
+    document: Document,
+    /// The fetched body was cut at the size limit.
+    truncated: bool,
+}
+
+/// The fetcher and the runtime it runs on, present when inputs hold URLs.
+struct Web {
+    // Dropped before the runtime its connections live on.
+    fetcher: Fetcher,
+    runtime: tokio::runtime::Runtime,
+    concurrency: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut inputs = args.inputs.clone();
+    if let Some(list) = &args.from {
+        let text =
+            std::fs::read_to_string(list).with_context(|| format!("reading {}", list.display()))?;
+        inputs.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from),
+        );
+    }
+    if inputs.is_empty() {
+        inputs.push("-".into());
+    }
+    let format = args.format.unwrap_or(if inputs.len() == 1 {
+        Format::Text
+    } else {
+        Format::Jsonl
+    });
+    let extractor = Extractor::new(args.extract.options());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()?;
+    let web = Web::new(&args, &extractor, &inputs)?;
+    let progress = super::progress::pages(inputs.len());
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut failed = 0usize;
+    let concurrency = web.as_ref().map_or(0, |w| w.concurrency);
+    let batch = (pool.current_num_threads().max(1) * 32).max(concurrency * 4);
+    for chunk in inputs.chunks(batch) {
+        let results = extract_batch(
+            &pool,
+            &extractor,
+            web.as_ref(),
+            chunk,
+            args.charset.as_deref(),
+        );
+        for (input, result) in chunk.iter().zip(results) {
+            progress.inc(1);
+            if let Err(e) = &result {
+                failed += 1;
+                progress.suspend(|| eprintln!("linesift: {input}: {e:#}"));
+            }
+            write_result(&mut out, format, input, &result)?;
+        }
+    }
+    out.flush()?;
+    progress.finish_and_clear();
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Whether an input is a URL for the fetcher.
+fn is_url(input: &str) -> bool {
+    input.starts_with("http://") || input.starts_with("https://")
+}
+
+/// Extracts one batch: files on the rayon pool, then URLs on the fetcher;
+/// results in input order.
+fn extract_batch(
+    pool: &rayon::ThreadPool,
+    extractor: &Extractor,
+    web: Option<&Web>,
+    chunk: &[String],
+    charset: Option<&str>,
+) -> Vec<anyhow::Result<Extracted>> {
+    let files: Vec<Option<anyhow::Result<Extracted>>> = pool.install(|| {
+        chunk
+            .par_iter()
+            .map(|input| (!is_url(input)).then(|| extract_one(extractor, input, charset)))
+            .collect()
+    });
+    let urls: Vec<&str> = chunk
+        .iter()
+        .map(String::as_str)
+        .filter(|i| is_url(i))
+        .collect();
+    let mut fetched = match web {
+        Some(web) if !urls.is_empty() => web.fetch_all(&urls),
+        _ => Vec::new(),
+    }
+    .into_iter();
+    files
+        .into_iter()
+        .map(|file| {
+            file.unwrap_or_else(|| {
+                fetched
+                    .next()
+                    .unwrap_or_else(|| Err(anyhow::anyhow!("URL was not fetched")))
+            })
+        })
+        .collect()
+}
+
+impl Web {
+    /// The fetcher and its runtime, or `None` when no input is a URL.
+    fn new(args: &Args, extractor: &Extractor, inputs: &[String]) -> anyhow::Result<Option<Web>> {
+        if !inputs.iter().any(|i| is_url(i)) {
+            return Ok(None);
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .context("starting the async runtime")?;
+        let options = fetch_options(&args.fetch, args.charset.as_deref())?;
+        let fetcher = Fetcher::new(extractor.clone(), options)?;
+        Ok(Some(Web {
+            runtime,
+            fetcher,
+            concurrency: args.fetch.concurrency.max(1),
+        }))
+    }
+
+    /// Fetches URLs, `concurrency` at a time, results in order.
+    fn fetch_all(&self, urls: &[&str]) -> Vec<anyhow::Result<Extracted>> {
+        use futures_util::StreamExt;
+        let fetches = futures_util::stream::iter(urls.iter().map(|url| self.fetcher.fetch(url)))
+            .buffered(self.concurrency)
+            .map(|result| {
+                result
+                    .map(|f| Extracted {
+                        document: f.document,
+                        truncated: f.truncated,
+                    })
+                    .map_err(anyhow::Error::from)
+            })
+            .collect::<Vec<_>>();
+        self.runtime.block_on(fetches)
+    }
+}
+
+fn fetch_options(args: &FetchArgs, charset: Option<&str>) -> anyhow::Result<FetchOptions> {
+    let total = Duration::try_from_secs_f64(args.timeout).context("--timeout")?;
+    let defaults = FetchOptions::default();
+    Ok(FetchOptions {
+        user_agent: args
+            .user_agent
+            .clone()
+            .unwrap_or(defaults.user_agent.clone()),
+        connect_timeout: defaults.connect_timeout.min(total),
+        read_timeout: defaults.read_timeout.min(total),
+        total_timeout: total,
+        body: linesift::fetch::BodyLimit {
+            max_body: args.max_body,
+            oversize: if args.refuse_oversize {
+                Oversize::Refuse
+            } else {
+                Oversize::Truncate
+            },
+        },
+        guard: Guard {
+            allow_private: args.allow_private,
+            allow_loopback: args.allow_private,
+        },
+        robots: !args.no_robots,
+        default_charset: charset.map(String::from),
+        ..defaults
+    })
+}
+
+/// Parses a size such as `4096`, `512K`, `16M` or `1G`.
+fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("not a size: {s}"))?;
+    let factor: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return Err(format!("unknown size unit in {s}")),
+    };
+    n.checked_mul(factor)
+        .ok_or_else(|| format!("size too large: {s}"))
+}
+
+fn extract_one(
+    extractor: &Extractor,
+    input: &str,
+    charset: Option<&str>,
+) -> anyhow::Result<Extracted> {
+    let bytes = if input == "-" {
+        let mut buf = Vec::new();
+        io::stdin().read_to_end(&mut buf).context("reading stdin")?;
+        buf
+    } else {
+        std::fs::read(input).context("reading file")?
+    };
+    let hints = Hints {
+        url: None,
+        charset: charset.map(String::from),
+    };
+    Ok(Extracted {
+        document: extractor.extract(&bytes, &hints)?,
+        truncated: false,
+    })
+}
+
+fn write_result(
+    out: &mut impl Write,
+    format: Format,
+    input: &str,
+    result: &anyhow::Result<Extracted>,
+) -> anyhow::Result<()> {
+    match (format, result) {
+        (Format::Text, Ok(Extracted { document: doc, .. })) => {
+            if let Some(h) = &doc.headline {
+                writeln!(out, "{h}\n")?;
+            }
+            writeln!(out, "{}", doc.text)?;
+        }
+        (Format::Text, Err(_)) => {}
+        (Format::Json | Format::Jsonl, _) => {
+            let error = result.as_ref().err();
+            let record = Record {
+                path: input,
+                document: result.as_ref().ok().map(|e| &e.document),
+                truncated: result.as_ref().is_ok_and(|e| e.truncated),
+                error: error.map(|e| format!("{e:#}")),
+                error_kind: error
+                    .and_then(|e| e.downcast_ref::<FetchError>())
+                    .map(FetchError::kind),
+            };
+            if format == Format::Json {
+                serde_json::to_writer_pretty(&mut *out, &record)?;
+            } else {
+                serde_json::to_writer(&mut *out, &record)?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}

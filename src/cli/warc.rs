@@ -1,0 +1,525 @@
+//! `linesift warc`: WARC files in, JSONL or WET out. A reader thread
+//! decompresses and frames records into bounded batches; the batches are
+//! extracted on `--jobs` threads and written in input order. Bad records
+//! are counted, logged with file and offset, and skipped; a truncated file
+//! ends with a message and keeps what came before. The exit code is 2 for
+//! fatal errors (output, arguments), 1 when an input could not be read at
+//! all, 0 otherwise.
+
+use super::options::ExtractOptions;
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use linesift::warc::{
+    self, Compression, Item, JsonlWriter, PageError, ReaderOptions, Source, WarcError, WarcReader,
+    WetWriter,
+};
+use linesift::{Document, Extractor};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Instant;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// WARC files: plain, gzip or zstd (told from the bytes); `-` for stdin.
+    #[arg(required = true)]
+    inputs: Vec<String>,
+    /// Output file, `-` for stdout. A `.gz` or `.zst` name compresses it.
+    #[arg(long, short)]
+    output: String,
+    /// Output format: jsonl, or wet (default when the name has .warc or .wet).
+    #[arg(long)]
+    format: Option<Format>,
+    /// Output compression: auto (by name), none, gzip, zstd.
+    #[arg(long, default_value = "auto")]
+    compress: OutCompression,
+    /// Worker threads for extraction (default: all cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Read the one record at this file offset (as in a CDX index).
+    #[arg(long)]
+    offset: Option<u64>,
+    /// Compressed length of the record at --offset.
+    #[arg(long, requires = "offset")]
+    length: Option<u64>,
+    /// Skip records whose payload is larger than this many bytes.
+    #[arg(long, default_value_t = 64 * 1024 * 1024)]
+    max_payload: usize,
+    #[command(flatten)]
+    extract: ExtractOptions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Jsonl,
+    Wet,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum OutCompression {
+    Auto,
+    None,
+    Gzip,
+    Zstd,
+}
+
+/// Records read from one file, or the end of a file.
+enum Work {
+    Item {
+        file: usize,
+        item: Item,
+    },
+    End {
+        file: usize,
+        error: Option<WarcError>,
+    },
+}
+
+/// What became of one piece of work.
+enum Outcome {
+    Document(Box<Document>),
+    Skipped(String),
+    Failed(String),
+    Nothing,
+}
+
+/// Records per batch and bytes per batch before it is handed on.
+const BATCH_BYTES: usize = 32 * 1024 * 1024;
+/// Batches in flight between reader and workers.
+const QUEUE: usize = 2;
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let format = args.format.unwrap_or_else(|| default_format(&args.output));
+    let compression = match args.compress {
+        OutCompression::Auto => warc::writer::compression_for(&args.output),
+        OutCompression::None => Compression::None,
+        OutCompression::Gzip => Compression::Gzip,
+        OutCompression::Zstd => Compression::Zstd,
+    };
+    let extractor = Extractor::new(args.extract.options());
+    let options = ReaderOptions {
+        max_payload: args.max_payload,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()?;
+    let mut output = Output::open(&args.output, format, compression)?;
+    let mut summary = Summary::default();
+    if let Some(offset) = args.offset {
+        random_access(
+            &args,
+            offset,
+            options,
+            &extractor,
+            &mut output,
+            &mut summary,
+        )?;
+    } else {
+        let batch = pool.current_num_threads().max(1) * 16;
+        pipeline(&args.inputs, options, batch, &mut |work| {
+            let outcomes: Vec<Outcome> =
+                pool.install(|| work.par_iter().map(|w| process(&extractor, w)).collect());
+            for (w, outcome) in work.iter().zip(outcomes) {
+                summary.record(&args.inputs, w, outcome, &mut output)?;
+            }
+            Ok(())
+        })?;
+    }
+    output.finish()?;
+    summary.print();
+    Ok(if summary.failed_files > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn default_format(output: &str) -> Format {
+    if output.contains(".warc") || output.contains(".wet") {
+        Format::Wet
+    } else {
+        Format::Jsonl
+    }
+}
+
+/// `--offset`/`--length`: one record, as a CDX line points at it.
+fn random_access(
+    args: &Args,
+    offset: u64,
+    options: ReaderOptions,
+    extractor: &Extractor,
+    output: &mut Output,
+    summary: &mut Summary,
+) -> anyhow::Result<()> {
+    let [input] = args.inputs.as_slice() else {
+        bail!(
+            "--offset reads one record from one file; {} given",
+            args.inputs.len()
+        );
+    };
+    let item = warc::read_record_at(Path::new(input), offset, args.length, options)
+        .with_context(|| format!("{input}: reading the record at offset {offset}"))?;
+    let work = Work::Item { file: 0, item };
+    let outcome = process(extractor, &work);
+    summary.record(&args.inputs, &work, outcome, output)
+}
+
+/// Reads all inputs on a thread of its own and hands batches to `sink`
+/// in order.
+fn pipeline(
+    inputs: &[String],
+    options: ReaderOptions,
+    batch: usize,
+    sink: &mut dyn FnMut(Vec<Work>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let (tx, rx) = mpsc::sync_channel::<Vec<Work>>(QUEUE);
+    let progress = progress_bar(inputs);
+    std::thread::scope(|scope| {
+        let bar = progress.clone();
+        scope.spawn(move || read_all(inputs, options, batch, &tx, &bar));
+        // Dropping the receiver on error stops the reader at its next send.
+        for work in rx {
+            sink(work)?;
+        }
+        anyhow::Ok(())
+    })?;
+    progress.finish_and_clear();
+    Ok(())
+}
+
+fn read_all(
+    inputs: &[String],
+    options: ReaderOptions,
+    batch: usize,
+    tx: &mpsc::SyncSender<Vec<Work>>,
+    bar: &ProgressBar,
+) {
+    let mut meter = Meter::new(bar.clone(), batch);
+    for (file, input) in inputs.iter().enumerate() {
+        let error = match open(input) {
+            Ok(source) => read_file(file, source, options, &mut meter, tx).err(),
+            Err(e) => Some(e),
+        };
+        meter.push(Work::End { file, error }, 0);
+        meter.end_file();
+    }
+    meter.flush(tx);
+}
+
+fn open(input: &str) -> Result<Box<dyn Read + Send>, WarcError> {
+    if input == "-" {
+        return Ok(Box::new(io::stdin()));
+    }
+    match std::fs::File::open(input) {
+        Ok(f) => Ok(Box::new(f)),
+        Err(source) => Err(WarcError::Io { offset: 0, source }),
+    }
+}
+
+/// Reads one file into batches; an error ends the file.
+fn read_file(
+    file: usize,
+    source: Box<dyn Read + Send>,
+    options: ReaderOptions,
+    meter: &mut Meter,
+    tx: &mpsc::SyncSender<Vec<Work>>,
+) -> Result<(), WarcError> {
+    let mut reader = WarcReader::new(source, options)?;
+    while let Some(item) = reader.next() {
+        let item = item?;
+        let bytes = match &item {
+            Item::Page(p) => p.body.len(),
+            _ => 0,
+        };
+        meter.push(Work::Item { file, item }, bytes);
+        meter.progress(reader.file_offset());
+        if meter.full() && !meter.flush(tx) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Collects work into batches and keeps the progress bar current.
+struct Meter {
+    bar: ProgressBar,
+    batch: Vec<Work>,
+    bytes: usize,
+    limit: usize,
+    done_files: u64,
+    offset: u64,
+    records: u64,
+    started: Instant,
+}
+
+impl Meter {
+    fn new(bar: ProgressBar, limit: usize) -> Self {
+        Meter {
+            bar,
+            batch: Vec::new(),
+            bytes: 0,
+            limit,
+            done_files: 0,
+            offset: 0,
+            records: 0,
+            started: Instant::now(),
+        }
+    }
+
+    fn push(&mut self, work: Work, bytes: usize) {
+        if matches!(work, Work::Item { .. }) {
+            self.records += 1;
+        }
+        self.batch.push(work);
+        self.bytes += bytes;
+    }
+
+    fn full(&self) -> bool {
+        self.batch.len() >= self.limit || self.bytes >= BATCH_BYTES
+    }
+
+    fn progress(&mut self, file_offset: u64) {
+        self.offset = file_offset;
+        if self.records.is_multiple_of(64) {
+            self.bar.set_position(self.done_files + file_offset);
+            let rate = self.records as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+            self.bar
+                .set_message(format!("{} records, {rate:.0} records/s", self.records));
+        }
+    }
+
+    fn end_file(&mut self) {
+        self.done_files += std::mem::take(&mut self.offset);
+        self.bar.set_position(self.done_files);
+    }
+
+    /// Sends the batch; `false` when the receiving side has gone.
+    fn flush(&mut self, tx: &mpsc::SyncSender<Vec<Work>>) -> bool {
+        self.bytes = 0;
+        let batch = std::mem::take(&mut self.batch);
+        batch.is_empty() || tx.send(batch).is_ok()
+    }
+}
+
+fn process(extractor: &Extractor, work: &Work) -> Outcome {
+    match work {
+        Work::Item {
+            item: Item::Page(page),
+            ..
+        } => match page.extract(extractor) {
+            Ok(doc) => Outcome::Document(Box::new(doc)),
+            Err(PageError::Skip(reason)) => Outcome::Skipped(reason.key()),
+            Err(e) => Outcome::Failed(e.to_string()),
+        },
+        Work::Item {
+            item: Item::Skipped { reason, .. },
+            ..
+        } => Outcome::Skipped(reason.key()),
+        Work::Item {
+            item: Item::Bad { error, .. },
+            ..
+        } => Outcome::Failed(error.to_string()),
+        Work::End { .. } => Outcome::Nothing,
+    }
+}
+
+enum Output {
+    Jsonl(JsonlWriter<Box<dyn Write>>),
+    Wet(WetWriter<Box<dyn Write>>),
+}
+
+impl Output {
+    fn open(name: &str, format: Format, compression: Compression) -> anyhow::Result<Self> {
+        let raw: Box<dyn Write> = if name == "-" {
+            Box::new(io::BufWriter::new(io::stdout()))
+        } else {
+            let file = std::fs::File::create(name).with_context(|| format!("creating {name}"))?;
+            Box::new(io::BufWriter::with_capacity(1 << 20, file))
+        };
+        Ok(match format {
+            Format::Jsonl => Output::Jsonl(JsonlWriter::new(raw, compression)?),
+            Format::Wet => Output::Wet(WetWriter::new(raw, compression)),
+        })
+    }
+
+    fn write(&mut self, source: &Source, doc: &Document) -> anyhow::Result<()> {
+        match self {
+            Output::Jsonl(w) => w.write(source, doc).context("writing output")?,
+            Output::Wet(w) => {
+                w.write(source, doc).context("writing output")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> anyhow::Result<()> {
+        match self {
+            Output::Jsonl(w) => w.finish().map(drop),
+            Output::Wet(w) => w.finish().map(drop),
+        }
+        .context("finishing output")
+    }
+}
+
+/// Counts for the summary on stderr.
+#[derive(Default)]
+struct Summary {
+    records: u64,
+    html: u64,
+    extracted: u64,
+    skipped: BTreeMap<String, u64>,
+    errors: u64,
+    truncated_files: u64,
+    failed_files: u64,
+    /// Records seen in the current file.
+    file_records: u64,
+}
+
+impl Summary {
+    /// Counts one outcome, logs errors and writes documents.
+    fn record(
+        &mut self,
+        inputs: &[String],
+        work: &Work,
+        outcome: Outcome,
+        output: &mut Output,
+    ) -> anyhow::Result<()> {
+        match work {
+            Work::Item { file, item } => self.item(&inputs[*file], item, outcome, output),
+            Work::End { file, error } => {
+                if let Some(e) = error {
+                    self.file_error(&inputs[*file], e);
+                }
+                self.file_records = 0;
+                Ok(())
+            }
+        }
+    }
+
+    fn item(
+        &mut self,
+        name: &str,
+        item: &Item,
+        outcome: Outcome,
+        output: &mut Output,
+    ) -> anyhow::Result<()> {
+        let pos = match item {
+            Item::Page(p) => p.pos,
+            Item::Skipped { pos, .. } | Item::Bad { pos, .. } => *pos,
+        };
+        if !matches!(
+            item,
+            Item::Bad {
+                error: WarcError::Garbage { .. },
+                ..
+            }
+        ) {
+            self.records += 1;
+        }
+        self.file_records += 1;
+        if let Item::Page(_) = item {
+            self.html += 1;
+        }
+        match outcome {
+            Outcome::Document(doc) => {
+                self.extracted += 1;
+                if let Item::Page(p) = item {
+                    output.write(&source(name, p), &doc)?;
+                }
+            }
+            Outcome::Skipped(key) => *self.skipped.entry(key).or_default() += 1,
+            Outcome::Failed(message) => {
+                self.errors += 1;
+                log_failure(name, item, pos, &message);
+            }
+            Outcome::Nothing => {}
+        }
+        Ok(())
+    }
+
+    fn file_error(&mut self, name: &str, error: &WarcError) {
+        self.errors += 1;
+        match error {
+            WarcError::Truncated { .. } => {
+                self.truncated_files += 1;
+                eprintln!("linesift: {name}: {error}; the records before it are kept");
+            }
+            _ if self.file_records == 0 => {
+                self.failed_files += 1;
+                eprintln!("linesift: {name}: {error}");
+            }
+            _ => eprintln!("linesift: {name}: {error}; the records before it are kept"),
+        }
+    }
+
+    fn print(&self) {
+        let skipped: u64 = self.skipped.values().sum();
+        eprintln!(
+            "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}",
+            self.records,
+            self.html,
+            self.extracted,
+            skipped,
+            self.errors,
+            match self.truncated_files {
+                0 => String::new(),
+                n => format!(", {n} truncated files"),
+            }
+        );
+        if !self.skipped.is_empty() {
+            let reasons: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            eprintln!("  skipped: {}", reasons.join(", "));
+        }
+    }
+}
+
+/// Logs a bad record (or garbage) with its file and offset.
+fn log_failure(name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
+    let what = match item {
+        Item::Bad {
+            error: WarcError::Garbage { .. },
+            ..
+        } => "at offset",
+        _ => "record at offset",
+    };
+    let inner = match pos.inner {
+        0 => String::new(),
+        n => format!("+{n}"),
+    };
+    eprintln!("linesift: {name}: {what} {}{inner}: {message}", pos.offset);
+}
+
+fn source<'a>(file: &'a str, page: &'a warc::Page) -> Source<'a> {
+    Source {
+        file,
+        pos: page.pos,
+        record_id: &page.record_id,
+        target_uri: page.target_uri.as_deref(),
+        date: page.date.as_deref(),
+    }
+}
+
+fn progress_bar(inputs: &[String]) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|i| std::fs::metadata(i).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = ProgressBar::new(total);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {bytes}/{total_bytes} {bytes_per_sec} {msg} eta {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}

@@ -1,0 +1,189 @@
+//! `linesift worker`: flags and environment to a [`WorkerConfig`], then
+//! the library's worker on a tokio runtime until SIGTERM/SIGINT. Also the
+//! broker flags shared with `linesift enqueue`.
+
+use super::options::ExtractOptions;
+use anyhow::Context;
+use linesift::Extractor;
+use linesift::fetch::{FetchOptions, Guard};
+use linesift::proto::Encoding;
+use linesift::worker::{self, Names, Shutdown, WorkerConfig};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Where the broker is and what its objects are called.
+#[derive(Debug, clap::Args)]
+pub struct QueueArgs {
+    /// AMQP URL of the broker (the password is never printed).
+    #[arg(
+        long,
+        env = "AMQP_URL",
+        default_value = "amqp://guest:guest@127.0.0.1:5672/%2f"
+    )]
+    pub amqp_url: String,
+    /// Prefix of the default names: PREFIX.tasks, .dlx, .dead, .results.
+    #[arg(long, env = "LINESIFT_PREFIX", default_value = "linesift")]
+    pub prefix: String,
+    /// Task queue name (default PREFIX.tasks).
+    #[arg(long, env = "LINESIFT_TASK_QUEUE")]
+    pub task_queue: Option<String>,
+    /// Dead-letter exchange (default PREFIX.dlx).
+    #[arg(long, env = "LINESIFT_DEAD_LETTER_EXCHANGE")]
+    pub dead_letter_exchange: Option<String>,
+    /// Dead-letter queue (default PREFIX.dead).
+    #[arg(long, env = "LINESIFT_DEAD_LETTER_QUEUE")]
+    pub dead_letter_queue: Option<String>,
+    /// Results topic exchange (default PREFIX.results).
+    #[arg(long, env = "LINESIFT_RESULTS_EXCHANGE")]
+    pub results_exchange: Option<String>,
+    /// Deliveries of one task before it is dead-lettered.
+    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = 5)]
+    pub delivery_limit: u32,
+    /// Message encoding written: protobuf, or json for debugging.
+    #[arg(long, env = "LINESIFT_ENCODING", default_value = "protobuf")]
+    pub encoding: EncodingArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncodingArg {
+    Protobuf,
+    Json,
+}
+
+impl QueueArgs {
+    pub fn names(&self) -> Names {
+        let defaults = Names::with_prefix(&self.prefix);
+        Names {
+            tasks: self.task_queue.clone().unwrap_or(defaults.tasks),
+            dead_letter_exchange: self
+                .dead_letter_exchange
+                .clone()
+                .unwrap_or(defaults.dead_letter_exchange),
+            dead_letter_queue: self
+                .dead_letter_queue
+                .clone()
+                .unwrap_or(defaults.dead_letter_queue),
+            results: self.results_exchange.clone().unwrap_or(defaults.results),
+        }
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        match self.encoding {
+            EncodingArg::Protobuf => Encoding::Protobuf,
+            EncodingArg::Json => Encoding::Json,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    queue: QueueArgs,
+    /// Unacked tasks the broker hands this worker at once.
+    #[arg(long, env = "LINESIFT_PREFETCH", default_value_t = 32)]
+    prefetch: u16,
+    /// Tasks processed at once.
+    #[arg(long, env = "LINESIFT_CONCURRENCY", default_value_t = 16)]
+    concurrency: usize,
+    /// Seconds to hold a transiently failed task before requeueing it.
+    #[arg(long, env = "LINESIFT_RETRY_DELAY", default_value_t = 1.0)]
+    retry_delay: f64,
+    /// Seconds allowed for in-flight tasks after SIGTERM/SIGINT.
+    #[arg(long, env = "LINESIFT_DRAIN_DEADLINE", default_value_t = 30.0)]
+    drain_deadline: f64,
+    /// Seconds between reconnect attempts.
+    #[arg(long, env = "LINESIFT_RECONNECT_DELAY", default_value_t = 2.0)]
+    reconnect_delay: f64,
+    /// Address for /metrics, /healthz and /readyz; `off` for none.
+    #[arg(long, env = "LINESIFT_HTTP", default_value = "0.0.0.0:9898")]
+    http: String,
+    /// Skip WARC records whose payload is larger than this many bytes.
+    #[arg(long, env = "LINESIFT_MAX_PAYLOAD", default_value_t = 64 * 1024 * 1024)]
+    max_payload: usize,
+    /// Per-request fetch time limit in seconds.
+    #[arg(long, env = "LINESIFT_FETCH_TIMEOUT", default_value_t = 30.0)]
+    fetch_timeout: f64,
+    /// Minimum seconds between requests to one host (politeness).
+    #[arg(long, env = "LINESIFT_HOST_INTERVAL", default_value_t = 1.0)]
+    host_interval: f64,
+    /// Fetch retries within one delivery for transient errors (5xx, timeouts)
+    /// before the task goes back to the queue.
+    #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
+    fetch_retries: u32,
+    /// Allow private and loopback addresses (SSRF guard off).
+    #[arg(long, env = "LINESIFT_ALLOW_PRIVATE")]
+    allow_private: bool,
+    /// Do not fetch or obey robots.txt.
+    #[arg(long, env = "LINESIFT_NO_ROBOTS")]
+    no_robots: bool,
+    #[command(flatten)]
+    extract: ExtractOptions,
+}
+
+fn seconds(value: f64, name: &str) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .with_context(|| format!("--{name}: {value} is not a duration"))
+}
+
+fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
+    let http = match args.http.as_str() {
+        "off" | "" => None,
+        addr => Some(
+            addr.parse::<SocketAddr>()
+                .with_context(|| format!("--http: {addr} is not host:port"))?,
+        ),
+    };
+    Ok(WorkerConfig {
+        amqp_url: args.queue.amqp_url.clone(),
+        names: args.queue.names(),
+        prefetch: args.prefetch.max(1),
+        concurrency: args.concurrency.max(1),
+        delivery_limit: args.queue.delivery_limit.max(1),
+        retry_delay: seconds(args.retry_delay, "retry-delay")?,
+        encoding: args.queue.encoding(),
+        drain_deadline: seconds(args.drain_deadline, "drain-deadline")?,
+        reconnect_delay: seconds(args.reconnect_delay, "reconnect-delay")?,
+        http,
+        max_payload: args.max_payload,
+    })
+}
+
+fn fetch_options(args: &Args) -> anyhow::Result<FetchOptions> {
+    let defaults = FetchOptions::default();
+    let total = seconds(args.fetch_timeout, "fetch-timeout")?;
+    Ok(FetchOptions {
+        connect_timeout: defaults.connect_timeout.min(total),
+        read_timeout: defaults.read_timeout.min(total),
+        total_timeout: total,
+        guard: Guard {
+            allow_private: args.allow_private,
+            allow_loopback: args.allow_private,
+        },
+        robots: !args.no_robots,
+        host_interval: seconds(args.host_interval, "host-interval")?,
+        retry: linesift::fetch::RetryPolicy {
+            retries: args.fetch_retries,
+            ..defaults.retry
+        },
+        ..defaults
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let config = config(&args)?;
+    let fetch = fetch_options(&args)?;
+    let extractor = Extractor::new(args.extract.options());
+    eprintln!("linesift worker: {}", config.describe());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async {
+        let shutdown = Shutdown::new();
+        worker::shutdown::on_signals(shutdown.clone()).context("installing signal handlers")?;
+        worker::run(config, extractor, fetch, shutdown).await?;
+        eprintln!("linesift worker: stopped");
+        Ok(ExitCode::SUCCESS)
+    })
+}

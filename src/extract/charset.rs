@@ -1,0 +1,297 @@
+//! Choosing the page's character encoding and decoding it as a stream.
+//!
+//! Order of evidence: a byte-order mark; the charset the caller declares (an
+//! HTTP `Content-Type` header, a WARC record's header); a `<meta charset>` or
+//! `http-equiv` declaration in the first bytes; and last, statistical
+//! detection (chardetng) over the sniffed prefix.
+//!
+//! One deliberate deviation from browsers: a declared single-byte legacy
+//! encoding (ISO-8859-1, windows-1252, ...) loses to UTF-8 when the sniffed
+//! prefix is valid UTF-8 containing multi-byte sequences. Crawls are full of
+//! pages that say Latin-1 and are UTF-8; the reverse (valid multi-byte UTF-8
+//! that is really Latin-1) practically never happens.
+//!
+//! The decision is made once, on the first [`SNIFF_BYTES`] bytes (or all of
+//! a shorter page), so it does not depend on how the input was chunked.
+
+use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
+use serde::Serialize;
+
+/// How many leading bytes are buffered before the encoding is chosen.
+pub const SNIFF_BYTES: usize = 16 * 1024;
+
+/// How far the `<meta>` prescan looks (browsers use 1024; real pages put
+/// long scripts first, so we look further).
+const PRESCAN_BYTES: usize = 8 * 1024;
+
+/// Where the chosen encoding came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EncodingSource {
+    Bom,
+    Declared,
+    Meta,
+    Detected,
+    /// The declaration said a legacy encoding; the bytes are UTF-8.
+    Utf8Override,
+}
+
+/// The encoding chosen for a page.
+#[derive(Debug, Clone, Copy)]
+pub struct Choice {
+    pub encoding: &'static Encoding,
+    pub source: EncodingSource,
+    /// Bytes of BOM to skip.
+    pub bom_len: usize,
+}
+
+/// Chooses the encoding from the sniffed prefix. `complete` says the prefix
+/// is the whole page (detection may then look at the very end).
+pub fn choose(prefix: &[u8], declared: Option<&str>) -> Choice {
+    if let Some((encoding, bom_len)) = Encoding::for_bom(prefix) {
+        return Choice {
+            encoding,
+            source: EncodingSource::Bom,
+            bom_len,
+        };
+    }
+    let labelled = declared
+        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+        .map(|e| (e, EncodingSource::Declared))
+        .or_else(|| prescan(prefix).map(|e| (e, EncodingSource::Meta)));
+    if let Some((encoding, source)) = labelled {
+        let encoding = ascii_superset(encoding);
+        if is_single_byte_legacy(encoding) && looks_utf8(prefix) {
+            return Choice {
+                encoding: UTF_8,
+                source: EncodingSource::Utf8Override,
+                bom_len: 0,
+            };
+        }
+        return Choice {
+            encoding,
+            source,
+            bom_len: 0,
+        };
+    }
+    Choice {
+        encoding: detect(prefix),
+        source: EncodingSource::Detected,
+        bom_len: 0,
+    }
+}
+
+/// A page cannot be decoded as UTF-16 once we are reading ASCII markup in it:
+/// a `<meta charset=utf-16>` read as ASCII means the page is not UTF-16
+/// (the HTML standard maps it to UTF-8 likewise). `x-user-defined` is
+/// treated as windows-1252 for the same reason.
+fn ascii_superset(encoding: &'static Encoding) -> &'static Encoding {
+    if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+        UTF_8
+    } else if encoding == encoding_rs::X_USER_DEFINED || encoding == encoding_rs::REPLACEMENT {
+        WINDOWS_1252
+    } else {
+        encoding
+    }
+}
+
+fn is_single_byte_legacy(encoding: &'static Encoding) -> bool {
+    encoding != UTF_8 && encoding.is_single_byte()
+}
+
+/// Valid UTF-8 (allowing a sequence cut at the end of the prefix) with at
+/// least one multi-byte sequence.
+fn looks_utf8(prefix: &[u8]) -> bool {
+    let valid = match std::str::from_utf8(prefix) {
+        Ok(_) => prefix.len(),
+        Err(e) if e.error_len().is_none() => e.valid_up_to(),
+        Err(_) => return false,
+    };
+    prefix[..valid].iter().any(|&b| b >= 0x80)
+}
+
+fn detect(prefix: &[u8]) -> &'static Encoding {
+    if prefix.iter().all(|&b| b < 0x80) {
+        return UTF_8;
+    }
+    if looks_utf8(prefix) {
+        return UTF_8;
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(&non_ascii_context(prefix), true);
+    detector.guess(None, chardetng::Utf8Detection::Allow)
+}
+
+/// The detector learns only from non-ASCII bytes and their neighbours; the
+/// ASCII markup between them costs time and tells it nothing. Keeps each
+/// stretch of text with non-ASCII bytes (no more than 12 bytes apart) with
+/// 12 bytes of context either side, up to 4 KiB.
+fn non_ascii_context(prefix: &[u8]) -> Vec<u8> {
+    const CONTEXT: usize = 12;
+    const LIMIT: usize = 4096;
+    let near = |from: usize| prefix[from..].iter().take(CONTEXT).position(|&b| b >= 0x80);
+    let mut out = Vec::with_capacity(LIMIT + 64);
+    let mut i = 0;
+    while out.len() < LIMIT {
+        let Some(k) = prefix[i..].iter().position(|&b| b >= 0x80) else {
+            break;
+        };
+        let hit = i + k;
+        let start = hit.saturating_sub(CONTEXT).max(i);
+        let mut end = hit + 1;
+        while let Some(p) = near(end) {
+            end += p + 1;
+        }
+        let end = (end + CONTEXT).min(prefix.len());
+        out.extend_from_slice(&prefix[start..end]);
+        out.push(b' ');
+        i = end;
+    }
+    out
+}
+
+/// Finds a charset declared in a `<meta>` tag near the start of the page:
+/// `<meta charset="x">` or `<meta http-equiv="Content-Type" content="...;
+/// charset=x">`. A light scan over bytes, not the full prescan algorithm of
+/// the HTML standard, which also walks attributes of every tag; this finds
+/// the declarations real pages make.
+pub fn prescan(prefix: &[u8]) -> Option<&'static Encoding> {
+    let head = &prefix[..prefix.len().min(PRESCAN_BYTES)];
+    let mut at = 0;
+    while let Some(i) = find_ci(&head[at..], b"<meta") {
+        let start = at + i + 5;
+        let end = memchr::memchr(b'>', &head[start..]).map_or(head.len(), |j| start + j);
+        if let Some(e) = charset_in(&head[start..end]) {
+            return Some(e);
+        }
+        at = end;
+    }
+    None
+}
+
+fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// The value after `charset=` in a meta tag's attributes.
+fn charset_in(attrs: &[u8]) -> Option<&'static Encoding> {
+    let i = find_ci(attrs, b"charset")?;
+    let mut rest = &attrs[i + 7..];
+    rest = trim_start(rest);
+    rest = rest.strip_prefix(b"=")?;
+    rest = trim_start(rest);
+    let rest = rest
+        .strip_prefix(b"\"")
+        .or_else(|| rest.strip_prefix(b"'"))
+        .unwrap_or(rest);
+    let len = rest
+        .iter()
+        .position(|&b| {
+            matches!(
+                b,
+                b'"' | b'\'' | b';' | b' ' | b'/' | b'>' | b'\t' | b'\n' | b'\r'
+            )
+        })
+        .unwrap_or(rest.len());
+    Encoding::for_label(&rest[..len])
+}
+
+fn trim_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}
+
+/// Streaming decoder to UTF-8, replacing malformed sequences with U+FFFD.
+#[derive(Debug)]
+pub struct StreamDecoder {
+    decoder: Decoder,
+    out: String,
+}
+
+impl StreamDecoder {
+    pub fn new(choice: Choice) -> Self {
+        StreamDecoder {
+            decoder: choice.encoding.new_decoder_without_bom_handling(),
+            out: String::new(),
+        }
+    }
+
+    /// Decodes `bytes` (the next piece of the page) and returns the text.
+    /// The returned slice is valid until the next call.
+    pub fn decode(&mut self, bytes: &[u8], last: bool) -> &str {
+        self.out.clear();
+        let need = self
+            .decoder
+            .max_utf8_buffer_length(bytes.len())
+            .unwrap_or(bytes.len() * 3 + 16);
+        self.out.reserve(need);
+        let mut input = bytes;
+        loop {
+            let (result, read, _) = self.decoder.decode_to_string(input, &mut self.out, last);
+            input = &input[read..];
+            match result {
+                CoderResult::InputEmpty => break,
+                CoderResult::OutputFull => self.out.reserve(input.len() * 3 + 16),
+            }
+        }
+        &self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bom_wins() {
+        let c = choose(b"\xEF\xBB\xBF<p>hi", Some("iso-8859-1"));
+        assert_eq!(c.encoding, UTF_8);
+        assert_eq!(c.source, EncodingSource::Bom);
+        assert_eq!(c.bom_len, 3);
+    }
+
+    #[test]
+    fn declared_then_meta() {
+        let page = b"<meta charset=\"windows-1251\"><p>\xcf\xf0\xe8";
+        assert_eq!(choose(page, Some("koi8-r")).encoding, encoding_rs::KOI8_R);
+        let c = choose(page, None);
+        assert_eq!(
+            (c.encoding, c.source),
+            (encoding_rs::WINDOWS_1251, EncodingSource::Meta)
+        );
+        let eq = b"<META HTTP-EQUIV=Content-Type CONTENT='text/html; charset=Shift_JIS'>";
+        assert_eq!(prescan(eq), Some(encoding_rs::SHIFT_JIS));
+    }
+
+    #[test]
+    fn latin1_label_on_utf8_bytes_is_overridden() {
+        let page = "<meta charset=iso-8859-1><p>Grüße</p>".as_bytes();
+        let c = choose(page, None);
+        assert_eq!(
+            (c.encoding, c.source),
+            (UTF_8, EncodingSource::Utf8Override)
+        );
+    }
+
+    #[test]
+    fn detects_legacy_without_label() {
+        let text = "Příliš žluťoučký kůň úpěl ďábelské ódy. ".repeat(20);
+        let (bytes, _, _) = encoding_rs::WINDOWS_1250.encode(&text);
+        let c = choose(&bytes, None);
+        assert_eq!(c.source, EncodingSource::Detected);
+        assert_eq!(c.encoding, encoding_rs::WINDOWS_1250);
+    }
+
+    #[test]
+    fn decodes_across_split_sequences() {
+        let bytes = "añb€".as_bytes();
+        let mut d = StreamDecoder::new(choose(b"", None));
+        let mut s = String::new();
+        for chunk in bytes.chunks(1) {
+            s.push_str(d.decode(chunk, false));
+        }
+        s.push_str(d.decode(b"", true));
+        assert_eq!(s, "añb€");
+    }
+}

@@ -1,0 +1,14 @@
+//! Errors of the extraction core. A page either becomes a `Document` or one
+//! of these; nothing in the core panics on input.
+
+use thiserror::Error;
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ExtractError {
+    /// The page is larger than the configured limit.
+    #[error("page is larger than the limit of {limit} bytes")]
+    TooLarge { limit: usize },
+    /// The bytes are not text (NUL bytes and control characters dominate).
+    #[error("input looks binary, not HTML ({control} control bytes in the first {sniffed})")]
+    Binary { control: usize, sniffed: usize },
+}

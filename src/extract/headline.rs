@@ -1,0 +1,466 @@
+//! Finding the headline: TitleFinder (thesis 000 ch. 5) and linesift's own
+//! block-level method.
+//!
+//! TitleFinder treats the `<title>` text as a query and every text fragment
+//! of the page, split into sentences, as a candidate; stop words and the
+//! characters `' " , :` are removed, and the candidate most similar to the
+//! query (TF cosine, TF-IDF cosine, OSM, or their sum) is the headline.
+//!
+//! The `Auto` method keeps the idea but fixes what the corpus showed it
+//! loses to: site names in titles ("… | Small Business Administration"),
+//! sentence splitting inside a headline ("U.S.", "?"), and headlines broken
+//! up by inline tags. It scores whole heading blocks against the title and
+//! against each part of the title split at its separators, prefers an `<h1>`
+//! that agrees with the title, and falls back to og:title, then the
+//! title's longest part.
+
+use super::options::HeadlineMethod;
+use std::collections::{HashMap, HashSet};
+
+/// A text block that may be the headline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub text: String,
+    /// Logical line the block starts on.
+    pub line: u32,
+    /// Heading level 1-6, or 0 for ordinary text.
+    pub heading: u8,
+    /// Most of the block's text is link text (menus, teasers).
+    pub links: bool,
+}
+
+/// The chosen headline and, when it came from the page body, its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Headline {
+    pub text: String,
+    pub line: Option<u32>,
+}
+
+/// Everything the headline finder looks at.
+pub struct Inputs<'a> {
+    pub title: &'a str,
+    pub og_title: &'a str,
+    pub candidates: &'a [Candidate],
+    pub stop: &'a HashSet<&'static str>,
+    /// First line of the chosen main content, if any.
+    pub content_start: Option<u32>,
+    /// First line of the first chosen region (may precede the seed).
+    pub content_first: Option<u32>,
+}
+
+/// Picks the headline with the given method.
+pub fn find(method: HeadlineMethod, input: &Inputs<'_>) -> Option<Headline> {
+    match method {
+        HeadlineMethod::Off => None,
+        HeadlineMethod::Auto => auto(input),
+        m => title_finder(m, input),
+    }
+}
+
+/// Lower-cased word tokens without stop words and without `' " , :`.
+pub fn terms(text: &str, stop: &HashSet<&'static str>) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .map(|w| {
+            w.chars()
+                .filter(|c| !matches!(c, '\'' | '’'))
+                .collect::<String>()
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty() && !stop.contains(w.as_str()))
+        .collect()
+}
+
+type Vector = HashMap<String, f64>;
+
+fn tf(terms: &[String]) -> Vector {
+    let mut v = Vector::new();
+    for t in terms {
+        *v.entry(t.clone()).or_insert(0.0) += 1.0;
+    }
+    v
+}
+
+fn cosine(a: &Vector, b: &Vector) -> f64 {
+    let dot: f64 = a.iter().filter_map(|(k, x)| b.get(k).map(|y| x * y)).sum();
+    let na: f64 = a.values().map(|x| x * x).sum::<f64>().sqrt();
+    let nb: f64 = b.values().map(|x| x * x).sum::<f64>().sqrt();
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        dot / (na * nb)
+    }
+}
+
+fn weighted(v: &Vector, idf: &HashMap<String, f64>) -> Vector {
+    v.iter()
+        .map(|(k, x)| (k.clone(), x * idf.get(k).copied().unwrap_or(0.0)))
+        .collect()
+}
+
+/// Splits a fragment into sentences at `.`, `!` or `?` followed by
+/// whitespace, as the thesis does.
+pub fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        let end = matches!(c, b'.' | b'!' | b'?')
+            && b.get(i + 1).is_some_and(|n| n.is_ascii_whitespace());
+        if end {
+            out.push(text[start..=i].trim());
+            start = i + 1;
+        }
+    }
+    out.push(text[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// TitleFinder exactly as the thesis describes it.
+fn title_finder(method: HeadlineMethod, input: &Inputs<'_>) -> Option<Headline> {
+    let q_terms = terms(input.title, input.stop);
+    if q_terms.is_empty() {
+        return None;
+    }
+    let mut sents: Vec<(&str, u32, Vector)> = Vec::new();
+    for c in input.candidates {
+        for s in sentences(&c.text) {
+            let v = tf(&terms(s, input.stop));
+            if !v.is_empty() {
+                sents.push((s, c.line, v));
+            }
+        }
+    }
+    let n = sents.len() as f64;
+    let mut df: HashMap<String, f64> = HashMap::new();
+    for (_, _, v) in &sents {
+        for k in v.keys() {
+            *df.entry(k.clone()).or_insert(0.0) += 1.0;
+        }
+    }
+    let idf: HashMap<String, f64> = df.into_iter().map(|(k, d)| (k, (n / d).ln())).collect();
+    let q = tf(&q_terms);
+    let qw = weighted(&q, &idf);
+    let score = |v: &Vector| {
+        let tfc = || cosine(&q, v);
+        let tfidf = || cosine(&qw, &weighted(v, &idf));
+        let osm = || {
+            let norm = v
+                .values()
+                .map(|x| x * x)
+                .sum::<f64>()
+                .sqrt()
+                .max(f64::MIN_POSITIVE);
+            qw.iter()
+                .map(|(k, w)| w * v.get(k).map_or(0.0, |x| x / norm))
+                .sum::<f64>()
+        };
+        match method {
+            HeadlineMethod::TfIdf => tfidf(),
+            HeadlineMethod::Osm => osm(),
+            HeadlineMethod::Aggregate => tfc() + tfidf() + osm(),
+            _ => tfc(),
+        }
+    };
+    let mut best: Option<(f64, &str, u32)> = None;
+    for (s, line, v) in &sents {
+        let sc = score(v);
+        if sc > 0.0 && best.is_none_or(|(b, _, _)| sc > b) {
+            best = Some((sc, s, *line));
+        }
+    }
+    best.map(|(_, s, line)| Headline {
+        text: s.to_string(),
+        line: Some(line),
+    })
+}
+
+/// Separators sites put between headline and site name in `<title>`.
+const SEPARATORS: &[&str] = &[
+    " | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", " / ", ": ",
+];
+
+/// The parts of a title split at its separators, longest first.
+pub fn title_parts(title: &str) -> Vec<&str> {
+    let mut parts = vec![title.trim()];
+    for sep in SEPARATORS {
+        parts = parts
+            .into_iter()
+            .flat_map(|p| p.split(sep))
+            .map(str::trim)
+            .collect();
+    }
+    parts.retain(|p| !p.is_empty());
+    parts.sort_by_key(|p| std::cmp::Reverse(p.chars().count()));
+    parts
+}
+
+/// linesift's block-level headline finder.
+///
+/// Every short block is scored by TF cosine against the title (or
+/// og:title), with a bonus for headings and for sitting just before the
+/// main content; headings need less agreement than plain blocks. Without
+/// agreement, the heading nearest before the content wins, then og:title,
+/// then a lone `<h1>`, then the title's longest part.
+fn auto(input: &Inputs<'_>) -> Option<Headline> {
+    let title = clean(input.title);
+    let og = clean(input.og_title);
+    let q = tf(&terms(&title, input.stop));
+    let og_v = tf(&terms(&og, input.stop));
+    let mut best: Option<(f64, &Candidate)> = None;
+    for c in input.candidates {
+        let words = c.text.split_whitespace().count();
+        if words == 0 || words > 40 {
+            continue;
+        }
+        let v = tf(&terms(&c.text, input.stop));
+        let sim = cosine(&q, &v).max(cosine(&og_v, &v));
+        let needed = if c.heading > 0 { 0.35 } else { 0.5 };
+        let sure = if c.heading > 0 { 0.5 } else { 0.9 };
+        if sim < sure && !looks_like_headline(&c.text) {
+            continue;
+        }
+        let score = sim
+            + heading_bonus(c.heading)
+            + near_content_bonus(c, input.content_start)
+                .max(near_content_bonus(c, input.content_first));
+        if sim >= needed && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, c));
+        }
+    }
+    if let Some((_, c)) = best {
+        return Some(Headline {
+            text: c.text.clone(),
+            line: Some(c.line),
+        });
+    }
+    nearest_heading(input)
+        .or_else(|| nearest_block(input))
+        .or_else(|| fallback(&title, &og, input.candidates))
+}
+
+fn heading_bonus(level: u8) -> f64 {
+    match level {
+        1 => 0.3,
+        2 => 0.08,
+        3 => 0.04,
+        _ => 0.0,
+    }
+}
+
+/// Headlines sit just before the main content (thesis 000 §7.2.1).
+fn near_content_bonus(c: &Candidate, content_start: Option<u32>) -> f64 {
+    match content_start {
+        Some(start) if c.line <= start && start - c.line <= 15 => 0.1,
+        _ => 0.0,
+    }
+}
+
+/// The closest `<h1>`-`<h3>` at most 30 lines before the content start.
+fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
+    let start = input.content_start?;
+    input
+        .candidates
+        .iter()
+        .filter(|c| (1..=3).contains(&c.heading) && c.line <= start && start - c.line <= 30)
+        .filter(|c| looks_like_headline(&c.text))
+        .max_by_key(|c| c.line)
+        .map(|c| Headline {
+            text: c.text.clone(),
+            line: Some(c.line),
+        })
+}
+
+/// A sentence-like block: 3 to 25 words, not a date or a section label
+/// ("Business", "STATE NEWS", "Dec 30 2007").
+fn looks_like_headline(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let numeric = words
+        .iter()
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+        .count();
+    (3..=25).contains(&words.len()) && numeric * 3 < words.len()
+}
+
+/// Old pages set headlines in `<b>` or `<font>`: the closest short block
+/// that is not a link, at most 8 lines before the content start.
+fn nearest_block(input: &Inputs<'_>) -> Option<Headline> {
+    let start = input.content_start?;
+    input
+        .candidates
+        .iter()
+        .filter(|c| c.line < start && start - c.line <= 12 && !c.links)
+        .filter(|c| looks_like_headline(&c.text))
+        .max_by_key(|c| c.line)
+        .map(|c| Headline {
+            text: c.text.clone(),
+            line: Some(c.line),
+        })
+}
+
+/// No block agrees with the title: og:title, a lone `<h1>`, then the
+/// longest part of the title.
+fn fallback(title: &str, og: &str, candidates: &[Candidate]) -> Option<Headline> {
+    if !og.is_empty() {
+        let part = title_parts(og)
+            .first()
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        return Some(Headline {
+            text: part,
+            line: None,
+        });
+    }
+    let mut h1 = candidates
+        .iter()
+        .filter(|c| c.heading == 1 && !c.text.is_empty());
+    if let (Some(c), None) = (h1.next(), h1.next()) {
+        return Some(Headline {
+            text: c.text.clone(),
+            line: Some(c.line),
+        });
+    }
+    let part = title_parts(title).first()?.to_string();
+    Some(Headline {
+        text: part,
+        line: None,
+    })
+}
+
+/// A headline as people write it down: its first line only (a heading
+/// block may carry a byline after a `<br>`), typographic quotes as ASCII.
+pub fn normalize(text: &str) -> String {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    // Permalink markers documentation generators append to headings.
+    let first = first.trim_end_matches(['¶', '#', '🔗', '§']).trim_end();
+    first
+        .chars()
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' => '\'',
+            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => '"',
+            c => c,
+        })
+        .collect()
+}
+
+/// Decodes entities and collapses whitespace in a title-like string.
+pub fn clean(s: &str) -> String {
+    let decoded = html_escape::decode_html_entities(s);
+    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stop() -> HashSet<&'static str> {
+        ["the", "a", "of", "in", "to", "and", "is"]
+            .into_iter()
+            .collect()
+    }
+
+    fn cand(text: &str, line: u32, heading: u8) -> Candidate {
+        Candidate {
+            text: text.into(),
+            line,
+            heading,
+            links: false,
+        }
+    }
+
+    #[test]
+    fn sentences_split_at_terminal_punctuation() {
+        assert_eq!(
+            sentences("One. Two? Three!"),
+            vec!["One.", "Two?", "Three!"]
+        );
+        assert_eq!(sentences("3.5 percent"), vec!["3.5 percent"]);
+    }
+
+    #[test]
+    fn title_finder_tf_picks_the_most_similar_sentence() {
+        let s = stop();
+        let c = [
+            cand("Home News Sport", 0, 0),
+            cand(
+                "Storm hits the coast of Maine. Thousands without power.",
+                5,
+                0,
+            ),
+            cand("Weather", 9, 0),
+        ];
+        let input = Inputs {
+            title: "BBC News - Storm hits coast of Maine",
+            og_title: "",
+            candidates: &c,
+            stop: &s,
+            content_start: None,
+            content_first: None,
+        };
+        let h = find(HeadlineMethod::Tf, &input).unwrap();
+        assert_eq!(
+            h,
+            Headline {
+                text: "Storm hits the coast of Maine.".into(),
+                line: Some(5)
+            }
+        );
+        for m in [
+            HeadlineMethod::TfIdf,
+            HeadlineMethod::Osm,
+            HeadlineMethod::Aggregate,
+        ] {
+            assert_eq!(find(m, &input).unwrap().line, Some(5), "{m}");
+        }
+    }
+
+    #[test]
+    fn auto_prefers_the_h1_that_agrees_with_the_title() {
+        let s = stop();
+        let c = [
+            cand("Latest stories", 2, 2),
+            cand("U.S. markets rally as rates fall", 7, 1),
+        ];
+        let input = Inputs {
+            title: "U.S. markets rally as rates fall | Example Times",
+            og_title: "",
+            candidates: &c,
+            stop: &s,
+            content_start: None,
+            content_first: None,
+        };
+        assert_eq!(
+            find(HeadlineMethod::Auto, &input).unwrap().text,
+            "U.S. markets rally as rates fall"
+        );
+    }
+
+    #[test]
+    fn auto_falls_back_to_the_title_without_the_site_name() {
+        let s = stop();
+        let input = Inputs {
+            title: "Small Business Loans Explained | Small Business Administration",
+            og_title: "",
+            candidates: &[],
+            stop: &s,
+            content_start: None,
+            content_first: None,
+        };
+        assert_eq!(
+            find(HeadlineMethod::Auto, &input).unwrap().text,
+            "Small Business Loans Explained"
+        );
+        let input = Inputs {
+            og_title: "Loans &amp; Grants",
+            ..input
+        };
+        assert_eq!(
+            find(HeadlineMethod::Auto, &input).unwrap().text,
+            "Loans & Grants"
+        );
+    }
+}

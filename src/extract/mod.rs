@@ -1,0 +1,338 @@
+//! The extraction core: bytes in, [`Document`] out. Pure and synchronous:
+//! no I/O, no async, no global state. Everything about files, HTTP, queues
+//! and threads lives outside and calls this.
+//!
+//! The data's way through, one module each:
+//! `charset` (choose and decode) → `scan` (count per logical line) →
+//! `select` / `regions` (choose lines) → `text` (parse only those lines) →
+//! `headline` → [`Document`].
+//!
+//! Feed a page at once with [`Extractor::extract`], or in chunks of any size
+//! with [`Extractor::stream`]: both give the same document.
+
+pub mod charset;
+pub mod document;
+pub mod error;
+pub mod explain;
+pub mod headline;
+pub mod options;
+pub mod regions;
+pub mod scan;
+pub mod select;
+pub mod signals;
+pub mod tags;
+pub mod text;
+
+pub use document::{Document, Timings};
+pub use error::ExtractError;
+pub use options::{Algorithm, HeadlineMethod, LinkFilter, Options};
+
+use charset::{Choice, StreamDecoder};
+use headline::Candidate;
+use scan::{Scan, ScanLimits, Scanner};
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// What the caller knows about a page besides its bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hints {
+    pub url: Option<String>,
+    /// Charset declared outside the page (HTTP `Content-Type`).
+    pub charset: Option<String>,
+}
+
+/// A configured extractor. Cheap to share between threads (`&Extractor`).
+#[derive(Debug, Clone)]
+pub struct Extractor {
+    options: Options,
+    stop: HashSet<&'static str>,
+}
+
+/// Languages whose stop words TitleFinder removes (union: titles and
+/// headlines are short, and the union is harmless across languages).
+const STOP_LANGUAGES: &[&str] = &["en", "de", "fr", "es", "it", "nl", "pt"];
+
+impl Extractor {
+    pub fn new(options: Options) -> Self {
+        let stop = STOP_LANGUAGES
+            .iter()
+            .filter_map(|l| stop_words::lookup(l))
+            .flat_map(|words| words.iter().copied())
+            .collect();
+        Extractor { options, stop }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Extracts a whole page held in memory.
+    pub fn extract(&self, bytes: &[u8], hints: &Hints) -> Result<Document, ExtractError> {
+        let mut page = self.stream(hints.clone());
+        page.feed(bytes)?;
+        page.finish()
+    }
+
+    /// Starts a page that arrives in chunks.
+    pub fn stream(&self, hints: Hints) -> PageStream<'_> {
+        PageStream {
+            extractor: self,
+            hints,
+            sniff: Vec::new(),
+            decoder: None,
+            scanner: Scanner::new(ScanLimits {
+                wrap: self.options.wrap,
+                ..ScanLimits::default()
+            }),
+            bytes: 0,
+            scan_seconds: 0.0,
+        }
+    }
+}
+
+/// One page being fed to the core.
+#[derive(Debug)]
+pub struct PageStream<'e> {
+    extractor: &'e Extractor,
+    hints: Hints,
+    sniff: Vec<u8>,
+    decoder: Option<(Choice, StreamDecoder)>,
+    scanner: Scanner,
+    bytes: u64,
+    scan_seconds: f64,
+}
+
+impl PageStream<'_> {
+    /// Feeds the next chunk of the page (any size, including empty).
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ExtractError> {
+        let started = Instant::now();
+        self.bytes += chunk.len() as u64;
+        let limit = self.extractor.options.max_bytes;
+        if self.bytes > limit as u64 {
+            return Err(ExtractError::TooLarge { limit });
+        }
+        match &mut self.decoder {
+            Some((_, decoder)) => self.scanner.push(decoder.decode(chunk, false)),
+            None => {
+                self.sniff.extend_from_slice(chunk);
+                if self.sniff.len() >= charset::SNIFF_BYTES {
+                    self.start_decoding()?;
+                }
+            }
+        }
+        self.scan_seconds += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Chooses the encoding from the sniffed prefix and decodes it.
+    fn start_decoding(&mut self) -> Result<(), ExtractError> {
+        // The decision looks at exactly the first SNIFF_BYTES, however the
+        // input was chunked.
+        let prefix = &self.sniff[..self.sniff.len().min(charset::SNIFF_BYTES)];
+        if encoding_rs::Encoding::for_bom(prefix).is_none() {
+            check_not_binary(prefix)?;
+        }
+        let choice = charset::choose(prefix, self.hints.charset.as_deref());
+        let mut decoder = StreamDecoder::new(choice);
+        let prefix = std::mem::take(&mut self.sniff);
+        self.scanner
+            .push(decoder.decode(&prefix[choice.bom_len..], false));
+        self.decoder = Some((choice, decoder));
+        Ok(())
+    }
+
+    /// Ends the page and runs selection, text and headline.
+    pub fn finish(mut self) -> Result<Document, ExtractError> {
+        let started = Instant::now();
+        if self.decoder.is_none() {
+            self.start_decoding()?;
+        }
+        let Some((choice, mut decoder)) = self.decoder.take() else {
+            unreachable_no_decoder()
+        };
+        self.scanner.push(decoder.decode(b"", true));
+        let scan = self.scanner.finish();
+        self.scan_seconds += started.elapsed().as_secs_f64();
+        let ex = self.extractor;
+        let mut doc = ex.build(&scan, &self.hints, choice);
+        doc.bytes = self.bytes;
+        doc.timings.scan = self.scan_seconds;
+        Ok(doc)
+    }
+}
+
+/// `start_decoding` always sets the decoder; this keeps the type checker
+/// satisfied without an `expect`.
+#[cold]
+fn unreachable_no_decoder() -> ! {
+    unreachable!("decoder is set by start_decoding")
+}
+
+/// Refuses input whose first bytes are mostly NUL and control bytes.
+fn check_not_binary(prefix: &[u8]) -> Result<(), ExtractError> {
+    let sniffed = prefix.len().min(1024);
+    let control = prefix[..sniffed]
+        .iter()
+        .filter(|&&b| b == 0 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b)))
+        .count();
+    if sniffed >= 16 && control * 10 > sniffed {
+        return Err(ExtractError::Binary { control, sniffed });
+    }
+    Ok(())
+}
+
+impl Extractor {
+    /// Selection, text, headline and the document's fields.
+    fn build(&self, scan: &Scan, hints: &Hints, choice: Choice) -> Document {
+        let o = &self.options;
+        let t0 = Instant::now();
+        let mut sel = select::select(&scan.lines, &scan.elements, o);
+        let t1 = Instant::now();
+        // The headline sits before the seed region (the article's core);
+        // the first chosen region may start much earlier on landing pages.
+        let found = self.headline(scan, &sel);
+        if let (Algorithm::Linesift, Some(line)) =
+            (o.algorithm, found.as_ref().and_then(|h| h.line))
+        {
+            select::extend_to_headline(&mut sel, &scan.lines, line);
+        }
+        let t2 = Instant::now();
+        let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {
+            text::Anchors::Keep
+        } else {
+            text::Anchors::Drop
+        };
+        let mut text = String::new();
+        text::render(&scan.src, &sel.ranges, anchors, &mut text);
+        if o.algorithm == Algorithm::R2l {
+            text = text::non_ascii_only(&text);
+        }
+        let t25 = Instant::now();
+        let title = headline::clean(&scan.info.title);
+        let language = language(&text, &scan.info.lang);
+        let t3 = Instant::now();
+        Document {
+            url: hints.url.clone(),
+            headline: found
+                .as_ref()
+                .map(|h| h.text.clone())
+                .filter(|h| !h.is_empty()),
+            headline_line: found.and_then(|h| h.line),
+            title: Some(title).filter(|t| !t.is_empty()),
+            digest: document::digest(&text),
+            text,
+            encoding: choice.encoding.name().to_string(),
+            encoding_source: Document::source_name(choice.source),
+            language,
+            bytes: 0,
+            lines_total: scan.lines.len() as u32,
+            lines_selected: sel.lines,
+            content_chars: scan.lines.iter().map(|l| u64::from(l.text)).sum(),
+            code_chars: scan.lines.iter().map(|l| u64::from(l.code)).sum(),
+            regions: sel.regions,
+            algorithm: o.algorithm.to_string(),
+            timings: Timings {
+                scan: 0.0,
+                select: (t1 - t0).as_secs_f64(),
+                text: (t25 - t2).as_secs_f64(),
+                headline: ((t2 - t1) + (t3 - t25)).as_secs_f64(),
+            },
+        }
+    }
+
+    fn headline(&self, scan: &Scan, sel: &select::Selection) -> Option<headline::Headline> {
+        let content_start = sel.seed.map(|r| r.first);
+        let content_first = sel.regions.first().map(|r| r.first);
+        let method = self.options.headline;
+        if method == HeadlineMethod::Off {
+            return None;
+        }
+        let auto = method == HeadlineMethod::Auto;
+        let candidates = candidates(scan, auto, content_start);
+        let input = headline::Inputs {
+            title: &scan.info.title,
+            og_title: &scan.info.og_title,
+            candidates: &candidates,
+            stop: &self.stop,
+            content_start,
+            content_first,
+        };
+        let mut found = headline::find(method, &input)?;
+        if auto {
+            found.text = headline::normalize(&found.text);
+        }
+        Some(found)
+    }
+}
+
+/// Text blocks that may hold the headline. TitleFinder as in the thesis
+/// looks at every line with text; `Auto` at headings up to a little past
+/// the content start and at short lines around it (headlines precede what
+/// they head), so the tokenizer never runs over the rest of the page.
+fn candidates(scan: &Scan, auto: bool, content_start: Option<u32>) -> Vec<Candidate> {
+    let near = |i: usize| match (auto, content_start) {
+        (true, Some(start)) => i + 80 >= start as usize && i <= start as usize + 40,
+        _ => true,
+    };
+    let wanted = |i: usize, l: &scan::Line| {
+        let heading = l.heading > 0 && content_start.is_none_or(|s| i <= s as usize + 40);
+        l.text > 0 && (!auto || heading || (l.text <= 300 && near(i)))
+    };
+    scan.lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| wanted(*i, l))
+        .map(|(i, l)| Candidate {
+            text: text::render_fragment(&scan.src[l.start as usize..l.end as usize]),
+            line: i as u32,
+            heading: l.heading,
+            links: l.anchor_text * 2 > l.text,
+        })
+        .filter(|c| !c.text.is_empty())
+        .collect()
+}
+
+/// The text's language by whatlang when it is sure, else `<html lang>`.
+fn language(text: &str, declared: &str) -> Option<String> {
+    // whatlang's cost grows with the sample; 500 bytes of prose are plenty.
+    let sample = &text[..floor_boundary(text, 500)];
+    if let Some(info) = whatlang::detect(sample).filter(|i| i.is_reliable()) {
+        return Some(info.lang().code().to_string());
+    }
+    let primary = declared
+        .split(['-', '_'])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    whatlang::Lang::from_code(iso639_1_to_3(&primary)?).map(|l| l.code().to_string())
+}
+
+fn iso639_1_to_3(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "en" => "eng",
+        "de" => "deu",
+        "fr" => "fra",
+        "es" => "spa",
+        "it" => "ita",
+        "nl" => "nld",
+        "pt" => "por",
+        "ru" => "rus",
+        "ar" => "ara",
+        "fa" => "pes",
+        "zh" => "cmn",
+        "ja" => "jpn",
+        "ko" => "kor",
+        "pl" => "pol",
+        "tr" => "tur",
+        _ => return None,
+    })
+}
+
+fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}

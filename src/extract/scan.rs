@@ -1,0 +1,1083 @@
+//! The line scanner: one pass over decoded UTF-8, fed in chunks of any size,
+//! no DOM.
+//!
+//! For every logical line it counts content characters (text outside markup)
+//! and code characters (markup), plus the finer counts the seed variants and
+//! the boilerplate signals need (anchor text and markup, bytes ≥ 128, text
+//! inside boilerplate elements). Script, style and comments count as
+//! nothing.
+//!
+//! **Line normalisation.** Physical newlines are ignored (they are
+//! whitespace), and a new logical line starts before every opening
+//! block-level tag (`<p>`, `<div>`, `<li>`, `<h1>` ...) and, once a line is
+//! longer than the wrap limit, before the next tag of any kind. So a minified
+//! page and the same page pretty-printed give the same lines, and `<p>text</p>`
+//! stays one line. Every line therefore starts at a `<` in the data state,
+//! which is the tokenizer state the text stage restarts from.
+//!
+//! Whitespace runs count as one character wherever they occur, so indentation
+//! does not change the counts either.
+//!
+//! The scanner also keeps a small open-element stack (block containers and
+//! anchors only, depth-capped) to know which lines sit inside boilerplate
+//! elements and to record container elements with their line spans for
+//! region growth, and it captures `<title>`, `og:title` and `<html lang>`.
+//! What is done with all that is decided elsewhere (regions, headline).
+//!
+//! The per-byte loop never allocates: tag and attribute names go into fixed
+//! buffers, interesting attribute values into one reused buffer.
+
+use super::signals::{self, Signal};
+use super::tags::Tag;
+
+/// Counts for one logical line. Character counts use collapsed whitespace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Byte range of the line in the decoded source.
+    pub start: u32,
+    pub end: u32,
+    /// Content characters: text outside markup.
+    pub text: u32,
+    /// Code characters: markup (tags and their attributes).
+    pub code: u32,
+    /// Code characters of tags without their attributes (`<name>` and
+    /// `</name>`): markup cost that does not grow with class lists.
+    pub bare: u32,
+    /// The part of `bare` that comes from inline formatting tags (span,
+    /// em, code, ...), which wrap text rather than replace it.
+    pub inline_bare: u32,
+    /// Text characters inside `<a>` elements.
+    pub anchor_text: u32,
+    /// Markup characters of `<a ...>` and `</a>` tags.
+    pub anchor_markup: u32,
+    /// Anchors opened on this line.
+    pub anchors: u32,
+    /// Σ max(LT − 7, 0) over anchors opened on this line (Filter 3).
+    pub anchor_norm: u32,
+    /// Bytes ≥ 128 and < 128 outside script/style/comments (R2L, DANA).
+    pub high: u32,
+    pub low: u32,
+    /// Text characters inside boilerplate elements.
+    pub boiler_text: u32,
+    /// Heading level (1-6) when the line opens with a heading, else 0.
+    pub heading: u8,
+    /// Innermost container element open at the line's start, if any.
+    pub container: u32,
+}
+
+/// No container: the line is outside any tracked block element.
+pub const NO_ELEMENT: u32 = u32::MAX;
+
+/// A container element (div, section, td, nav, ...) with the lines it spans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Element {
+    pub tag: Tag,
+    pub parent: u32,
+    pub first_line: u32,
+    /// Last line the element touches (updated when it closes; elements never
+    /// closed end at the last line).
+    pub last_line: u32,
+    /// Text characters inside the element.
+    pub text: u32,
+    pub signal: Signal,
+    /// Counted as boilerplate (by name or class/id) for its lines.
+    pub boiler: bool,
+    /// `<main>` or `<article>`: the page says this is its content.
+    pub landmark_main: bool,
+}
+
+/// What the scanner learned about a page besides its lines.
+#[derive(Debug, Clone, Default)]
+pub struct PageInfo {
+    pub title: String,
+    pub og_title: String,
+    pub lang: String,
+}
+
+/// Scanner limits (memory per page is bounded by these and the page size).
+#[derive(Debug, Clone, Copy)]
+pub struct ScanLimits {
+    /// A line longer than this (in characters) breaks before the next tag.
+    pub wrap: u32,
+    /// Open-element stack depth; deeper elements are counted, not tracked.
+    pub max_depth: usize,
+    /// Container elements recorded; later ones are not tracked.
+    pub max_elements: usize,
+}
+
+impl Default for ScanLimits {
+    fn default() -> Self {
+        ScanLimits {
+            wrap: 600,
+            max_depth: 256,
+            max_elements: 200_000,
+        }
+    }
+}
+
+const NAME_CAP: usize = 16;
+const VALUE_CAP: usize = 512;
+const TITLE_CAP: usize = 2048;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Text,
+    TagOpen,
+    TagName,
+    EndTagOpen,
+    EndTagName,
+    /// Inside a start or end tag, between attributes.
+    InTag,
+    AttrName,
+    AfterAttrName,
+    BeforeValue,
+    ValueQuoted(u8),
+    ValueUnquoted,
+    /// After `<!`, counting dashes towards a comment.
+    Decl(u8),
+    /// In a comment; the number is how many `-` were just seen.
+    Comment(u8),
+    /// `<?...>`, `<!DOCTYPE ...>`, `<![CDATA[...]]>`: skipped to `>`.
+    Bogus,
+    /// Raw text (script, style, title, textarea): looking for `</name`;
+    /// the number is how many bytes of `</name` matched so far.
+    Raw(u8),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RawMode {
+    Skip,
+    Title,
+    Textarea,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    tag: Tag,
+    name: Name,
+    element: u32,
+    boiler: bool,
+    opaque: bool,
+    content: bool,
+}
+
+/// Fixed-size lowercase name buffer.
+#[derive(Debug, Clone, Copy, Default)]
+struct Name {
+    buf: [u8; NAME_CAP],
+    len: usize,
+}
+
+impl Name {
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+    fn push(&mut self, b: u8) {
+        if self.len < NAME_CAP {
+            self.buf[self.len] = b.to_ascii_lowercase();
+        }
+        self.len += 1;
+    }
+    fn get(&self) -> &[u8] {
+        if self.len > NAME_CAP {
+            b""
+        } else {
+            &self.buf[..self.len]
+        }
+    }
+}
+
+/// Which attribute value of the current tag is being captured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Capture {
+    None,
+    ClassId,
+    MetaKey,
+    MetaContent,
+    Lang,
+    Role,
+}
+
+/// The streaming line scanner. Feed it decoded text with [`Scanner::push`],
+/// then call [`Scanner::finish`].
+#[derive(Debug)]
+pub struct Scanner {
+    limits: ScanLimits,
+    src: String,
+    pos: usize,
+    state: State,
+    lines: Vec<Line>,
+    cur: Line,
+    elements: Vec<Element>,
+    stack: Vec<Open>,
+    overflow: usize,
+    boiler_depth: u32,
+    opaque_depth: u32,
+    container: u32,
+    prev_space: bool,
+    /// Whitespace seen and text seen in the current text run.
+    run_pending: bool,
+    run_seen: bool,
+    // The tag being read.
+    tag_start: usize,
+    tag: Tag,
+    tag_name: Name,
+    attr_name: Name,
+    capture: Capture,
+    value: Vec<u8>,
+    tag_signal: Signal,
+    meta_is_title: bool,
+    meta_content: Vec<u8>,
+    // Anchor being read.
+    in_anchor: bool,
+    anchor_line: usize,
+    anchor_text: u32,
+    // Raw text element being skipped.
+    raw_mode: RawMode,
+    raw_name: Name,
+    raw_start: usize,
+    title_done: bool,
+    is_end_tag: bool,
+    content_depth: u32,
+    /// The tag being read is `<main>`, `<article>`, `role="main"` or
+    /// `itemprop="articleBody"`.
+    tag_main: bool,
+    info: PageInfo,
+}
+
+/// The scanner's result: the decoded source, its lines and elements.
+#[derive(Debug, Clone, Default)]
+pub struct Scan {
+    pub src: String,
+    pub lines: Vec<Line>,
+    pub elements: Vec<Element>,
+    pub info: PageInfo,
+}
+
+impl Scanner {
+    pub fn new(limits: ScanLimits) -> Self {
+        Scanner {
+            limits,
+            src: String::new(),
+            pos: 0,
+            state: State::Text,
+            lines: Vec::new(),
+            cur: Line {
+                container: NO_ELEMENT,
+                ..Line::default()
+            },
+            elements: Vec::new(),
+            stack: Vec::new(),
+            overflow: 0,
+            boiler_depth: 0,
+            opaque_depth: 0,
+            container: NO_ELEMENT,
+            prev_space: false,
+            run_pending: false,
+            run_seen: false,
+            tag_start: 0,
+            tag: Tag::Other,
+            tag_name: Name::default(),
+            attr_name: Name::default(),
+            capture: Capture::None,
+            value: Vec::with_capacity(VALUE_CAP),
+            tag_signal: Signal::Neutral,
+            meta_is_title: false,
+            meta_content: Vec::new(),
+            in_anchor: false,
+            anchor_line: 0,
+            anchor_text: 0,
+            raw_mode: RawMode::Skip,
+            raw_name: Name::default(),
+            raw_start: 0,
+            title_done: false,
+            is_end_tag: false,
+            content_depth: 0,
+            tag_main: false,
+            info: PageInfo::default(),
+        }
+    }
+
+    /// Bytes of decoded text seen so far.
+    pub fn len(&self) -> usize {
+        self.src.len()
+    }
+
+    /// Is the scanner still empty?
+    pub fn is_empty(&self) -> bool {
+        self.src.is_empty()
+    }
+
+    /// Appends decoded text and scans it.
+    pub fn push(&mut self, text: &str) {
+        self.src.push_str(text);
+        while self.pos < self.src.len() {
+            self.step();
+        }
+    }
+
+    /// Ends the page: closes the last line and any open elements.
+    pub fn finish(mut self) -> Scan {
+        if matches!(self.state, State::Raw(_)) && self.raw_mode == RawMode::Title {
+            self.abandon_title();
+            while self.pos < self.src.len() {
+                self.step();
+            }
+        }
+        while !self.stack.is_empty() {
+            self.pop();
+        }
+        let end = self.src.len();
+        self.close_line(end);
+        Scan {
+            src: self.src,
+            lines: self.lines,
+            elements: self.elements,
+            info: self.info,
+        }
+    }
+
+    /// Advances over at least one byte.
+    fn step(&mut self) {
+        match self.state {
+            State::Text => self.text_run(),
+            State::Comment(dashes) => self.comment_run(dashes),
+            State::Raw(0) => self.raw_run(),
+            State::ValueQuoted(q) => self.value_run(q),
+            _ => {
+                let b = self.src.as_bytes()[self.pos];
+                self.byte(b);
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// Text: counts characters up to the next `<`.
+    fn text_run(&mut self) {
+        let bytes = &self.src.as_bytes()[self.pos..];
+        let len = bytes.len();
+        let n = memchr::memchr(b'<', bytes).unwrap_or(len);
+        let (mut text, mut high, mut low) = (0u32, 0u32, 0u32);
+        // A whitespace run counts as one character, and only between two
+        // non-space characters of the same text run: whitespace between
+        // tags is formatting, not content. The run's state outlives a
+        // chunk boundary, so chunking cannot change the counts.
+        let (mut pending, mut seen) = (self.run_pending, self.run_seen);
+        for &b in &bytes[..n] {
+            if is_space(b) {
+                pending = true;
+                continue;
+            }
+            if pending && seen {
+                text += 1;
+                low += 1;
+            }
+            pending = false;
+            seen = true;
+            if b < 0x80 {
+                text += 1;
+                low += 1;
+            } else {
+                high += 1;
+                text += u32::from(b & 0xC0 != 0x80);
+            }
+        }
+        (self.run_pending, self.run_seen) = (pending, seen);
+        self.add_text(text);
+        self.cur.high += high;
+        self.cur.low += low;
+        self.pos += n;
+        if n < len {
+            (self.run_pending, self.run_seen) = (false, false);
+            self.tag_start = self.pos;
+            self.pos += 1;
+            self.state = State::TagOpen;
+        }
+    }
+
+    /// Attributes text characters to the current line and element.
+    fn add_text(&mut self, n: u32) {
+        if n == 0 {
+            return;
+        }
+        if self.opaque_depth > 0 {
+            self.cur.code += n;
+            return;
+        }
+        self.cur.text += n;
+        if self.in_anchor {
+            self.cur.anchor_text += n;
+            self.anchor_text += n;
+        }
+        if self.boiler_depth > 0 {
+            self.cur.boiler_text += n;
+        }
+        if let Some(e) = self.elements.get_mut(self.container as usize) {
+            e.text += n;
+        }
+    }
+
+    /// Adds code characters (one per byte that starts a character).
+    fn add_code_byte(&mut self, b: u8) {
+        if b & 0xC0 != 0x80 {
+            self.cur.code += 1;
+            if self.in_anchor_tag() {
+                self.cur.anchor_markup += 1;
+            }
+        }
+        if b >= 0x80 {
+            self.cur.high += 1;
+        } else {
+            self.cur.low += 1;
+        }
+    }
+
+    fn in_anchor_tag(&self) -> bool {
+        self.tag == Tag::A && !self.is_end_tag
+    }
+
+    /// Inside a quoted attribute value: everything up to the closing quote
+    /// is code, counted in one go (values are most of modern markup).
+    fn value_run(&mut self, quote: u8) {
+        let bytes = &self.src.as_bytes()[self.pos..];
+        let n = memchr::memchr(quote, bytes).unwrap_or(bytes.len());
+        let run = &bytes[..n];
+        let chars = run.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32;
+        let high = run.iter().filter(|&&b| b >= 0x80).count() as u32;
+        if self.capture != Capture::None {
+            let room = VALUE_CAP.saturating_sub(self.value.len()).min(n);
+            let (start, end) = (self.pos, self.pos + room);
+            self.value
+                .extend_from_slice(&self.src.as_bytes()[start..end]);
+        }
+        self.cur.code += chars;
+        self.cur.high += high;
+        self.cur.low += n as u32 - high;
+        if self.in_anchor_tag() {
+            self.cur.anchor_markup += chars;
+        }
+        self.pos += n;
+        if self.pos < self.src.len() {
+            let b = self.src.as_bytes()[self.pos];
+            self.value_quoted(b, quote);
+            self.pos += 1;
+        }
+    }
+
+    fn comment_run(&mut self, mut dashes: u8) {
+        let bytes = &self.src.as_bytes()[self.pos..];
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'-' => dashes = dashes.saturating_add(1),
+                b'>' if dashes >= 2 => {
+                    self.pos += i + 1;
+                    self.state = State::Text;
+                    return;
+                }
+                b'!' if dashes >= 2 => {}
+                _ => dashes = 0,
+            }
+        }
+        self.pos += bytes.len();
+        self.state = State::Comment(dashes);
+    }
+
+    /// Raw text being skipped (or counted, for textarea): jump to the next `<`.
+    fn raw_run(&mut self) {
+        // A title must close within TITLE_CAP bytes. The window does not
+        // depend on chunking, so neither does the outcome.
+        let mut end = self.src.len();
+        if self.raw_mode == RawMode::Title {
+            let window = self.raw_start + TITLE_CAP;
+            if self.pos >= window {
+                self.abandon_title();
+                return;
+            }
+            end = end.min(window);
+        }
+        let bytes = &self.src.as_bytes()[self.pos..end];
+        let len = bytes.len();
+        let n = memchr::memchr(b'<', bytes).unwrap_or(len);
+        let chars = if self.raw_mode == RawMode::Textarea {
+            bytes[..n].iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
+        } else {
+            0
+        };
+        self.add_text(chars);
+        self.pos += n;
+        if n < len {
+            self.tag_start = self.pos;
+            self.pos += 1;
+            self.state = State::Raw(1);
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        match self.state {
+            // Handled by the run functions in `step`.
+            State::Text | State::Comment(_) => {}
+            State::TagOpen => self.tag_open(b),
+            State::TagName => self.tag_name_byte(b),
+            State::EndTagOpen => self.end_tag_open(b),
+            State::EndTagName => self.end_tag_name_byte(b),
+            State::InTag => self.in_tag(b),
+            State::AttrName => self.attr_name_byte(b),
+            State::AfterAttrName => self.after_attr_name(b),
+            State::BeforeValue => self.before_value(b),
+            State::ValueQuoted(q) => self.value_quoted(b, q),
+            State::ValueUnquoted => self.value_unquoted(b),
+            State::Decl(n) => self.decl(b, n),
+            State::Bogus => {
+                if b == b'>' {
+                    self.state = State::Text;
+                }
+            }
+            State::Raw(n) => self.raw_byte(b, n),
+        }
+    }
+
+    fn tag_open(&mut self, b: u8) {
+        if b.is_ascii_alphabetic() {
+            self.tag_name.clear();
+            self.tag_name.push(b);
+            self.is_end_tag = false;
+            self.state = State::TagName;
+        } else if b == b'/' {
+            self.state = State::EndTagOpen;
+        } else if b == b'!' {
+            self.state = State::Decl(0);
+        } else if b == b'?' {
+            self.state = State::Bogus;
+        } else {
+            // A lone '<' is text; re-read this byte as text.
+            self.prev_space = false;
+            self.add_text(1);
+            self.cur.low += 1;
+            self.state = State::Text;
+            self.pos -= 1;
+        }
+    }
+
+    fn tag_name_byte(&mut self, b: u8) {
+        if is_space(b) || b == b'/' || b == b'>' {
+            self.start_tag_named();
+            self.state = State::InTag;
+            self.in_tag(b);
+        } else {
+            self.tag_name.push(b);
+        }
+    }
+
+    /// The name of a start tag is known: break the line if it is a block,
+    /// and count the tag so far as code.
+    fn start_tag_named(&mut self) {
+        self.tag = Tag::classify(self.tag_name.get());
+        let long = self.cur.text + self.cur.code > self.limits.wrap;
+        if self.tag.breaks_line() || long {
+            self.close_line(self.tag_start);
+        }
+        if let Tag::Heading(level) = self.tag
+            && self.cur.start as usize == self.tag_start
+        {
+            self.cur.heading = level;
+        }
+        if self.tag == Tag::A {
+            self.open_anchor();
+        }
+        let cost = self.tag_name.len.min(NAME_CAP) as u32 + 2;
+        self.cur.bare += cost;
+        if self.tag == Tag::Other {
+            self.cur.inline_bare += cost;
+        }
+        self.tag_signal = Signal::Neutral;
+        self.tag_main = matches!(self.tag_name.get(), b"article" | b"main");
+        self.meta_is_title = false;
+        self.meta_content.clear();
+        for i in self.tag_start..self.pos {
+            let b = self.src.as_bytes()[i];
+            self.add_code_byte(b);
+        }
+    }
+
+    fn end_tag_open(&mut self, b: u8) {
+        if b.is_ascii_alphabetic() {
+            self.tag_name.clear();
+            self.tag_name.push(b);
+            self.is_end_tag = true;
+            self.state = State::EndTagName;
+        } else if b == b'>' {
+            self.state = State::Text;
+        } else {
+            self.state = State::Bogus;
+        }
+    }
+
+    fn end_tag_name_byte(&mut self, b: u8) {
+        if is_space(b) || b == b'/' || b == b'>' {
+            self.end_tag_named();
+            self.state = State::InTag;
+            self.in_tag(b);
+        } else {
+            self.tag_name.push(b);
+        }
+    }
+
+    fn end_tag_named(&mut self) {
+        let tag = Tag::classify(self.tag_name.get());
+        let cost = self.tag_name.len.min(NAME_CAP) as u32 + 3;
+        self.cur.bare += cost;
+        if tag == Tag::Other {
+            self.cur.inline_bare += cost;
+        }
+        for i in self.tag_start..self.pos {
+            let b = self.src.as_bytes()[i];
+            self.add_code_byte(b);
+        }
+        if tag == Tag::A {
+            if self.in_anchor {
+                self.cur.anchor_markup += 4;
+            }
+            self.close_anchor();
+        } else if tag.is_tracked() {
+            self.pop_to(tag);
+        }
+        // End tags carry no attributes worth reading.
+        self.tag = Tag::Other;
+    }
+
+    fn in_tag(&mut self, b: u8) {
+        match b {
+            b'>' => self.tag_closed(),
+            b'/' => self.add_code_byte(b),
+            _ if is_space(b) => self.code_space(),
+            _ => {
+                self.attr_name.clear();
+                self.attr_name.push(b);
+                self.add_code_byte(b);
+                self.state = State::AttrName;
+            }
+        }
+    }
+
+    fn code_space(&mut self) {
+        if !self.prev_space {
+            self.cur.code += 1;
+            self.cur.low += 1;
+            if self.in_anchor_tag() {
+                self.cur.anchor_markup += 1;
+            }
+        }
+        self.prev_space = true;
+    }
+
+    fn attr_name_byte(&mut self, b: u8) {
+        match b {
+            b'=' => {
+                self.add_code_byte(b);
+                self.begin_capture();
+                self.state = State::BeforeValue;
+            }
+            b'>' => self.tag_closed(),
+            b'/' => {
+                self.add_code_byte(b);
+                self.state = State::InTag;
+            }
+            _ if is_space(b) => {
+                self.code_space();
+                self.state = State::AfterAttrName;
+            }
+            _ => {
+                self.prev_space = false;
+                self.attr_name.push(b);
+                self.add_code_byte(b);
+            }
+        }
+    }
+
+    fn after_attr_name(&mut self, b: u8) {
+        match b {
+            b'=' => {
+                self.add_code_byte(b);
+                self.begin_capture();
+                self.state = State::BeforeValue;
+            }
+            _ if is_space(b) => self.code_space(),
+            _ => {
+                self.state = State::InTag;
+                self.in_tag(b);
+            }
+        }
+    }
+
+    fn before_value(&mut self, b: u8) {
+        match b {
+            b'"' | b'\'' => {
+                self.add_code_byte(b);
+                self.state = State::ValueQuoted(b);
+            }
+            b'>' => self.tag_closed(),
+            _ if is_space(b) => self.code_space(),
+            _ => {
+                self.state = State::ValueUnquoted;
+                self.value_unquoted(b);
+            }
+        }
+    }
+
+    fn value_quoted(&mut self, b: u8, quote: u8) {
+        self.add_code_byte(b);
+        if b == quote {
+            self.end_value();
+            self.state = State::InTag;
+        } else {
+            self.capture_byte(b);
+        }
+    }
+
+    fn value_unquoted(&mut self, b: u8) {
+        if is_space(b) {
+            self.end_value();
+            self.code_space();
+            self.state = State::InTag;
+        } else if b == b'>' {
+            self.end_value();
+            self.tag_closed();
+        } else {
+            self.prev_space = false;
+            self.add_code_byte(b);
+            self.capture_byte(b);
+        }
+    }
+
+    /// Decides whether the value of the attribute just named is kept.
+    fn begin_capture(&mut self) {
+        self.value.clear();
+        self.capture = match (self.tag, self.attr_name.get()) {
+            (_, b"class" | b"id") => Capture::ClassId,
+            (Tag::Meta, b"property" | b"name") => Capture::MetaKey,
+            (Tag::Meta, b"content") => Capture::MetaContent,
+            (Tag::Html, b"lang") => Capture::Lang,
+            (_, b"role" | b"itemprop") => Capture::Role,
+            _ => Capture::None,
+        };
+    }
+
+    fn capture_byte(&mut self, b: u8) {
+        if self.capture != Capture::None && self.value.len() < VALUE_CAP {
+            self.value.push(b);
+        }
+    }
+
+    fn end_value(&mut self) {
+        match self.capture {
+            Capture::None => {}
+            Capture::ClassId => match signals::classify(&self.value) {
+                Signal::Neutral => {}
+                Signal::Content => self.tag_signal = Signal::Content,
+                Signal::Boilerplate if self.tag_signal == Signal::Neutral => {
+                    self.tag_signal = Signal::Boilerplate
+                }
+                Signal::Boilerplate => {}
+            },
+            Capture::MetaKey => {
+                let v = &self.value;
+                self.meta_is_title |=
+                    v.eq_ignore_ascii_case(b"og:title") || v.eq_ignore_ascii_case(b"twitter:title");
+            }
+            Capture::MetaContent => {
+                self.meta_content.clear();
+                self.meta_content.extend_from_slice(&self.value);
+            }
+            Capture::Role => {
+                let v = &self.value;
+                if v.eq_ignore_ascii_case(b"main") || v.eq_ignore_ascii_case(b"articleBody") {
+                    self.tag_main = true;
+                }
+            }
+            Capture::Lang => {
+                if self.info.lang.is_empty() {
+                    self.info.lang = String::from_utf8_lossy(&self.value).into_owned();
+                }
+            }
+        }
+        self.capture = Capture::None;
+    }
+
+    /// `>` of a tag: code, then act on the tag.
+    fn tag_closed(&mut self) {
+        if self.capture != Capture::None {
+            self.end_value();
+        }
+        self.add_code_byte(b'>');
+        self.prev_space = false;
+        self.state = State::Text;
+        if self.is_end_tag {
+            return;
+        }
+        match self.tag {
+            Tag::RawText => self.enter_raw(RawMode::Skip),
+            Tag::Title if !self.title_done && self.opaque_depth == 0 => {
+                self.enter_raw(RawMode::Title)
+            }
+            Tag::Title => self.enter_raw(RawMode::Skip),
+            Tag::Textarea => self.enter_raw(RawMode::Textarea),
+            Tag::Meta => self.meta_closed(),
+            t if t.is_tracked() && t != Tag::A => self.push_open(t),
+            _ => {}
+        }
+    }
+
+    fn meta_closed(&mut self) {
+        if self.meta_is_title && self.info.og_title.is_empty() {
+            self.info.og_title = String::from_utf8_lossy(&self.meta_content).into_owned();
+        }
+    }
+
+    fn enter_raw(&mut self, mode: RawMode) {
+        self.raw_mode = mode;
+        self.raw_name = self.tag_name;
+        self.raw_start = self.pos + 1;
+        self.state = State::Raw(0);
+    }
+
+    /// Raw text, byte by byte: matching `</name`.
+    fn raw_byte(&mut self, b: u8, matched: u8) {
+        let name = self.raw_name.get();
+        let m = matched as usize;
+        let ok = match m {
+            0 => b == b'<',
+            1 => b == b'/',
+            _ if m - 2 < name.len() => b.to_ascii_lowercase() == name[m - 2],
+            _ => is_space(b) || b == b'>' || b == b'/',
+        };
+        if ok && m >= 2 + name.len() {
+            self.leave_raw(b);
+        } else if ok {
+            self.state = State::Raw(matched + 1);
+        } else {
+            self.raw_text_bytes(matched, b);
+        }
+    }
+
+    /// Bytes that turned out not to end the raw element.
+    fn raw_text_bytes(&mut self, matched: u8, b: u8) {
+        if self.raw_mode == RawMode::Textarea {
+            self.add_text(u32::from(matched) + 1);
+        }
+        if b == b'<' {
+            self.tag_start = self.pos;
+            self.state = State::Raw(1);
+        } else {
+            self.state = State::Raw(0);
+        }
+    }
+
+    /// A `<title>` with no `</title>` in sight (truncated or broken pages)
+    /// would swallow the page: the title ends at its first line break or
+    /// `<` instead, and scanning resumes there as ordinary markup.
+    fn abandon_title(&mut self) {
+        // Only the title window is searched, so the result does not depend
+        // on how much of the page has arrived.
+        let window = (self.raw_start + TITLE_CAP).min(self.src.len());
+        let raw = &self.src.as_bytes()[self.raw_start..window];
+        let end = raw.iter().position(|&b| b == b'<' || b == b'\n');
+        let end = end
+            .unwrap_or_else(|| floor_char_boundary(&self.src[self.raw_start..window], raw.len()));
+        let title = &self.src[self.raw_start..self.raw_start + end];
+        self.info.title = title.to_string();
+        self.title_done = true;
+        self.pos = self.raw_start + end;
+        self.state = State::Text;
+    }
+
+    fn leave_raw(&mut self, b: u8) {
+        if self.raw_mode == RawMode::Title {
+            self.title_done = true;
+            let raw = &self.src[self.raw_start..self.tag_start];
+            let end = floor_char_boundary(raw, TITLE_CAP);
+            self.info.title = raw[..end].to_string();
+        }
+        self.state = if b == b'>' { State::Text } else { State::Bogus };
+    }
+
+    fn decl(&mut self, b: u8, dashes: u8) {
+        match (b, dashes) {
+            (b'-', 0) => self.state = State::Decl(1),
+            (b'-', _) => self.state = State::Comment(0),
+            (b'>', _) => self.state = State::Text,
+            _ => self.state = State::Bogus,
+        }
+    }
+
+    fn open_anchor(&mut self) {
+        if self.in_anchor {
+            self.close_anchor();
+        }
+        self.in_anchor = true;
+        self.anchor_line = self.lines.len();
+        self.anchor_text = 0;
+        self.cur.anchors += 1;
+    }
+
+    fn close_anchor(&mut self) {
+        if !self.in_anchor {
+            return;
+        }
+        self.in_anchor = false;
+        let norm = self.anchor_text.saturating_sub(7);
+        match self.lines.get_mut(self.anchor_line) {
+            Some(line) => line.anchor_norm += norm,
+            None => self.cur.anchor_norm += norm,
+        }
+    }
+
+    /// End tags HTML lets authors omit: a new `<li>` closes the open one, a
+    /// new cell closes the open cell, a new row the open row.
+    fn close_implied(&mut self, name: &[u8]) {
+        let closes: &[&[u8]] = match name {
+            b"li" => &[b"li"],
+            b"td" | b"th" => &[b"td", b"th"],
+            b"tr" => &[b"td", b"th", b"tr"],
+            b"dd" => &[b"dd"],
+            b"tbody" | b"thead" | b"tfoot" => &[b"td", b"th", b"tr", b"tbody", b"thead", b"tfoot"],
+            _ => return,
+        };
+        while let Some(top) = self.stack.last() {
+            if !closes.contains(&top.name.get()) {
+                break;
+            }
+            self.pop();
+        }
+    }
+
+    fn push_open(&mut self, tag: Tag) {
+        let name = self.tag_name;
+        self.close_implied(name.get());
+        if self.tag_main {
+            self.tag_signal = Signal::Content;
+        }
+        let boiler = match (tag, self.tag_signal) {
+            // Page-wide classes (`<html class="sidebar-visible">`) say
+            // nothing about content.
+            (Tag::Html | Tag::Body, _) => false,
+            (_, Signal::Content) => false,
+            (Tag::Landmark, _) | (_, Signal::Boilerplate) => true,
+            (Tag::Header, _) => self.content_depth == 0,
+            _ => false,
+        };
+        if self.stack.len() >= self.limits.max_depth {
+            self.overflow += 1;
+            return;
+        }
+        let content = self.tag_signal == Signal::Content;
+        let opaque = tag == Tag::Opaque;
+        let element = self.record_element(tag, boiler);
+        self.boiler_depth += u32::from(boiler);
+        self.opaque_depth += u32::from(opaque);
+        self.content_depth += u32::from(content);
+        self.stack.push(Open {
+            tag,
+            name,
+            element,
+            boiler,
+            opaque,
+            content,
+        });
+        if element != NO_ELEMENT {
+            self.container = element;
+        }
+    }
+
+    fn record_element(&mut self, tag: Tag, boiler: bool) -> u32 {
+        let wanted = matches!(
+            tag,
+            Tag::Container | Tag::Landmark | Tag::Header | Tag::Body
+        );
+        if !wanted || self.elements.len() >= self.limits.max_elements {
+            return NO_ELEMENT;
+        }
+        let line = self.lines.len() as u32;
+        self.elements.push(Element {
+            tag,
+            parent: self.container,
+            first_line: line,
+            last_line: line,
+            text: 0,
+            signal: self.tag_signal,
+            boiler,
+            landmark_main: self.tag_main,
+        });
+        (self.elements.len() - 1) as u32
+    }
+
+    /// Closes the innermost open element with this name, and everything
+    /// above it (as browsers do for mis-nested blocks); a stray end tag with
+    /// no open element of its name is ignored.
+    fn pop_to(&mut self, tag: Tag) {
+        if self.overflow > 0 {
+            self.overflow -= 1;
+            return;
+        }
+        let name = self.tag_name.get();
+        let found = self
+            .stack
+            .iter()
+            .rev()
+            .position(|o| o.tag == tag && o.name.get() == name);
+        if let Some(k) = found {
+            for _ in 0..=k {
+                self.pop();
+            }
+        }
+    }
+
+    fn pop(&mut self) {
+        if let Some(open) = self.stack.pop() {
+            self.boiler_depth -= u32::from(open.boiler);
+            self.opaque_depth -= u32::from(open.opaque);
+            self.content_depth -= u32::from(open.content);
+            self.close_element(open.element);
+        }
+    }
+
+    /// Ends a recorded element at the current line and hands its text up to
+    /// its parent, so every element's `text` covers its whole subtree.
+    fn close_element(&mut self, element: u32) {
+        let line = self.lines.len() as u32;
+        if let Some(e) = self.elements.get_mut(element as usize) {
+            e.last_line = line;
+            let (parent, text) = (e.parent, e.text);
+            if let Some(p) = self.elements.get_mut(parent as usize) {
+                p.text += text;
+            }
+            self.container = parent;
+        }
+    }
+
+    /// Ends the current line at byte `at` and starts the next one there.
+    fn close_line(&mut self, at: usize) {
+        self.cur.end = at as u32;
+        if self.cur.end > self.cur.start || self.cur.text + self.cur.code > 0 {
+            self.lines.push(self.cur);
+        }
+        self.cur = Line {
+            start: at as u32,
+            end: at as u32,
+            container: self.container,
+            ..Line::default()
+        };
+    }
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
+/// The largest index ≤ `i` that is a char boundary of `s`.
+fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}

@@ -1,0 +1,234 @@
+//! Selection policy: which lines are main content, for each variant.
+//!
+//! The seed variants run `regions` exactly as Algorithm 1 describes. The
+//! `linesift` variant keeps the mechanism and adds: bare-tag code counts and
+//! text inside boilerplate elements counted as code (both in
+//! `regions::counts`, switched on by the policy), growth that follows the
+//! seed's enclosing container and joins regions separated by little markup,
+//! and the headline line as an upper bound of the content area (thesis 000
+//! §7.2.1, applied by the caller once the headline is known).
+
+use super::options::{Algorithm, Options};
+use super::regions::{self, Policy, Region};
+use super::scan::{Element, Line, NO_ELEMENT};
+use super::tags::Tag;
+
+/// The chosen lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Chosen regions, in order.
+    pub regions: Vec<Region>,
+    /// Byte ranges of runs of selected lines.
+    pub ranges: Vec<(usize, usize)>,
+    pub lines: u32,
+    /// The smoothed diff per line (kept for `explain`).
+    pub diff: Vec<i64>,
+    /// All regions, chosen or not (for `explain`).
+    pub all: Vec<Region>,
+    /// The seed region growth started from.
+    pub seed: Option<Region>,
+    /// (T1, T2) per line as counted under the policy (for `explain`).
+    pub counts: Vec<(i64, i64)>,
+}
+
+/// Runs the selection for one page.
+pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Selection {
+    let policy = Policy {
+        algorithm: options.algorithm,
+        filter: options.filter,
+        gap: options.gap,
+        boilerplate: options.algorithm == Algorithm::Linesift,
+        bare_tags: options.algorithm == Algorithm::Linesift,
+    };
+    let mut lines_owned;
+    let lines = if policy.boilerplate {
+        lines_owned = lines.to_vec();
+        forgive_dominant_boilerplate(&mut lines_owned, elements);
+        &lines_owned[..]
+    } else {
+        lines
+    };
+    let t: Vec<(i64, i64)> = lines.iter().map(|l| regions::counts(l, &policy)).collect();
+    let diff = regions::smooth(&t);
+    let all = regions::regions(&t, &diff);
+    let Some(m) = regions::seed(&all) else {
+        return Selection {
+            diff,
+            all,
+            counts: t,
+            ..Selection::default()
+        };
+    };
+    let (lo, hi) = if options.algorithm == Algorithm::Linesift {
+        grow_in_container(lines, elements, &t, &all, m, policy.gap)
+    } else {
+        regions::grow(&all, m, policy.gap)
+    };
+    let chosen = all[lo..=hi].to_vec();
+    let ranges = byte_ranges(lines, &chosen);
+    let count = chosen.iter().map(|r| r.last - r.first + 1).sum();
+    Selection {
+        regions: chosen,
+        ranges,
+        lines: count,
+        diff,
+        seed: Some(all[m]),
+        all,
+        counts: t,
+    }
+}
+
+/// An element flagged as boilerplate that holds most of the page's text is
+/// the content after all (a `<div class="content-sidebar-wrap">` around
+/// everything): its lines lose the boilerplate mark.
+///
+/// And when most of the page's text reads as boilerplate, the class names
+/// are misleading (page builders call every block a "widget"): the marks
+/// are dropped altogether.
+fn forgive_dominant_boilerplate(lines: &mut [Line], elements: &[Element]) {
+    let total: u64 = lines.iter().map(|l| u64::from(l.text)).sum();
+    let boiler: u64 = lines.iter().map(|l| u64::from(l.boiler_text)).sum();
+    if boiler * 100 > total * 92 {
+        lines.iter_mut().for_each(|l| l.boiler_text = 0);
+        return;
+    }
+    for e in elements.iter().filter(|e| e.boiler) {
+        if u64::from(e.text) * 100 > total * 85 {
+            let last = (e.last_line as usize).min(lines.len().saturating_sub(1));
+            for l in lines.iter_mut().take(last + 1).skip(e.first_line as usize) {
+                l.boiler_text = 0;
+            }
+        }
+    }
+}
+
+/// Merges the chosen regions' lines into byte ranges.
+fn byte_ranges(lines: &[Line], chosen: &[Region]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for r in chosen {
+        let start = lines[r.first as usize].start as usize;
+        let end = lines[r.last as usize].end as usize;
+        match out.last_mut() {
+            Some(last) if last.1 == start => last.1 = end,
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// Growth that follows the document's structure (thesis 000 §7.2.1): every
+/// region inside the seed's enclosing container is content, however far
+/// apart; outside it, Algorithm 1's gap applies from the container's
+/// outermost regions.
+fn grow_in_container(
+    lines: &[Line],
+    elements: &[Element],
+    t: &[(i64, i64)],
+    all: &[Region],
+    m: usize,
+    gap: u32,
+) -> (usize, usize) {
+    let seed = all[m];
+    let joins = joins_by_lines_or_code(t, gap);
+    let Some(span) = enclosing(lines, elements, seed) else {
+        return regions::grow_by(all, m, &joins);
+    };
+    let inside = |r: &Region| r.first >= span.0 && r.last <= span.1;
+    let mut lo = m;
+    while lo > 0 && inside(&all[lo - 1]) {
+        lo -= 1;
+    }
+    let mut hi = m;
+    while hi + 1 < all.len() && inside(&all[hi + 1]) {
+        hi += 1;
+    }
+    let (glo, _) = regions::grow_by(all, lo, &joins);
+    let (_, ghi) = regions::grow_by(all, hi, &joins);
+    (glo, ghi)
+}
+
+/// Code characters that may separate two regions of one content area
+/// whatever the line distance: a figure, an embed, a code sample.
+const GAP_CODE: i64 = 150;
+
+/// Two regions belong together when they are at most `gap` lines apart
+/// (Algorithm 1), or when what separates them is little code: distance
+/// measured in markup rather than in lines.
+fn joins_by_lines_or_code(t: &[(i64, i64)], gap: u32) -> impl Fn(&Region, &Region) -> bool {
+    let mut prefix = Vec::with_capacity(t.len() + 1);
+    prefix.push(0i64);
+    for (t1, t2) in t {
+        let last = prefix.last().copied().unwrap_or(0);
+        prefix.push(last + (t2 - t1).max(0));
+    }
+    move |a: &Region, b: &Region| {
+        let between = prefix[b.first as usize] - prefix[a.last as usize + 1];
+        regions::distance(a, b) <= gap || between <= GAP_CODE
+    }
+}
+
+/// The line span of the innermost container holding the whole seed region,
+/// unless that is the page itself (body, html or nothing).
+fn enclosing(lines: &[Line], elements: &[Element], seed: Region) -> Option<(u32, u32)> {
+    let mut lca = lines[seed.first as usize].container;
+    for line in &lines[seed.first as usize..=seed.last as usize] {
+        lca = common_ancestor(elements, lca, line.container);
+    }
+    // Prefer the outermost <main> or <article> around the seed: landing and
+    // listing pages spread their content over many sibling blocks under it.
+    let chain = ancestors(elements, lca);
+    let named = chain
+        .iter()
+        .rev()
+        .find(|&&a| elements.get(a as usize).is_some_and(|e| e.landmark_main));
+    let e = elements.get(*named.unwrap_or(&lca) as usize)?;
+    if matches!(e.tag, Tag::Body | Tag::Html) {
+        return None;
+    }
+    Some((e.first_line, e.last_line))
+}
+
+fn ancestors(elements: &[Element], mut e: u32) -> Vec<u32> {
+    let mut chain = Vec::new();
+    while e != NO_ELEMENT && chain.len() < 1024 {
+        chain.push(e);
+        e = elements.get(e as usize).map_or(NO_ELEMENT, |x| x.parent);
+    }
+    chain
+}
+
+fn common_ancestor(elements: &[Element], a: u32, b: u32) -> u32 {
+    if a == b {
+        return a;
+    }
+    let chain = ancestors(elements, a);
+    ancestors(elements, b)
+        .into_iter()
+        .find(|e| chain.contains(e))
+        .unwrap_or(NO_ELEMENT)
+}
+
+/// The headline bounds the content area from above (thesis 000 §7.2.1):
+/// when it sits before the chosen regions, every region between it and
+/// them is content too (the article's first paragraphs before a figure or
+/// an inline box that split the page).
+pub fn extend_to_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
+    let Some(first) = sel.regions.first().copied() else {
+        return;
+    };
+    if headline >= first.first {
+        return;
+    }
+    let earlier: Vec<Region> = sel
+        .all
+        .iter()
+        .filter(|r| r.first > headline && r.last < first.first)
+        .copied()
+        .collect();
+    if earlier.is_empty() {
+        return;
+    }
+    sel.lines += earlier.iter().map(|r| r.last - r.first + 1).sum::<u32>();
+    sel.regions.splice(0..0, earlier);
+    sel.ranges = byte_ranges(lines, &sel.regions);
+}

@@ -1,0 +1,126 @@
+//! The HTTP client: reqwest on tokio with rustls (ring), HTTP/2, gzip,
+//! brotli, zstd and deflate decoding, the guarded resolver, the redirect
+//! policy, timeouts and no proxies (a proxy would resolve names itself and
+//! bypass the guard). Also maps reqwest's errors to [`FetchError`].
+
+use super::error::FetchError;
+use super::guard::{Guard, GuardError, GuardedResolver};
+use super::redirect::{self, RedirectError};
+use reqwest::Client;
+use std::error::Error as StdError;
+use std::time::Duration;
+
+/// What the client is built from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientConfig {
+    pub user_agent: String,
+    pub connect_timeout: Duration,
+    /// Longest wait for any read (headers or the next body chunk).
+    pub read_timeout: Duration,
+    /// Longest time for a whole request, body included.
+    pub total_timeout: Duration,
+    pub max_redirects: usize,
+    pub guard: Guard,
+}
+
+/// Builds the client. Installs ring as rustls's process-wide crypto
+/// provider first unless one is installed already.
+pub fn build(config: &ClientConfig) -> Result<Client, FetchError> {
+    // `Err` only means another provider is installed, which is fine.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    Client::builder()
+        .user_agent(config.user_agent.as_str())
+        .connect_timeout(config.connect_timeout)
+        .read_timeout(config.read_timeout)
+        .timeout(config.total_timeout)
+        .redirect(redirect::policy(config.guard, config.max_redirects))
+        .dns_resolver(GuardedResolver {
+            guard: config.guard,
+        })
+        .no_proxy()
+        .build()
+        .map_err(|e| FetchError::Client(message(&e)))
+}
+
+/// Maps a reqwest error to the typed error, looking through its causes
+/// for the guard's, the redirect policy's and rustls's own errors.
+pub fn classify(err: &reqwest::Error, requested: &str) -> FetchError {
+    let url = err
+        .url()
+        .map_or_else(|| requested.to_string(), |u| u.to_string());
+    for cause in causes(err) {
+        if let Some(e) = cause.downcast_ref::<GuardError>() {
+            return from_guard(e, url);
+        }
+        if let Some(e) = cause.downcast_ref::<RedirectError>() {
+            return from_redirect(e, url);
+        }
+        if cause.downcast_ref::<rustls::Error>().is_some() {
+            return FetchError::Tls {
+                url,
+                message: cause.to_string(),
+            };
+        }
+    }
+    let message = message(err);
+    if err.is_timeout() {
+        FetchError::Timeout { url, message }
+    } else if err.is_connect() {
+        FetchError::Connect { url, message }
+    } else {
+        FetchError::Http { url, message }
+    }
+}
+
+pub(crate) fn from_guard(e: &GuardError, url: String) -> FetchError {
+    match e {
+        GuardError::Refused { addr, reason, .. } => FetchError::RefusedAddress {
+            url,
+            addr: *addr,
+            reason,
+        },
+        GuardError::Resolve { host, message } => FetchError::Dns {
+            url,
+            host: host.clone(),
+            message: message.clone(),
+        },
+    }
+}
+
+fn from_redirect(e: &RedirectError, url: String) -> FetchError {
+    match e {
+        RedirectError::TooMany { limit } => FetchError::TooManyRedirects { url, limit: *limit },
+        RedirectError::Loop { .. } => FetchError::RedirectLoop { url },
+        RedirectError::Scheme { scheme } => FetchError::InvalidUrl {
+            url,
+            reason: format!("redirect to unsupported scheme {scheme}"),
+        },
+        RedirectError::Guard(g) => from_guard(g, url),
+    }
+}
+
+/// The error and its causes. `io::Error` hides its inner error from
+/// `source()`, so that link is followed with `get_ref()`.
+fn causes<'a>(
+    err: &'a (dyn StdError + 'static),
+) -> impl Iterator<Item = &'a (dyn StdError + 'static)> {
+    std::iter::successors(Some(err), |e: &&'a (dyn StdError + 'static)| {
+        let e: &'a (dyn StdError + 'static) = *e;
+        e.downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .map(|inner| inner as &(dyn StdError + 'static))
+            .or_else(|| e.source())
+    })
+}
+
+/// The error's message with its causes, `a: b: c`.
+fn message(err: &(dyn StdError + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in causes(err) {
+        let text = cause.to_string();
+        if !parts.last().is_some_and(|last| last.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    parts.join(": ")
+}

@@ -1,0 +1,127 @@
+//! Errors of the fetcher, one variant per way a URL can fail, each carrying
+//! the URL so that a report can say which page it was. [`FetchError::kind`]
+//! gives a stable short name for JSON output and metrics.
+
+use crate::extract::ExtractError;
+use std::net::IpAddr;
+use std::time::Duration;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum FetchError {
+    /// The input is not an absolute http(s) URL.
+    #[error("invalid URL {url}: {reason}")]
+    InvalidUrl { url: String, reason: String },
+    /// The host name could not be resolved.
+    #[error("DNS lookup failed for {host} ({url}): {message}")]
+    Dns {
+        url: String,
+        host: String,
+        message: String,
+    },
+    /// The address is private, loopback, link-local, ... and not allowed.
+    #[error("refused to connect to {addr} for {url}: {reason} address")]
+    RefusedAddress {
+        url: String,
+        addr: IpAddr,
+        reason: &'static str,
+    },
+    /// The TCP connection could not be made.
+    #[error("cannot connect for {url}: {message}")]
+    Connect { url: String, message: String },
+    /// The TLS handshake or certificate check failed.
+    #[error("TLS error for {url}: {message}")]
+    Tls { url: String, message: String },
+    /// Connect, read or total timeout.
+    #[error("timed out fetching {url}: {message}")]
+    Timeout { url: String, message: String },
+    /// A status other than 2xx (after redirects).
+    #[error("HTTP status {status} from {url}")]
+    Status {
+        url: String,
+        status: u16,
+        retry_after: Option<Duration>,
+    },
+    /// The decoded body is over the limit and the policy is to refuse.
+    #[error("body of {url} is larger than the limit of {limit} bytes")]
+    TooLarge { url: String, limit: u64 },
+    /// robots.txt of the host disallows the URL (or could not be fetched).
+    #[error("{url} is disallowed by robots.txt ({reason})")]
+    Robots { url: String, reason: &'static str },
+    /// The Content-Type is not HTML.
+    #[error("{url} is not HTML (Content-Type: {content_type})")]
+    NotHtml { url: String, content_type: String },
+    /// More redirects than allowed.
+    #[error("too many redirects (limit {limit}) fetching {url}")]
+    TooManyRedirects { url: String, limit: usize },
+    /// A redirect leads back to a URL already visited.
+    #[error("redirect loop at {url}")]
+    RedirectLoop { url: String },
+    /// Any other HTTP-level failure (protocol error, broken body, decoding).
+    #[error("HTTP error fetching {url}: {message}")]
+    Http { url: String, message: String },
+    /// The page arrived but the core refused it.
+    #[error("extraction failed for {url}: {source}")]
+    Extract {
+        url: String,
+        #[source]
+        source: ExtractError,
+    },
+    /// The HTTP client could not be built (bad User-Agent, TLS setup).
+    #[error("cannot build the HTTP client: {0}")]
+    Client(String),
+}
+
+impl FetchError {
+    /// A stable short name of the variant, for JSON output and metrics.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FetchError::InvalidUrl { .. } => "invalid_url",
+            FetchError::Dns { .. } => "dns",
+            FetchError::RefusedAddress { .. } => "refused_address",
+            FetchError::Connect { .. } => "connect",
+            FetchError::Tls { .. } => "tls",
+            FetchError::Timeout { .. } => "timeout",
+            FetchError::Status { .. } => "http_status",
+            FetchError::TooLarge { .. } => "too_large",
+            FetchError::Robots { .. } => "robots",
+            FetchError::NotHtml { .. } => "not_html",
+            FetchError::TooManyRedirects { .. } => "too_many_redirects",
+            FetchError::RedirectLoop { .. } => "redirect_loop",
+            FetchError::Http { .. } => "http",
+            FetchError::Extract { .. } => "extract",
+            FetchError::Client(_) => "client",
+        }
+    }
+
+    /// The URL the error is about, when there is one.
+    pub fn url(&self) -> Option<&str> {
+        match self {
+            FetchError::InvalidUrl { url, .. }
+            | FetchError::Dns { url, .. }
+            | FetchError::RefusedAddress { url, .. }
+            | FetchError::Connect { url, .. }
+            | FetchError::Tls { url, .. }
+            | FetchError::Timeout { url, .. }
+            | FetchError::Status { url, .. }
+            | FetchError::TooLarge { url, .. }
+            | FetchError::Robots { url, .. }
+            | FetchError::NotHtml { url, .. }
+            | FetchError::TooManyRedirects { url, .. }
+            | FetchError::RedirectLoop { url }
+            | FetchError::Http { url, .. }
+            | FetchError::Extract { url, .. } => Some(url),
+            FetchError::Client(_) => None,
+        }
+    }
+
+    /// Whether trying again later may succeed: network trouble, timeouts,
+    /// 429 and the 5xx statuses of overloaded or restarting servers.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            FetchError::Connect { .. } | FetchError::Timeout { .. } => true,
+            FetchError::Status { status, .. } => matches!(status, 429 | 502 | 503 | 504),
+            _ => false,
+        }
+    }
+}

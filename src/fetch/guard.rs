@@ -1,0 +1,279 @@
+//! SSRF guard: which addresses the fetcher may connect to.
+//!
+//! By default private (RFC 1918), loopback, link-local (which holds the
+//! cloud metadata address 169.254.169.254), unique-local, CGNAT, multicast,
+//! unspecified and reserved addresses are refused. The check runs on the
+//! *resolved* addresses: [`GuardedResolver`] is the client's DNS resolver
+//! and hands the connector only addresses that passed, so what is checked is
+//! what is connected to (no time-of-check/time-of-use gap, no DNS rebinding
+//! between check and connect). URLs whose host is an IP literal never reach
+//! a resolver, so [`Guard::check_url`] checks those before the first request
+//! and in the redirect policy before every redirect is followed.
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use thiserror::Error;
+use url::{Host, Url};
+
+/// Which address classes are allowed besides public unicast.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Guard {
+    /// Allow every address (private, loopback, link-local, ...).
+    pub allow_private: bool,
+    /// Allow loopback only (local test servers, a local proxy).
+    pub allow_loopback: bool,
+}
+
+/// Why the guard refused a host or an address.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GuardError {
+    #[error("{host} resolves to {addr}, a {reason} address")]
+    Refused {
+        host: String,
+        addr: IpAddr,
+        reason: &'static str,
+    },
+    #[error("cannot resolve {host}: {message}")]
+    Resolve { host: String, message: String },
+}
+
+impl Guard {
+    /// Why `ip` is refused, or `None` when it may be connected to.
+    pub fn refuses(&self, ip: IpAddr) -> Option<&'static str> {
+        if self.allow_private {
+            return None;
+        }
+        let reason = classify(ip)?;
+        (!(self.allow_loopback && reason == "loopback")).then_some(reason)
+    }
+
+    /// Checks a URL whose host is an IP literal (names go through the
+    /// resolver). `Ok` for names and allowed literals.
+    pub fn check_url(&self, url: &Url) -> Result<(), GuardError> {
+        let ip = match url.host() {
+            Some(Host::Ipv4(v4)) => IpAddr::V4(v4),
+            Some(Host::Ipv6(v6)) => IpAddr::V6(v6),
+            _ => return Ok(()),
+        };
+        match self.refuses(ip) {
+            Some(reason) => Err(GuardError::Refused {
+                host: ip.to_string(),
+                addr: ip,
+                reason,
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The class of a non-public address, `None` for public unicast.
+pub fn classify(ip: IpAddr) -> Option<&'static str> {
+    match ip {
+        IpAddr::V4(v4) => classify_v4(v4),
+        IpAddr::V6(v6) => classify_v6(v6),
+    }
+}
+
+fn classify_v4(ip: Ipv4Addr) -> Option<&'static str> {
+    let [a, b, c, _] = ip.octets();
+    let reason = match (a, b, c) {
+        (0, _, _) => "unspecified",
+        (10, _, _) => "private",
+        (100, 64..=127, _) => "CGNAT",
+        (127, _, _) => "loopback",
+        (169, 254, 169) if ip.octets()[3] == 254 => "cloud metadata",
+        (169, 254, _) => "link-local",
+        (172, 16..=31, _) => "private",
+        (192, 0, 0) => "IETF protocol",
+        (192, 0, 2) | (198, 51, 100) | (203, 0, 113) => "documentation",
+        (192, 168, _) => "private",
+        (198, 18..=19, _) => "benchmarking",
+        (224..=239, _, _) => "multicast",
+        (240..=255, _, _) => "reserved",
+        _ => return None,
+    };
+    Some(reason)
+}
+
+fn classify_v6(ip: Ipv6Addr) -> Option<&'static str> {
+    if let Some(v4) = embedded_v4(ip) {
+        return classify_v4(v4);
+    }
+    let seg = ip.segments();
+    let reason = match seg[0] {
+        _ if ip.is_unspecified() => "unspecified",
+        _ if ip.is_loopback() => "loopback",
+        0xfd00 if seg[1] == 0x0ec2 => "cloud metadata",
+        s if s & 0xfe00 == 0xfc00 => "unique-local",
+        s if s & 0xffc0 == 0xfe80 => "link-local",
+        s if s & 0xffc0 == 0xfec0 => "site-local",
+        s if s & 0xff00 == 0xff00 => "multicast",
+        0x2001 if seg[1] == 0x0db8 => "documentation",
+        0x0100 if seg[1..4] == [0, 0, 0] => "discard",
+        _ => return None,
+    };
+    Some(reason)
+}
+
+/// The IPv4 address inside IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible,
+/// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses.
+fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let seg = ip.segments();
+    let low = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
+    match seg {
+        [0, 0, 0, 0, 0, 0xffff, hi, lo] => Some(low(hi, lo)),
+        [0, 0, 0, 0, 0, 0, hi, lo] if hi != 0 => Some(low(hi, lo)),
+        [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => Some(low(hi, lo)),
+        [0x2002, hi, lo, ..] => Some(low(hi, lo)),
+        _ => None,
+    }
+}
+
+/// The client's DNS resolver: the system resolver, filtered by the guard.
+/// Refused addresses are dropped; a name with none left is an error, so
+/// the connector never sees a refused address.
+#[derive(Debug, Clone, Copy)]
+pub struct GuardedResolver {
+    pub guard: Guard,
+}
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let guard = self.guard;
+        let host = name.as_str().to_string();
+        Box::pin(async move {
+            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
+                .await
+                .map_err(|e| GuardError::Resolve {
+                    host: host.clone(),
+                    message: e.to_string(),
+                })?
+                .collect();
+            let addrs = filter(guard, &host, found)?;
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// Keeps the allowed addresses; an error naming the first refused one when
+/// none is left.
+fn filter(guard: Guard, host: &str, found: Vec<SocketAddr>) -> Result<Vec<SocketAddr>, GuardError> {
+    let mut refused = None;
+    let mut allowed = Vec::with_capacity(found.len());
+    for addr in found {
+        match guard.refuses(addr.ip()) {
+            Some(reason) => refused = refused.or(Some((addr.ip(), reason))),
+            None => allowed.push(addr),
+        }
+    }
+    match (allowed.is_empty(), refused) {
+        (true, Some((addr, reason))) => Err(GuardError::Refused {
+            host: host.to_string(),
+            addr,
+            reason,
+        }),
+        (true, None) => Err(GuardError::Resolve {
+            host: host.to_string(),
+            message: "no addresses".into(),
+        }),
+        (false, _) => Ok(allowed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(s: &str) -> Option<&'static str> {
+        Guard::default().refuses(s.parse().unwrap())
+    }
+
+    #[test]
+    fn refuses_non_public_v4() {
+        for (ip, reason) in [
+            ("10.0.0.1", "private"),
+            ("172.16.5.4", "private"),
+            ("192.168.1.1", "private"),
+            ("127.0.0.1", "loopback"),
+            ("169.254.169.254", "cloud metadata"),
+            ("169.254.1.1", "link-local"),
+            ("100.64.0.1", "CGNAT"),
+            ("0.0.0.0", "unspecified"),
+            ("224.0.0.1", "multicast"),
+            ("255.255.255.255", "reserved"),
+        ] {
+            assert_eq!(refused(ip), Some(reason), "{ip}");
+        }
+    }
+
+    #[test]
+    fn refuses_non_public_v6_and_embedded_v4() {
+        for ip in [
+            "::1",
+            "::",
+            "fd00:ec2::254",
+            "fc00::1",
+            "fe80::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a00:1",
+            "2002:a00:1::",
+            "ff02::1",
+        ] {
+            assert!(refused(ip).is_some(), "{ip}");
+        }
+    }
+
+    #[test]
+    fn allows_public() {
+        for ip in ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111"] {
+            assert_eq!(refused(ip), None, "{ip}");
+        }
+    }
+
+    #[test]
+    fn options_widen_what_is_allowed() {
+        let loopback = Guard {
+            allow_loopback: true,
+            ..Guard::default()
+        };
+        assert_eq!(loopback.refuses("127.0.0.1".parse().unwrap()), None);
+        assert_eq!(
+            loopback.refuses("10.0.0.1".parse().unwrap()),
+            Some("private")
+        );
+        let all = Guard {
+            allow_private: true,
+            ..Guard::default()
+        };
+        assert_eq!(all.refuses("169.254.169.254".parse().unwrap()), None);
+    }
+
+    #[test]
+    fn filter_keeps_public_and_refuses_all_private() {
+        let a: SocketAddr = "10.0.0.1:0".parse().unwrap();
+        let b: SocketAddr = "8.8.8.8:0".parse().unwrap();
+        assert_eq!(filter(Guard::default(), "h", vec![a, b]), Ok(vec![b]));
+        assert!(matches!(
+            filter(Guard::default(), "h", vec![a]),
+            Err(GuardError::Refused { .. })
+        ));
+    }
+
+    #[test]
+    fn check_url_only_judges_ip_literals() {
+        let g = Guard::default();
+        assert!(
+            g.check_url(&Url::parse("http://example.com/").unwrap())
+                .is_ok()
+        );
+        assert!(
+            g.check_url(&Url::parse("http://[::1]:8080/").unwrap())
+                .is_err()
+        );
+        assert!(
+            g.check_url(&Url::parse("http://169.254.169.254/").unwrap())
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,219 @@
+//! The fetcher: pages from http(s) URLs streamed straight into the
+//! extraction core, politely and safely.
+//!
+//! One module per concern:
+//! `client` (reqwest with rustls, HTTP/2, content decoding, timeouts, error
+//! mapping) · `guard` (SSRF: refused address classes, the filtering DNS
+//! resolver) · `redirect` (limit, loops, guard on every hop) · `robots`
+//! (robots.txt cache) · `ratelimit` (per-host intervals, Crawl-delay,
+//! Retry-After) · `retry` (transient errors, backoff) · `content`
+//! (Content-Type: HTML or not, charset) · `page` (one attempt, body
+//! streamed chunk by chunk into [`PageStream::feed`](crate::extract::PageStream::feed)).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), linesift::fetch::FetchError> {
+//! use linesift::fetch::{FetchOptions, Fetcher};
+//! use linesift::{Extractor, Options};
+//! let fetcher = Fetcher::new(Extractor::new(Options::default()), FetchOptions::default())?;
+//! let page = fetcher.fetch("https://example.com/").await?;
+//! println!("{} {}", page.url, page.document.text);
+//! # Ok(()) }
+//! ```
+
+pub mod client;
+pub mod content;
+pub mod error;
+pub mod guard;
+pub mod page;
+pub mod ratelimit;
+pub mod redirect;
+pub mod retry;
+pub mod robots;
+
+pub use error::FetchError;
+pub use guard::Guard;
+pub use page::{BodyLimit, Fetched, Oversize};
+pub use retry::RetryPolicy;
+
+use crate::extract::Extractor;
+use client::ClientConfig;
+use ratelimit::HostLimiter;
+use robots::RobotsCache;
+use std::time::{Duration, Instant};
+use url::Url;
+
+/// Everything the fetcher can be told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchOptions {
+    pub user_agent: String,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+    pub total_timeout: Duration,
+    /// Limit on the decoded body, and what happens above it.
+    pub body: BodyLimit,
+    pub max_redirects: usize,
+    pub guard: Guard,
+    /// Obey robots.txt.
+    pub robots: bool,
+    pub robots_ttl: Duration,
+    /// Minimum interval between requests to one host.
+    pub host_interval: Duration,
+    /// Crawl-delays above this are capped to it.
+    pub max_crawl_delay: Duration,
+    pub retry: RetryPolicy,
+    /// Charset to assume when the Content-Type names none.
+    pub default_charset: Option<String>,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            user_agent: concat!("linesift/", env!("CARGO_PKG_VERSION")).to_string(),
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(20),
+            total_timeout: Duration::from_secs(60),
+            body: BodyLimit {
+                max_body: 16 * 1024 * 1024,
+                oversize: Oversize::Truncate,
+            },
+            max_redirects: 10,
+            guard: Guard::default(),
+            robots: true,
+            robots_ttl: Duration::from_secs(3600),
+            host_interval: Duration::from_secs(1),
+            max_crawl_delay: Duration::from_secs(30),
+            retry: RetryPolicy::default(),
+            default_charset: None,
+        }
+    }
+}
+
+/// Fetches and extracts pages. Share one per process (`&Fetcher` or an
+/// `Arc`): it holds the connection pool, the robots.txt cache and the
+/// per-host limiter.
+#[derive(Debug)]
+pub struct Fetcher {
+    client: reqwest::Client,
+    extractor: Extractor,
+    robots: RobotsCache,
+    limiter: HostLimiter,
+    options: FetchOptions,
+}
+
+impl Fetcher {
+    pub fn new(extractor: Extractor, options: FetchOptions) -> Result<Self, FetchError> {
+        let client = client::build(&ClientConfig {
+            user_agent: options.user_agent.clone(),
+            connect_timeout: options.connect_timeout,
+            read_timeout: options.read_timeout,
+            total_timeout: options.total_timeout,
+            max_redirects: options.max_redirects,
+            guard: options.guard,
+        })?;
+        Ok(Fetcher {
+            client,
+            extractor,
+            robots: RobotsCache::new(
+                robots::product_token(&options.user_agent),
+                options.robots_ttl,
+            ),
+            limiter: HostLimiter::new(options.host_interval),
+            options,
+        })
+    }
+
+    pub fn options(&self) -> &FetchOptions {
+        &self.options
+    }
+
+    /// The request interval in force for a host (`host:port`), after
+    /// Crawl-delay.
+    pub fn host_interval(&self, host: &str) -> Duration {
+        self.limiter.interval(host)
+    }
+
+    /// Fetches one page and extracts it: URL and guard checks, robots.txt,
+    /// the host's rate limit, then attempts with retries for transient
+    /// failures.
+    pub async fn fetch(&self, url: &str) -> Result<Fetched, FetchError> {
+        let url = parse_url(url)?;
+        self.options
+            .guard
+            .check_url(&url)
+            .map_err(|e| client::from_guard(&e, url.to_string()))?;
+        let host = host_key(&url);
+        if self.options.robots {
+            self.check_robots(&url, &host).await?;
+        }
+        let mut attempt = 1;
+        loop {
+            self.limiter.wait(&host).await;
+            let error = match self.fetch_once(&url).await {
+                Ok(mut fetched) => {
+                    fetched.attempts = attempt;
+                    return Ok(fetched);
+                }
+                Err(e) => e,
+            };
+            if let FetchError::Status {
+                retry_after: Some(after),
+                ..
+            } = &error
+            {
+                self.limiter.defer(&host, Instant::now() + *after);
+            }
+            let Some(wait) = self.options.retry.wait(&error, attempt) else {
+                return Err(error);
+            };
+            self.limiter.defer(&host, Instant::now() + wait);
+            attempt += 1;
+        }
+    }
+
+    async fn fetch_once(&self, url: &Url) -> Result<Fetched, FetchError> {
+        page::fetch_once(
+            &self.client,
+            &self.extractor,
+            url,
+            self.options.body,
+            self.options.default_charset.as_deref(),
+        )
+        .await
+    }
+
+    async fn check_robots(&self, url: &Url, host: &str) -> Result<(), FetchError> {
+        let rules = self.robots.rules(&self.client, url).await?;
+        if let Some(delay) = rules.crawl_delay() {
+            self.limiter
+                .set_interval(host, delay.min(self.options.max_crawl_delay));
+        }
+        rules
+            .check(url)
+            .map_err(|reason| robots::refused(url, reason))
+    }
+}
+
+/// Parses an absolute http(s) URL.
+fn parse_url(input: &str) -> Result<Url, FetchError> {
+    let invalid = |reason: String| FetchError::InvalidUrl {
+        url: input.to_string(),
+        reason,
+    };
+    let url = Url::parse(input).map_err(|e| invalid(e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid(format!("unsupported scheme {}", url.scheme())));
+    }
+    if url.host().is_none() {
+        return Err(invalid("no host".into()));
+    }
+    Ok(url)
+}
+
+/// The rate-limit key: host and port.
+fn host_key(url: &Url) -> String {
+    match (url.host_str(), url.port_or_known_default()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_string(),
+        _ => String::new(),
+    }
+}

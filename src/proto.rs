@@ -1,0 +1,223 @@
+//! The queue messages, generated at build time from `proto/linesift.proto`
+//! (see `build.rs`), and their two wire encodings: protobuf (the default)
+//! and JSON (for debugging; serde derives on the generated types). The AMQP
+//! `content-type` property names the encoding of each message.
+//!
+//! This module only converts; it does no I/O and knows nothing of AMQP
+//! beyond the content-type strings.
+
+#[allow(clippy::all, missing_docs)]
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/linesift.v1.rs"));
+}
+
+pub use generated::*;
+
+use crate::Document;
+
+/// `content-type` of protobuf-encoded messages.
+pub const CONTENT_TYPE_PROTOBUF: &str = "application/x-protobuf";
+/// `content-type` of JSON-encoded messages.
+pub const CONTENT_TYPE_JSON: &str = "application/json";
+
+/// How messages are written. Reading accepts both, told by content-type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    #[default]
+    Protobuf,
+    Json,
+}
+
+impl Encoding {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Encoding::Protobuf => CONTENT_TYPE_PROTOBUF,
+            Encoding::Json => CONTENT_TYPE_JSON,
+        }
+    }
+}
+
+/// A message body that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum DecodeError {
+    #[error("invalid protobuf: {0}")]
+    Protobuf(#[from] prost::DecodeError),
+    #[error("invalid JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("unsupported content-type {0:?}")]
+    ContentType(String),
+    #[error("task has no source (url, warc_file or warc_record)")]
+    NoSource,
+    #[error("task has an empty id")]
+    NoId,
+}
+
+/// Encodes any generated message. JSON encoding of these plain structs
+/// cannot fail in practice; should it, the protobuf bytes are returned
+/// with their own content-type rather than losing the message.
+pub fn encode<M>(message: &M, encoding: Encoding) -> (Vec<u8>, &'static str)
+where
+    M: prost::Message + serde::Serialize,
+{
+    if encoding == Encoding::Json
+        && let Ok(bytes) = serde_json::to_vec(message)
+    {
+        return (bytes, CONTENT_TYPE_JSON);
+    }
+    (message.encode_to_vec(), CONTENT_TYPE_PROTOBUF)
+}
+
+/// Decodes a message by its content-type. A missing content-type means
+/// protobuf (the default encoding).
+pub fn decode<M>(body: &[u8], content_type: Option<&str>) -> Result<M, DecodeError>
+where
+    M: prost::Message + Default + serde::de::DeserializeOwned,
+{
+    let media = content_type
+        .map(|c| c.split(';').next().unwrap_or(c).trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    match media.as_str() {
+        "" | CONTENT_TYPE_PROTOBUF | "application/protobuf" => Ok(M::decode(body)?),
+        CONTENT_TYPE_JSON => Ok(serde_json::from_slice(body)?),
+        _ => Err(DecodeError::ContentType(media)),
+    }
+}
+
+/// Decodes a task and checks that it can be worked on.
+pub fn decode_task(body: &[u8], content_type: Option<&str>) -> Result<Task, DecodeError> {
+    let task: Task = decode(body, content_type)?;
+    if task.id.is_empty() {
+        return Err(DecodeError::NoId);
+    }
+    if task.source.is_none() {
+        return Err(DecodeError::NoSource);
+    }
+    Ok(task)
+}
+
+/// The stable id of a document: BLAKE3 of the task id and the record's id
+/// (WARC-Record-ID, or the requested URL), 128 bits in hex. A redelivered
+/// task yields the same ids, so downstream can drop duplicates.
+pub fn document_id(task_id: &str, record_id: &str) -> String {
+    let mut hasher = blake3::Hasher::new();
+    // Length-prefixed so that ("ab","c") and ("a","bc") differ.
+    hasher.update(&(task_id.len() as u64).to_le_bytes());
+    hasher.update(task_id.as_bytes());
+    hasher.update(record_id.as_bytes());
+    hasher.finalize().to_hex()[..32].to_string()
+}
+
+/// Where a document came from, besides its task.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    /// Identifies the record within the task (record id or requested URL).
+    pub record_key: String,
+    pub url: String,
+    pub warc_record_id: String,
+    pub status: u32,
+    pub truncated: bool,
+}
+
+impl DocumentMessage {
+    /// The message for one extracted page of task `task_id`.
+    pub fn from_document(task_id: &str, origin: Origin, doc: Document) -> Self {
+        let url = if origin.url.is_empty() {
+            doc.url.unwrap_or_default()
+        } else {
+            origin.url
+        };
+        DocumentMessage {
+            document_id: document_id(task_id, &origin.record_key),
+            task_id: task_id.to_string(),
+            url,
+            warc_record_id: origin.warc_record_id,
+            headline: doc.headline,
+            title: doc.title,
+            text: doc.text,
+            encoding: doc.encoding,
+            encoding_source: doc.encoding_source,
+            language: doc.language,
+            bytes: doc.bytes,
+            lines_total: doc.lines_total,
+            lines_selected: doc.lines_selected,
+            content_chars: doc.content_chars,
+            code_chars: doc.code_chars,
+            regions: doc
+                .regions
+                .iter()
+                .map(|r| LineRange {
+                    start: r.first,
+                    end: r.last,
+                })
+                .collect(),
+            headline_line: doc.headline_line,
+            digest: doc.digest,
+            algorithm: doc.algorithm,
+            status: origin.status,
+            truncated: origin.truncated,
+        }
+    }
+}
+
+impl Task {
+    /// A short description of the task's source, for logs and failures.
+    pub fn describe(&self) -> String {
+        match &self.source {
+            Some(task::Source::Url(url)) => url.clone(),
+            Some(task::Source::WarcFile(f)) => f.path.clone(),
+            Some(task::Source::WarcRecord(r)) => format!("{}@{}", r.path, r.offset),
+            None => String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url_task() -> Task {
+        Task {
+            id: "t1".into(),
+            source: Some(task::Source::Url("http://example.com/".into())),
+            ..Task::default()
+        }
+    }
+
+    #[test]
+    fn both_encodings_round_trip() {
+        for encoding in [Encoding::Protobuf, Encoding::Json] {
+            let (bytes, ct) = encode(&url_task(), encoding);
+            assert_eq!(ct, encoding.content_type());
+            assert_eq!(decode_task(&bytes, Some(ct)).ok(), Some(url_task()));
+        }
+    }
+
+    #[test]
+    fn json_is_readable() {
+        let (bytes, _) = encode(&url_task(), Encoding::Json);
+        let text = String::from_utf8(bytes).unwrap_or_default();
+        assert!(text.contains("\"url\":\"http://example.com/\""), "{text}");
+        let task = decode_task(
+            br#"{"id":"x","source":{"warc_record":{"path":"a.warc","offset":5}}}"#,
+            Some("application/json; charset=utf-8"),
+        );
+        assert!(matches!(
+            task.map(|t| t.source),
+            Ok(Some(task::Source::WarcRecord(WarcRecord { offset: 5, .. })))
+        ));
+    }
+
+    #[test]
+    fn garbage_and_empty_tasks_are_refused() {
+        assert!(decode_task(b"\xff\xff\xff", None).is_err());
+        assert!(matches!(decode_task(b"", None), Err(DecodeError::NoId)));
+        assert!(decode_task(b"{}", Some("text/plain")).is_err());
+    }
+
+    #[test]
+    fn document_ids_are_stable_and_distinct() {
+        assert_eq!(document_id("t", "r"), document_id("t", "r"));
+        assert_ne!(document_id("ab", "c"), document_id("a", "bc"));
+        assert_eq!(document_id("t", "r").len(), 32);
+    }
+}

@@ -1,0 +1,214 @@
+//! Compression detection and the common interface of the decompression
+//! layers: a file is a sequence of *members* (gzip members, zstd frames, or
+//! the whole file when it is not compressed), each decompressed on demand.
+//! It knows file offsets but nothing about WARC records.
+
+use super::error::WarcError;
+use super::{gzip, zstd};
+use std::io::{self, BufRead, Read};
+
+/// How a WARC file is compressed, told from its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    None,
+    Gzip,
+    Zstd,
+}
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// Little-endian zstd frame magic 0xFD2FB528.
+pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// Tells the compression from the first bytes of a file (or of a record
+/// at a CDX offset). Unknown bytes are taken as uncompressed.
+pub fn detect(prefix: &[u8]) -> Compression {
+    if prefix.starts_with(&GZIP_MAGIC) {
+        Compression::Gzip
+    } else if prefix.starts_with(&ZSTD_MAGIC) || zstd::is_skippable(prefix) {
+        Compression::Zstd
+    } else {
+        Compression::None
+    }
+}
+
+/// Where a member starts in the file, and garbage skipped to find it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemberStart {
+    pub offset: u64,
+    /// Bytes of garbage skipped before this member.
+    pub garbage: u64,
+}
+
+/// One decompression layer over a file.
+pub trait Decode: Send {
+    /// Moves to the next member, skipping garbage between members.
+    /// `Ok(None)` at the end of the file. The current member must be done.
+    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError>;
+    /// Decompressed bytes of the current member; `Ok(0)` at its end.
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError>;
+    /// Compressed bytes consumed so far (file offset).
+    fn file_offset(&self) -> u64;
+    fn compression(&self) -> Compression;
+}
+
+/// A buffered reader that knows the file offset of its next byte and can
+/// look ahead a few bytes across its buffer's end.
+#[derive(Debug)]
+pub struct Input<R> {
+    inner: R,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    pos: u64,
+}
+
+const INPUT_BUFFER: usize = 256 * 1024;
+
+impl<R: Read> Input<R> {
+    /// Wraps `inner`, whose first byte is at file offset `base`.
+    pub fn new(inner: R, base: u64) -> Self {
+        Input {
+            inner,
+            buf: vec![0; INPUT_BUFFER],
+            start: 0,
+            end: 0,
+            pos: base,
+        }
+    }
+
+    pub fn pos(&self) -> u64 {
+        self.pos
+    }
+
+    /// Looks at the next `n` bytes (at most the buffer size) without
+    /// consuming them; fewer only at the end of the input.
+    pub fn peek(&mut self, n: usize) -> Result<&[u8], WarcError> {
+        let n = n.min(INPUT_BUFFER);
+        if self.end - self.start < n {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            while self.end < n {
+                let got = self.read_inner()?;
+                if got == 0 {
+                    break;
+                }
+            }
+        }
+        let avail = &self.buf[self.start..self.end];
+        Ok(&avail[..avail.len().min(n)])
+    }
+
+    fn read_inner(&mut self) -> Result<usize, WarcError> {
+        loop {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io_error(self.pos, e)),
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for Input<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Input<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+            self.read_inner().map_err(|e| match e {
+                WarcError::Io { source, .. } => source,
+                other => io::Error::other(other.to_string()),
+            })?;
+        }
+        Ok(&self.buf[self.start..self.end])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        let amt = amt.min(self.end - self.start);
+        self.start += amt;
+        self.pos += amt as u64;
+    }
+}
+
+pub(crate) fn io_error(offset: u64, source: io::Error) -> WarcError {
+    WarcError::Io { offset, source }
+}
+
+/// The layer for uncompressed files: one member, the whole file.
+pub struct Plain<R> {
+    input: Input<R>,
+    started: bool,
+}
+
+impl<R: Read + Send> Decode for Plain<R> {
+    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
+        if self.started {
+            return Ok(None);
+        }
+        self.started = true;
+        Ok(Some(MemberStart {
+            offset: self.input.pos(),
+            garbage: 0,
+        }))
+    }
+
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+        let pos = self.input.pos();
+        self.input.read(out).map_err(|e| io_error(pos, e))
+    }
+
+    fn file_offset(&self) -> u64 {
+        self.input.pos()
+    }
+
+    fn compression(&self) -> Compression {
+        Compression::None
+    }
+}
+
+/// Opens the right layer for `inner`, whose first byte is at `base`.
+pub fn open<'r, R: Read + Send + 'r>(
+    inner: R,
+    base: u64,
+) -> Result<Box<dyn Decode + 'r>, WarcError> {
+    let mut input = Input::new(inner, base);
+    let head = input.peek(8)?.to_vec();
+    Ok(match detect(&head) {
+        Compression::Gzip => Box::new(gzip::Members::new(input)),
+        Compression::Zstd => Box::new(zstd::Frames::new(input)),
+        Compression::None => {
+            check_plain(&head)?;
+            Box::new(Plain {
+                input,
+                started: false,
+            })
+        }
+    })
+}
+
+/// Refuses well-known non-WARC formats early with a clear message.
+fn check_plain(head: &[u8]) -> Result<(), WarcError> {
+    let what = if head.starts_with(b"BZh") {
+        "bzip2 compression is not supported"
+    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z']) {
+        "xz compression is not supported"
+    } else if head.starts_with(b"PK\x03\x04") {
+        "this is a zip archive"
+    } else {
+        return Ok(());
+    };
+    Err(WarcError::NotWarc(what.into()))
+}

@@ -1,0 +1,70 @@
+//! Errors of the WARC layers. Record-level errors (`BadRecord` and friends)
+//! let the reader carry on with the next record; the others end the file.
+//! It does not decide what to print or how to count: the caller does.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum WarcError {
+    /// Reading the underlying file failed.
+    #[error("I/O error near offset {offset}: {source}")]
+    Io {
+        offset: u64,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file ends inside a compressed member or a record.
+    #[error("file is truncated at offset {offset}: {what}")]
+    Truncated { offset: u64, what: String },
+    /// A gzip member or zstd frame could not be decompressed.
+    #[error("corrupt {format} data in the member starting at offset {offset}: {message}")]
+    Corrupt {
+        format: &'static str,
+        offset: u64,
+        message: String,
+    },
+    /// A zstd frame needs a dictionary the file does not carry.
+    #[error(
+        "zstd frame at offset {offset} needs dictionary {id}, but the file has no dictionary frame (IIPC .warc.zst files start with a skippable frame 0x184D2A5D holding it)"
+    )]
+    MissingDictionary { offset: u64, id: u32 },
+    /// The dictionary frame of a `.warc.zst` file is unusable.
+    #[error("bad zstd dictionary frame at offset {offset}: {message}")]
+    BadDictionary { offset: u64, message: String },
+    /// The input is neither a WARC file nor a compressed one.
+    #[error("not a WARC file: {0}")]
+    NotWarc(String),
+    /// Bytes between records that are not a record.
+    #[error("{len} bytes of garbage before the next record")]
+    Garbage { len: u64 },
+    /// A record header that cannot be parsed.
+    #[error("bad record header: {0}")]
+    BadHeader(String),
+    /// A mandatory WARC field is missing.
+    #[error("record has no {0} field")]
+    MissingField(&'static str),
+    /// The declared Content-Length does not fit the record.
+    #[error("Content-Length {declared} is wrong: {detail}")]
+    LengthMismatch { declared: u64, detail: &'static str },
+    /// The HTTP response inside a `response` record cannot be parsed.
+    #[error("bad HTTP response: {0}")]
+    BadHttp(String),
+    /// The payload's transfer or content coding cannot be undone.
+    #[error("cannot decode the payload: {0}")]
+    BadPayload(String),
+}
+
+impl WarcError {
+    /// Whether the reader can carry on after this error.
+    pub fn is_record_level(&self) -> bool {
+        matches!(
+            self,
+            WarcError::Garbage { .. }
+                | WarcError::BadHeader(_)
+                | WarcError::MissingField(_)
+                | WarcError::LengthMismatch { .. }
+                | WarcError::BadHttp(_)
+                | WarcError::BadPayload(_)
+        )
+    }
+}

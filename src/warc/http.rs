@@ -1,0 +1,256 @@
+//! The HTTP layer of `response` records: status line and headers, the
+//! choice of HTML by media type (or sniffing when none is given), the
+//! charset parameter, and undoing chunked transfer coding and a
+//! Content-Encoding that is still applied. Common Crawl stores decoded
+//! payloads and renames the headers to `X-Crawler-*`, which are therefore
+//! ignored; a declared coding whose magic bytes are absent is taken as
+//! already undone. It does not extract anything.
+
+use super::error::WarcError;
+use super::reader::SkipReason;
+use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
+use std::borrow::Cow;
+use std::io::Read;
+
+/// Status line and headers of an HTTP response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpHead {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    /// Bytes of status line and headers, including the blank line.
+    pub len: usize,
+}
+
+impl HttpHead {
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Parses the head of an HTTP response; `Ok(None)` when `buf` does not
+/// hold the whole head yet.
+pub fn parse_head(buf: &[u8]) -> Result<Option<HttpHead>, WarcError> {
+    let Some(len) = head_end(buf) else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&buf[..len]);
+    let mut lines = text.lines();
+    let status_line = lines.next().unwrap_or_default();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse::<u16>().ok())
+        .filter(|_| status_line.starts_with("HTTP/"))
+        .ok_or_else(|| WarcError::BadHttp(format!("bad status line {status_line:?}")))?;
+    let mut headers: Vec<(String, String)> = Vec::new();
+    for line in lines {
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, v)) = headers.last_mut() {
+                v.push(' ');
+                v.push_str(line.trim());
+            }
+        } else if let Some((n, v)) = line.split_once(':') {
+            headers.push((n.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    Ok(Some(HttpHead {
+        status,
+        headers,
+        len,
+    }))
+}
+
+/// End of the head: after the first blank line (CRLF or bare LF).
+fn head_end(buf: &[u8]) -> Option<usize> {
+    let crlf = memchr::memmem::find(buf, b"\r\n\r\n").map(|i| i + 4);
+    let lf = memchr::memmem::find(buf, b"\n\n").map(|i| i + 2);
+    match (crlf, lf) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The media type of a Content-Type value, lowercased, without parameters.
+pub fn media_type(content_type: &str) -> String {
+    let mt = content_type.split(';').next().unwrap_or_default();
+    mt.trim().to_ascii_lowercase()
+}
+
+/// The `charset` parameter of a Content-Type value.
+pub fn charset(content_type: &str) -> Option<String> {
+    content_type.split(';').skip(1).find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        let v = v.trim().trim_matches(['"', '\'']).trim();
+        (k.trim().eq_ignore_ascii_case("charset") && !v.is_empty()).then(|| v.to_string())
+    })
+}
+
+/// What the declared types say about a payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    Html,
+    /// No useful type: sniff the bytes.
+    Unknown,
+    Other(String),
+}
+
+const HTML_TYPES: &[&str] = &[
+    "text/html",
+    "application/xhtml+xml",
+    "application/vnd.wap.xhtml+xml",
+];
+const GENERIC_TYPES: &[&str] = &[
+    "",
+    "application/octet-stream",
+    "binary/octet-stream",
+    "application/unknown",
+    "unknown/unknown",
+    "application/x-unknown-content-type",
+    "*/*",
+];
+
+/// Chooses by the identified payload type first (sniffed by the crawler),
+/// then the declared Content-Type; generic types count as none.
+pub fn kind(identified: Option<&str>, declared: Option<&str>) -> Kind {
+    for t in [identified, declared].into_iter().flatten() {
+        let mt = media_type(t);
+        if HTML_TYPES.contains(&mt.as_str()) {
+            return Kind::Html;
+        }
+        if !GENERIC_TYPES.contains(&mt.as_str()) {
+            return Kind::Other(mt);
+        }
+    }
+    Kind::Unknown
+}
+
+/// Whether bytes of unknown type look like HTML.
+pub fn looks_like_html(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(2048)];
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let start = head.iter().position(|b| !b.is_ascii_whitespace());
+    if start.is_none_or(|i| head[i] != b'<') {
+        return false;
+    }
+    let lower = head.to_ascii_lowercase();
+    [
+        "<!doctype html",
+        "<html",
+        "<head",
+        "<body",
+        "<title",
+        "<meta",
+        "<div",
+        "<p>",
+    ]
+    .iter()
+    .any(|tag| memchr::memmem::find(&lower, tag.as_bytes()).is_some())
+}
+
+/// Why a payload cannot be handed to the core.
+#[derive(Debug)]
+pub enum Rejection {
+    Skip(SkipReason),
+    Error(WarcError),
+}
+
+/// How a payload is still encoded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coding {
+    pub chunked: bool,
+    pub content_encoding: Option<String>,
+}
+
+impl Coding {
+    pub fn from_head(head: &HttpHead) -> Self {
+        let chunked = head
+            .get("Transfer-Encoding")
+            .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
+        let content_encoding = head
+            .get("Content-Encoding")
+            .map(|v| v.trim().to_ascii_lowercase())
+            .filter(|v| !v.is_empty() && v != "identity");
+        Coding {
+            chunked,
+            content_encoding,
+        }
+    }
+}
+
+/// Undoes chunking and content coding, refusing outputs above `limit`.
+pub fn decode<'a>(
+    body: &'a [u8],
+    coding: &Coding,
+    limit: usize,
+) -> Result<Cow<'a, [u8]>, Rejection> {
+    let body: Cow<[u8]> = match coding.chunked {
+        true => dechunk(body).map_or(Cow::Borrowed(body), Cow::Owned),
+        false => Cow::Borrowed(body),
+    };
+    let Some(encoding) = coding.content_encoding.as_deref() else {
+        return Ok(body);
+    };
+    let reader: Box<dyn Read + '_> = match encoding {
+        "gzip" | "x-gzip" if body.starts_with(&[0x1f, 0x8b]) => {
+            Box::new(MultiGzDecoder::new(&body[..]))
+        }
+        "deflate" if body.first() == Some(&0x78) => Box::new(ZlibDecoder::new(&body[..])),
+        "deflate" => Box::new(DeflateDecoder::new(&body[..])),
+        "zstd" if body.starts_with(&super::compression::ZSTD_MAGIC) => {
+            let d = ::zstd::stream::read::Decoder::new(&body[..]);
+            Box::new(d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?)
+        }
+        // Declared but not applied: already decoded by the crawler.
+        "gzip" | "x-gzip" | "zstd" => return Ok(body),
+        other => return Err(Rejection::Skip(SkipReason::Encoding(other.to_string()))),
+    };
+    read_bounded(reader, limit).map(Cow::Owned)
+}
+
+/// Reads a decoder to its end (or first error, keeping what came before:
+/// crawls often truncate payloads) up to `limit` bytes.
+fn read_bounded(mut reader: impl Read, limit: usize) -> Result<Vec<u8>, Rejection> {
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => return Ok(out),
+            Ok(n) => out.extend_from_slice(&chunk[..n]),
+            Err(_) if !out.is_empty() => return Ok(out),
+            Err(e) => return Err(Rejection::Error(WarcError::BadPayload(e.to_string()))),
+        }
+        if out.len() > limit {
+            return Err(Rejection::Skip(SkipReason::TooLarge));
+        }
+    }
+}
+
+/// Undoes chunked transfer coding; `None` when `body` is not chunked.
+/// A truncated last chunk keeps what is there.
+pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut rest = body;
+    loop {
+        let eol = memchr::memchr(b'\n', rest)?;
+        let line = std::str::from_utf8(&rest[..eol]).ok()?;
+        let size_text = line.split(';').next().unwrap_or_default().trim();
+        let size = usize::from_str_radix(size_text, 16).ok()?;
+        rest = &rest[eol + 1..];
+        if size == 0 {
+            return Some(out);
+        }
+        let take = size.min(rest.len());
+        out.extend_from_slice(&rest[..take]);
+        rest = &rest[take..];
+        rest = rest
+            .strip_prefix(b"\r\n")
+            .or_else(|| rest.strip_prefix(b"\n"))
+            .unwrap_or(rest);
+        if rest.is_empty() {
+            return Some(out);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! WARC in, records out: reading WARC 1.0/1.1 (and 0.18 quirks) files,
+//! uncompressed, gzip or zstd, as a stack of small stream layers, and
+//! writing JSONL and WET-style WARC output.
+//!
+//! The layers, one module each, from the bytes up:
+//! `compression` (detect, common interface) → `gzip` / `zstd` (members with
+//! their file offsets) → `stream` (buffered view with positions) →
+//! `record` (framing, resynchronisation) → `http` (status, headers, types,
+//! codings) → `reader` ([`Item`]s) → `page` (payload to the core);
+//! `writer` for output. Nothing here holds a whole file in memory: payloads
+//! are buffered only for records the core will see, up to a limit.
+
+pub mod compression;
+pub mod error;
+pub mod gzip;
+pub mod http;
+pub mod page;
+pub mod reader;
+pub mod record;
+pub mod stream;
+pub mod writer;
+pub mod zstd;
+
+pub use compression::Compression;
+pub use error::WarcError;
+pub use page::{Page, PageError};
+pub use reader::{Item, ReaderOptions, SkipReason, WarcReader};
+pub use stream::RecordPos;
+pub use writer::{JsonlWriter, Source, WetWriter};
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Reads the one record at `offset` of a WARC file, as a CDX index points
+/// at it (`offset` of the gzip member or zstd frame, `length` its
+/// compressed size if known). Works for per-record compression and plain
+/// files; a record inside a whole-file gzip stream cannot be reached this
+/// way.
+pub fn read_record_at(
+    path: &Path,
+    offset: u64,
+    length: Option<u64>,
+    options: ReaderOptions,
+) -> Result<Item, WarcError> {
+    let file = std::fs::File::open(path).map_err(|source| WarcError::Io { offset: 0, source })?;
+    read_record_from(file, offset, length, options)
+}
+
+/// [`read_record_at`] over any seekable source. For a `.warc.zst` file
+/// whose first frame is a dictionary, the dictionary is read from the
+/// file's start first.
+pub fn read_record_from<R: Read + Seek + Send>(
+    mut source: R,
+    offset: u64,
+    length: Option<u64>,
+    options: ReaderOptions,
+) -> Result<Item, WarcError> {
+    let dict = zstd_dictionary_frame(&mut source, offset)?;
+    seek(&mut source, offset)?;
+    let limited = source.take(length.unwrap_or(u64::MAX));
+    let base = offset.saturating_sub(dict.len() as u64);
+    let mut reader = WarcReader::at(std::io::Cursor::new(dict).chain(limited), base, options)?;
+    match reader.next() {
+        Some(item) => item,
+        None => Err(WarcError::NotWarc(format!("no record at offset {offset}"))),
+    }
+}
+
+fn seek<R: Seek>(source: &mut R, offset: u64) -> Result<(), WarcError> {
+    source
+        .seek(SeekFrom::Start(offset))
+        .map(drop)
+        .map_err(|source| WarcError::Io { offset, source })
+}
+
+/// The dictionary frame at the start of a zstd file, when `offset` points
+/// at a zstd frame and the file has one; empty otherwise.
+fn zstd_dictionary_frame<R: Read + Seek>(
+    source: &mut R,
+    offset: u64,
+) -> Result<Vec<u8>, WarcError> {
+    let io = |source| WarcError::Io { offset, source };
+    let mut magic = [0u8; 4];
+    seek(source, offset)?;
+    if source.read_exact(&mut magic).is_err() || magic != compression::ZSTD_MAGIC || offset == 0 {
+        return Ok(Vec::new());
+    }
+    seek(source, 0)?;
+    let mut head = [0u8; 8];
+    source.read_exact(&mut head).map_err(io)?;
+    if head[..4] != 0x184D_2A5Du32.to_le_bytes() {
+        return Ok(Vec::new());
+    }
+    let size = u64::from(u32::from_le_bytes([head[4], head[5], head[6], head[7]]));
+    if size + 8 > offset {
+        return Ok(Vec::new());
+    }
+    let mut frame = head.to_vec();
+    source.take(size).read_to_end(&mut frame).map_err(io)?;
+    Ok(frame)
+}

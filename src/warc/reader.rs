@@ -1,0 +1,251 @@
+//! The record reader: turns the framed records of one WARC file into
+//! [`Item`]s. Records for the core (HTML `response` and `resource`
+//! records) carry their payload, bounded by `max_payload`; everything else
+//! is skipped with a reason, streaming its body without buffering it.
+//! Record-level problems become [`Item::Bad`] and reading carries on; an
+//! error from the iterator ends the file (truncation, corrupt compression).
+
+use super::compression;
+use super::error::WarcError;
+use super::http::{self, Coding, Kind};
+use super::page::Page;
+use super::record::{Head, Next, Parser};
+use super::stream::{RecordPos, Stream};
+use std::io::Read;
+
+/// How much of a `response` body is read to find its HTTP head.
+const HTTP_HEAD_LIMIT: usize = 64 * 1024;
+
+#[derive(Debug, Clone, Copy)]
+pub struct ReaderOptions {
+    /// Larger payloads are skipped as [`SkipReason::TooLarge`].
+    pub max_payload: usize,
+}
+
+impl Default for ReaderOptions {
+    fn default() -> Self {
+        ReaderOptions {
+            max_payload: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// Why a well-formed record is not given to the core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    /// `warcinfo`, `request`, `metadata`, `revisit`, ...
+    RecordType(String),
+    /// A `response` record without an HTTP response (e.g. `dns:`).
+    NotHttp,
+    /// An HTTP status other than 2xx.
+    Status(u16),
+    /// A media type other than HTML (or bytes that do not look like HTML).
+    NotHtml(String),
+    TooLarge,
+    /// A Content-Encoding we cannot undo.
+    Encoding(String),
+}
+
+impl SkipReason {
+    /// A short key to count reasons by.
+    pub fn key(&self) -> String {
+        match self {
+            SkipReason::RecordType(t) if t.is_empty() => "type:none".into(),
+            SkipReason::RecordType(t) => format!("type:{t}"),
+            SkipReason::NotHttp => "not-http".into(),
+            SkipReason::Status(s) => format!("status:{}xx", s / 100),
+            SkipReason::NotHtml(_) => "not-html".into(),
+            SkipReason::TooLarge => "too-large".into(),
+            SkipReason::Encoding(e) => format!("content-encoding:{e}"),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum Item {
+    /// A record for the core.
+    Page(Page),
+    Skipped {
+        pos: RecordPos,
+        reason: SkipReason,
+    },
+    /// A record (or bytes) that could not be read; reading carries on.
+    Bad {
+        pos: RecordPos,
+        error: WarcError,
+    },
+}
+
+pub struct WarcReader<'r> {
+    parser: Parser<'r>,
+    options: ReaderOptions,
+    done: bool,
+}
+
+impl<'r> WarcReader<'r> {
+    /// Reads a whole file (or stream) from its start.
+    pub fn new<R: Read + Send + 'r>(inner: R, options: ReaderOptions) -> Result<Self, WarcError> {
+        Self::at(inner, 0, options)
+    }
+
+    /// Reads from a stream whose first byte is at file offset `base`.
+    pub fn at<R: Read + Send + 'r>(
+        inner: R,
+        base: u64,
+        options: ReaderOptions,
+    ) -> Result<Self, WarcError> {
+        let layer = compression::open(inner, base)?;
+        Ok(WarcReader {
+            parser: Parser::new(Stream::new(layer)),
+            options,
+            done: false,
+        })
+    }
+
+    /// Compressed bytes read so far.
+    pub fn file_offset(&self) -> u64 {
+        self.parser.file_offset()
+    }
+
+    pub fn compression(&self) -> compression::Compression {
+        self.parser.compression()
+    }
+
+    fn read_item(&mut self) -> Result<Option<Item>, WarcError> {
+        match self.parser.next_head()? {
+            Next::End => Ok(None),
+            Next::Bad { pos, error } => Ok(Some(Item::Bad { pos, error })),
+            Next::Record(head) => self.record(head).map(Some),
+        }
+    }
+
+    fn record(&mut self, head: Head) -> Result<Item, WarcError> {
+        let pos = head.pos;
+        let item = self.classify(&head);
+        let boundary = self.parser.end_record();
+        match (item, boundary) {
+            (Err(e), _) | (_, Err(e)) if !e.is_record_level() => Err(e),
+            (_, Err(error)) | (Err(error), _) => Ok(Item::Bad { pos, error }),
+            (Ok(item), Ok(())) => Ok(item),
+        }
+    }
+
+    fn classify(&mut self, head: &Head) -> Result<Item, WarcError> {
+        let pos = head.pos;
+        if head.record_id().is_none() {
+            return Err(WarcError::MissingField("WARC-Record-ID"));
+        }
+        let skip = |reason| Ok(Item::Skipped { pos, reason });
+        match head.record_type() {
+            "response" => self.response(head),
+            "resource" => {
+                let kind = http::kind(
+                    head.get("WARC-Identified-Payload-Type"),
+                    head.get("Content-Type"),
+                );
+                let charset = head.get("Content-Type").and_then(http::charset);
+                self.page(head, kind, Vec::new(), charset, Coding::default())
+            }
+            other => skip(SkipReason::RecordType(other.to_string())),
+        }
+    }
+
+    fn response(&mut self, head: &Head) -> Result<Item, WarcError> {
+        let pos = head.pos;
+        let prefix = self.read_body(HTTP_HEAD_LIMIT)?;
+        if !prefix.starts_with(b"HTTP/") {
+            let reason = SkipReason::NotHttp;
+            return Ok(Item::Skipped { pos, reason });
+        }
+        let Some(http) = http::parse_head(&prefix)? else {
+            let what = "no end of the HTTP headers in the first 64 KiB".into();
+            return Err(WarcError::BadHttp(what));
+        };
+        if !(200..300).contains(&http.status) {
+            let reason = SkipReason::Status(http.status);
+            return Ok(Item::Skipped { pos, reason });
+        }
+        let declared = http.get("Content-Type");
+        let kind = http::kind(head.get("WARC-Identified-Payload-Type"), declared);
+        let charset = declared.and_then(http::charset);
+        let body = prefix[http.len..].to_vec();
+        self.page(head, kind, body, charset, Coding::from_head(&http))
+    }
+
+    fn page(
+        &mut self,
+        head: &Head,
+        kind: Kind,
+        mut body: Vec<u8>,
+        charset: Option<String>,
+        coding: Coding,
+    ) -> Result<Item, WarcError> {
+        let pos = head.pos;
+        if let Kind::Other(t) = kind {
+            let reason = SkipReason::NotHtml(t);
+            return Ok(Item::Skipped { pos, reason });
+        }
+        let limit = self.options.max_payload;
+        body.extend(self.read_body(limit.saturating_add(1) - body.len().min(limit))?);
+        if body.len() > limit {
+            let reason = SkipReason::TooLarge;
+            return Ok(Item::Skipped { pos, reason });
+        }
+        Ok(Item::Page(Page {
+            pos,
+            record_id: head.record_id().unwrap_or_default().to_string(),
+            target_uri: head.get("WARC-Target-URI").map(clean_uri),
+            date: head.get("WARC-Date").map(str::to_string),
+            warc_type: head.record_type().to_string(),
+            body,
+            charset,
+            coding,
+            sniff: kind == Kind::Unknown,
+        }))
+    }
+
+    /// Reads up to `limit` more bytes of the current body.
+    fn read_body(&mut self, limit: usize) -> Result<Vec<u8>, WarcError> {
+        let mut out = Vec::new();
+        while out.len() < limit {
+            let chunk = self.parser.body_chunk()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let n = chunk.len().min(limit - out.len());
+            out.extend_from_slice(&chunk[..n]);
+            self.parser.consume_body(n);
+        }
+        Ok(out)
+    }
+}
+
+/// WARC 1.0 writers (and the spec's own grammar) put `<>` around URIs.
+fn clean_uri(uri: &str) -> String {
+    let uri = uri.trim();
+    uri.strip_prefix('<')
+        .and_then(|u| u.strip_suffix('>'))
+        .unwrap_or(uri)
+        .to_string()
+}
+
+impl Iterator for WarcReader<'_> {
+    type Item = Result<Item, WarcError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.read_item() {
+            Ok(Some(item)) => Some(Ok(item)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}

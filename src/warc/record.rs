@@ -1,0 +1,380 @@
+//! WARC record framing over the decompressed stream: finds the next
+//! `WARC/<version>` line (skipping blank lines and, when resynchronising,
+//! garbage), parses the header fields, hands out the body in chunks bounded
+//! by Content-Length and checks that a record boundary follows it. Tolerant
+//! of WARC 0.18 habits (LF-only lines, missing or extra blank lines between
+//! records). It does not interpret fields beyond framing.
+//!
+//! Why not the `warc` crate: it parses from a plain `BufRead` with no notion
+//! of the file offset of compressed members (needed for CDX-style offsets),
+//! rejects pre-1.0 quirks, and cannot resynchronise after garbage or a
+//! wrong Content-Length; the framing is small enough to own.
+
+use super::compression::Compression;
+use super::error::WarcError;
+use super::stream::{RecordPos, Stream};
+
+const MAX_LINE: usize = 64 * 1024;
+const MAX_HEADER: usize = 1024 * 1024;
+
+/// A record's header block and where it starts.
+#[derive(Debug, Clone)]
+pub struct Head {
+    pub pos: RecordPos,
+    /// `1.0`, `1.1`, `0.18`, ...
+    pub version: String,
+    pub fields: Vec<(String, String)>,
+}
+
+impl Head {
+    /// The first field of this name (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn record_type(&self) -> &str {
+        self.get("WARC-Type").unwrap_or("")
+    }
+
+    pub fn record_id(&self) -> Option<&str> {
+        self.get("WARC-Record-ID")
+    }
+
+    pub fn content_length(&self) -> Option<u64> {
+        self.get("Content-Length")?.trim().parse().ok()
+    }
+}
+
+/// What the parser found next.
+#[derive(Debug)]
+pub enum Next {
+    Record(Head),
+    /// Something that is not a record; the parser resynchronises after it.
+    Bad {
+        pos: RecordPos,
+        error: WarcError,
+    },
+    End,
+}
+
+struct Body {
+    declared: u64,
+    remaining: u64,
+    /// The record started its own compressed member.
+    aligned: bool,
+}
+
+pub struct Parser<'r> {
+    stream: Stream<'r>,
+    started: bool,
+    body: Option<Body>,
+    /// After an error: skip to the next record without reporting garbage.
+    resyncing: bool,
+}
+
+impl<'r> Parser<'r> {
+    pub fn new(stream: Stream<'r>) -> Self {
+        Parser {
+            stream,
+            started: false,
+            body: None,
+            resyncing: false,
+        }
+    }
+
+    pub fn file_offset(&self) -> u64 {
+        self.stream.file_offset()
+    }
+
+    pub fn compression(&self) -> Compression {
+        self.stream.compression()
+    }
+
+    /// Finds and parses the next record header.
+    pub fn next_head(&mut self) -> Result<Next, WarcError> {
+        if self.body.is_some()
+            && let Err(e) = self.end_record()
+            && !e.is_record_level()
+        {
+            return Err(e);
+        }
+        if !self.started {
+            self.started = true;
+            if !self.stream.next_member()? {
+                return Ok(Next::End);
+            }
+        }
+        let (garbage, at) = self.scan_to_record()?;
+        let resyncing = std::mem::take(&mut self.resyncing);
+        if garbage > 0 && !resyncing {
+            return Ok(Next::Bad {
+                pos: at,
+                error: WarcError::Garbage { len: garbage },
+            });
+        }
+        if self.stream.fill()?.is_empty() {
+            return Ok(Next::End);
+        }
+        self.parse_head()
+    }
+
+    /// Skips blank bytes and garbage up to the next `WARC/`; returns the
+    /// garbage's size and position.
+    fn scan_to_record(&mut self) -> Result<(u64, RecordPos), WarcError> {
+        let mut garbage = 0u64;
+        let mut at = None;
+        loop {
+            let pos = self.stream.position();
+            let buf = self.stream.fill_at_least(8)?;
+            if buf.is_empty() {
+                let more = self.stream.next_member()?;
+                let skipped = self.stream.take_garbage();
+                if skipped > 0 {
+                    let end = match more {
+                        true => self.stream.position().offset,
+                        false => self.stream.file_offset(),
+                    };
+                    let offset = end.saturating_sub(skipped);
+                    at.get_or_insert(RecordPos { offset, inner: 0 });
+                    garbage += skipped;
+                }
+                if !more {
+                    break;
+                }
+                continue;
+            }
+            let blank = buf
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
+                .count();
+            if blank > 0 {
+                self.stream.consume(blank);
+                continue;
+            }
+            if buf.starts_with(b"WARC/") {
+                break;
+            }
+            // Garbage: skip to the next `WARC/`, wherever it is.
+            let n = match memchr::memmem::find(buf, b"WARC/") {
+                Some(i) => i,
+                None if buf.len() > 8 => buf.len() - 4,
+                None => buf.len(),
+            };
+            at.get_or_insert(pos);
+            garbage += n as u64;
+            self.stream.consume(n);
+        }
+        Ok((garbage, at.unwrap_or_else(|| self.stream.position())))
+    }
+
+    /// Reads one line of the current member, without its line end.
+    fn read_line(&mut self) -> Result<Option<Vec<u8>>, WarcError> {
+        let mut line = Vec::new();
+        loop {
+            let buf = self.stream.fill()?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            if let Some(i) = memchr::memchr(b'\n', buf) {
+                line.extend_from_slice(&buf[..i]);
+                self.stream.consume(i + 1);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(Some(line));
+            }
+            line.extend_from_slice(buf);
+            let n = buf.len();
+            self.stream.consume(n);
+            if line.len() > MAX_LINE {
+                return Err(WarcError::BadHeader(
+                    "header line longer than 64 KiB".into(),
+                ));
+            }
+        }
+    }
+
+    fn parse_head(&mut self) -> Result<Next, WarcError> {
+        let pos = self.stream.position();
+        let aligned = self.stream.at_member_start() && self.compression() != Compression::None;
+        match self.read_fields() {
+            Ok(head) => self.start_body(head, pos, aligned),
+            Err(error) if error.is_record_level() => {
+                self.resyncing = true;
+                Ok(Next::Bad { pos, error })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn start_body(&mut self, head: Head, pos: RecordPos, aligned: bool) -> Result<Next, WarcError> {
+        let Some(declared) = head.content_length() else {
+            self.resyncing = true;
+            let error = match head.get("Content-Length") {
+                None => WarcError::MissingField("Content-Length"),
+                Some(v) => WarcError::BadHeader(format!("bad Content-Length {v:?}")),
+            };
+            return Ok(Next::Bad { pos, error });
+        };
+        self.body = Some(Body {
+            declared,
+            remaining: declared,
+            aligned,
+        });
+        Ok(Next::Record(Head { pos, ..head }))
+    }
+
+    fn read_fields(&mut self) -> Result<Head, WarcError> {
+        let offset = self.file_offset();
+        let plain = self.compression() == Compression::None;
+        let truncated = || match plain {
+            true => WarcError::Truncated {
+                offset,
+                what: "the file ends inside a record header".into(),
+            },
+            false => WarcError::BadHeader("header runs past the end of its member".into()),
+        };
+        let first = self.read_line()?.ok_or_else(truncated)?;
+        let version = String::from_utf8_lossy(first.get(5..).unwrap_or_default())
+            .trim()
+            .to_string();
+        if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+            return Err(WarcError::BadHeader(format!(
+                "bad version line {version:?}"
+            )));
+        }
+        let mut fields: Vec<(String, String)> = Vec::new();
+        let mut size = first.len();
+        loop {
+            let line = self.read_line()?.ok_or_else(truncated)?;
+            if line.is_empty() {
+                break;
+            }
+            size += line.len();
+            if size > MAX_HEADER {
+                return Err(WarcError::BadHeader(
+                    "header block larger than 1 MiB".into(),
+                ));
+            }
+            add_field(&mut fields, &line)?;
+        }
+        Ok(Head {
+            pos: RecordPos::default(),
+            version,
+            fields,
+        })
+    }
+
+    /// The next bytes of the current record's body; empty at its end.
+    pub fn body_chunk(&mut self) -> Result<&[u8], WarcError> {
+        let Some(body) = &self.body else {
+            return Ok(&[]);
+        };
+        if body.remaining == 0 {
+            return Ok(&[]);
+        }
+        let (aligned, declared) = (body.aligned, body.declared);
+        if self.stream.at_member_end()? {
+            self.cross_member(aligned, declared)?;
+        }
+        let remaining = self.body.as_ref().map_or(0, |b| b.remaining);
+        let buf = self.stream.fill()?;
+        let n = buf
+            .len()
+            .min(usize::try_from(remaining).unwrap_or(usize::MAX));
+        Ok(&buf[..n])
+    }
+
+    /// The body continues past a member's end: fine inside a multi-record
+    /// member stream, an error for a record that had its own member.
+    fn cross_member(&mut self, aligned: bool, declared: u64) -> Result<(), WarcError> {
+        let plain = self.compression() == Compression::None;
+        if aligned && !plain {
+            self.body = None;
+            self.resyncing = true;
+            let detail = "the body runs past the end of its compressed member";
+            return Err(WarcError::LengthMismatch { declared, detail });
+        }
+        if plain || !self.stream.next_member()? {
+            self.body = None;
+            return Err(WarcError::Truncated {
+                offset: self.file_offset(),
+                what: format!("the last record declares {declared} bytes but the file ends first"),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn consume_body(&mut self, n: usize) {
+        if let Some(body) = &mut self.body {
+            let n = (n as u64).min(body.remaining);
+            body.remaining -= n;
+            self.stream.consume(n as usize);
+        }
+    }
+
+    /// Skips what is left of the body and checks that a record boundary
+    /// (blank lines, then another record, a member end or the file end)
+    /// follows.
+    pub fn end_record(&mut self) -> Result<(), WarcError> {
+        loop {
+            let n = self.body_chunk()?.len();
+            if n == 0 {
+                break;
+            }
+            self.consume_body(n);
+        }
+        let Some(body) = self.body.take() else {
+            return Ok(());
+        };
+        if self.boundary_follows()? {
+            return Ok(());
+        }
+        self.resyncing = true;
+        Err(WarcError::LengthMismatch {
+            declared: body.declared,
+            detail: "no record boundary follows the declared length",
+        })
+    }
+
+    /// After a body: a blank line (CRLF CRLF, or LF LF in old files), or
+    /// directly the next record, the member's end or the file's end.
+    /// Anything after a proper blank line is the next scan's business.
+    fn boundary_follows(&mut self) -> Result<bool, WarcError> {
+        let buf = self.stream.fill_at_least(9)?;
+        let blank = buf
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        let newlines = buf[..blank].iter().filter(|b| **b == b'\n').count();
+        let rest = &buf[blank..];
+        let ok = newlines >= 2 || rest.is_empty() || rest.starts_with(b"WARC/");
+        if ok {
+            self.stream.consume(blank);
+        }
+        Ok(ok)
+    }
+}
+
+/// Adds one header line; continuation lines extend the previous field.
+fn add_field(fields: &mut Vec<(String, String)>, line: &[u8]) -> Result<(), WarcError> {
+    let text = String::from_utf8_lossy(line);
+    if line.first().is_some_and(|b| *b == b' ' || *b == b'\t')
+        && let Some((_, value)) = fields.last_mut()
+    {
+        value.push(' ');
+        value.push_str(text.trim());
+        return Ok(());
+    }
+    let Some((name, value)) = text.split_once(':') else {
+        return Err(WarcError::BadHeader(format!(
+            "header line without a colon: {:?}",
+            text.chars().take(80).collect::<String>()
+        )));
+    };
+    fields.push((name.trim().to_string(), value.trim().to_string()));
+    Ok(())
+}

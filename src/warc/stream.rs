@@ -1,0 +1,148 @@
+//! A buffered view of the decompressed bytes, member by member, that knows
+//! where each byte came from: the file offset of its member and the
+//! position inside it. It never crosses a member boundary on its own; the
+//! record layer decides when to move on. It knows nothing about records.
+
+use super::compression::{Compression, Decode};
+use super::error::WarcError;
+
+const BUFFER: usize = 64 * 1024;
+
+/// Where a record starts: the file offset to seek to (a member start for
+/// compressed files, the record itself for plain ones) and how many
+/// decompressed bytes to skip from there (0 unless several records share
+/// one member, as in a whole-file gzip stream).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RecordPos {
+    pub offset: u64,
+    pub inner: u64,
+}
+
+pub struct Stream<'r> {
+    layer: Box<dyn Decode + 'r>,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    member_offset: u64,
+    pos_in_member: u64,
+    /// The current member has been read to its end.
+    member_done: bool,
+    /// There is no current member (before the first, after the last).
+    no_member: bool,
+    garbage: u64,
+}
+
+impl<'r> Stream<'r> {
+    pub fn new(layer: Box<dyn Decode + 'r>) -> Self {
+        Stream {
+            layer,
+            buf: vec![0; BUFFER],
+            start: 0,
+            end: 0,
+            member_offset: 0,
+            pos_in_member: 0,
+            member_done: true,
+            no_member: true,
+            garbage: 0,
+        }
+    }
+
+    pub fn compression(&self) -> Compression {
+        self.layer.compression()
+    }
+
+    /// Compressed bytes consumed so far.
+    pub fn file_offset(&self) -> u64 {
+        self.layer.file_offset()
+    }
+
+    /// Where the next unconsumed byte is, as a record position.
+    pub fn position(&self) -> RecordPos {
+        if self.compression() == Compression::None {
+            RecordPos {
+                offset: self.member_offset + self.pos_in_member,
+                inner: 0,
+            }
+        } else {
+            RecordPos {
+                offset: self.member_offset,
+                inner: self.pos_in_member,
+            }
+        }
+    }
+
+    /// Bytes of garbage the layer skipped between members since last asked.
+    pub fn take_garbage(&mut self) -> u64 {
+        std::mem::take(&mut self.garbage)
+    }
+
+    /// Buffered bytes of the current member; empty at its end.
+    pub fn fill(&mut self) -> Result<&[u8], WarcError> {
+        if self.start == self.end && !self.member_done {
+            self.start = 0;
+            self.end = 0;
+            self.end = self.layer.read(&mut self.buf)?;
+            self.member_done = self.end == 0;
+        }
+        Ok(&self.buf[self.start..self.end])
+    }
+
+    /// At least `n` bytes of the current member (at most the buffer size),
+    /// fewer only at the member's end.
+    pub fn fill_at_least(&mut self, n: usize) -> Result<&[u8], WarcError> {
+        let n = n.min(BUFFER);
+        if self.end - self.start < n {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            while self.end < n && !self.member_done {
+                let got = self.layer.read(&mut self.buf[self.end..])?;
+                self.end += got;
+                self.member_done = got == 0;
+            }
+        }
+        Ok(&self.buf[self.start..self.end])
+    }
+
+    pub fn consume(&mut self, n: usize) {
+        let n = n.min(self.end - self.start);
+        self.start += n;
+        self.pos_in_member += n as u64;
+    }
+
+    /// Whether the current member has no more bytes.
+    pub fn at_member_end(&mut self) -> Result<bool, WarcError> {
+        Ok(self.fill()?.is_empty())
+    }
+
+    /// Moves to the next member (discarding what is left of this one);
+    /// `false` at the end of the file.
+    pub fn next_member(&mut self) -> Result<bool, WarcError> {
+        self.start = 0;
+        self.end = 0;
+        let next = self.layer.next_member();
+        self.no_member = true;
+        self.member_done = true;
+        let start = match next {
+            Ok(Some(start)) => start,
+            Ok(None) => return Ok(false),
+            // Trailing garbage after the last member.
+            Err(WarcError::Garbage { len }) => {
+                self.garbage += len;
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        };
+        self.garbage += start.garbage;
+        self.member_offset = start.offset;
+        self.pos_in_member = 0;
+        self.member_done = false;
+        self.no_member = false;
+        Ok(true)
+    }
+
+    /// Whether nothing of the current member has been consumed yet.
+    pub fn at_member_start(&self) -> bool {
+        !self.no_member && self.pos_in_member == 0
+    }
+}

@@ -1,0 +1,224 @@
+//! Output: JSONL (one object per extracted record, the whole stream
+//! optionally gzip- or zstd-compressed) and WET-style WARC files of
+//! `conversion` records, each record compressed on its own (gzip members or
+//! zstd frames) so CDX offsets work on them. It does not decide what to
+//! write: the caller passes records in the order it wants them.
+
+use super::compression::Compression;
+use super::stream::RecordPos;
+use crate::Document;
+use flate2::write::GzEncoder;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// Compression chosen by an output name: `.gz`, `.zst`, or none.
+pub fn compression_for(name: &str) -> Compression {
+    if name.ends_with(".gz") {
+        Compression::Gzip
+    } else if name.ends_with(".zst") {
+        Compression::Zstd
+    } else {
+        Compression::None
+    }
+}
+
+/// Where an extracted record came from.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    pub file: &'a str,
+    pub pos: RecordPos,
+    pub record_id: &'a str,
+    pub target_uri: Option<&'a str>,
+    pub date: Option<&'a str>,
+}
+
+/// One JSONL line: the source record's fields and the document.
+#[derive(Serialize)]
+struct JsonlLine<'a> {
+    warc_record_id: &'a str,
+    warc_target_uri: Option<&'a str>,
+    warc_date: Option<&'a str>,
+    warc_file: &'a str,
+    /// File offset of the record (of its gzip member or zstd frame).
+    warc_offset: u64,
+    /// Decompressed bytes to skip after `warc_offset` (multi-record members).
+    #[serde(skip_serializing_if = "is_zero")]
+    warc_offset_inner: u64,
+    #[serde(flatten)]
+    document: &'a Document,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+enum Sink<W: Write> {
+    Plain(W),
+    Gzip(GzEncoder<W>),
+    Zstd(::zstd::stream::write::Encoder<'static, W>),
+}
+
+/// JSONL output, compressed as a whole.
+pub struct JsonlWriter<W: Write> {
+    sink: Sink<W>,
+}
+
+impl<W: Write> JsonlWriter<W> {
+    pub fn new(out: W, compression: Compression) -> io::Result<Self> {
+        let sink = match compression {
+            Compression::None => Sink::Plain(out),
+            Compression::Gzip => Sink::Gzip(GzEncoder::new(out, flate2::Compression::default())),
+            Compression::Zstd => Sink::Zstd(::zstd::stream::write::Encoder::new(out, 3)?),
+        };
+        Ok(JsonlWriter { sink })
+    }
+
+    pub fn write(&mut self, source: &Source, document: &Document) -> io::Result<()> {
+        let line = JsonlLine {
+            warc_record_id: source.record_id,
+            warc_target_uri: source.target_uri,
+            warc_date: source.date,
+            warc_file: source.file,
+            warc_offset: source.pos.offset,
+            warc_offset_inner: source.pos.inner,
+            document,
+        };
+        let mut bytes = serde_json::to_vec(&line)?;
+        bytes.push(b'\n');
+        match &mut self.sink {
+            Sink::Plain(w) => w.write_all(&bytes),
+            Sink::Gzip(w) => w.write_all(&bytes),
+            Sink::Zstd(w) => w.write_all(&bytes),
+        }
+    }
+
+    /// Ends the compressed stream and flushes.
+    pub fn finish(self) -> io::Result<W> {
+        let mut out = match self.sink {
+            Sink::Plain(w) => w,
+            Sink::Gzip(w) => w.finish()?,
+            Sink::Zstd(w) => w.finish()?,
+        };
+        out.flush()?;
+        Ok(out)
+    }
+}
+
+/// WET output: one `conversion` record per extracted page.
+pub struct WetWriter<W: Write> {
+    out: W,
+    compression: Compression,
+}
+
+impl<W: Write> WetWriter<W> {
+    pub fn new(out: W, compression: Compression) -> Self {
+        WetWriter { out, compression }
+    }
+
+    /// Writes the record for `document`; returns its new WARC-Record-ID.
+    pub fn write(&mut self, source: &Source, document: &Document) -> io::Result<String> {
+        let id = wet_record_id(source);
+        let record = conversion_record(source, &id, &wet_payload(document));
+        match self.compression {
+            Compression::None => self.out.write_all(&record)?,
+            Compression::Gzip => {
+                let mut gz = GzEncoder::new(&mut self.out, flate2::Compression::default());
+                gz.write_all(&record)?;
+                gz.finish()?;
+            }
+            Compression::Zstd => self.out.write_all(&::zstd::bulk::compress(&record, 3)?)?,
+        }
+        Ok(id)
+    }
+
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Headline, a blank line, then the text (as WET files put the title first).
+pub fn wet_payload(document: &Document) -> String {
+    match document.headline.as_deref().filter(|h| !h.is_empty()) {
+        Some(h) => format!("{h}\n\n{}", document.text),
+        None => document.text.clone(),
+    }
+}
+
+fn conversion_record(source: &Source, id: &str, payload: &str) -> Vec<u8> {
+    let date = source.date.map_or_else(now_warc_date, str::to_string);
+    let mut head = String::from("WARC/1.0\r\nWARC-Type: conversion\r\n");
+    if let Some(uri) = source.target_uri {
+        head.push_str(&format!("WARC-Target-URI: {}\r\n", one_line(uri)));
+    }
+    head.push_str(&format!("WARC-Date: {}\r\n", one_line(&date)));
+    head.push_str(&format!("WARC-Record-ID: {id}\r\n"));
+    head.push_str(&format!(
+        "WARC-Refers-To: {}\r\n",
+        one_line(source.record_id)
+    ));
+    head.push_str("Content-Type: text/plain\r\n");
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", payload.len()));
+    let mut record = head.into_bytes();
+    record.extend_from_slice(payload.as_bytes());
+    record.extend_from_slice(b"\r\n\r\n");
+    record
+}
+
+/// Header values must not break the header block.
+fn one_line(value: &str) -> String {
+    value.replace(['\r', '\n'], " ")
+}
+
+/// A deterministic UUID (version 8) from the source record and position:
+/// the same input gives the same output file.
+pub fn wet_record_id(source: &Source) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"linesift-wet\0");
+    hasher.update(source.record_id.as_bytes());
+    hasher.update(&source.pos.offset.to_le_bytes());
+    hasher.update(&source.pos.inner.to_le_bytes());
+    let hash = hasher.finalize();
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&hash.as_bytes()[..16]);
+    b[6] = (b[6] & 0x0f) | 0x80;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "<urn:uuid:{}-{}-{}-{}-{}>",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
+/// The current time as a WARC-Date (UTC, seconds).
+pub fn now_warc_date() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}

@@ -1,0 +1,225 @@
+//! The zstd layer for `.warc.zst` files as the IIPC spec defines them: one
+//! zstd frame per record, optionally preceded by a skippable frame (magic
+//! 0x184D2A5D) holding the dictionary, raw or itself zstd-compressed. Other
+//! skippable frames are ignored; garbage up to the next frame magic is
+//! skipped. Frames are decoded one at a time so their file offsets are
+//! known. It does not parse records.
+
+use super::compression::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
+use super::error::WarcError;
+use super::gzip::skip_to_magic;
+use ::zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+use std::io::{BufRead, Read};
+
+const SKIPPABLE_FIRST: u32 = 0x184D_2A50;
+const SKIPPABLE_LAST: u32 = 0x184D_2A5F;
+const DICTIONARY_MAGIC: u32 = 0x184D_2A5D;
+/// Larger dictionaries than this are refused (memory bound).
+const MAX_DICTIONARY: u64 = 64 * 1024 * 1024;
+
+/// Whether `prefix` starts with a zstd skippable frame.
+pub fn is_skippable(prefix: &[u8]) -> bool {
+    magic(prefix).is_some_and(|m| (SKIPPABLE_FIRST..=SKIPPABLE_LAST).contains(&m))
+}
+
+fn magic(prefix: &[u8]) -> Option<u32> {
+    let bytes: [u8; 4] = prefix.get(..4)?.try_into().ok()?;
+    Some(u32::from_le_bytes(bytes))
+}
+
+pub struct Frames<R> {
+    input: Input<R>,
+    decoder: Option<Decoder<'static>>,
+    dict_id: Option<u32>,
+    in_frame: bool,
+    frame_offset: u64,
+}
+
+impl<R: Read + Send> Frames<R> {
+    pub fn new(input: Input<R>) -> Self {
+        Frames {
+            frame_offset: input.pos(),
+            input,
+            decoder: None,
+            dict_id: None,
+            in_frame: false,
+        }
+    }
+
+    /// Reads a skippable frame; loads it when it is the dictionary.
+    fn skippable(&mut self, magic: u32) -> Result<(), WarcError> {
+        let offset = self.input.pos();
+        let head = self.input.peek(8)?;
+        let size = match head.get(4..8).and_then(|b| b.try_into().ok()) {
+            Some(b) => u64::from(u32::from_le_bytes(b)),
+            None => return Err(truncated(offset, "skippable frame header")),
+        };
+        self.input.consume(8);
+        if magic != DICTIONARY_MAGIC {
+            return self.skip(size, offset);
+        }
+        if size > MAX_DICTIONARY {
+            return Err(bad_dict(offset, format!("{size} bytes is too large")));
+        }
+        let mut dict = Vec::with_capacity(size as usize);
+        (&mut self.input)
+            .take(size)
+            .read_to_end(&mut dict)
+            .map_err(|e| bad_dict(offset, e.to_string()))?;
+        if (dict.len() as u64) < size {
+            return Err(truncated(offset, "dictionary frame"));
+        }
+        self.load_dictionary(dict, offset)
+    }
+
+    fn skip(&mut self, size: u64, offset: u64) -> Result<(), WarcError> {
+        let copied = std::io::copy(&mut (&mut self.input).take(size), &mut std::io::sink())
+            .map_err(|e| super::compression::io_error(offset, e))?;
+        if copied < size {
+            return Err(truncated(offset, "skippable frame"));
+        }
+        Ok(())
+    }
+
+    fn load_dictionary(&mut self, dict: Vec<u8>, offset: u64) -> Result<(), WarcError> {
+        let dict = if dict.starts_with(&ZSTD_MAGIC) {
+            let mut raw = Vec::new();
+            ::zstd::stream::read::Decoder::new(&dict[..])
+                .and_then(|d| d.take(MAX_DICTIONARY).read_to_end(&mut raw))
+                .map_err(|e| bad_dict(offset, format!("compressed dictionary: {e}")))?;
+            raw
+        } else {
+            dict
+        };
+        let decoder =
+            Decoder::with_dictionary(&dict).map_err(|e| bad_dict(offset, e.to_string()))?;
+        self.dict_id = ::zstd::zstd_safe::get_dict_id_from_dict(&dict).map(|id| id.get());
+        self.decoder = Some(decoder);
+        Ok(())
+    }
+
+    /// Checks the frame's dictionary against ours and starts decoding it.
+    fn start_frame(&mut self) -> Result<MemberStart, WarcError> {
+        let offset = self.input.pos();
+        let header = self.input.peek(18)?;
+        let needs = ::zstd::zstd_safe::get_dict_id_from_frame(header).map(|id| id.get());
+        match (needs, self.dict_id) {
+            (Some(id), None) if self.decoder.is_none() => {
+                return Err(WarcError::MissingDictionary { offset, id });
+            }
+            (Some(id), Some(have)) if id != have => {
+                let message = format!("frame needs dictionary {id}, the file has {have}");
+                return Err(corrupt(offset, message));
+            }
+            _ => {}
+        }
+        let decoder = match self.decoder.take() {
+            Some(mut d) => {
+                d.reinit().map_err(|e| corrupt(offset, e.to_string()))?;
+                d
+            }
+            None => Decoder::new().map_err(|e| corrupt(offset, e.to_string()))?,
+        };
+        self.decoder = Some(decoder);
+        self.in_frame = true;
+        self.frame_offset = offset;
+        Ok(MemberStart { offset, garbage: 0 })
+    }
+
+    fn drain(&mut self) -> Result<(), WarcError> {
+        let mut sink = [0u8; 16 * 1024];
+        while self.in_frame {
+            self.read(&mut sink)?;
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read + Send> Decode for Frames<R> {
+    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
+        self.drain()?;
+        let mut garbage = 0;
+        loop {
+            let head = self.input.peek(4)?;
+            if head.is_empty() {
+                return match garbage {
+                    0 => Ok(None),
+                    len => Err(WarcError::Garbage { len }),
+                };
+            }
+            if head.starts_with(&ZSTD_MAGIC) {
+                let mut start = self.start_frame()?;
+                start.garbage = garbage;
+                return Ok(Some(start));
+            }
+            match magic(head) {
+                Some(m) if (SKIPPABLE_FIRST..=SKIPPABLE_LAST).contains(&m) => self.skippable(m)?,
+                _ => {
+                    self.input.consume(1);
+                    garbage += 1 + skip_to_magic(&mut self.input, &ZSTD_MAGIC)?;
+                }
+            }
+        }
+    }
+
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+        let offset = self.frame_offset;
+        let (true, Some(decoder)) = (self.in_frame, self.decoder.as_mut()) else {
+            return Ok(0);
+        };
+        loop {
+            let pos = self.input.pos();
+            let buf = self
+                .input
+                .fill_buf()
+                .map_err(|e| super::compression::io_error(pos, e))?;
+            if buf.is_empty() {
+                self.in_frame = false;
+                let what = format!("zstd frame starting at offset {offset} is incomplete");
+                return Err(WarcError::Truncated { offset: pos, what });
+            }
+            let mut inb = InBuffer::around(buf);
+            let mut outb = OutBuffer::around(&mut *out);
+            let hint = decoder.run(&mut inb, &mut outb);
+            let (used, written) = (inb.pos(), outb.pos());
+            self.input.consume(used);
+            let hint = hint.map_err(|e| {
+                self.in_frame = false;
+                corrupt(offset, e.to_string())
+            })?;
+            if hint == 0 {
+                self.in_frame = false;
+            }
+            if written > 0 || !self.in_frame {
+                return Ok(written);
+            }
+        }
+    }
+
+    fn file_offset(&self) -> u64 {
+        self.input.pos()
+    }
+
+    fn compression(&self) -> Compression {
+        Compression::Zstd
+    }
+}
+
+fn truncated(offset: u64, what: &str) -> WarcError {
+    WarcError::Truncated {
+        offset,
+        what: format!("{what} is incomplete"),
+    }
+}
+
+fn corrupt(offset: u64, message: String) -> WarcError {
+    WarcError::Corrupt {
+        format: "zstd",
+        offset,
+        message,
+    }
+}
+
+fn bad_dict(offset: u64, message: String) -> WarcError {
+    WarcError::BadDictionary { offset, message }
+}

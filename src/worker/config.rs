@@ -1,0 +1,90 @@
+//! The worker's settings as plain data (the CLI fills them from flags and
+//! environment) and their printable form with secrets masked. Parses
+//! nothing from the environment itself.
+
+use super::topology::Names;
+use crate::proto::Encoding;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// Everything the worker can be told.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    pub amqp_url: String,
+    pub names: Names,
+    /// Unacked deliveries the broker hands this worker at once.
+    pub prefetch: u16,
+    /// Tasks processed at once (at most `prefetch` are ever held).
+    pub concurrency: usize,
+    /// Deliveries of one task before it is dead-lettered (quorum queue
+    /// `x-delivery-limit`, and our own last-attempt check).
+    pub delivery_limit: u32,
+    /// Pause before a transiently failed task is requeued, so a flaky
+    /// server is not hammered in a tight loop.
+    pub retry_delay: Duration,
+    /// Encoding of published results.
+    pub encoding: Encoding,
+    /// After SIGTERM/SIGINT: time allowed for in-flight tasks.
+    pub drain_deadline: Duration,
+    /// Pause between reconnect attempts.
+    pub reconnect_delay: Duration,
+    /// Address of the /metrics, /healthz, /readyz server (None: no server).
+    pub http: Option<SocketAddr>,
+    /// Largest WARC payload handed to the core.
+    pub max_payload: usize,
+}
+
+impl WorkerConfig {
+    /// A readable summary for the start-up log, password masked.
+    pub fn describe(&self) -> String {
+        format!(
+            "amqp={} tasks={} dlx={} dlq={} results={} prefetch={} concurrency={} \
+             delivery_limit={} retry_delay={:?} encoding={:?} drain={:?} http={}",
+            mask_password(&self.amqp_url),
+            self.names.tasks,
+            self.names.dead_letter_exchange,
+            self.names.dead_letter_queue,
+            self.names.results,
+            self.prefetch,
+            self.concurrency,
+            self.delivery_limit,
+            self.retry_delay,
+            self.encoding,
+            self.drain_deadline,
+            self.http
+                .map_or_else(|| "off".to_string(), |a| a.to_string()),
+        )
+    }
+}
+
+/// The URL with any password replaced by `***`. Unparsable URLs are
+/// hidden entirely: they might hold a password we cannot find.
+pub fn mask_password(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            if parsed.password().is_some() && parsed.set_password(Some("***")).is_err() {
+                return "<unprintable url>".into();
+            }
+            parsed.to_string()
+        }
+        Err(_) => "<unparsable url>".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_masked() {
+        assert_eq!(
+            mask_password("amqp://guest:secret@127.0.0.1:5672/%2f"),
+            "amqp://guest:***@127.0.0.1:5672/%2f"
+        );
+        assert_eq!(
+            mask_password("amqp://127.0.0.1:5672"),
+            "amqp://127.0.0.1:5672"
+        );
+        assert!(!mask_password("not a url secret").contains("secret"));
+    }
+}

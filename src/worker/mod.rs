@@ -1,0 +1,81 @@
+//! The queue worker: consumes [`Task`](crate::proto::Task)s from a
+//! RabbitMQ quorum queue, runs them through the fetcher or the WARC reader
+//! and the extraction core, publishes documents and failures to a topic
+//! exchange on a confirm channel, and acks a task only after all its
+//! results are confirmed (at-least-once; duplicates carry stable ids).
+//!
+//! One module per concern: `config` (settings, masking) · `topology`
+//! (queues and exchanges) · `consume` (the loop: prefetch, concurrency,
+//! ack/retry/dead-letter, reconnect, drain) · `process` (one task, no AMQP)
+//! · `publish` (confirmed publishing) · `shutdown` (signals) · `metrics`
+//! (Prometheus) · `http` (/metrics, /healthz, /readyz) · `enqueue`
+//! (producing tasks). Scaling out is running more workers on the same
+//! queue; there is no coordination between workers.
+
+pub mod config;
+pub mod consume;
+pub mod enqueue;
+pub mod http;
+pub mod metrics;
+pub mod process;
+pub mod publish;
+pub mod shutdown;
+pub mod topology;
+
+pub use config::WorkerConfig;
+pub use metrics::Metrics;
+pub use process::Processor;
+pub use shutdown::Shutdown;
+pub use topology::Names;
+
+use crate::Extractor;
+use crate::fetch::{FetchError, FetchOptions, Fetcher};
+use std::sync::Arc;
+
+/// Why the worker could not start (once running, it survives broker
+/// trouble by reconnecting).
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error("metrics: {0}")]
+    Metrics(#[from] prometheus::Error),
+    #[error("fetcher: {0}")]
+    Fetch(#[from] FetchError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: std::net::SocketAddr,
+        source: std::io::Error,
+    },
+}
+
+/// Runs a worker until `shutdown` is triggered and it has drained. The
+/// HTTP endpoints, when configured, live as long as the worker.
+pub async fn run(
+    config: WorkerConfig,
+    extractor: Extractor,
+    fetch: FetchOptions,
+    shutdown: Shutdown,
+) -> Result<(), WorkerError> {
+    let metrics = Metrics::new()?;
+    let health = http::Health::new(metrics.clone());
+    let server = match config.http {
+        Some(addr) => {
+            let listener = http::bind(addr)
+                .await
+                .map_err(|source| WorkerError::Listen { addr, source })?;
+            Some(tokio::spawn(http::serve(listener, health.clone())))
+        }
+        None => None,
+    };
+    let fetcher = Fetcher::new(extractor.clone(), fetch)?;
+    let processor = Arc::new(Processor::new(
+        fetcher,
+        extractor,
+        config.max_payload,
+        metrics,
+    ));
+    consume::run(Arc::new(config), processor, health, shutdown).await;
+    if let Some(server) = server {
+        server.abort();
+    }
+    Ok(())
+}

@@ -1,0 +1,311 @@
+//! One task's work, without any AMQP: fetch a URL, or read a WARC file or
+//! record, run the extraction core, and hand each result ([`Output`]) to a
+//! channel as soon as it exists, so a WARC file with thousands of records
+//! never sits in memory as a whole. Classifies what goes wrong as
+//! transient (retry the task) or permanent (dead-letter it).
+//!
+//! Publishing, acking and retry decisions are `consume`'s job.
+
+use super::metrics::Metrics;
+use crate::fetch::{FetchError, Fetcher};
+use crate::proto::{DocumentMessage, Failure, Origin, Task, task};
+use crate::warc::{self, Item, PageError, ReaderOptions, WarcReader};
+use crate::{Document, Extractor};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+/// One result of a task.
+#[derive(Debug)]
+pub enum Output {
+    Document(Box<DocumentMessage>),
+    /// A record of a multi-record task that gave no document; the task
+    /// itself goes on.
+    Failure(Failure),
+}
+
+/// Why a task as a whole failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TaskError {
+    /// May work later (timeouts, 5xx, broker trouble): requeue.
+    #[error("{stage}/{kind}: {reason}")]
+    Transient {
+        stage: &'static str,
+        kind: String,
+        reason: String,
+    },
+    /// Will never work (404, not HTML, missing file, bad record):
+    /// dead-letter.
+    #[error("{stage}/{kind}: {reason}")]
+    Permanent {
+        stage: &'static str,
+        kind: String,
+        reason: String,
+    },
+}
+
+impl TaskError {
+    fn permanent(stage: &'static str, kind: impl Into<String>, reason: impl ToString) -> Self {
+        TaskError::Permanent {
+            stage,
+            kind: kind.into(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// Stage, kind and reason, whichever variant.
+    pub fn parts(&self) -> (&'static str, &str, &str) {
+        match self {
+            TaskError::Transient {
+                stage,
+                kind,
+                reason,
+            }
+            | TaskError::Permanent {
+                stage,
+                kind,
+                reason,
+            } => (stage, kind, reason),
+        }
+    }
+}
+
+/// Turns tasks into results. Cheap to share (`Arc`).
+pub struct Processor {
+    fetcher: Fetcher,
+    extractor: Extractor,
+    reader: ReaderOptions,
+    metrics: Metrics,
+}
+
+impl Processor {
+    pub fn new(
+        fetcher: Fetcher,
+        extractor: Extractor,
+        max_payload: usize,
+        metrics: Metrics,
+    ) -> Self {
+        Processor {
+            fetcher,
+            extractor,
+            reader: ReaderOptions { max_payload },
+            metrics,
+        }
+    }
+
+    /// Runs `task`, sending its results to `out` as they are made. Stops
+    /// early (Ok) if the receiver is gone.
+    pub async fn run(
+        self: &Arc<Self>,
+        task: &Task,
+        out: mpsc::Sender<Output>,
+    ) -> Result<(), TaskError> {
+        match &task.source {
+            Some(task::Source::Url(url)) => self.url(task, url, out).await,
+            Some(task::Source::WarcFile(file)) => {
+                let (this, id, path) = (self.clone(), task.id.clone(), file.path.clone());
+                blocking(move || this.warc_file(&id, Path::new(&path), &out)).await
+            }
+            Some(task::Source::WarcRecord(rec)) => {
+                let (this, id, rec) = (self.clone(), task.id.clone(), rec.clone());
+                blocking(move || this.warc_record(&id, &rec, &out)).await
+            }
+            None => Err(TaskError::permanent(
+                "decode",
+                "no_source",
+                "task has no source",
+            )),
+        }
+    }
+
+    async fn url(
+        &self,
+        task: &Task,
+        url: &str,
+        out: mpsc::Sender<Output>,
+    ) -> Result<(), TaskError> {
+        let started = Instant::now();
+        let result = self.fetcher.fetch(url).await;
+        self.metrics.observe("fetch", started);
+        let fetched = match result {
+            Ok(f) => f,
+            Err(e) => {
+                let code = match &e {
+                    FetchError::Status { status, .. } => status.to_string(),
+                    other => other.kind().to_string(),
+                };
+                self.metrics.fetch_status.with_label_values(&[&code]).inc();
+                return Err(fetch_error(e));
+            }
+        };
+        let status = fetched.status.to_string();
+        self.metrics
+            .fetch_status
+            .with_label_values(&[&status])
+            .inc();
+        self.metrics.bytes_in.inc_by(fetched.body_bytes);
+        let origin = Origin {
+            record_key: url.to_string(),
+            url: fetched.url,
+            status: u32::from(fetched.status),
+            truncated: fetched.truncated,
+            ..Origin::default()
+        };
+        let doc = DocumentMessage::from_document(&task.id, origin, fetched.document);
+        // A closed receiver means the task is being abandoned anyway.
+        let _ = out.send(Output::Document(Box::new(doc))).await;
+        Ok(())
+    }
+
+    /// Every HTML record of a file; bad records become failure events.
+    fn warc_file(
+        &self,
+        task_id: &str,
+        path: &Path,
+        out: &mpsc::Sender<Output>,
+    ) -> Result<(), TaskError> {
+        let file = std::fs::File::open(path).map_err(|e| {
+            TaskError::permanent("warc", "open", format!("{}: {e}", path.display()))
+        })?;
+        let reader = WarcReader::new(std::io::BufReader::new(file), self.reader).map_err(|e| {
+            TaskError::permanent("warc", "format", format!("{}: {e}", path.display()))
+        })?;
+        for item in reader {
+            let output = match item {
+                Ok(Item::Page(page)) => self.page(task_id, &page),
+                Ok(Item::Skipped { .. }) => continue,
+                Ok(Item::Bad { pos, error }) => Some(Output::Failure(record_failure(
+                    task_id,
+                    "warc",
+                    "bad_record",
+                    &format!("{} at offset {}: {error}", path.display(), pos.offset),
+                    "",
+                ))),
+                // Reading cannot go on (truncated compression and the like):
+                // what came before is published, the rest is a failure.
+                Err(e) => Some(Output::Failure(record_failure(
+                    task_id,
+                    "warc",
+                    "read",
+                    &format!("{}: {e}", path.display()),
+                    "",
+                ))),
+            };
+            if let Some(output) = output
+                && out.blocking_send(output).is_err()
+            {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn warc_record(
+        &self,
+        task_id: &str,
+        rec: &crate::proto::WarcRecord,
+        out: &mpsc::Sender<Output>,
+    ) -> Result<(), TaskError> {
+        let length = (rec.length > 0).then_some(rec.length);
+        let started = Instant::now();
+        let item = warc::read_record_at(Path::new(&rec.path), rec.offset, length, self.reader);
+        self.metrics.observe("warc", started);
+        let item = item.map_err(|e| {
+            TaskError::permanent("warc", "read", format!("{}@{}: {e}", rec.path, rec.offset))
+        })?;
+        let output = match item {
+            Item::Page(page) => match self.extract_page(task_id, &page) {
+                Ok(doc) => Output::Document(Box::new(doc)),
+                Err(e) => return Err(TaskError::permanent("extract", page_error_kind(&e), e)),
+            },
+            Item::Skipped { reason, .. } => {
+                return Err(TaskError::permanent("warc", "skipped", reason.key()));
+            }
+            Item::Bad { error, .. } => {
+                return Err(TaskError::permanent("warc", "bad_record", error));
+            }
+        };
+        let _ = out.blocking_send(output);
+        Ok(())
+    }
+
+    /// A page of a WARC file: its document, or a failure event.
+    fn page(&self, task_id: &str, page: &warc::Page) -> Option<Output> {
+        match self.extract_page(task_id, page) {
+            Ok(doc) => Some(Output::Document(Box::new(doc))),
+            // Not HTML after all, too large, ...: not a failure of the task.
+            Err(PageError::Skip(_)) => None,
+            Err(e) => Some(Output::Failure(record_failure(
+                task_id,
+                "extract",
+                page_error_kind(&e),
+                &e.to_string(),
+                &page.record_id,
+            ))),
+        }
+    }
+
+    fn extract_page(&self, task_id: &str, page: &warc::Page) -> Result<DocumentMessage, PageError> {
+        let started = Instant::now();
+        let doc: Document = page.extract(&self.extractor)?;
+        self.metrics.observe("extract", started);
+        self.metrics.bytes_in.inc_by(doc.bytes);
+        let origin = Origin {
+            record_key: page.record_id.clone(),
+            url: page.target_uri.clone().unwrap_or_default(),
+            warc_record_id: page.record_id.clone(),
+            ..Origin::default()
+        };
+        Ok(DocumentMessage::from_document(task_id, origin, doc))
+    }
+}
+
+/// Runs blocking WARC work off the async threads.
+async fn blocking<F>(work: F) -> Result<(), TaskError>
+where
+    F: FnOnce() -> Result<(), TaskError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        // A panic in the reader or the core: retrying will panic again.
+        Err(TaskError::permanent("warc", "panic", e))
+    })
+}
+
+fn fetch_error(e: FetchError) -> TaskError {
+    let kind = e.kind().to_string();
+    if e.is_transient() {
+        TaskError::Transient {
+            stage: "fetch",
+            kind,
+            reason: e.to_string(),
+        }
+    } else {
+        TaskError::permanent("fetch", kind, e)
+    }
+}
+
+fn page_error_kind(e: &PageError) -> &'static str {
+    match e {
+        PageError::Skip(_) => "skipped",
+        PageError::Payload(_) => "payload",
+        PageError::Extract(_) => "extract",
+    }
+}
+
+fn record_failure(
+    task_id: &str,
+    stage: &str,
+    kind: &str,
+    reason: &str,
+    record_id: &str,
+) -> Failure {
+    Failure {
+        task_id: task_id.to_string(),
+        stage: stage.to_string(),
+        kind: kind.to_string(),
+        reason: reason.to_string(),
+        warc_record_id: record_id.to_string(),
+        ..Failure::default()
+    }
+}

@@ -1,0 +1,153 @@
+//! Publishing on a confirm channel: every message is persistent and
+//! `mandatory`, and a publish counts only when the broker has confirmed it
+//! (ack, and not returned as unroutable). Used for results, dead letters
+//! and `linesift enqueue`. Does not retry: a failed publish fails the
+//! caller's task, which is then retried through the task queue.
+
+use crate::proto::{self, Encoding};
+use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
+use lapin::types::FieldTable;
+use lapin::{BasicProperties, Channel, Connection};
+use lapin::{Confirmation, PublisherConfirm};
+
+/// A publish that did not make it.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error("broker: {0}")]
+    Amqp(#[from] lapin::Error),
+    #[error("broker refused (nack) a message for {0:?}")]
+    Nack(String),
+    /// With `mandatory`, a message no queue is bound for comes back: the
+    /// results exchange has no consumer queue, and the results would be
+    /// lost. Treated as a (transient) failure so the task is not acked.
+    #[error("unroutable: no queue bound for {exchange:?} / {routing_key:?}")]
+    Unroutable {
+        exchange: String,
+        routing_key: String,
+    },
+}
+
+/// Persistent delivery mode.
+const PERSISTENT: u8 = 2;
+
+/// A confirm-mode channel.
+#[derive(Clone)]
+pub struct Publisher {
+    channel: Channel,
+    encoding: Encoding,
+}
+
+impl Publisher {
+    /// Opens a channel on `connection` and puts it into confirm mode.
+    pub async fn open(connection: &Connection, encoding: Encoding) -> Result<Self, PublishError> {
+        let channel = connection.create_channel().await?;
+        channel
+            .confirm_select(ConfirmSelectOptions::default())
+            .await?;
+        Ok(Publisher { channel, encoding })
+    }
+
+    pub fn channel(&self) -> &Channel {
+        &self.channel
+    }
+
+    /// Publishes a generated message in this publisher's encoding. Returns
+    /// the confirmation to await (with [`confirmed`]).
+    pub async fn message<M>(
+        &self,
+        exchange: &str,
+        routing_key: &str,
+        message: &M,
+        message_id: &str,
+    ) -> Result<Pending, PublishError>
+    where
+        M: prost::Message + serde::Serialize,
+    {
+        let (body, content_type) = proto::encode(message, self.encoding);
+        let properties = BasicProperties::default()
+            .with_content_type(content_type.into())
+            .with_message_id(message_id.into());
+        self.raw(exchange, routing_key, &body, properties).await
+    }
+
+    /// Publishes bytes with the given properties, made persistent.
+    pub async fn raw(
+        &self,
+        exchange: &str,
+        routing_key: &str,
+        body: &[u8],
+        properties: BasicProperties,
+    ) -> Result<Pending, PublishError> {
+        let confirm = self
+            .channel
+            .basic_publish(
+                exchange.into(),
+                routing_key.into(),
+                BasicPublishOptions {
+                    mandatory: true,
+                    ..BasicPublishOptions::default()
+                },
+                body,
+                properties.with_delivery_mode(PERSISTENT),
+            )
+            .await?;
+        Ok(Pending {
+            confirm,
+            exchange: exchange.to_string(),
+            routing_key: routing_key.to_string(),
+        })
+    }
+}
+
+/// A published message waiting for the broker's confirmation.
+pub struct Pending {
+    confirm: PublisherConfirm,
+    exchange: String,
+    routing_key: String,
+}
+
+impl Pending {
+    /// Waits for the broker: Ok only for an ack of a routed message.
+    pub async fn confirmed(self) -> Result<(), PublishError> {
+        match self.confirm.await? {
+            Confirmation::Ack(None) => Ok(()),
+            Confirmation::Ack(Some(_)) => Err(PublishError::Unroutable {
+                exchange: self.exchange,
+                routing_key: self.routing_key,
+            }),
+            Confirmation::Nack(_) => Err(PublishError::Nack(self.exchange)),
+            // Only without confirm_select, which `open` always does.
+            Confirmation::NotRequested => Ok(()),
+        }
+    }
+}
+
+/// Waits for all confirmations; the first failure is returned (the rest
+/// are still awaited so none is left dangling).
+pub async fn confirm_all(pending: Vec<Pending>) -> Result<(), PublishError> {
+    let mut first = None;
+    for p in pending {
+        if let Err(e) = p.confirmed().await
+            && first.is_none()
+        {
+            first = Some(e);
+        }
+    }
+    first.map_or(Ok(()), Err)
+}
+
+/// Headers of a dead letter: the original ones plus the reason.
+pub fn with_reason(original: Option<&FieldTable>, kind: &str, reason: &str) -> FieldTable {
+    use super::topology::{HEADER_KIND, HEADER_REASON};
+    use lapin::types::{AMQPValue, LongString};
+    let mut headers = original.cloned().unwrap_or_default();
+    headers.insert(
+        HEADER_REASON.into(),
+        AMQPValue::LongString(LongString::from(reason)),
+    );
+    headers.insert(
+        HEADER_KIND.into(),
+        AMQPValue::LongString(LongString::from(kind)),
+    );
+    headers
+}

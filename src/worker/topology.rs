@@ -1,0 +1,146 @@
+//! The broker objects the worker needs, declared idempotently at every
+//! (re)connect: a durable quorum task queue with a delivery limit and a
+//! dead-letter exchange, the dead-letter queue behind it, and the topic
+//! exchange results are published to (`document`, `failure`).
+//!
+//! Does not bind any consumer queue to the results exchange: downstream
+//! owns its queues. Declaring with different arguments than an existing
+//! object has fails (PRECONDITION_FAILED); that is reported, not papered
+//! over, because silently using a differently configured queue would break
+//! the delivery-limit guarantees.
+
+use lapin::options::{
+    ExchangeDeclareOptions, ExchangeDeleteOptions, QueueBindOptions, QueueDeclareOptions,
+    QueueDeleteOptions,
+};
+use lapin::types::{AMQPValue, FieldTable, LongString};
+use lapin::{Channel, ExchangeKind};
+
+/// Routing key of document results.
+pub const ROUTING_DOCUMENT: &str = "document";
+/// Routing key of failure events.
+pub const ROUTING_FAILURE: &str = "failure";
+/// Header on dead-lettered tasks: why the worker gave up on them.
+pub const HEADER_REASON: &str = "x-linesift-reason";
+/// Header on dead-lettered tasks: the failure's machine-readable kind.
+pub const HEADER_KIND: &str = "x-linesift-kind";
+/// Header quorum queues set on redeliveries: earlier delivery attempts.
+pub const HEADER_DELIVERY_COUNT: &str = "x-delivery-count";
+
+/// Names of the broker objects (configurable so that several pipelines,
+/// or tests, can share one broker).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    pub tasks: String,
+    pub dead_letter_exchange: String,
+    pub dead_letter_queue: String,
+    pub results: String,
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names::with_prefix("linesift")
+    }
+}
+
+impl Names {
+    /// `{prefix}.tasks`, `{prefix}.dlx`, `{prefix}.dead`, `{prefix}.results`.
+    pub fn with_prefix(prefix: &str) -> Self {
+        Names {
+            tasks: format!("{prefix}.tasks"),
+            dead_letter_exchange: format!("{prefix}.dlx"),
+            dead_letter_queue: format!("{prefix}.dead"),
+            results: format!("{prefix}.results"),
+        }
+    }
+}
+
+fn long(value: &str) -> AMQPValue {
+    AMQPValue::LongString(LongString::from(value))
+}
+
+/// Arguments of the task queue.
+fn task_queue_arguments(names: &Names, delivery_limit: u32) -> FieldTable {
+    let mut args = FieldTable::default();
+    args.insert("x-queue-type".into(), long("quorum"));
+    args.insert(
+        "x-delivery-limit".into(),
+        AMQPValue::LongLongInt(i64::from(delivery_limit)),
+    );
+    args.insert(
+        "x-dead-letter-exchange".into(),
+        long(&names.dead_letter_exchange),
+    );
+    args
+}
+
+/// Declares everything; safe to call again on every reconnect.
+pub async fn declare(
+    channel: &Channel,
+    names: &Names,
+    delivery_limit: u32,
+) -> Result<(), lapin::Error> {
+    let durable = ExchangeDeclareOptions {
+        durable: true,
+        ..ExchangeDeclareOptions::default()
+    };
+    // Fanout: whatever routing key a task carried, its dead letter lands in
+    // the one dead-letter queue.
+    channel
+        .exchange_declare(
+            names.dead_letter_exchange.as_str().into(),
+            ExchangeKind::Fanout,
+            durable,
+            FieldTable::default(),
+        )
+        .await?;
+    channel
+        .exchange_declare(
+            names.results.as_str().into(),
+            ExchangeKind::Topic,
+            durable,
+            FieldTable::default(),
+        )
+        .await?;
+    let queue = QueueDeclareOptions::durable();
+    channel
+        .queue_declare(
+            names.dead_letter_queue.as_str().into(),
+            queue,
+            FieldTable::default(),
+        )
+        .await?;
+    channel
+        .queue_bind(
+            names.dead_letter_queue.as_str().into(),
+            names.dead_letter_exchange.as_str().into(),
+            "".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await?;
+    channel
+        .queue_declare(
+            names.tasks.as_str().into(),
+            queue,
+            task_queue_arguments(names, delivery_limit),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Deletes everything [`declare`] made (tests, teardown). Missing objects
+/// are not an error for RabbitMQ.
+pub async fn delete(channel: &Channel, names: &Names) -> Result<(), lapin::Error> {
+    for queue in [&names.tasks, &names.dead_letter_queue] {
+        channel
+            .queue_delete(queue.as_str().into(), QueueDeleteOptions::default())
+            .await?;
+    }
+    for exchange in [&names.dead_letter_exchange, &names.results] {
+        channel
+            .exchange_delete(exchange.as_str().into(), ExchangeDeleteOptions::default())
+            .await?;
+    }
+    Ok(())
+}

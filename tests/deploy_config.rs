@@ -1,0 +1,966 @@
+//! The deployment files (docker-compose.yml, Dockerfile, deploy/) checked
+//! without a Docker engine or a cluster: they parse, the external tools
+//! that understand them accept them (each skipped with a note when the tool
+//! is absent), and they agree with each other and with the worker's metric
+//! names.
+
+use serde::Deserialize;
+use serde_json::Value as Json;
+use serde_norway::Value as Yaml;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("reading {rel}: {e}"))
+}
+
+fn yaml_documents(rel: &str) -> Vec<Yaml> {
+    let text = read(rel);
+    serde_norway::Deserializer::from_str(&text)
+        .map(|doc| {
+            let mut value =
+                serde_norway::Value::deserialize(doc).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            // `<<: *anchor` merge keys, as compose applies them.
+            value.apply_merge().unwrap_or_else(|e| panic!("{rel}: {e}"));
+            value
+        })
+        .filter(|doc| !doc.is_null())
+        .collect()
+}
+
+fn yaml(rel: &str) -> Yaml {
+    let mut docs = yaml_documents(rel);
+    assert_eq!(docs.len(), 1, "{rel}: expected one YAML document");
+    docs.remove(0)
+}
+
+fn json(rel: &str) -> Json {
+    serde_json::from_str(&read(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Runs a tool if it is installed; None (and a note) when it is not.
+fn run_tool(program: &str, args: &[&str]) -> Option<Output> {
+    match Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .output()
+    {
+        Ok(out) => Some(out),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!(
+                "note: {program} is not installed; skipping `{program} {}`",
+                args.join(" ")
+            );
+            None
+        }
+        Err(e) => panic!("running {program}: {e}"),
+    }
+}
+
+fn assert_success(what: &str, out: &Output) {
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn s<'a>(v: &'a Yaml, path: &[&str]) -> &'a Yaml {
+    let mut cur = v;
+    for key in path {
+        cur = cur
+            .get(*key)
+            .unwrap_or_else(|| panic!("missing {key} in {}", path.join(".")));
+    }
+    cur
+}
+
+fn str_at<'a>(v: &'a Yaml, path: &[&str]) -> &'a str {
+    s(v, path)
+        .as_str()
+        .unwrap_or_else(|| panic!("{} is not a string", path.join(".")))
+}
+
+// ---------------------------------------------------------------- compose
+
+/// `docker compose` (plugin) or the standalone `docker-compose`, whichever
+/// can run `version`.
+fn compose_command() -> Option<Vec<&'static str>> {
+    let plugin = Command::new("docker")
+        .args(["compose", "version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if plugin {
+        return Some(vec!["docker", "compose"]);
+    }
+    let standalone = Command::new("docker-compose")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    standalone.then(|| vec!["docker-compose"])
+}
+
+#[test]
+fn compose_file_is_valid_for_compose() {
+    let Some(cmd) = compose_command() else {
+        eprintln!(
+            "note: neither the docker compose plugin nor docker-compose is installed; skipping `compose config -q`"
+        );
+        return;
+    };
+    for profile_args in [&[][..], &["--profile", "tools"][..]] {
+        let mut args: Vec<&str> = cmd[1..].to_vec();
+        args.extend_from_slice(profile_args);
+        args.extend_from_slice(&["-f", "docker-compose.yml", "config", "-q"]);
+        let out = Command::new(cmd[0])
+            .args(&args)
+            .current_dir(root())
+            .env_remove("COMPOSE_FILE")
+            .output()
+            .expect("running compose");
+        assert_success(&format!("{} {}", cmd[0], args.join(" ")), &out);
+    }
+}
+
+#[test]
+fn compose_stack_has_the_agreed_services() {
+    let compose = yaml("docker-compose.yml");
+    let services = s(&compose, &["services"]);
+    for name in [
+        "rabbitmq",
+        "worker",
+        "enqueue",
+        "sample",
+        "prometheus",
+        "grafana",
+    ] {
+        assert!(services.get(name).is_some(), "service {name} missing");
+    }
+    assert_eq!(
+        str_at(services, &["rabbitmq", "image"]),
+        "rabbitmq:3-management"
+    );
+    assert!(s(services, &["rabbitmq", "healthcheck", "test"]).is_sequence());
+    let ports: Vec<&str> = s(services, &["rabbitmq", "ports"])
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(
+        ports.iter().any(|p| p.ends_with(":15672")),
+        "management UI port: {ports:?}"
+    );
+
+    let worker = s(services, &["worker"]);
+    assert_eq!(s(worker, &["deploy", "replicas"]).as_u64(), Some(2));
+    assert_eq!(
+        str_at(worker, &["depends_on", "rabbitmq", "condition"]),
+        "service_healthy"
+    );
+    let env = s(worker, &["environment"]);
+    for key in [
+        "AMQP_URL",
+        "LINESIFT_TASK_QUEUE",
+        "LINESIFT_RESULTS_EXCHANGE",
+        "LINESIFT_DEAD_LETTER_EXCHANGE",
+        "LINESIFT_DEAD_LETTER_QUEUE",
+        "LINESIFT_DELIVERY_LIMIT",
+        "LINESIFT_PREFETCH",
+        "LINESIFT_CONCURRENCY",
+        "LINESIFT_DRAIN_DEADLINE",
+        "LINESIFT_HTTP",
+    ] {
+        assert!(env.get(key).is_some(), "worker env {key} missing");
+    }
+    // The broker user the stack connects as is the one definitions.json creates.
+    let amqp = str_at(env, &["AMQP_URL"]);
+    let defs = json("deploy/rabbitmq/definitions.json");
+    assert_eq!(
+        str_at(env, &["LINESIFT_DELIVERY_LIMIT"]),
+        defs["queues"][0]["arguments"]["x-delivery-limit"].to_string(),
+        "the worker redeclares the task queue: its delivery limit must match definitions.json"
+    );
+    // Workers and enqueue declare the same broker objects.
+    let enqueue_env = s(services, &["enqueue", "environment"]);
+    for key in [
+        "AMQP_URL",
+        "LINESIFT_TASK_QUEUE",
+        "LINESIFT_DEAD_LETTER_QUEUE",
+        "LINESIFT_DELIVERY_LIMIT",
+    ] {
+        assert_eq!(enqueue_env.get(key), env.get(key), "enqueue env {key}");
+    }
+    let user = defs["users"][0]["name"].as_str().unwrap();
+    assert!(amqp.starts_with(&format!("amqp://{user}:")), "{amqp}");
+    assert!(amqp.contains("@rabbitmq:5672/"), "{amqp}");
+    // Compose stops a worker no sooner than its drain deadline.
+    let drain: u64 = str_at(env, &["LINESIFT_DRAIN_DEADLINE"]).parse().unwrap();
+    let grace = str_at(worker, &["stop_grace_period"]);
+    let grace: u64 = grace.trim_end_matches('s').parse().unwrap();
+    assert!(
+        grace > drain,
+        "stop_grace_period {grace}s <= drain {drain}s"
+    );
+
+    let enqueue = s(services, &["enqueue"]);
+    assert_eq!(s(enqueue, &["profiles"])[0].as_str(), Some("tools"));
+    let script = s(enqueue, &["command"])[0].as_str().unwrap();
+    assert!(
+        script.contains("enqueue /data/sample/urls.txt --kind urls"),
+        "{script}"
+    );
+    assert!(
+        script.contains("enqueue /data/sample/warc-files.txt --kind warc-files"),
+        "{script}"
+    );
+}
+
+#[test]
+fn compose_bind_mounts_exist() {
+    let compose = yaml("docker-compose.yml");
+    let services = s(&compose, &["services"]).as_mapping().unwrap();
+    let mut checked = 0;
+    for (name, service) in services {
+        let Some(volumes) = service.get("volumes").and_then(Yaml::as_sequence) else {
+            continue;
+        };
+        for v in volumes {
+            let spec = v.as_str().unwrap();
+            let source = spec.split(':').next().unwrap();
+            if source.starts_with("./") {
+                assert!(
+                    root().join(source).exists(),
+                    "{name:?}: bind mount source {source} does not exist"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "only {checked} bind mounts checked");
+}
+
+#[test]
+fn dockerfile_builds_release_and_runs_non_root() {
+    let dockerfile = read("Dockerfile");
+    assert!(dockerfile.contains("FROM rust:1-bookworm AS build"));
+    assert!(dockerfile.contains("cargo build --release --locked"));
+    assert!(dockerfile.contains("FROM debian:bookworm-slim"));
+    assert!(dockerfile.contains("ca-certificates"));
+    assert!(dockerfile.contains("useradd --system --uid 10001"));
+    assert!(dockerfile.contains("USER 10001:10001"));
+    assert!(dockerfile.contains(r#"ENTRYPOINT ["linesift"]"#));
+    let ignore: BTreeSet<&str> = include_str!("../.dockerignore").lines().collect();
+    for entry in ["target", ".venv", ".git"] {
+        assert!(ignore.contains(entry), ".dockerignore lacks {entry}");
+    }
+}
+
+// ---------------------------------------------------------------- sample
+
+/// The sample WARC is what scripts/make-sample-warc.py makes of the sample
+/// pages today (the script is deterministic).
+#[test]
+fn sample_warc_is_up_to_date() {
+    let python = root().join(".venv/bin/python");
+    let has_warcio = Command::new(&python)
+        .args(["-c", "import warcio"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_warcio {
+        eprintln!("note: .venv with warcio missing; skipping the sample WARC regeneration check");
+        return;
+    }
+    let dir = tempdir("regen");
+    let out_path = dir.join("sample.warc.gz");
+    let out = Command::new(&python)
+        .arg(root().join("scripts/make-sample-warc.py"))
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_success("make-sample-warc.py", &out);
+    let fresh = std::fs::read(&out_path).unwrap();
+    let committed = std::fs::read(root().join("deploy/sample/sample.warc.gz")).unwrap();
+    assert!(
+        fresh == committed,
+        "deploy/sample/sample.warc.gz is stale: run .venv/bin/python scripts/make-sample-warc.py"
+    );
+    assert!(committed.len() < 64 * 1024, "sample WARC should stay small");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linesift-deploy-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// linesift itself extracts the sample WARC's four HTML pages, and the
+/// task lists name what the compose stack serves and mounts.
+#[test]
+fn sample_warc_extracts_with_linesift() {
+    let dir = tempdir("warc");
+    let out_path = dir.join("out.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("warc")
+        .arg(root().join("deploy/sample/sample.warc.gz"))
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_success("linesift warc sample.warc.gz", &out);
+    let jsonl = std::fs::read_to_string(&out_path).unwrap();
+    let docs: Vec<Json> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let urls: BTreeSet<&str> = docs.iter().filter_map(|d| d["url"].as_str()).collect();
+    for page in [
+        "lighthouse-keepers.html",
+        "tide-tables.html",
+        "bread-oven.html",
+    ] {
+        assert!(
+            urls.contains(format!("http://sample/{page}").as_str()),
+            "{page} not extracted: {urls:?}"
+        );
+    }
+    let keepers = docs
+        .iter()
+        .find(|d| d["url"] == "http://sample/lighthouse-keepers.html")
+        .unwrap();
+    let text = keepers["text"].as_str().unwrap();
+    assert!(text.contains("final entry reads simply"), "{text}");
+    assert!(!text.contains("Privacy"), "footer leaked into text: {text}");
+
+    for line in read("deploy/sample/urls.txt").lines() {
+        let page = line.strip_prefix("http://sample/").expect(line);
+        let file = if page.is_empty() { "index.html" } else { page };
+        assert!(
+            root().join("deploy/sample/site").join(file).exists(),
+            "{line}"
+        );
+    }
+    for line in read("deploy/sample/warc-files.txt")
+        .lines()
+        .chain(read("deploy/sample/warc-records.txt").lines())
+    {
+        let path = line.split_whitespace().next().unwrap();
+        let local = path.strip_prefix("/data/sample/").expect(path);
+        assert!(root().join("deploy/sample").join(local).exists(), "{line}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+// ---------------------------------------------------------------- k8s
+
+fn k8s_documents() -> Vec<(String, Yaml)> {
+    let dir = root().join("deploy/k8s");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    files
+        .iter()
+        .flat_map(|f| {
+            let rel = f
+                .strip_prefix(root())
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string();
+            yaml_documents(&rel)
+                .into_iter()
+                .map(move |d| (rel.clone(), d))
+        })
+        .collect()
+}
+
+fn find_kind<'a>(docs: &'a [(String, Yaml)], kind: &str) -> &'a Yaml {
+    let found: Vec<&Yaml> = docs
+        .iter()
+        .filter(|(_, d)| d.get("kind").and_then(Yaml::as_str) == Some(kind))
+        .map(|(_, d)| d)
+        .collect();
+    assert_eq!(found.len(), 1, "expected one {kind}");
+    found[0]
+}
+
+#[test]
+fn k8s_documents_are_objects() {
+    let docs = k8s_documents();
+    for (file, doc) in &docs {
+        let kind = doc.get("kind").and_then(Yaml::as_str);
+        assert!(kind.is_some(), "{file}: no kind");
+        assert!(
+            doc.get("apiVersion").and_then(Yaml::as_str).is_some(),
+            "{file}: no apiVersion"
+        );
+        if kind == Some("Kustomization") {
+            continue;
+        }
+        let name = doc
+            .get("metadata")
+            .and_then(|m| m.get("name"))
+            .and_then(Yaml::as_str);
+        assert!(
+            name.is_some_and(|n| !n.is_empty()),
+            "{file}: no metadata.name"
+        );
+    }
+    let kinds: BTreeSet<&str> = docs
+        .iter()
+        .map(|(_, d)| d["kind"].as_str().unwrap())
+        .collect();
+    for kind in [
+        "Deployment",
+        "Service",
+        "ServiceMonitor",
+        "ScaledObject",
+        "TriggerAuthentication",
+        "Secret",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} in deploy/k8s: {kinds:?}");
+    }
+    assert_eq!(
+        str_at(find_kind(&docs, "ServiceMonitor"), &["apiVersion"]),
+        "monitoring.coreos.com/v1"
+    );
+    assert_eq!(
+        str_at(find_kind(&docs, "ScaledObject"), &["apiVersion"]),
+        "keda.sh/v1alpha1"
+    );
+}
+
+fn env_value<'a>(container: &'a Yaml, name: &str) -> Option<&'a Yaml> {
+    s(container, &["env"])
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"].as_str() == Some(name))
+}
+
+#[test]
+fn k8s_worker_deployment_probes_drain_and_security() {
+    let docs = k8s_documents();
+    let deployment = find_kind(&docs, "Deployment");
+    let pod = s(deployment, &["spec", "template", "spec"]);
+    let container = &s(pod, &["containers"])[0];
+
+    // Metrics port: the container port named `metrics` is the one the
+    // worker listens on (LINESIFT_HTTP).
+    let metrics_port = s(container, &["ports"])
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"].as_str() == Some("metrics"))
+        .expect("container port named metrics")["containerPort"]
+        .as_u64()
+        .unwrap();
+    let addr = env_value(container, "LINESIFT_HTTP").unwrap()["value"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        addr.rsplit(':').next().unwrap().parse::<u64>().unwrap(),
+        metrics_port
+    );
+    for (probe, path) in [("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")] {
+        let get = s(container, &[probe, "httpGet"]);
+        assert_eq!(str_at(get, &["path"]), path, "{probe}");
+        let port = &get["port"];
+        assert!(
+            port.as_str() == Some("metrics") || port.as_u64() == Some(metrics_port),
+            "{probe} port {port:?}"
+        );
+    }
+
+    let defs = json("deploy/rabbitmq/definitions.json");
+    assert_eq!(
+        env_value(container, "LINESIFT_DELIVERY_LIMIT").unwrap()["value"].as_str(),
+        Some(
+            defs["queues"][0]["arguments"]["x-delivery-limit"]
+                .to_string()
+                .as_str()
+        ),
+        "LINESIFT_DELIVERY_LIMIT must match the task queue's x-delivery-limit"
+    );
+
+    // Grace period longer than the drain deadline (default 30 s).
+    let drain = env_value(container, "LINESIFT_DRAIN_DEADLINE")
+        .map(|e| e["value"].as_str().unwrap().parse::<u64>().unwrap())
+        .unwrap_or(30);
+    let grace = s(pod, &["terminationGracePeriodSeconds"]).as_u64().unwrap();
+    assert!(
+        grace > drain,
+        "terminationGracePeriodSeconds {grace} <= drain {drain}"
+    );
+
+    assert_eq!(
+        s(pod, &["securityContext", "runAsNonRoot"]).as_bool(),
+        Some(true)
+    );
+    assert_ne!(s(pod, &["securityContext", "runAsUser"]).as_u64(), Some(0));
+    for kind in ["requests", "limits"] {
+        for res in ["cpu", "memory"] {
+            assert!(
+                s(container, &["resources", kind]).get(res).is_some(),
+                "{kind}.{res}"
+            );
+        }
+    }
+
+    // AMQP_URL from the Secret that KEDA's TriggerAuthentication reads too.
+    let secret_ref = s(
+        env_value(container, "AMQP_URL").unwrap(),
+        &["valueFrom", "secretKeyRef"],
+    );
+    let secret = find_kind(&docs, "Secret");
+    assert_eq!(
+        str_at(secret_ref, &["name"]),
+        str_at(secret, &["metadata", "name"])
+    );
+    let key = str_at(secret_ref, &["key"]);
+    assert!(s(secret, &["stringData"]).get(key).is_some());
+    let auth = &s(
+        find_kind(&docs, "TriggerAuthentication"),
+        &["spec", "secretTargetRef"],
+    )[0];
+    assert_eq!(str_at(auth, &["name"]), str_at(secret_ref, &["name"]));
+    assert_eq!(str_at(auth, &["key"]), key);
+    assert_eq!(str_at(auth, &["parameter"]), "host");
+
+    // Service and ServiceMonitor select these pods' metrics port.
+    let labels = s(deployment, &["spec", "template", "metadata", "labels"]);
+    let service = find_kind(&docs, "Service");
+    for (k, v) in s(service, &["spec", "selector"]).as_mapping().unwrap() {
+        assert_eq!(
+            labels.get(k.as_str().unwrap()),
+            Some(v),
+            "service selector {k:?}"
+        );
+    }
+    assert_eq!(
+        str_at(&s(service, &["spec", "ports"])[0], &["name"]),
+        "metrics"
+    );
+    let monitor = find_kind(&docs, "ServiceMonitor");
+    let service_labels = s(service, &["metadata", "labels"]);
+    for (k, v) in s(monitor, &["spec", "selector", "matchLabels"])
+        .as_mapping()
+        .unwrap()
+    {
+        assert_eq!(
+            service_labels.get(k.as_str().unwrap()),
+            Some(v),
+            "monitor selector {k:?}"
+        );
+    }
+    let endpoint = &s(monitor, &["spec", "endpoints"])[0];
+    assert_eq!(str_at(endpoint, &["port"]), "metrics");
+    assert_eq!(str_at(endpoint, &["path"]), "/metrics");
+}
+
+#[test]
+fn k8s_scaled_object_scales_on_task_queue_length() {
+    let docs = k8s_documents();
+    let scaled = find_kind(&docs, "ScaledObject");
+    let deployment = find_kind(&docs, "Deployment");
+    assert_eq!(
+        str_at(scaled, &["spec", "scaleTargetRef", "name"]),
+        str_at(deployment, &["metadata", "name"])
+    );
+    let trigger = &s(scaled, &["spec", "triggers"])[0];
+    assert_eq!(str_at(trigger, &["type"]), "rabbitmq");
+    assert_eq!(str_at(trigger, &["metadata", "mode"]), "QueueLength");
+    let container = &s(deployment, &["spec", "template", "spec", "containers"])[0];
+    let queue = env_value(container, "LINESIFT_TASK_QUEUE").unwrap()["value"]
+        .as_str()
+        .unwrap();
+    assert_eq!(str_at(trigger, &["metadata", "queueName"]), queue);
+    let value: u64 = str_at(trigger, &["metadata", "value"]).parse().unwrap();
+    assert!(value > 0);
+    assert_eq!(
+        str_at(trigger, &["authenticationRef", "name"]),
+        str_at(
+            find_kind(&docs, "TriggerAuthentication"),
+            &["metadata", "name"]
+        )
+    );
+    let min = s(scaled, &["spec", "minReplicaCount"]).as_u64().unwrap();
+    let max = s(scaled, &["spec", "maxReplicaCount"]).as_u64().unwrap();
+    assert!(min <= max && max > 1);
+}
+
+#[test]
+fn k8s_kustomization_builds() {
+    let Some(out) = run_tool("kubectl", &["kustomize", "deploy/k8s"]) else {
+        return;
+    };
+    assert_success("kubectl kustomize deploy/k8s", &out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let kinds: BTreeSet<String> = serde_norway::Deserializer::from_str(&text)
+        .map(|d| {
+            Yaml::deserialize(d).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    for kind in [
+        "Namespace",
+        "Deployment",
+        "Service",
+        "ServiceMonitor",
+        "ScaledObject",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "kustomize output lacks {kind}: {kinds:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- rabbitmq
+
+#[test]
+fn rabbitmq_definitions_declare_queues_and_policy() {
+    let defs = json("deploy/rabbitmq/definitions.json");
+    let named = |section: &str, name: &str| -> Json {
+        defs[section]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == name)
+            .unwrap_or_else(|| panic!("{section}: no {name}"))
+            .clone()
+    };
+    let tasks = named("queues", "linesift.tasks");
+    assert_eq!(tasks["durable"], true);
+    let args = &tasks["arguments"];
+    assert_eq!(args["x-queue-type"], "quorum");
+    let dlx = args["x-dead-letter-exchange"].as_str().unwrap();
+    assert_eq!(named("exchanges", dlx)["type"], "fanout");
+    assert_eq!(named("exchanges", "linesift.results")["type"], "topic");
+    named("queues", "linesift.dead");
+    assert!(
+        defs["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["source"] == dlx
+                && b["destination"] == "linesift.dead"
+                && b["destination_type"] == "queue"),
+        "the dead-letter exchange must route to linesift.dead"
+    );
+
+    let policy = named("policies", "linesift-tasks");
+    assert_eq!(policy["pattern"], r"^linesift\.tasks$");
+    let def = &policy["definition"];
+    // At-least-once dead-lettering only takes effect with reject-publish.
+    assert_eq!(def["dead-letter-strategy"], "at-least-once");
+    assert_eq!(def["overflow"], "reject-publish");
+    assert_eq!(def["dead-letter-exchange"], dlx);
+    assert!(def["max-length"].as_u64().is_some_and(|n| n > 0));
+    let limit = def["delivery-limit"].as_u64().unwrap();
+    assert!(limit > 0);
+    // Redeclaring with different arguments fails, so the queue's own
+    // delivery limit must be the worker's default (and the policy's).
+    assert_eq!(args["x-delivery-limit"].as_u64(), Some(limit));
+
+    let user = &defs["users"][0];
+    assert_eq!(user["hashing_algorithm"], "rabbit_password_hashing_sha256");
+    assert!(
+        defs["permissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["user"] == user["name"] && p["vhost"] == "/")
+    );
+
+    let conf = read("deploy/rabbitmq/rabbitmq.conf");
+    assert!(conf.contains("load_definitions = /etc/rabbitmq/definitions.json"));
+    assert!(read("deploy/rabbitmq/enabled_plugins").contains("rabbitmq_prometheus"));
+}
+
+// ---------------------------------------------------------------- prometheus
+
+#[test]
+fn promtool_accepts_rules_config_and_rule_tests() {
+    let checks: [&[&str]; 3] = [
+        &["check", "rules", "deploy/prometheus/alerts.yml"],
+        &["check", "config", "deploy/prometheus/prometheus.yml"],
+        // Unit tests of the alerts: they fire when they should, and only then.
+        &["test", "rules", "deploy/prometheus/alerts_test.yml"],
+    ];
+    for args in checks {
+        let Some(out) = run_tool("promtool", args) else {
+            return;
+        };
+        assert_success(&format!("promtool {}", args.join(" ")), &out);
+    }
+}
+
+#[test]
+fn alert_rules_cover_dead_letters_progress_and_errors() {
+    let rules = yaml("deploy/prometheus/alerts.yml");
+    let alerts: Vec<(&str, &str)> = s(&rules, &["groups"])
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["rules"].as_sequence().unwrap())
+        .map(|r| (r["alert"].as_str().unwrap(), r["expr"].as_str().unwrap()))
+        .collect();
+    let expr = |name: &str| {
+        alerts
+            .iter()
+            .find(|(a, _)| *a == name)
+            .unwrap_or_else(|| panic!("no alert {name}"))
+            .1
+    };
+    assert!(expr("LinesiftDeadLettersGrowing").contains(r#"queue="linesift.dead""#));
+    let progress = expr("LinesiftNoProgress");
+    assert!(progress.contains("linesift_tasks_acked_total"));
+    assert!(progress.contains(r#"rabbitmq_queue_messages_ready{queue="linesift.tasks"}"#));
+    assert!(expr("LinesiftHighErrorRate").contains("linesift_tasks_received_total"));
+
+    let config = yaml("deploy/prometheus/prometheus.yml");
+    let jobs: Vec<&str> = s(&config, &["scrape_configs"])
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|j| j["job_name"].as_str().unwrap())
+        .collect();
+    assert!(
+        jobs.contains(&"linesift") && jobs.contains(&"rabbitmq"),
+        "{jobs:?}"
+    );
+}
+
+// ---------------------------------------------------------------- grafana
+
+fn panels(dashboard: &Json) -> Vec<&Json> {
+    let mut out = Vec::new();
+    for p in dashboard["panels"].as_array().unwrap() {
+        if p["type"] == "row" {
+            out.extend(p["panels"].as_array().into_iter().flatten());
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn grafana_dashboard_panels_query_linesift_or_rabbitmq_metrics() {
+    let dashboard = json("deploy/grafana/linesift.json");
+    let panels = panels(&dashboard);
+    assert!(panels.len() >= 6);
+    let mut all = String::new();
+    for panel in &panels {
+        let title = panel["title"].as_str().unwrap();
+        let targets = panel["targets"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{title}: no targets"));
+        assert!(!targets.is_empty(), "{title}: no targets");
+        for t in targets {
+            let expr = t["expr"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{title}: target without expr"));
+            assert!(
+                expr.contains("linesift_") || expr.contains("rabbitmq_"),
+                "{title}: {expr}"
+            );
+            all.push_str(expr);
+            all.push('\n');
+        }
+    }
+    for needed in [
+        "histogram_quantile",
+        "linesift_stage_seconds_bucket",
+        "linesift_tasks_dead_lettered_total",
+        "rabbitmq_queue_messages_ready",
+        "linesift_tasks_in_flight",
+        "linesift_tasks_acked_total",
+    ] {
+        assert!(all.contains(needed), "dashboard never queries {needed}");
+    }
+    let datasource = yaml("deploy/grafana/provisioning/datasources/prometheus.yml");
+    let ds = &s(&datasource, &["datasources"])[0];
+    assert_eq!(str_at(ds, &["type"]), "prometheus");
+    assert_eq!(str_at(ds, &["url"]), "http://prometheus:9090");
+    yaml("deploy/grafana/provisioning/dashboards/linesift.yml");
+}
+
+/// Every linesift_ metric the dashboard and the alerts use is one the
+/// worker registers (names are in its source as string literals).
+#[test]
+fn dashboard_and_alerts_use_metrics_the_worker_exports() {
+    let mut source = String::new();
+    collect_rust(&root().join("src"), &mut source);
+    let mut used = BTreeSet::new();
+    for text in [
+        read("deploy/grafana/linesift.json"),
+        read("deploy/prometheus/alerts.yml"),
+    ] {
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("linesift_") {
+            let name: String = rest[i..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            rest = &rest[i + name.len()..];
+            let base = ["_bucket", "_sum", "_count"]
+                .iter()
+                .find_map(|suffix| name.strip_suffix(suffix))
+                .unwrap_or(&name)
+                .to_string();
+            used.insert(base);
+        }
+    }
+    assert!(used.len() >= 8, "{used:?}");
+    for name in &used {
+        assert!(
+            source.contains(&format!("\"{name}\"")),
+            "{name} is used in deploy/ but not registered in src/"
+        );
+    }
+}
+
+fn collect_rust(dir: &Path, out: &mut String) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect_rust(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push_str(&std::fs::read_to_string(&path).unwrap());
+        }
+    }
+}
+
+// ---------------------------------------------------------------- broker
+
+/// Deletes the throwaway vhost and user even when the test fails.
+struct VhostGuard(String);
+
+impl Drop for VhostGuard {
+    fn drop(&mut self) {
+        let _ = Command::new("rabbitmqctl")
+            .args(["-q", "delete_vhost", &self.0])
+            .output();
+        let _ = Command::new("rabbitmqctl")
+            .args(["-q", "delete_user", &self.0])
+            .output();
+    }
+}
+
+/// The definitions load into a real RabbitMQ (the one `.ci/run` starts for
+/// the worker tests), in a throwaway vhost: the task queue is a quorum
+/// queue under the linesift-tasks policy, and the worker's own topology
+/// declaration is equivalent to what the definitions made (a mismatch in
+/// queue arguments or exchange types would be PRECONDITION_FAILED).
+#[tokio::test]
+async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
+    let running = Command::new("rabbitmqctl")
+        .args(["-q", "status"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !running {
+        eprintln!(
+            "note: no local RabbitMQ (rabbitmqctl status failed); skipping the definitions import"
+        );
+        return;
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    let vhost = format!("lsdeploy-{}-{nanos}", std::process::id());
+    let _guard = VhostGuard(vhost.clone());
+
+    let mut defs = json("deploy/rabbitmq/definitions.json");
+    defs["vhosts"] = serde_json::json!([{ "name": vhost }]);
+    for section in ["permissions", "policies", "exchanges", "queues", "bindings"] {
+        for object in defs[section].as_array_mut().unwrap() {
+            object["vhost"] = Json::from(vhost.as_str());
+        }
+    }
+    defs["users"][0]["name"] = Json::from(vhost.as_str());
+    defs["permissions"][0]["user"] = Json::from(vhost.as_str());
+    defs["permissions"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "user": "guest", "vhost": vhost, "configure": ".*", "write": ".*", "read": ".*"
+        }));
+    let dir = tempdir("defs");
+    let path = dir.join("definitions.json");
+    std::fs::write(&path, serde_json::to_vec(&defs).unwrap()).unwrap();
+    let out = Command::new("rabbitmqctl")
+        .arg("import_definitions")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_success("rabbitmqctl import_definitions", &out);
+
+    // The import is asynchronous: wait for the queue and its policy.
+    let mut listing = String::new();
+    for _ in 0..60 {
+        let out = Command::new("rabbitmqctl")
+            .args(["-q", "list_queues", "-p", &vhost, "name", "type", "policy"])
+            .output()
+            .unwrap();
+        listing = String::from_utf8_lossy(&out.stdout).into_owned();
+        if listing.lines().any(|l| l.starts_with("linesift.tasks\t")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    let tasks: Vec<&str> = listing
+        .lines()
+        .find(|l| l.starts_with("linesift.tasks\t"))
+        .unwrap_or_else(|| panic!("linesift.tasks not declared:\n{listing}"))
+        .split('\t')
+        .collect();
+    assert_eq!(tasks[1], "quorum", "{listing}");
+    assert_eq!(tasks[2], "linesift-tasks", "{listing}");
+    assert!(
+        listing.lines().any(|l| l.starts_with("linesift.dead\t")),
+        "{listing}"
+    );
+
+    let url = format!("amqp://guest:guest@127.0.0.1:5672/{vhost}");
+    let conn = lapin::Connection::connect(&url, lapin::ConnectionProperties::default())
+        .await
+        .expect("connecting as guest to the throwaway vhost");
+    // The names the compose stack gives workers and enqueue.
+    let compose = yaml("docker-compose.yml");
+    let env = s(&compose, &["services", "worker", "environment"]);
+    let configured = linesift::worker::Names {
+        tasks: str_at(env, &["LINESIFT_TASK_QUEUE"]).into(),
+        dead_letter_exchange: str_at(env, &["LINESIFT_DEAD_LETTER_EXCHANGE"]).into(),
+        dead_letter_queue: str_at(env, &["LINESIFT_DEAD_LETTER_QUEUE"]).into(),
+        results: str_at(env, &["LINESIFT_RESULTS_EXCHANGE"]).into(),
+    };
+    // The delivery limit the workers are configured with, not the file's:
+    // a mismatch must fail here as it would fail in the stack.
+    let delivery_limit: u32 = str_at(env, &["LINESIFT_DELIVERY_LIMIT"]).parse().unwrap();
+    // ... and the worker's built-in defaults.
+    for names in [configured, linesift::worker::Names::default()] {
+        let channel = conn.create_channel().await.unwrap();
+        linesift::worker::topology::declare(&channel, &names, delivery_limit)
+            .await
+            .unwrap_or_else(|e| panic!("worker topology vs definitions ({names:?}): {e}"));
+    }
+    conn.close(200, "done".into()).await.ok();
+    std::fs::remove_dir_all(dir).ok();
+}

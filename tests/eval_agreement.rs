@@ -1,0 +1,302 @@
+//! `linesift eval` agrees with `shared/eval/score.py`: the tokenisation on
+//! tricky strings, and every summary number on a small fixture manifest
+//! (English, CJK, empty gold, a failing page, headlines, two datasets),
+//! through the library and through the binary. The comparisons with
+//! score.py are skipped with a note when `../shared` or python3 is absent.
+
+use linesift::report::eval::{self, Summary};
+use linesift::report::{manifest, score};
+use linesift::{Extractor, Hints, Options};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn score_py() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/eval/score.py");
+    let python = Command::new("python3").arg("--version").output().is_ok();
+    if p.exists() && python {
+        Some(p)
+    } else {
+        eprintln!(
+            "note: ../shared/eval/score.py or python3 absent; skipping the score.py comparison"
+        );
+        None
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("linesift-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const TRICKY: &[&str] = &[
+    "Hello, WORLD_x 42! ﬁne １２ café cafe\u{301}",
+    "中文分词测试，日本語のテキスト。한국어 문장 mixed中文word",
+    "हिन्दी भाषा · العربية · Ελληνικά ΟΔΟΣ · straße İstanbul",
+    "x²³ ½ ⅷ ① 𝐀𝐁 tab\tnew\nline\u{a0}nbsp\u{1f}sep",
+    "",
+];
+
+#[test]
+fn tokens_equal_score_py_tokens() {
+    let Some(py) = score_py() else { return };
+    let script = format!(
+        "import sys, json, importlib.util\n\
+         spec = importlib.util.spec_from_file_location('score', {py:?})\n\
+         m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n\
+         for s in json.load(sys.stdin):\n    print(json.dumps(m.tokens(s)))\n"
+    );
+    let out = run_python(&script, &serde_json::to_string(TRICKY).unwrap());
+    for (s, line) in TRICKY.iter().zip(out.lines()) {
+        let theirs: Vec<String> = serde_json::from_str(line).unwrap();
+        assert_eq!(score::tokens(s), theirs, "tokens of {s:?}");
+    }
+    assert_eq!(out.lines().count(), TRICKY.len());
+}
+
+fn run_python(script: &str, stdin: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "python failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Writes the fixture pages and returns the manifest's path.
+fn fixture(dir: &Path) -> PathBuf {
+    let pages: &[(&str, &str, &[u8], &str, &str)] = &[
+        (
+            "news",
+            "en1",
+            EN_PAGE.as_bytes(),
+            EN_GOLD,
+            "Rain Falls On The Plain",
+        ),
+        (
+            "news",
+            "en2",
+            NAV_PAGE.as_bytes(),
+            "The single paragraph that matters is this one here.",
+            "",
+        ),
+        ("news", "empty", EN_PAGE.as_bytes(), "  \n ", "Anything"),
+        (
+            "news",
+            "binary",
+            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            "Some gold words",
+            "",
+        ),
+        ("cjk", "zh1", ZH_PAGE.as_bytes(), ZH_GOLD, "北京今天下雨"),
+        (
+            "cjk",
+            "ja1",
+            JA_PAGE.as_bytes(),
+            "東京の天気は晴れです。明日も晴れるでしょう。",
+            "",
+        ),
+    ];
+    let mut tsv = String::from("dataset\tid\thtml\tgold_text\tgold_headline\n");
+    for (ds, id, html, gold, head) in pages {
+        std::fs::create_dir_all(dir.join(ds)).unwrap();
+        std::fs::write(dir.join(format!("{ds}/{id}.html")), html).unwrap();
+        std::fs::write(dir.join(format!("{ds}/{id}.txt")), gold).unwrap();
+        let head_col = if head.is_empty() {
+            String::new()
+        } else {
+            std::fs::write(dir.join(format!("{ds}/{id}.head")), head).unwrap();
+            format!("{ds}/{id}.head")
+        };
+        tsv.push_str(&format!(
+            "{ds}\t{id}\t{ds}/{id}.html\t{ds}/{id}.txt\t{head_col}\n"
+        ));
+    }
+    let path = dir.join("manifest.tsv");
+    std::fs::write(&path, tsv).unwrap();
+    path
+}
+
+/// Runs score.py on predictions made by the library and returns its JSON.
+fn score_py_summary(py: &Path, manifest_path: &Path, dir: &Path) -> Value {
+    let extractor = Extractor::new(Options::default());
+    let mut preds = String::new();
+    for e in manifest::read(manifest_path).unwrap() {
+        let bytes = std::fs::read(&e.html).unwrap();
+        let (text, headline) = match extractor.extract(&bytes, &Hints::default()) {
+            Ok(d) => (d.text, d.headline.unwrap_or_default()),
+            Err(_) => (String::new(), String::new()),
+        };
+        let obj = serde_json::json!({"path": e.html, "text": text, "headline": headline});
+        preds.push_str(&format!("{obj}\n"));
+    }
+    let pred_path = dir.join("predictions.jsonl");
+    std::fs::write(&pred_path, preds).unwrap();
+    let json = dir.join("score-py.json");
+    let status = Command::new("python3")
+        .arg(py)
+        .arg(manifest_path)
+        .arg(&pred_path)
+        .arg("--json")
+        .arg(&json)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
+}
+
+/// Every number score.py reports equals ours (to 1e-9; 3 decimals asked).
+fn assert_same(ours: &Value, theirs: &Value) {
+    let (ours, theirs) = (ours.as_object().unwrap(), theirs.as_object().unwrap());
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        theirs.keys().collect::<Vec<_>>(),
+        "datasets"
+    );
+    for (ds, t) in theirs {
+        for (k, tv) in t.as_object().unwrap() {
+            let ov = &ours[ds][k];
+            let (a, b) = (ov.as_f64().unwrap(), tv.as_f64().unwrap());
+            assert!((a - b).abs() < 1e-9, "{ds}.{k}: ours {a}, score.py {b}");
+        }
+    }
+}
+
+#[test]
+fn library_eval_agrees_with_score_py_on_the_fixture() {
+    let dir = temp_dir("eval-fixture");
+    let m = fixture(&dir);
+    let entries = manifest::read(&m).unwrap();
+    let results = eval::evaluate(&Extractor::new(Options::default()), &entries);
+    let summary: Summary = eval::summarize(&results);
+    // Behaviour independent of score.py: the empty-gold page is skipped, the
+    // binary page fails and scores 0, CJK is scored per character.
+    let news = &summary.datasets["news"];
+    assert_eq!(news.pages, 3);
+    assert_eq!((news.failed, news.empty), (1, 1));
+    assert_eq!(news.headline_pages, Some(1));
+    let zh = results.iter().find(|r| r.id == "zh1").unwrap();
+    let zh_score = zh.score.as_ref().unwrap();
+    assert_eq!(zh_score.gold_tokens, score::tokens(ZH_GOLD).len());
+    assert!(zh_score.f1 > 0.5, "zh page extracted: {zh_score:?}");
+    assert!(
+        results
+            .iter()
+            .find(|r| r.id == "empty")
+            .unwrap()
+            .score
+            .is_none()
+    );
+    assert!(summary.mean.unwrap().f1 > 0.3);
+    let Some(py) = score_py() else { return };
+    let theirs = score_py_summary(&py, &m, &dir);
+    assert_same(&summary.to_json(), &theirs);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn binary_eval_writes_json_tsv_and_compares() {
+    let dir = temp_dir("eval-cli");
+    let m = fixture(&dir);
+    let json = dir.join("ours.json");
+    let tsv = dir.join("pages.tsv");
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(&m)
+        .arg("--json")
+        .arg(&json)
+        .arg("--per-page")
+        .arg(&tsv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.starts_with("dataset"), "{table}");
+    assert!(table.contains("\nmean"), "{table}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("news/binary"));
+    let ours: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = std::fs::read_to_string(&tsv).unwrap();
+    assert_eq!(
+        rows.lines().count(),
+        1 + 5,
+        "header + scored pages:\n{rows}"
+    );
+    if let Some(py) = score_py() {
+        assert_same(&ours, &score_py_summary(&py, &m, &dir));
+    }
+    let cmp = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(&m)
+        .args(["--compare", "--algorithm danag", "--algorithm r2l --gap 8"])
+        .output()
+        .unwrap();
+    assert!(
+        cmp.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cmp.stderr)
+    );
+    let text = String::from_utf8(cmp.stdout).unwrap();
+    assert!(text.contains("A: algorithm danag, gap 20"), "{text}");
+    assert!(text.contains("B: algorithm r2l, gap 8"), "{text}");
+    // R2L keeps only non-ASCII characters: English pages drop to 0.
+    assert!(text.contains("pages that changed most"), "{text}");
+    assert!(text.contains("news/en1"), "{text}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(&m)
+        .args(["--compare", "--algorithm nope", ""])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("nope"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+const EN_GOLD: &str = "Rain Falls On The Plain\n\
+    The rain in Spain stays mainly in the plain, the weather office said on Monday.\n\
+    Farmers welcomed the rain after a long dry summer that hurt the harvest badly.\n\
+    Forecasters expect more showers through the week across the central regions.";
+
+const EN_PAGE: &str = r#"<!DOCTYPE html><html><head><title>Rain Falls On The Plain | Daily News</title></head>
+<body><div class="nav"><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a></div>
+<div class="article"><h1>Rain Falls On The Plain</h1>
+<p>The rain in Spain stays mainly in the plain, the weather office said on Monday.</p>
+<p>Farmers welcomed the rain after a long dry summer that hurt the harvest badly.</p>
+<p>Forecasters expect more showers through the week across the central regions.</p></div>
+<div class="footer"><a href="/about">About us</a> <a href="/contact">Contact</a> © Daily News</div>
+</body></html>"#;
+
+const NAV_PAGE: &str = r#"<html><body><ul class="menu"><li><a href="/a">Alpha</a></li><li><a href="/b">Beta</a></li></ul>
+<p>The single paragraph that matters is this one here, with a few extra words.</p>
+<div class="footer"><a href="/x">Privacy</a></div></body></html>"#;
+
+const ZH_GOLD: &str = "北京今天下雨\n北京市气象台今天发布消息，全市大部分地区将有中到大雨，请市民出行注意安全。\n气象专家表示，这次降雨将持续到周末，气温也会明显下降。";
+
+const ZH_PAGE: &str = r#"<html lang="zh"><head><meta charset="utf-8"><title>北京今天下雨 - 新闻网</title></head><body>
+<div class="nav"><a href="/">首页</a> <a href="/n">新闻</a> <a href="/s">体育</a></div>
+<h1>北京今天下雨</h1>
+<p>北京市气象台今天发布消息，全市大部分地区将有中到大雨，请市民出行注意安全。</p>
+<p>气象专家表示，这次降雨将持续到周末，气温也会明显下降。</p>
+<div class="footer"><a href="/about">关于我们</a></div></body></html>"#;
+
+const JA_PAGE: &str = r#"<html lang="ja"><head><meta charset="utf-8"><title>天気</title></head><body>
+<div class="menu"><a href="/">ホーム</a></div>
+<p>東京の天気は晴れです。明日も晴れるでしょう。週末は少し曇りの予報です。</p>
+</body></html>"#;

@@ -1,0 +1,311 @@
+//! `linesift explain` and the eval HTML report, checked as text and as a
+//! person sees them: the pages are rendered in headless Chromium and the
+//! screenshots must show the charts' colours. The screenshot checks skip
+//! with a note when `chromium` is absent.
+
+use linesift::extract::explain::explain;
+use linesift::report::explain_view;
+use linesift::report::svg::colour;
+use linesift::{Extractor, Hints, Options};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PAGE: &str = r#"<!DOCTYPE html><html><head><title>Rain Falls On The Plain | Daily News</title></head>
+<body><div class="nav"><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a>
+<a href="/tech">Tech</a> <a href="/arts">Arts</a></div>
+<div class="article"><h1>Rain Falls On The Plain</h1>
+<p>The rain in Spain stays mainly in the plain, the weather office said on Monday morning.</p>
+<p>Farmers welcomed the rain after a long dry summer that hurt the harvest <b>badly</b>.</p>
+<p>Forecasters expect more showers through the week across the central regions & beyond.</p>
+<p>Reservoirs, which had fallen to a third of their capacity, are filling again slowly.</p></div>
+<div class="footer"><a href="/about">About us</a> <a href="/contact">Contact</a> © Daily News
+<script>var x = "<p>not text</p>";</script></div>
+</body></html>"#;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("linesift-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn svg_chart_shows_counts_regions_and_headline() {
+    let e = explain(
+        &Extractor::new(Options::default()),
+        PAGE.as_bytes(),
+        &Hints::default(),
+    )
+    .unwrap();
+    assert!(!e.chosen.is_empty());
+    assert!(e.headline_line.is_some(), "headline from the <h1> line");
+    let svg = explain_view::chart(&e, 1000.0, false);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    for c in [
+        colour::CONTENT,
+        colour::CODE,
+        colour::CHOSEN,
+        colour::HEADLINE,
+        colour::DIFF,
+    ] {
+        assert!(svg.contains(c), "colour {c} drawn");
+    }
+    // One shaded band per region, in the chosen colour for the chosen ones.
+    assert_eq!(
+        svg.matches(&format!("fill=\"{}\"", colour::CHOSEN)).count() - 1,
+        e.chosen.len()
+    );
+    assert!(!svg.contains("href=\"#L"), "no links in the standalone SVG");
+}
+
+#[test]
+fn html_page_shows_escaped_source_lines_coloured_by_selection() {
+    let e = explain(
+        &Extractor::new(Options::default()),
+        PAGE.as_bytes(),
+        &Hints::default(),
+    )
+    .unwrap();
+    let html = explain_view::page(&e, "page <1>.html", "algorithm linesift");
+    assert!(html.contains("explain: page &lt;1&gt;.html"));
+    assert!(!html.contains("<script"), "source is escaped, never live");
+    assert!(html.contains("&lt;p&gt;The rain in Spain"));
+    // Each line is a row; chosen lines carry class c (or h for the headline).
+    let rows = html.matches("<tr class=").count();
+    assert_eq!(rows, e.lines.len());
+    let rain = (0..e.lines.len())
+        .find(|&i| e.line_source(i).contains("rain in Spain"))
+        .unwrap();
+    assert!(html.contains(&format!("<tr class=c id=L{rain}>")));
+    let nav = (0..e.lines.len())
+        .find(|&i| e.line_source(i).contains("/sport"))
+        .unwrap();
+    assert!(!e.is_chosen(nav));
+    assert!(!html.contains(&format!("<tr class=c id=L{nav}>")));
+    assert!(html.contains("<p class=headline>Rain Falls On The Plain</p>"));
+    assert!(
+        html.contains("Reservoirs, which had fallen"),
+        "extracted text shown"
+    );
+    assert!(html.contains(&format!("href=\"#L{}\"", e.chosen[0].first)));
+}
+
+#[test]
+fn binary_writes_svg_and_html_and_refuses_other_extensions() {
+    let dir = temp_dir("explain-cli");
+    let page = dir.join("page.html");
+    std::fs::write(&page, PAGE).unwrap();
+    for (out, head) in [("x.svg", "<svg"), ("x.html", "<!DOCTYPE html>")] {
+        let status = Command::new(env!("CARGO_BIN_EXE_linesift"))
+            .arg("explain")
+            .arg(&page)
+            .arg("-o")
+            .arg(dir.join(out))
+            .args(["--algorithm", "danag"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let text = std::fs::read_to_string(dir.join(out)).unwrap();
+        assert!(text.starts_with(head), "{out}");
+    }
+    let html = std::fs::read_to_string(dir.join("x.html")).unwrap();
+    assert!(html.contains("algorithm danag, gap 20"));
+    let bad = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .args(["-o", "x.png"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Renders `file` in headless Chromium; `None` (with a note) when absent.
+fn screenshot(file: &Path, png: &Path) -> Option<()> {
+    if Command::new("chromium").arg("--version").output().is_err() {
+        eprintln!("note: chromium absent; skipping the screenshot check");
+        return None;
+    }
+    let profile = temp_dir(&format!("chromium-{}", png.file_stem()?.to_str()?));
+    let mut child = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1200,900",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", file.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "chromium hangs"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let _ = std::fs::remove_dir_all(profile);
+    assert!(png.exists(), "chromium wrote no screenshot");
+    Some(())
+}
+
+/// Decodes an RGB(A) PNG into (width, height, pixels as RGB).
+fn pixels(png: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    assert!(step >= 3, "colour screenshot");
+    let px = buf[..info.buffer_size()]
+        .chunks(step)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    (info.width, info.height, px)
+}
+
+fn rgb(hex: &str) -> [u8; 3] {
+    let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+    [(v >> 16) as u8, (v >> 8) as u8, v as u8]
+}
+
+/// How many pixels are within a small distance of the colour.
+fn count_colour(px: &[[u8; 3]], hex: &str) -> usize {
+    let c = rgb(hex);
+    px.iter()
+        .filter(|p| p.iter().zip(c).all(|(a, b)| a.abs_diff(b) <= 6))
+        .count()
+}
+
+/// Not blank: many distinct colours and not nearly all one colour.
+fn assert_not_blank(px: &[[u8; 3]]) {
+    let white = px.iter().filter(|p| p.iter().all(|&v| v > 245)).count();
+    assert!(
+        white * 100 < px.len() * 97,
+        "screenshot is almost all white"
+    );
+    let distinct: std::collections::HashSet<[u8; 3]> = px.iter().copied().collect();
+    assert!(distinct.len() > 20, "only {} colours", distinct.len());
+}
+
+#[test]
+fn explain_page_screenshot_shows_the_chart() {
+    let dir = temp_dir("explain-shot");
+    let e = explain(
+        &Extractor::new(Options::default()),
+        PAGE.as_bytes(),
+        &Hints::default(),
+    )
+    .unwrap();
+    let file = dir.join("explain.html");
+    std::fs::write(&file, explain_view::page(&e, "fixture", "defaults")).unwrap();
+    let png = dir.join("explain.png");
+    if screenshot(&file, &png).is_none() {
+        return;
+    }
+    let (w, h, px) = pixels(&png);
+    assert_eq!((w, h), (1200, 900));
+    assert_not_blank(&px);
+    for (name, c, min) in [
+        ("content bars", colour::CONTENT, 200),
+        ("code bars", colour::CODE, 200),
+        ("chosen region", colour::CHOSEN, 2000),
+        ("headline marker", colour::HEADLINE, 100),
+    ] {
+        let n = count_colour(&px, c);
+        assert!(n >= min, "{name} ({c}): {n} pixels");
+    }
+    if std::env::var_os("LINESIFT_KEEP_SCREENSHOTS").is_none() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn eval_report_screenshot_shows_bars_and_histogram() {
+    let dir = temp_dir("report-shot");
+    let mut tsv = String::from("dataset\tid\thtml\tgold_text\n");
+    for (ds, id, gold) in [
+        (
+            "alpha",
+            "1",
+            "Rain Falls On The Plain. The rain in Spain stays mainly in the plain.",
+        ),
+        (
+            "alpha",
+            "2",
+            "Farmers welcomed the rain after a long dry summer.",
+        ),
+        (
+            "beta",
+            "1",
+            "Something else entirely that the page never says.",
+        ),
+    ] {
+        std::fs::write(dir.join(format!("{ds}{id}.html")), PAGE).unwrap();
+        std::fs::write(dir.join(format!("{ds}{id}.txt")), gold).unwrap();
+        tsv.push_str(&format!("{ds}\t{id}\t{ds}{id}.html\t{ds}{id}.txt\n"));
+    }
+    std::fs::write(dir.join("m.tsv"), tsv).unwrap();
+    let report = dir.join("report.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(dir.join("m.tsv"))
+        .arg("--html")
+        .arg(&report)
+        .args(["--worst", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("Worst 2 pages"));
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http"),
+        "no external assets"
+    );
+    let links: Vec<&str> = html
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    assert_eq!(links.len(), 2, "{links:?}");
+    for l in &links {
+        assert!(l.starts_with("report_explain/"), "{l}");
+        assert!(dir.join(l).exists(), "explain page {l} written");
+    }
+    assert!(links[0].contains("beta_1"), "worst first: {links:?}");
+    let png = dir.join("report.png");
+    if screenshot(&report, &png).is_none() {
+        return;
+    }
+    let (_, _, px) = pixels(&png);
+    assert_not_blank(&px);
+    for (name, c) in [
+        ("precision bars", colour::PRECISION),
+        ("recall bars", colour::RECALL),
+        ("F1 bars", colour::F1),
+        ("bag-of-words bars", colour::BOW_F1),
+    ] {
+        let n = count_colour(&px, c);
+        assert!(n >= 300, "{name} ({c}): {n} pixels");
+    }
+    if std::env::var_os("LINESIFT_KEEP_SCREENSHOTS").is_none() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

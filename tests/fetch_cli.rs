@@ -1,0 +1,93 @@
+//! `linesift extract` with URL inputs, alone and mixed with files, against
+//! a raw HTTP server on 127.0.0.1.
+
+mod fetch_support;
+
+use fetch_support::{Request, Server, article, html, not_found, redirect};
+use serde_json::Value;
+use std::process::Command;
+
+async fn start() -> Server {
+    Server::start(|r: &Request| match r.path.as_str() {
+        "/robots.txt" => not_found(),
+        "/old" => redirect("/story"),
+        "/story" => html(article("Bridge reopens", 10).as_bytes()),
+        _ => not_found(),
+    })
+    .await
+}
+
+async fn run(args: Vec<String>) -> (Vec<Value>, i32) {
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_linesift"))
+            .args(&args)
+            .output()
+            .expect("run linesift")
+    })
+    .await
+    .expect("join");
+    let lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    (lines, out.status.code().unwrap_or(-1))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn urls_and_files_mixed_keep_order_and_report_errors_with_the_url() {
+    let srv = start().await;
+    let dir = std::env::temp_dir().join(format!("linesift-fetch-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("page.html");
+    std::fs::write(&file, article("Local file", 10)).expect("write");
+    let args = vec![
+        "extract".into(),
+        "--format".into(),
+        "jsonl".into(),
+        "--allow-private".into(),
+        srv.url("/old"),
+        file.display().to_string(),
+        srv.url("/missing"),
+    ];
+    let (lines, code) = run(args).await;
+    assert_eq!(code, 1, "one input failed");
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["path"], srv.url("/old"));
+    assert_eq!(lines[0]["url"], srv.url("/story"));
+    assert!(
+        lines[0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Bridge reopens")
+    );
+    assert!(
+        lines[1]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Local file")
+    );
+    assert_eq!(lines[2]["path"], srv.url("/missing"));
+    assert_eq!(lines[2]["error_kind"], "http_status");
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("/missing")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loopback_needs_allow_private() {
+    let srv = start().await;
+    let args = vec![
+        "extract".into(),
+        "--format".into(),
+        "jsonl".into(),
+        srv.url("/story"),
+    ];
+    let (lines, code) = run(args).await;
+    assert_eq!(code, 1);
+    assert_eq!(lines[0]["error_kind"], "refused_address");
+    assert!(srv.paths().is_empty());
+}

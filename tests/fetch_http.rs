@@ -1,0 +1,559 @@
+//! The fetcher against a raw HTTP server on 127.0.0.1 started by each test:
+//! streaming, content decoding, redirects, statuses and retries, limits,
+//! robots.txt, content types, charsets, timeouts and the SSRF guard.
+//! Nothing here talks to any address but 127.0.0.1 (the refused private
+//! targets are refused before any connection).
+
+mod fetch_support;
+
+use fetch_support::{Request, Server, Step, article, chunked, html, not_found, redirect, response};
+use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard, Oversize, RetryPolicy};
+use linesift::{Document, Extractor, Hints, Options};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+fn options() -> FetchOptions {
+    FetchOptions {
+        guard: Guard {
+            allow_loopback: true,
+            allow_private: false,
+        },
+        host_interval: Duration::ZERO,
+        connect_timeout: Duration::from_secs(2),
+        read_timeout: Duration::from_secs(3),
+        total_timeout: Duration::from_secs(10),
+        retry: RetryPolicy {
+            retries: 1,
+            backoff: Duration::from_millis(20),
+            max_wait: Duration::from_secs(5),
+        },
+        ..FetchOptions::default()
+    }
+}
+
+fn fetcher(options: FetchOptions) -> Fetcher {
+    Fetcher::new(Extractor::new(Options::default()), options).expect("client")
+}
+
+/// Serves robots.txt as 404 and everything else with `f`.
+async fn server(f: impl Fn(&Request) -> Vec<Step> + Send + Sync + 'static) -> Server {
+    Server::start(move |r: &Request| {
+        if r.path == "/robots.txt" {
+            not_found()
+        } else {
+            f(r)
+        }
+    })
+    .await
+}
+
+fn in_memory(bytes: &[u8], url: &str, charset: Option<&str>) -> Document {
+    let hints = Hints {
+        url: Some(url.to_string()),
+        charset: charset.map(String::from),
+    };
+    let doc = Extractor::new(Options::default())
+        .extract(bytes, &hints)
+        .expect("extract in memory");
+    without_timings(doc)
+}
+
+fn without_timings(mut doc: Document) -> Document {
+    doc.timings = Default::default();
+    doc
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_chunked_body_streams_to_the_same_document_as_in_memory() {
+    let page = article("Harbour plans approved", 40);
+    let body = page.clone().into_bytes();
+    let srv = server(move |_| {
+        chunked(
+            &[("Content-Type", "text/html; charset=utf-8")],
+            &body,
+            700,
+            Duration::from_millis(5),
+        )
+    })
+    .await;
+    let url = srv.url("/slow");
+    let got = fetcher(options()).fetch(&url).await.expect("fetch");
+    assert_eq!(got.url, url);
+    assert_eq!(got.status, 200);
+    assert!(!got.truncated);
+    assert_eq!(got.body_bytes, page.len() as u64);
+    assert!(got.document.text.contains("Paragraph 39 of the story"));
+    let expected = in_memory(page.as_bytes(), &url, Some("utf-8"));
+    assert_eq!(without_timings(got.document), expected);
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).expect("gzip");
+    enc.finish().expect("gzip")
+}
+
+fn brotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+        enc.write_all(bytes).expect("brotli");
+    }
+    out
+}
+
+async fn fetch_encoded(encoding: &'static str, encoded: Vec<u8>) -> (Server, Document) {
+    let srv = server(move |_| {
+        response(
+            "200 OK",
+            &[
+                ("Content-Type", "text/html; charset=utf-8"),
+                ("Content-Encoding", encoding),
+            ],
+            &encoded,
+        )
+    })
+    .await;
+    let got = fetcher(options())
+        .fetch(&srv.url("/enc"))
+        .await
+        .expect("fetch");
+    (srv, without_timings(got.document))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gzip_brotli_and_zstd_bodies_are_decoded() {
+    let page = article("Compressed news", 20);
+    let encodings: [(&str, Vec<u8>); 3] = [
+        ("gzip", gzip(page.as_bytes())),
+        ("br", brotli(page.as_bytes())),
+        ("zstd", zstd::encode_all(page.as_bytes(), 3).expect("zstd")),
+    ];
+    for (name, encoded) in encodings {
+        let (srv, doc) = fetch_encoded(name, encoded).await;
+        let accept = srv.requests()[1]
+            .header("accept-encoding")
+            .unwrap_or("")
+            .to_string();
+        for coding in ["gzip", "br", "zstd", "deflate"] {
+            assert!(accept.contains(coding), "{accept} lacks {coding}");
+        }
+        assert_eq!(
+            doc,
+            in_memory(page.as_bytes(), &srv.url("/enc"), Some("utf-8")),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirect_chain_reports_the_final_url() {
+    let srv = server(|r| match r.path.as_str() {
+        "/r/1" => redirect("/r/2"),
+        "/r/2" => redirect("/r/3"),
+        "/r/3" => redirect("/final"),
+        _ => html(article("Final page", 5).as_bytes()),
+    })
+    .await;
+    let got = fetcher(options())
+        .fetch(&srv.url("/r/1"))
+        .await
+        .expect("fetch");
+    assert_eq!(got.url, srv.url("/final"));
+    assert_eq!(got.document.url.as_deref(), Some(got.url.as_str()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirect_loops_and_long_chains_are_typed_errors() {
+    let srv = server(|r| {
+        let path = r.path.as_str();
+        match path {
+            "/a" => redirect("/b"),
+            "/b" => redirect("/a"),
+            _ => {
+                let n: u32 = path.trim_start_matches("/n/").parse().unwrap_or(0);
+                redirect(&format!("/n/{}", n + 1))
+            }
+        }
+    })
+    .await;
+    let f = fetcher(FetchOptions {
+        max_redirects: 3,
+        ..options()
+    });
+    let e = f.fetch(&srv.url("/a")).await.expect_err("loop");
+    assert!(matches!(e, FetchError::RedirectLoop { .. }), "{e}");
+    let e = f.fetch(&srv.url("/n/0")).await.expect_err("too many");
+    assert!(
+        matches!(e, FetchError::TooManyRedirects { limit: 3, .. }),
+        "{e}"
+    );
+    assert_eq!(srv.hits("/n/4"), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statuses_are_errors_and_only_transient_ones_are_retried() {
+    let srv = server(|r| match r.path.as_str() {
+        "/404" => not_found(),
+        "/500" => response("500 Internal Server Error", &[], b"oops"),
+        _ => response("503 Service Unavailable", &[], b"busy"),
+    })
+    .await;
+    let f = fetcher(options());
+    for (path, status, hits) in [("/404", 404, 1), ("/500", 500, 1), ("/503", 503, 2)] {
+        let e = f.fetch(&srv.url(path)).await.expect_err(path);
+        assert!(
+            matches!(e, FetchError::Status { status: s, .. } if s == status),
+            "{e}"
+        );
+        assert_eq!(e.url(), Some(srv.url(path).as_str()));
+        assert_eq!(srv.hits(path), hits, "{path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_after_is_waited_for_or_given_up_on() {
+    let srv = server(|r| match r.path.as_str() {
+        "/never" => response("429 Too Many Requests", &[("Retry-After", "3600")], b""),
+        _ => response("429 Too Many Requests", &[("Retry-After", "1")], b""),
+    })
+    .await;
+    let f = fetcher(options());
+    let started = Instant::now();
+    let e = f.fetch(&srv.url("/later")).await;
+    // `/later` always answers 429 with Retry-After 1: one retry, then give up.
+    assert!(matches!(e, Err(FetchError::Status { status: 429, .. })));
+    assert_eq!(srv.hits("/later"), 2);
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    let e = f.fetch(&srv.url("/never")).await.expect_err("429");
+    assert!(
+        matches!(e, FetchError::Status { status: 429, retry_after: Some(d), .. } if d == Duration::from_secs(3600)),
+        "{e}"
+    );
+    assert_eq!(srv.hits("/never"), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_after_then_success() {
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let c = std::sync::Arc::clone(&count);
+    let srv = server(move |_| {
+        if c.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            response("429 Too Many Requests", &[("Retry-After", "1")], b"")
+        } else {
+            html(article("Finally", 5).as_bytes())
+        }
+    })
+    .await;
+    let got = fetcher(options())
+        .fetch(&srv.url("/p"))
+        .await
+        .expect("second try");
+    assert_eq!(got.attempts, 2);
+    assert!(got.document.text.contains("Finally"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn body_over_the_limit_is_truncated_or_refused() {
+    let page = article("Long read", 300);
+    let gz = gzip(page.as_bytes());
+    let body = page.clone().into_bytes();
+    let srv = server(move |r| match r.path.as_str() {
+        "/gz" => response(
+            "200 OK",
+            &[("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
+            &gz,
+        ),
+        "/chunked" => chunked(
+            &[("Content-Type", "text/html")],
+            &body,
+            4096,
+            Duration::ZERO,
+        ),
+        _ => html(&body),
+    })
+    .await;
+    let limit = 10_000u64;
+    let mut opts = options();
+    opts.body.max_body = limit;
+    opts.body.oversize = Oversize::Truncate;
+    let got = fetcher(opts.clone())
+        .fetch(&srv.url("/plain"))
+        .await
+        .expect("truncated");
+    assert!(got.truncated);
+    assert_eq!(got.body_bytes, limit);
+    assert_eq!(got.document.bytes, limit);
+    opts.body.oversize = Oversize::Refuse;
+    let f = fetcher(opts);
+    for path in ["/plain", "/chunked", "/gz"] {
+        let e = f.fetch(&srv.url(path)).await.expect_err(path);
+        assert!(
+            matches!(e, FetchError::TooLarge { limit: 10_000, .. }),
+            "{path}: {e}"
+        );
+    }
+    // The gzip body is far smaller than the limit: the limit is on decoded bytes.
+    assert!(gzip(page.as_bytes()).len() < limit as usize);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn robots_txt_disallow_and_crawl_delay_are_obeyed() {
+    let srv = Server::start(|r: &Request| match r.path.as_str() {
+        "/robots.txt" => response(
+            "200 OK",
+            &[("Content-Type", "text/plain")],
+            b"User-agent: *\nDisallow: /private\nCrawl-delay: 1\n",
+        ),
+        _ => html(article("Public page", 5).as_bytes()),
+    })
+    .await;
+    let f = fetcher(options());
+    let e = f
+        .fetch(&srv.url("/private/x"))
+        .await
+        .expect_err("disallowed");
+    assert!(matches!(e, FetchError::Robots { .. }), "{e}");
+    assert_eq!(srv.hits("/private/x"), 0);
+    assert_eq!(
+        f.host_interval(&srv.addr.to_string()),
+        Duration::from_secs(1)
+    );
+    let started = Instant::now();
+    f.fetch(&srv.url("/one")).await.expect("first");
+    f.fetch(&srv.url("/two")).await.expect("second");
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "crawl-delay not waited"
+    );
+    assert_eq!(srv.hits("/robots.txt"), 1, "robots.txt is cached");
+
+    let no_robots = fetcher(FetchOptions {
+        robots: false,
+        ..options()
+    });
+    no_robots
+        .fetch(&srv.url("/private/y"))
+        .await
+        .expect("robots off");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn robots_txt_server_error_disallows_everything() {
+    let srv = Server::start(|r: &Request| match r.path.as_str() {
+        "/robots.txt" => response("503 Service Unavailable", &[], b""),
+        _ => html(article("Page", 5).as_bytes()),
+    })
+    .await;
+    let e = fetcher(options())
+        .fetch(&srv.url("/page"))
+        .await
+        .expect_err("5xx robots");
+    assert!(matches!(e, FetchError::Robots { .. }), "{e}");
+    assert_eq!(srv.hits("/page"), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn non_html_is_skipped_with_a_reason() {
+    let srv = server(|_| {
+        response(
+            "200 OK",
+            &[("Content-Type", "application/pdf")],
+            b"%PDF-1.7",
+        )
+    })
+    .await;
+    let e = fetcher(options())
+        .fetch(&srv.url("/doc.pdf"))
+        .await
+        .expect_err("pdf");
+    match e {
+        FetchError::NotHtml { content_type, url } => {
+            assert_eq!(content_type, "application/pdf");
+            assert_eq!(url, srv.url("/doc.pdf"));
+        }
+        other => panic!("expected NotHtml, got {other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn header_charset_reaches_the_core_even_when_wrong() {
+    let utf8 = "<html><head><title>Café culture</title></head><body>\
+                <p>Le café du coin sert un crème brûlée délicieuse, à déguster en terrasse.</p>\
+                </body></html>"
+        .as_bytes()
+        .to_vec();
+    let latin1: Vec<u8> =
+        "<html><body><p>Le café du coin, à déguster en terrasse.</p></body></html>"
+            .chars()
+            .map(|c| c as u32 as u8)
+            .collect();
+    let (u, l) = (utf8.clone(), latin1.clone());
+    let srv = server(move |r| {
+        let ct = [("Content-Type", "text/html; charset=ISO-8859-1")];
+        if r.path == "/utf8" {
+            response("200 OK", &ct, &u)
+        } else {
+            response("200 OK", &ct, &l)
+        }
+    })
+    .await;
+    let f = fetcher(options());
+    let wrong = f.fetch(&srv.url("/utf8")).await.expect("utf8");
+    assert_eq!(
+        without_timings(wrong.document.clone()),
+        in_memory(&utf8, &srv.url("/utf8"), Some("ISO-8859-1"))
+    );
+    assert_eq!(wrong.document.encoding_source, "utf8_override");
+    assert!(wrong.document.text.contains("café"));
+    let right = f.fetch(&srv.url("/latin1")).await.expect("latin1");
+    assert_eq!(right.document.encoding_source, "declared");
+    assert!(
+        right.document.text.contains("café"),
+        "{}",
+        right.document.text
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_body_hits_the_read_timeout() {
+    let page = article("Stalled", 30).into_bytes();
+    let srv = server(move |_| {
+        let mut steps = chunked(
+            &[("Content-Type", "text/html")],
+            &page[..2000],
+            1000,
+            Duration::ZERO,
+        );
+        steps.pop(); // no terminating chunk: the body stalls
+        steps.push(Step::Sleep(Duration::from_secs(20)));
+        steps
+    })
+    .await;
+    let f = fetcher(FetchOptions {
+        read_timeout: Duration::from_millis(300),
+        retry: RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        },
+        ..options()
+    });
+    let started = Instant::now();
+    let e = f.fetch(&srv.url("/stall")).await.expect_err("stall");
+    assert!(matches!(e, FetchError::Timeout { .. }), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_chunking_is_an_http_error() {
+    let srv = server(|_| {
+        vec![
+            Step::Send(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n".to_vec()),
+            Step::Close,
+        ]
+    })
+    .await;
+    let e = fetcher(options())
+        .fetch(&srv.url("/bad"))
+        .await
+        .expect_err("bad chunking");
+    assert!(matches!(e, FetchError::Http { .. }), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirects_to_private_addresses_are_refused_before_connecting() {
+    let srv = server(|r| match r.path.as_str() {
+        "/meta" => redirect("http://169.254.169.254/latest/meta-data/"),
+        "/ten" => redirect("http://10.0.0.1/admin"),
+        "/mapped" => redirect("http://[::ffff:a9fe:a9fe]/"),
+        _ => not_found(),
+    })
+    .await;
+    let f = fetcher(FetchOptions {
+        connect_timeout: Duration::from_secs(30),
+        ..options()
+    });
+    for (path, addr) in [
+        ("/meta", "169.254.169.254"),
+        ("/ten", "10.0.0.1"),
+        ("/mapped", "::ffff:169.254.169.254"),
+    ] {
+        let started = Instant::now();
+        let e = f.fetch(&srv.url(path)).await.expect_err(path);
+        match &e {
+            FetchError::RefusedAddress { addr: a, .. } => assert_eq!(a.to_string(), addr),
+            other => panic!("{path}: expected RefusedAddress, got {other}"),
+        }
+        // A connection attempt would wait for the 30 s connect timeout.
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loopback_is_refused_by_default_on_literals_and_resolved_names() {
+    let srv = server(|_| html(b"<p>secret</p>")).await;
+    let f = fetcher(FetchOptions {
+        guard: Guard::default(),
+        ..options()
+    });
+    let e = f.fetch(&srv.url("/")).await.expect_err("literal");
+    assert!(matches!(e, FetchError::RefusedAddress { .. }), "{e}");
+    let by_name = format!("http://localhost:{}/", srv.addr.port());
+    let e = f.fetch(&by_name).await.expect_err("resolved name");
+    assert!(matches!(e, FetchError::RefusedAddress { .. }), "{e}");
+    assert!(srv.paths().is_empty(), "the server was contacted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connect_errors_and_bad_urls_are_typed() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        l.local_addr().expect("addr").port()
+    };
+    let f = fetcher(FetchOptions {
+        retry: RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        },
+        robots: false,
+        ..options()
+    });
+    let e = f
+        .fetch(&format!("http://127.0.0.1:{port}/"))
+        .await
+        .expect_err("closed port");
+    assert!(matches!(e, FetchError::Connect { .. }), "{e}");
+    for bad in ["ftp://example.com/", "not a url", "http://[::1/"] {
+        let e = f.fetch(bad).await.expect_err(bad);
+        assert!(matches!(e, FetchError::InvalidUrl { .. }), "{bad}: {e}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_failures_are_typed() {
+    // A plain-HTTP server answering a TLS handshake: rustls rejects it.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let task = tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            use tokio::io::AsyncWriteExt;
+            let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n").await;
+        }
+    });
+    let f = fetcher(FetchOptions {
+        retry: RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        },
+        robots: false,
+        ..options()
+    });
+    let e = f
+        .fetch(&format!("https://{addr}/"))
+        .await
+        .expect_err("not TLS");
+    task.abort();
+    assert!(matches!(e, FetchError::Tls { .. }), "{e}");
+}

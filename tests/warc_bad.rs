@@ -1,0 +1,251 @@
+//! Bad input: truncated gzip and zstd, garbage between records and
+//! members, wrong Content-Length, a missing WARC-Record-ID, a zstd file
+//! without its dictionary. Each is counted as an error, reading carries on
+//! where it can, and nothing panics.
+
+mod warc_support;
+
+use linesift::warc::{Item, ReaderOptions, WarcError, WarcReader};
+use std::io::Cursor;
+use warc_support::*;
+
+/// Items until the first fatal error, and that error.
+fn read(bytes: Vec<u8>) -> (Vec<Item>, Option<WarcError>) {
+    let reader = WarcReader::new(Cursor::new(bytes), ReaderOptions::default()).unwrap();
+    let mut items = Vec::new();
+    for r in reader {
+        match r {
+            Ok(item) => items.push(item),
+            Err(e) => return (items, Some(e)),
+        }
+    }
+    (items, None)
+}
+
+fn ids(items: &[Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Page(p) => Some(p.record_id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn errors(items: &[Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Bad { error, .. } => Some(error.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn six() -> (Vec<u8>, Vec<Written>) {
+    let (path, written) = make_warc("six.warc", &simple_spec(6), false);
+    (std::fs::read(path).unwrap(), written)
+}
+
+fn all_ids(written: &[Written]) -> Vec<String> {
+    written.iter().map(|w| w.id.clone()).collect()
+}
+
+#[test]
+fn truncated_gzip_keeps_the_records_before() {
+    let (path, written) = make_warc("trunc.warc.gz", &simple_spec(6), true);
+    let bytes = std::fs::read(path).unwrap();
+    let cut = written[3].offset + written[3].length / 2;
+    let (items, error) = read(bytes[..cut as usize].to_vec());
+    assert_eq!(ids(&items), all_ids(&written[..3]));
+    let error = error.expect("a truncation error");
+    assert!(matches!(error, WarcError::Truncated { .. }), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains(&format!("offset {}", written[3].offset)),
+        "{error}"
+    );
+}
+
+#[test]
+fn truncated_zstd_keeps_the_records_before() {
+    let (plain, written) = six();
+    let (zst, offsets) = zstd_warc(&plain, &written, None, false);
+    let cut = (offsets[4] + offsets[5]) / 2;
+    let (items, error) = read(zst[..cut as usize].to_vec());
+    assert_eq!(ids(&items), all_ids(&written[..4]));
+    assert!(
+        matches!(error, Some(WarcError::Truncated { .. })),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn truncated_plain_file_inside_a_record() {
+    let (plain, written) = six();
+    let cut = written[5].offset + 200;
+    let (items, error) = read(plain[..cut as usize].to_vec());
+    assert_eq!(ids(&items), all_ids(&written[..5]));
+    assert!(
+        matches!(error, Some(WarcError::Truncated { .. })),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn garbage_between_records_is_skipped_and_counted() {
+    let (plain, written) = six();
+    let mut records = split_records(&plain, &written);
+    records[2].splice(
+        0..0,
+        b"this is not a record\r\nnor is this\r\n".iter().copied(),
+    );
+    records[4].splice(
+        0..0,
+        [0u8, 1, 2, 3, 0xff, 0xfe, b'\n', b'x'].iter().copied(),
+    );
+    let (items, error) = read(records.concat());
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(ids(&items), all_ids(&written));
+    let errors = errors(&items);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors.iter().all(|e| e.contains("garbage")), "{errors:?}");
+}
+
+#[test]
+fn garbage_between_gzip_members_is_skipped_and_counted() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let mut bytes = gzip_members(&records[..3]);
+    bytes.extend_from_slice(b"junk between members");
+    bytes.extend(gzip_members(&records[3..]));
+    bytes.extend_from_slice(b"trailing");
+    let (items, error) = read(bytes);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(ids(&items), all_ids(&written));
+    assert_eq!(
+        errors(&items),
+        vec![
+            "20 bytes of garbage before the next record".to_string(),
+            "8 bytes of garbage before the next record".to_string()
+        ]
+    );
+}
+
+/// Changes record 2's Content-Length by `delta`.
+fn wrong_length(records: &[Vec<u8>], delta: i64) -> Vec<Vec<u8>> {
+    let mut records = records.to_vec();
+    let line = content_length_line(&records[2]);
+    let n: i64 = line["Content-Length:".len()..].trim().parse().unwrap();
+    records[2] = replace_first(
+        &records[2],
+        &line,
+        &format!("Content-Length: {}", n + delta),
+    );
+    records
+}
+
+#[test]
+fn wrong_content_length_plain() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let (items, error) = read(wrong_length(&records, -40).concat());
+    assert!(error.is_none(), "{error:?}");
+    let mut want = all_ids(&written);
+    want.remove(2);
+    assert_eq!(ids(&items), want);
+    assert_eq!(errors(&items).len(), 1);
+    assert!(errors(&items)[0].contains("Content-Length"));
+    // Too long: the record eats the next one's header; both are lost.
+    let (items, error) = read(wrong_length(&records, 40).concat());
+    assert!(error.is_none(), "{error:?}");
+    want.remove(2);
+    assert_eq!(ids(&items), want);
+    assert_eq!(errors(&items).len(), 1, "{:?}", errors(&items));
+}
+
+#[test]
+fn wrong_content_length_gzip_per_record() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let mut want = all_ids(&written);
+    want.remove(2);
+    for delta in [-40, 40] {
+        let (items, error) = read(gzip_members(&wrong_length(&records, delta)));
+        assert!(error.is_none(), "{error:?}");
+        assert_eq!(ids(&items), want, "delta {delta}");
+        let errors = errors(&items);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("Content-Length"), "{errors:?}");
+    }
+}
+
+#[test]
+fn missing_record_id_is_a_bad_record() {
+    let (plain, written) = six();
+    let mut records = split_records(&plain, &written);
+    let line = format!("WARC-Record-ID: {}\r\n", written[1].id);
+    records[1] = replace_first(&records[1], &line, "");
+    let (items, error) = read(gzip_members(&records));
+    assert!(error.is_none(), "{error:?}");
+    let mut want = all_ids(&written);
+    want.remove(1);
+    assert_eq!(ids(&items), want);
+    assert_eq!(
+        errors(&items),
+        vec!["record has no WARC-Record-ID field".to_string()]
+    );
+}
+
+#[test]
+fn zstd_without_its_dictionary_fails_clearly() {
+    let (plain, written) = six();
+    let dict = train_dictionary();
+    let (zst, offsets) = zstd_warc(&plain, &written, Some(&dict), false);
+    let stripped = zst[offsets[0] as usize..].to_vec();
+    let (items, error) = read(stripped);
+    assert!(items.is_empty());
+    let error = error.expect("an error");
+    assert!(
+        matches!(error, WarcError::MissingDictionary { offset: 0, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("dictionary"));
+}
+
+#[test]
+fn not_a_warc_and_empty_input() {
+    let (items, error) = read(Vec::new());
+    assert!(items.is_empty() && error.is_none());
+    let reader = WarcReader::new(
+        Cursor::new(b"BZh91AY&SY".to_vec()),
+        ReaderOptions::default(),
+    );
+    assert!(matches!(reader, Err(WarcError::NotWarc(_))));
+    // Text that is no WARC at all: one garbage error, no records.
+    let (items, error) = read(b"hello\nworld\n".to_vec());
+    assert!(error.is_none());
+    assert_eq!(errors(&items).len(), 1);
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let (plain, written) = six();
+    let gz = gzip_members(&split_records(&plain, &written));
+    let dict = train_dictionary();
+    let (zst, _) = zstd_warc(&plain, &written, Some(&dict), true);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for round in 0..300 {
+        let mut bytes = [&plain, &gz, &zst][round % 3].clone();
+        for _ in 0..4 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let at = (seed as usize) % bytes.len();
+            bytes[at] = (seed >> 32) as u8;
+        }
+        let cut = (seed >> 16) as usize % bytes.len();
+        let _ = read(bytes[..cut].to_vec());
+    }
+}

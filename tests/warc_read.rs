@@ -1,0 +1,326 @@
+//! Reading WARCs written by warcio: the same answer as the core for every
+//! page, whatever the compression; skip reasons; CDX-style offsets and
+//! random access.
+
+mod warc_support;
+
+use flate2::write::GzEncoder;
+use linesift::warc::{Item, Page, ReaderOptions, WarcReader, read_record_from};
+use linesift::{Extractor, Hints, Options};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{Cursor, Write};
+use warc_support::*;
+
+/// What the test expects for each page record: its HTML and hints.
+struct Expected {
+    html: Vec<u8>,
+    hints: Hints,
+}
+
+fn chunked(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for part in body.chunks(100) {
+        out.extend_from_slice(format!("{:x}\r\n", part.len()).as_bytes());
+        out.extend_from_slice(part);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(b"0\r\n\r\n");
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+/// A mixed WARC: pages in several guises, and records to skip.
+/// Returns the spec and, by position in the spec, the expected pages.
+fn mixed() -> (Value, HashMap<usize, Expected>) {
+    let mut spec = Vec::new();
+    let mut expected = HashMap::new();
+    let utf8 = [("Content-Type", "text/html; charset=utf-8")];
+    let mut page = |spec: &mut Vec<Value>, record: Value, html: Vec<u8>, charset: Option<&str>| {
+        let url = record["uri"].as_str().map(String::from);
+        expected.insert(
+            spec.len(),
+            Expected {
+                html,
+                hints: Hints {
+                    url,
+                    charset: charset.map(String::from),
+                },
+            },
+        );
+        spec.push(record);
+    };
+    for i in 0..6 {
+        page(
+            &mut spec,
+            html_response(i),
+            page_html(i).into_bytes(),
+            Some("utf-8"),
+        );
+    }
+    spec.push(json!({"type": "request", "uri": "http://site0.example/page"}));
+    spec.push(response(
+        "http://x.example/missing",
+        "404 Not Found",
+        &utf8,
+        page_html(1).as_bytes(),
+    ));
+    spec.push(response(
+        "http://x.example/old",
+        "301 Moved Permanently",
+        &[("Location", "/new")],
+        b"",
+    ));
+    spec.push(response(
+        "http://x.example/a.png",
+        "200 OK",
+        &[("Content-Type", "image/png")],
+        b"\x89PNG\r\n\x1a\n....",
+    ));
+    spec.push(response(
+        "http://x.example/data",
+        "200 OK",
+        &[],
+        b"{\"not\": \"html\"}",
+    ));
+    let html = page_html(6).into_bytes();
+    page(
+        &mut spec,
+        response("http://x.example/untyped", "200 OK", &[], &html),
+        html,
+        None,
+    );
+    let latin = page_html(7)
+        .replace("<meta charset=\"utf-8\">", "")
+        .replace("town", "caf\u{e9}");
+    let latin: Vec<u8> = latin.chars().map(|c| c as u32 as u8).collect();
+    let ct = [("Content-Type", "text/html; charset=windows-1252")];
+    page(
+        &mut spec,
+        response("http://x.example/latin", "200 OK", &ct, &latin),
+        latin,
+        Some("windows-1252"),
+    );
+    let html = page_html(8).into_bytes();
+    let coded = [
+        ("Content-Type", "text/html"),
+        ("Transfer-Encoding", "chunked"),
+        ("Content-Encoding", "gzip"),
+    ];
+    page(
+        &mut spec,
+        response(
+            "http://x.example/coded",
+            "200 OK",
+            &coded,
+            &chunked(&gzip(&html)),
+        ),
+        html,
+        None,
+    );
+    let html = page_html(9).into_bytes();
+    let cc = [
+        ("Content-Type", "text/html"),
+        ("X-Crawler-Transfer-Encoding", "chunked"),
+        ("X-Crawler-Content-Encoding", "gzip"),
+    ];
+    page(
+        &mut spec,
+        response("http://x.example/cc", "200 OK", &cc, &html),
+        html,
+        None,
+    );
+    let html = page_html(10).into_bytes();
+    let resource = json!({"type": "resource", "uri": "http://x.example/res", "content_type": "text/html", "body_hex": hex(&html)});
+    page(&mut spec, resource, html, None);
+    (Value::Array(spec), expected)
+}
+
+fn read_all(bytes: Vec<u8>) -> Vec<Item> {
+    let reader = WarcReader::new(Cursor::new(bytes), ReaderOptions::default()).unwrap();
+    reader.map(|r| r.unwrap()).collect()
+}
+
+fn skip_counts(items: &[Item]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for item in items {
+        if let Item::Skipped { reason, .. } = item {
+            *counts.entry(reason.key()).or_default() += 1;
+        }
+    }
+    counts
+}
+
+/// Every page's text equals the core's answer for that page; the other
+/// records are skipped for the right reasons; offsets are where the
+/// records start.
+fn check(
+    items: &[Item],
+    written: &[Written],
+    offsets: &[u64],
+    expected: &HashMap<usize, Expected>,
+) {
+    let extractor = Extractor::new(Options::default());
+    assert_eq!(items.len(), written.len());
+    let mut pages = 0;
+    for (i, item) in items.iter().enumerate() {
+        let pos = match item {
+            Item::Page(p) => p.pos,
+            Item::Skipped { pos, .. } => *pos,
+            Item::Bad { error, .. } => panic!("record {i}: {error}"),
+        };
+        assert_eq!(pos.offset, offsets[i], "offset of record {i}");
+        let Item::Page(page) = item else { continue };
+        assert_eq!(page.record_id, written[i].id);
+        if let Some(want) = expected.get(&i) {
+            pages += 1;
+            check_page(&extractor, page, want);
+        }
+    }
+    assert_eq!(pages, expected.len());
+    let skips = skip_counts(items);
+    let want: BTreeMap<String, usize> = [
+        ("type:request", 1),
+        ("status:4xx", 1),
+        ("status:3xx", 1),
+        ("not-html", 1),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    assert_eq!(skips, want);
+}
+
+fn check_page(extractor: &Extractor, page: &Page, want: &Expected) {
+    let got = page.extract(extractor).unwrap();
+    let direct = extractor.extract(&want.html, &want.hints).unwrap();
+    assert!(!direct.text.is_empty(), "test page too small for the core");
+    assert_eq!(got.text, direct.text, "{:?}", page.target_uri);
+    assert_eq!(got.headline, direct.headline);
+    assert_eq!(got.encoding, direct.encoding);
+}
+
+#[test]
+fn same_answer_plain_gzip_and_whole_file_gzip() {
+    let (spec, expected) = mixed();
+    let (plain, written) = make_warc("mixed.warc", &spec, false);
+    let offsets: Vec<u64> = written.iter().map(|w| w.offset).collect();
+    let plain = std::fs::read(plain).unwrap();
+    check(&read_all(plain.clone()), &written, &offsets, &expected);
+
+    let (gz, gz_written) = make_warc("mixed.warc.gz", &spec, true);
+    let gz_offsets: Vec<u64> = gz_written.iter().map(|w| w.offset).collect();
+    check(
+        &read_all(std::fs::read(gz).unwrap()),
+        &gz_written,
+        &gz_offsets,
+        &expected,
+    );
+
+    // One gzip member for the whole file: offset 0, inner = plain offset.
+    let items = read_all(gzip(&plain));
+    check(&items, &written, &vec![0; written.len()], &expected);
+    let inner: Vec<u64> = items
+        .iter()
+        .map(|i| match i {
+            Item::Page(p) => p.pos.inner,
+            Item::Skipped { pos, .. } | Item::Bad { pos, .. } => pos.inner,
+        })
+        .collect();
+    assert_eq!(inner, offsets);
+}
+
+#[test]
+fn same_answer_zstd_with_and_without_dictionary() {
+    let (spec, expected) = mixed();
+    let (plain, written) = make_warc("mixed-z.warc", &spec, false);
+    let plain = std::fs::read(plain).unwrap();
+    let dict = train_dictionary();
+    for (dict, compressed) in [
+        (None, false),
+        (Some(&dict[..]), false),
+        (Some(&dict[..]), true),
+    ] {
+        let (zst, offsets) = zstd_warc(&plain, &written, dict, compressed);
+        check(&read_all(zst), &written, &offsets, &expected);
+    }
+}
+
+#[test]
+fn random_access_by_offset_and_length() {
+    let (spec, _) = mixed();
+    let (gz, written) = make_warc("ra.warc.gz", &spec, true);
+    let gz = std::fs::read(gz).unwrap();
+    let (plain, plain_written) = make_warc("ra.warc", &spec, false);
+    let plain = std::fs::read(plain).unwrap();
+    let dict = train_dictionary();
+    let (zst, zoffsets) = zstd_warc(&plain, &plain_written, Some(&dict), true);
+    let cases = [
+        (
+            &gz,
+            written
+                .iter()
+                .map(|w| (w.offset, Some(w.length)))
+                .collect::<Vec<_>>(),
+            &written,
+        ),
+        (
+            &plain,
+            plain_written.iter().map(|w| (w.offset, None)).collect(),
+            &plain_written,
+        ),
+        (
+            &zst,
+            zoffsets.iter().map(|o| (*o, None)).collect(),
+            &plain_written,
+        ),
+    ];
+    for (bytes, points, written) in cases {
+        for (i, (offset, length)) in points.into_iter().enumerate() {
+            let item =
+                read_record_from(Cursor::new(bytes), offset, length, ReaderOptions::default())
+                    .unwrap();
+            match item {
+                Item::Page(p) => {
+                    assert_eq!(p.record_id, written[i].id);
+                    assert_eq!(p.pos.offset, offset);
+                }
+                Item::Skipped { pos, .. } => assert_eq!(pos.offset, offset),
+                Item::Bad { error, .. } => panic!("record {i}: {error}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn warc_0_18_with_lf_only_lines() {
+    let html = page_html(3);
+    let http = format!("HTTP/1.1 200 OK\nContent-Type: text/html\n\n{html}");
+    let record = |id: &str, body: &str| {
+        format!(
+            "WARC/0.18\nWARC-Type: response\nWARC-Target-URI: http://old.example/\nWARC-Date: 2009-03-65T08:43:19-0800\n\
+             WARC-Record-ID: <urn:uuid:{id}>\nContent-Type: application/http;msgtype=response\nContent-Length: {}\n\n{body}\n",
+            body.len()
+        )
+    };
+    let file = format!("{}{}", record("a", &http), record("b", &http));
+    let items = read_all(file.into_bytes());
+    assert_eq!(items.len(), 2);
+    for item in &items {
+        let Item::Page(p) = item else {
+            panic!("{item:?}")
+        };
+        assert!(
+            p.extract(&Extractor::new(Options::default()))
+                .unwrap()
+                .text
+                .contains("glaciers")
+                || !p.body.is_empty()
+        );
+    }
+}

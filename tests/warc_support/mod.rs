@@ -1,0 +1,246 @@
+//! Shared helpers of the WARC tests: small hand-written pages, WARC files
+//! written by warcio (through scripts/warc_testlib.py in the project's
+//! venv), per-record zstd files, and reading output back with warcio and
+//! FastWARC.
+#![allow(dead_code)]
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The venv's Python; `.ci/run` creates it.
+pub fn python() -> PathBuf {
+    let py = root().join(".venv/bin/python");
+    assert!(
+        py.exists(),
+        "{} missing: python3 -m venv .venv && .venv/bin/pip install warcio fastwarc",
+        py.display()
+    );
+    py
+}
+
+/// A fresh path under the tests' scratch directory.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("warc-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{}-{name}", std::process::id()))
+}
+
+/// One hand-written page with enough text to be kept by the core.
+pub fn page_html(i: usize) -> String {
+    let topics = [
+        "rivers",
+        "bridges",
+        "orchards",
+        "lighthouses",
+        "bakeries",
+        "glaciers",
+    ];
+    let topic = topics[i % topics.len()];
+    let para = |n: usize| {
+        format!(
+            "<p>Paragraph {n} about {topic}: the town council met on Tuesday to discuss the {topic} \
+             of the northern valley, and residents described how the {topic} had changed over the \
+             last twenty years, with longer seasons and new visitors arriving every spring.</p>"
+        )
+    };
+    let body: String = (0..4 + i % 3).map(para).collect();
+    format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Notes on {topic} {i}</title></head>\
+         <body><nav><a href=\"/\">Home</a> | <a href=\"/news\">News</a> | <a href=\"/about\">About</a></nav>\
+         <article><h1>Notes on {topic} number {i}</h1>{body}</article>\
+         <footer>Copyright 2024 Example Town. <a href=\"/privacy\">Privacy</a></footer></body></html>"
+    )
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A `response` record spec for warc_testlib.py.
+pub fn response(uri: &str, status: &str, headers: &[(&str, &str)], body: &[u8]) -> Value {
+    json!({
+        "type": "response", "uri": uri, "status": status,
+        "headers": headers.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+        "body_hex": hex(body),
+    })
+}
+
+pub fn html_response(i: usize) -> Value {
+    let uri = format!("http://site{i}.example/page");
+    response(
+        &uri,
+        "200 OK",
+        &[("Content-Type", "text/html; charset=utf-8")],
+        page_html(i).as_bytes(),
+    )
+}
+
+/// Where warcio put each record.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub id: String,
+    pub kind: String,
+    pub offset: u64,
+    pub length: u64,
+}
+
+/// Writes `spec` with warcio; returns the file and its records.
+pub fn make_warc(name: &str, spec: &Value, gzip: bool) -> (PathBuf, Vec<Written>) {
+    let path = scratch(name);
+    let mut cmd = Command::new(python());
+    cmd.arg(root().join("scripts/warc_testlib.py"))
+        .arg("make")
+        .arg(&path);
+    if gzip {
+        cmd.arg("--gzip");
+    }
+    let out = run_with_stdin(cmd, spec.to_string().as_bytes());
+    let list: Vec<Value> = serde_json::from_slice(&out).unwrap();
+    let written = list
+        .iter()
+        .map(|r| Written {
+            id: r["id"].as_str().unwrap().to_string(),
+            kind: r["type"].as_str().unwrap().to_string(),
+            offset: r["offset"].as_u64().unwrap(),
+            length: r["length"].as_u64().unwrap(),
+        })
+        .collect();
+    (path, written)
+}
+
+fn run_with_stdin(mut cmd: Command, input: &[u8]) -> Vec<u8> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "python helper failed");
+    out.stdout
+}
+
+/// Reads a WARC/WET file back with `warcio` or `fastwarc`.
+pub fn read_back(path: &Path, library: &str) -> Vec<Value> {
+    let out = Command::new(python())
+        .arg(root().join("scripts/warc_testlib.py"))
+        .arg("read")
+        .arg(path)
+        .arg(library)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{library} could not read {}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Recompresses a plain WARC as IIPC .warc.zst: one frame per record,
+/// optionally with a dictionary frame (raw or zstd-compressed) first.
+/// Returns the file and each record's frame offset.
+pub fn zstd_warc(
+    plain: &[u8],
+    records: &[Written],
+    dict: Option<&[u8]>,
+    compress_dict: bool,
+) -> (Vec<u8>, Vec<u64>) {
+    let mut out = Vec::new();
+    if let Some(d) = dict {
+        let payload = if compress_dict {
+            zstd::bulk::compress(d, 3).unwrap()
+        } else {
+            d.to_vec()
+        };
+        out.extend_from_slice(&0x184D_2A5Du32.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&payload);
+    }
+    let mut offsets = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let end = records.get(i + 1).map_or(plain.len() as u64, |n| n.offset);
+        let slice = &plain[r.offset as usize..end as usize];
+        offsets.push(out.len() as u64);
+        let frame = match dict {
+            Some(d) => zstd::bulk::Compressor::with_dictionary(3, d)
+                .unwrap()
+                .compress(slice)
+                .unwrap(),
+            None => zstd::bulk::compress(slice, 3).unwrap(),
+        };
+        out.extend_from_slice(&frame);
+    }
+    (out, offsets)
+}
+
+/// A trained zstd dictionary (it has a dictionary ID).
+pub fn train_dictionary() -> Vec<u8> {
+    let samples: Vec<Vec<u8>> = (0..200).map(|i| page_html(i).into_bytes()).collect();
+    zstd::dict::from_samples(&samples, 4096).unwrap()
+}
+
+/// Runs the binary; returns status, stdout and stderr.
+pub fn linesift(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Six plain HTML responses.
+pub fn simple_spec(n: usize) -> Value {
+    Value::Array((0..n).map(html_response).collect())
+}
+
+/// The bytes of each record of a plain WARC.
+pub fn split_records(plain: &[u8], written: &[Written]) -> Vec<Vec<u8>> {
+    written
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let end = written.get(i + 1).map_or(plain.len() as u64, |n| n.offset);
+            plain[r.offset as usize..end as usize].to_vec()
+        })
+        .collect()
+}
+
+/// One gzip member per record.
+pub fn gzip_members(records: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for r in records {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(r).unwrap();
+        out.extend(gz.finish().unwrap());
+    }
+    out
+}
+
+/// Replaces the first occurrence of `from` in `bytes`.
+pub fn replace_first(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(bytes);
+    assert!(text.contains(from), "{from:?} not found");
+    text.replacen(from, to, 1).into_bytes()
+}
+
+/// The record's own `Content-Length: N` header line.
+pub fn content_length_line(record: &[u8]) -> String {
+    let text = String::from_utf8_lossy(record);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Content-Length:"))
+        .unwrap();
+    line.to_string()
+}

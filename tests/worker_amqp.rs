@@ -1,0 +1,429 @@
+//! The queue worker against the real RabbitMQ on 127.0.0.1:5672
+//! (guest/guest; `.ci/run` starts it). Every test uses its own randomly
+//! suffixed queues and exchanges and deletes them at the end.
+
+mod fetch_support;
+
+use fetch_support::{Request, Server, Step, article, html, not_found};
+use futures_util::StreamExt;
+use lapin::options::{
+    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions, QueueBindOptions,
+    QueueDeclareOptions,
+};
+use lapin::types::{AMQPValue, FieldTable};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+use linesift::fetch::{FetchOptions, Guard};
+use linesift::proto::{self, DocumentMessage, Encoding, Failure, Task, WarcFile, WarcRecord, task};
+use linesift::worker::{self, Names, Shutdown, WorkerConfig, topology};
+use linesift::{Extractor, Options};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
+
+fn unique(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("lstest-{name}-{}-{nanos}", std::process::id())
+}
+
+fn config(names: &Names) -> WorkerConfig {
+    WorkerConfig {
+        amqp_url: AMQP.into(),
+        names: names.clone(),
+        prefetch: 4,
+        concurrency: 2,
+        delivery_limit: 3,
+        retry_delay: Duration::from_millis(50),
+        encoding: Encoding::Protobuf,
+        drain_deadline: Duration::from_secs(10),
+        reconnect_delay: Duration::from_millis(300),
+        http: None,
+        max_payload: 1 << 20,
+    }
+}
+
+fn fetch_options() -> FetchOptions {
+    FetchOptions {
+        guard: Guard {
+            allow_loopback: true,
+            allow_private: false,
+        },
+        robots: false,
+        total_timeout: Duration::from_secs(5),
+        ..FetchOptions::default()
+    }
+}
+
+/// A connection, the topology, and a result queue bound to everything.
+async fn setup(names: &Names) -> (Connection, Channel, String) {
+    let conn = Connection::connect(AMQP, ConnectionProperties::default())
+        .await
+        .expect("RabbitMQ on 127.0.0.1:5672 (start it with rabbitmq-server -detached)");
+    let ch = conn.create_channel().await.expect("channel");
+    topology::declare(&ch, names, 3).await.expect("declare");
+    let results = format!("{}.sink", names.tasks);
+    ch.queue_declare(
+        results.as_str().into(),
+        QueueDeclareOptions {
+            exclusive: true,
+            ..QueueDeclareOptions::default()
+        },
+        FieldTable::default(),
+    )
+    .await
+    .expect("sink queue");
+    ch.queue_bind(
+        results.as_str().into(),
+        names.results.as_str().into(),
+        "#".into(),
+        QueueBindOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .expect("bind sink");
+    (conn, ch, results)
+}
+
+async fn teardown(conn: Connection, ch: &Channel, names: &Names) {
+    topology::delete(ch, names).await.expect("delete topology");
+    let _ = conn.close(200, "done".into()).await;
+}
+
+async fn publish_raw(ch: &Channel, queue: &str, body: &[u8], content_type: &str) {
+    ch.basic_publish(
+        "".into(),
+        queue.into(),
+        BasicPublishOptions::default(),
+        body,
+        BasicProperties::default().with_content_type(content_type.into()),
+    )
+    .await
+    .expect("publish");
+}
+
+/// Collects `n` results (documents and failures) from the sink queue.
+async fn collect(ch: &Channel, queue: &str, n: usize) -> (Vec<DocumentMessage>, Vec<Failure>) {
+    let mut consumer = ch
+        .basic_consume(
+            queue.into(),
+            "".into(),
+            BasicConsumeOptions {
+                no_ack: true,
+                ..BasicConsumeOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await
+        .expect("consume sink");
+    let (mut docs, mut failures) = (Vec::new(), Vec::new());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while docs.len() + failures.len() < n {
+        let next = tokio::time::timeout_at(deadline, consumer.next()).await;
+        let Ok(Some(Ok(d))) = next else {
+            panic!("only {} documents and {failures:?} after 30 s", docs.len())
+        };
+        let ct = d.properties.content_type().as_ref().map(|c| c.to_string());
+        match d.routing_key.as_str() {
+            "document" => docs
+                .push(proto::decode::<DocumentMessage>(&d.data, ct.as_deref()).expect("document")),
+            _ => failures.push(proto::decode::<Failure>(&d.data, ct.as_deref()).expect("failure")),
+        }
+    }
+    (docs, failures)
+}
+
+/// Dead-lettered messages: (body, x-linesift-kind, x-linesift-reason).
+async fn dead_letters(ch: &Channel, queue: &str, n: usize) -> Vec<(Vec<u8>, String, String)> {
+    let mut out = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while out.len() < n && tokio::time::Instant::now() < deadline {
+        match ch
+            .basic_get(queue.into(), BasicGetOptions::default())
+            .await
+            .expect("get")
+        {
+            Some(m) => {
+                let header = |k: &str| match m
+                    .delivery
+                    .properties
+                    .headers()
+                    .as_ref()
+                    .and_then(|h| h.inner().get(k))
+                {
+                    Some(AMQPValue::LongString(s)) => {
+                        String::from_utf8_lossy(s.as_bytes()).into_owned()
+                    }
+                    _ => String::new(),
+                };
+                out.push((
+                    m.delivery.data.clone(),
+                    header(topology::HEADER_KIND),
+                    header(topology::HEADER_REASON),
+                ));
+                m.delivery
+                    .ack(BasicAckOptions::default())
+                    .await
+                    .expect("ack");
+            }
+            None => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    out
+}
+
+fn warc_record(uri: &str, id: &str, body: &str) -> Vec<u8> {
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut rec = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes();
+    rec.extend_from_slice(http.as_bytes());
+    rec.extend_from_slice(b"\r\n\r\n");
+    rec
+}
+
+/// A plain WARC of `n` HTML responses; returns its path and each record's
+/// (offset, length, record id).
+fn write_warc(name: &str, n: usize) -> (PathBuf, Vec<(u64, u64, String)>) {
+    let path = std::env::temp_dir().join(format!("{}.warc", unique(name)));
+    let (mut bytes, mut records) = (Vec::new(), Vec::new());
+    for i in 0..n {
+        let id = format!("00000000-0000-0000-0000-{i:012}");
+        let rec = warc_record(
+            &format!("http://example.org/{i}"),
+            &id,
+            &article(&format!("Archived story {i}"), 6),
+        );
+        records.push((
+            bytes.len() as u64,
+            rec.len() as u64,
+            format!("<urn:uuid:{id}>"),
+        ));
+        bytes.extend_from_slice(&rec);
+    }
+    std::fs::write(&path, bytes).expect("write warc");
+    (path, records)
+}
+
+fn task(id: &str, source: task::Source) -> Task {
+    Task {
+        id: id.into(),
+        source: Some(source),
+        ..Task::default()
+    }
+}
+
+fn spawn_worker(names: &Names, shutdown: &Shutdown) -> tokio::task::JoinHandle<()> {
+    let (config, shutdown) = (config(names), shutdown.clone());
+    tokio::spawn(async move {
+        worker::run(
+            config,
+            Extractor::new(Options::default()),
+            fetch_options(),
+            shutdown,
+        )
+        .await
+        .expect("worker");
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_workers_publish_every_result_and_dead_letter_poison() {
+    let server = Server::start(|r: &Request| -> Vec<Step> {
+        match r.path.as_str() {
+            "/gone" => not_found(),
+            p => html(article(&format!("Story at {p}"), 8).as_bytes()),
+        }
+    })
+    .await;
+    let names = Names::with_prefix(&unique("e2e"));
+    let (conn, ch, sink) = setup(&names).await;
+    let (warc, records) = write_warc("e2e", 3);
+    let warc_path = warc.display().to_string();
+    let mut tasks: Vec<Task> = (0..4)
+        .map(|i| {
+            task(
+                &format!("url-{i}"),
+                task::Source::Url(server.url(&format!("/page/{i}"))),
+            )
+        })
+        .collect();
+    tasks.push(task(
+        "file",
+        task::Source::WarcFile(WarcFile {
+            path: warc_path.clone(),
+        }),
+    ));
+    let (offset, length, record_id) = records[1].clone();
+    tasks.push(task(
+        "record",
+        task::Source::WarcRecord(WarcRecord {
+            path: warc_path,
+            offset,
+            length,
+        }),
+    ));
+    tasks.push(task("poison", task::Source::Url(server.url("/gone"))));
+    let sent = worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Json)
+        .await
+        .expect("enqueue");
+    assert_eq!(sent, tasks.len());
+    publish_raw(
+        &ch,
+        &names.tasks,
+        b"\x08\xff\xff garbage",
+        "application/x-protobuf",
+    )
+    .await;
+
+    let shutdown = Shutdown::new();
+    let workers = [
+        spawn_worker(&names, &shutdown),
+        spawn_worker(&names, &shutdown),
+    ];
+    // 4 URL documents, 3 from the file, 1 record, + 2 fatal failure events.
+    let (docs, failures) = collect(&ch, &sink, 10).await;
+    let dead = dead_letters(&ch, &names.dead_letter_queue, 2).await;
+    shutdown.trigger();
+    for w in workers {
+        tokio::time::timeout(Duration::from_secs(15), w)
+            .await
+            .expect("drained in time")
+            .expect("worker task");
+    }
+
+    let mut by_task: BTreeMap<&str, Vec<&DocumentMessage>> = BTreeMap::new();
+    for d in &docs {
+        by_task.entry(d.task_id.as_str()).or_default().push(d);
+        assert!(!d.text.is_empty(), "{d:?}");
+    }
+    for i in 0..4 {
+        let got = &by_task[format!("url-{i}").as_str()];
+        assert_eq!(got.len(), 1);
+        assert!(got[0].text.contains(&format!("Story at /page/{i}")) || got[0].headline.is_some());
+    }
+    let file_ids: BTreeSet<&str> = by_task["file"]
+        .iter()
+        .map(|d| d.warc_record_id.as_str())
+        .collect();
+    assert_eq!(file_ids, records.iter().map(|r| r.2.as_str()).collect());
+    assert_eq!(by_task["record"].len(), 1);
+    assert_eq!(by_task["record"][0].warc_record_id, record_id);
+    assert_eq!(
+        by_task["record"][0].document_id,
+        proto::document_id("record", &record_id)
+    );
+    let ids: BTreeSet<&str> = docs.iter().map(|d| d.document_id.as_str()).collect();
+    assert_eq!(
+        ids.len(),
+        docs.len(),
+        "duplicate document ids in a clean run"
+    );
+
+    assert!(failures.iter().all(|f| f.fatal), "{failures:?}");
+    let mut kinds: Vec<&str> = dead.iter().map(|d| d.1.as_str()).collect();
+    kinds.sort();
+    assert_eq!(kinds, ["http_status", "invalid_message"], "{dead:?}");
+    assert!(dead.iter().any(|d| d.0 == b"\x08\xff\xff garbage"));
+    assert!(dead.iter().all(|d| !d.2.is_empty()));
+    teardown(conn, &ch, &names).await;
+    let _ = std::fs::remove_file(warc);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
+    // Pages that take a while, so tasks are in flight when SIGTERM comes.
+    let server = Server::start(|r: &Request| -> Vec<Step> {
+        let mut steps = vec![Step::Sleep(Duration::from_millis(700))];
+        steps.extend(html(
+            article(&format!("Slow story {}", r.path), 5).as_bytes(),
+        ));
+        steps
+    })
+    .await;
+    let names = Names::with_prefix(&unique("term"));
+    let (conn, ch, sink) = setup(&names).await;
+    let n = 6;
+    let tasks: Vec<Task> = (0..n)
+        .map(|i| {
+            task(
+                &format!("slow-{i}"),
+                task::Source::Url(server.url(&format!("/s/{i}"))),
+            )
+        })
+        .collect();
+    worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args([
+            "worker",
+            "--allow-private",
+            "--no-robots",
+            "--http",
+            "off",
+            "--concurrency",
+            "2",
+            "--prefetch",
+            "2",
+            "--delivery-limit",
+            "3",
+        ])
+        .env("AMQP_URL", AMQP)
+        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
+        .spawn()
+        .expect("spawn worker");
+    // Wait until the first page is being fetched, then ask it to stop.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while server.requests().is_empty() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "worker never fetched"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let pid = child.id().expect("pid").to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = tokio::time::timeout(Duration::from_secs(15), child.wait())
+        .await
+        .expect("exit within the drain deadline")
+        .expect("wait");
+    assert_eq!(status.code(), Some(0));
+
+    // Every task is either done (its document published) or back in the
+    // queue, ready: none lost, none stuck unacked.
+    let fetched = server.requests().len();
+    let (docs, _) = collect(&ch, &sink, fetched.min(n)).await;
+    let queued = ch
+        .queue_declare(
+            names.tasks.as_str().into(),
+            QueueDeclareOptions {
+                passive: true,
+                ..QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await
+        .expect("passive declare")
+        .message_count() as usize;
+    assert!(!docs.is_empty());
+    assert_eq!(
+        docs.len() + queued,
+        n,
+        "{} documents, {queued} queued",
+        docs.len()
+    );
+    teardown(conn, &ch, &names).await;
+}
