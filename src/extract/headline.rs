@@ -15,7 +15,7 @@
 //! title's longest part.
 
 use super::options::HeadlineMethod;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 /// A text block that may be the headline.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +70,10 @@ pub fn terms(text: &str, stop: &HashSet<&'static str>) -> Vec<String> {
         .collect()
 }
 
-type Vector = HashMap<String, f64>;
+/// A term vector. Ordered, so that sums over it run in the same order
+/// every time: with a hashed map the float sums differed in the last bit
+/// between two runs on the same page and near-ties flipped the headline.
+type Vector = BTreeMap<String, f64>;
 
 fn tf(terms: &[String]) -> Vector {
     let mut v = Vector::new();
@@ -91,7 +94,7 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
     }
 }
 
-fn weighted(v: &Vector, idf: &HashMap<String, f64>) -> Vector {
+fn weighted(v: &Vector, idf: &Vector) -> Vector {
     v.iter()
         .map(|(k, x)| (k.clone(), x * idf.get(k).copied().unwrap_or(0.0)))
         .collect()
@@ -132,13 +135,13 @@ fn title_finder(method: HeadlineMethod, input: &Inputs<'_>) -> Option<Headline> 
         }
     }
     let n = sents.len() as f64;
-    let mut df: HashMap<String, f64> = HashMap::new();
+    let mut df = Vector::new();
     for (_, _, v) in &sents {
         for k in v.keys() {
             *df.entry(k.clone()).or_insert(0.0) += 1.0;
         }
     }
-    let idf: HashMap<String, f64> = df.into_iter().map(|(k, d)| (k, (n / d).ln())).collect();
+    let idf: Vector = df.into_iter().map(|(k, d)| (k, (n / d).ln())).collect();
     let q = tf(&q_terms);
     let qw = weighted(&q, &idf);
     let score = |v: &Vector| {
