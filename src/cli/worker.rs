@@ -19,6 +19,8 @@ pub struct QueueArgs {
     #[arg(
         long,
         env = "AMQP_URL",
+        // clap prints an env var's value in --help unless told not to.
+        hide_env_values = true,
         default_value = "amqp://guest:guest@127.0.0.1:5672/%2f"
     )]
     pub amqp_url: String,
