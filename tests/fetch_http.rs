@@ -557,3 +557,64 @@ async fn tls_failures_are_typed() {
     task.abort();
     assert!(matches!(e, FetchError::Tls { .. }), "{e}");
 }
+
+/// A name server whose answer for every name turns from loopback to a
+/// private address when the test says so: DNS rebinding.
+struct Rebinding {
+    port: u16,
+    rebound: std::sync::atomic::AtomicBool,
+}
+
+impl linesift::fetch::Lookup for Rebinding {
+    fn lookup(
+        &self,
+        _host: String,
+    ) -> futures_util::future::BoxFuture<'static, std::io::Result<Vec<std::net::SocketAddr>>> {
+        let ip = if self.rebound.load(std::sync::atomic::Ordering::SeqCst) {
+            [10, 0, 0, 1]
+        } else {
+            [127, 0, 0, 1]
+        };
+        let addr = std::net::SocketAddr::from((ip, self.port));
+        Box::pin(async move { Ok(vec![addr]) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_that_rebinds_to_a_private_address_is_refused_on_the_next_connection() {
+    // Every reply closes its connection, so each request connects anew.
+    let srv = server(|_| {
+        let mut steps = html(article("Rebinding", 4).as_bytes());
+        steps.push(Step::Close);
+        steps
+    })
+    .await;
+    let dns = std::sync::Arc::new(Rebinding {
+        port: srv.addr.port(),
+        rebound: false.into(),
+    });
+    let f = Fetcher::with_lookup(
+        Extractor::new(Options::default()),
+        FetchOptions {
+            connect_timeout: Duration::from_secs(30),
+            ..options()
+        },
+        dns.clone(),
+    )
+    .expect("client");
+    let url = format!("http://rebind.test:{}/page", srv.addr.port());
+    let first = f.fetch(&url).await.expect("loopback is allowed here");
+    assert!(first.document.text.contains("Rebinding"), "{first:?}");
+    let hits = srv.hits("/page");
+    dns.rebound.store(true, std::sync::atomic::Ordering::SeqCst);
+    let started = Instant::now();
+    let e = f.fetch(&url).await.expect_err("rebound to 10.0.0.1");
+    match &e {
+        FetchError::RefusedAddress { addr, .. } => assert_eq!(addr.to_string(), "10.0.0.1"),
+        other => panic!("expected RefusedAddress, got {other}"),
+    }
+    // Refused before connecting: a connection attempt to 10.0.0.1 would
+    // wait for the 30 s connect timeout.
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(srv.hits("/page"), hits);
+}

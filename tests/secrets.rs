@@ -51,7 +51,10 @@ fn help_never_shows_the_password_from_the_environment() {
 #[test]
 fn enqueue_failing_to_log_in_does_not_print_the_password() {
     let out = run(&["enqueue", "-"], "https://example.com/\n");
-    assert!(out.contains("broker"), "enqueue did not reach the broker: {out}");
+    assert!(
+        out.contains("broker"),
+        "enqueue did not reach the broker: {out}"
+    );
     assert!(!out.contains(SECRET), "enqueue leaks: {out}");
 }
 
@@ -112,7 +115,10 @@ fn worker_retrying_a_refused_login_keeps_the_password_out_of_logs_and_metrics() 
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(metrics.contains("linesift_"), "no metrics served: {metrics}");
+    assert!(
+        metrics.contains("linesift_"),
+        "no metrics served: {metrics}"
+    );
     assert!(logs.contains("***"), "the start-up line masks: {logs}");
     assert!(
         logs.matches("linesift worker:").count() >= 2,

@@ -4,10 +4,11 @@
 //! bypass the guard). Also maps reqwest's errors to [`FetchError`].
 
 use super::error::FetchError;
-use super::guard::{Guard, GuardError, GuardedResolver};
+use super::guard::{Guard, GuardError, GuardedResolver, Lookup};
 use super::redirect::{self, RedirectError};
 use reqwest::Client;
 use std::error::Error as StdError;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the client is built from.
@@ -25,7 +26,8 @@ pub struct ClientConfig {
 
 /// Builds the client. Installs ring as rustls's process-wide crypto
 /// provider first unless one is installed already.
-pub fn build(config: &ClientConfig) -> Result<Client, FetchError> {
+/// Names are looked up with `lookup` and filtered by the config's guard.
+pub fn build(config: &ClientConfig, lookup: Arc<dyn Lookup>) -> Result<Client, FetchError> {
     // `Err` only means another provider is installed, which is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();
     Client::builder()
@@ -34,9 +36,7 @@ pub fn build(config: &ClientConfig) -> Result<Client, FetchError> {
         .read_timeout(config.read_timeout)
         .timeout(config.total_timeout)
         .redirect(redirect::policy(config.guard, config.max_redirects))
-        .dns_resolver(GuardedResolver {
-            guard: config.guard,
-        })
+        .dns_resolver(GuardedResolver::new(config.guard, lookup))
         .no_proxy()
         .build()
         .map_err(|e| FetchError::Client(message(&e)))

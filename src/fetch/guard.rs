@@ -10,8 +10,11 @@
 //! a resolver, so [`Guard::check_url`] checks those before the first request
 //! and in the redirect policy before every redirect is followed.
 
+use futures_util::future::BoxFuture;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
 use thiserror::Error;
 use url::{Host, Url};
 
@@ -129,26 +132,58 @@ fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     }
 }
 
-/// The client's DNS resolver: the system resolver, filtered by the guard.
+/// Where names are looked up. Production uses [`SystemLookup`]; tests put
+/// in answers that change from one lookup to the next (DNS rebinding) to
+/// show every connection is checked against the answer it connects to.
+pub trait Lookup: Send + Sync + 'static {
+    fn lookup(&self, host: String) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>>;
+}
+
+/// The operating system's resolver (getaddrinfo on tokio's blocking pool).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemLookup;
+
+impl Lookup for SystemLookup {
+    fn lookup(&self, host: String) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>> {
+        Box::pin(async move { Ok(tokio::net::lookup_host((host.as_str(), 0)).await?.collect()) })
+    }
+}
+
+/// The client's DNS resolver: a [`Lookup`], filtered by the guard.
 /// Refused addresses are dropped; a name with none left is an error, so
-/// the connector never sees a refused address.
-#[derive(Debug, Clone, Copy)]
+/// the connector never sees a refused address. Every connection the client
+/// opens resolves anew through here, so an answer that changes after an
+/// earlier check is checked again.
+#[derive(Clone)]
 pub struct GuardedResolver {
-    pub guard: Guard,
+    guard: Guard,
+    lookup: Arc<dyn Lookup>,
+}
+
+impl GuardedResolver {
+    pub fn new(guard: Guard, lookup: Arc<dyn Lookup>) -> Self {
+        GuardedResolver { guard, lookup }
+    }
+}
+
+impl fmt::Debug for GuardedResolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GuardedResolver")
+            .field("guard", &self.guard)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let guard = self.guard;
         let host = name.as_str().to_string();
+        let lookup = self.lookup.lookup(host.clone());
         Box::pin(async move {
-            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await
-                .map_err(|e| GuardError::Resolve {
-                    host: host.clone(),
-                    message: e.to_string(),
-                })?
-                .collect();
+            let found = lookup.await.map_err(|e| GuardError::Resolve {
+                host: host.clone(),
+                message: e.to_string(),
+            })?;
             let addrs = filter(guard, &host, found)?;
             Ok(Box::new(addrs.into_iter()) as Addrs)
         })
@@ -275,5 +310,32 @@ mod tests {
             g.check_url(&Url::parse("http://169.254.169.254/").unwrap())
                 .is_err()
         );
+    }
+
+    /// Answers in turn: public; public and metadata; private only.
+    struct Changing(std::sync::atomic::AtomicUsize);
+
+    impl Lookup for Changing {
+        fn lookup(&self, _: String) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>> {
+            let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let answer: &[&str] = match n {
+                0 => &["93.184.216.34:0"],
+                1 => &["93.184.216.34:0", "169.254.169.254:0"],
+                _ => &["192.168.1.10:0"],
+            };
+            let addrs = answer.iter().map(|a| a.parse().unwrap()).collect();
+            Box::pin(async move { Ok(addrs) })
+        }
+    }
+
+    #[tokio::test]
+    async fn every_resolution_is_filtered_anew() {
+        let r = GuardedResolver::new(Guard::default(), Arc::new(Changing(0.into())));
+        let name = || "rebind.example".parse::<Name>().unwrap();
+        let ips = |addrs: Addrs| addrs.map(|a| a.ip().to_string()).collect::<Vec<_>>();
+        assert_eq!(ips(r.resolve(name()).await.unwrap()), ["93.184.216.34"]);
+        assert_eq!(ips(r.resolve(name()).await.unwrap()), ["93.184.216.34"]);
+        let e = r.resolve(name()).await.err().unwrap().to_string();
+        assert!(e.contains("192.168.1.10") && e.contains("private"), "{e}");
     }
 }

@@ -31,7 +31,7 @@ pub mod retry;
 pub mod robots;
 
 pub use error::FetchError;
-pub use guard::Guard;
+pub use guard::{Guard, Lookup, SystemLookup};
 pub use page::{BodyLimit, Fetched, Oversize};
 pub use retry::RetryPolicy;
 
@@ -39,6 +39,7 @@ use crate::extract::Extractor;
 use client::ClientConfig;
 use ratelimit::HostLimiter;
 use robots::RobotsCache;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
 
@@ -102,14 +103,27 @@ pub struct Fetcher {
 
 impl Fetcher {
     pub fn new(extractor: Extractor, options: FetchOptions) -> Result<Self, FetchError> {
-        let client = client::build(&ClientConfig {
-            user_agent: options.user_agent.clone(),
-            connect_timeout: options.connect_timeout,
-            read_timeout: options.read_timeout,
-            total_timeout: options.total_timeout,
-            max_redirects: options.max_redirects,
-            guard: options.guard,
-        })?;
+        Self::with_lookup(extractor, options, Arc::new(SystemLookup))
+    }
+
+    /// A fetcher that looks names up with `lookup` instead of the system
+    /// resolver (the guard still filters every answer).
+    pub fn with_lookup(
+        extractor: Extractor,
+        options: FetchOptions,
+        lookup: Arc<dyn Lookup>,
+    ) -> Result<Self, FetchError> {
+        let client = client::build(
+            &ClientConfig {
+                user_agent: options.user_agent.clone(),
+                connect_timeout: options.connect_timeout,
+                read_timeout: options.read_timeout,
+                total_timeout: options.total_timeout,
+                max_redirects: options.max_redirects,
+                guard: options.guard,
+            },
+            lookup,
+        )?;
         Ok(Fetcher {
             client,
             extractor,
