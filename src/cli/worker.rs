@@ -125,7 +125,7 @@ pub struct Args {
         long,
         env = "LINESIFT_TASK_DEADLINE",
         value_name = "SECONDS",
-        default_value_t = 300.0
+        default_value_t = 1800.0
     )]
     task_deadline: f64,
     /// Per-request fetch time limit in seconds.
