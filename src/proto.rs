@@ -155,6 +155,7 @@ impl DocumentMessage {
             algorithm: doc.algorithm,
             status: origin.status,
             truncated: origin.truncated,
+            text_truncated: doc.text_truncated,
         }
     }
 }

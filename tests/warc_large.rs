@@ -40,6 +40,7 @@ fn huge_record_is_streamed_and_skipped() {
     let input = big.chain(Cursor::new(small));
     let options = ReaderOptions {
         max_payload: 4 * 1024 * 1024,
+        ..ReaderOptions::default()
     };
     let before = peak_rss();
     let items: Vec<Item> = WarcReader::new(input, options)

@@ -43,6 +43,8 @@ fn config(names: &Names) -> WorkerConfig {
         reconnect_delay: Duration::from_millis(300),
         http: None,
         max_payload: 1 << 20,
+        max_member: 1 << 30,
+        task_deadline: None,
     }
 }
 

@@ -4,7 +4,7 @@
 //! failed. URLs go to the fetcher on a tokio runtime that is built only when
 //! there are URLs; files are extracted on the rayon pool.
 
-use super::options::ExtractOptions;
+use super::options::{ExtractOptions, parse_size};
 use anyhow::Context;
 use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard, Oversize};
 use linesift::{Document, Extractor, Hints};
@@ -267,45 +267,48 @@ fn fetch_options(args: &FetchArgs, charset: Option<&str>) -> anyhow::Result<Fetc
     })
 }
 
-/// Parses a size such as `4096`, `512K`, `16M` or `1G`.
-fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => s.split_at(i),
-        None => (s, ""),
-    };
-    let n: u64 = digits.parse().map_err(|_| format!("not a size: {s}"))?;
-    let factor: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        _ => return Err(format!("unknown size unit in {s}")),
-    };
-    n.checked_mul(factor)
-        .ok_or_else(|| format!("size too large: {s}"))
-}
-
 fn extract_one(
     extractor: &Extractor,
     input: &str,
     charset: Option<&str>,
 ) -> anyhow::Result<Extracted> {
-    let bytes = if input == "-" {
-        let mut buf = Vec::new();
-        io::stdin().read_to_end(&mut buf).context("reading stdin")?;
-        buf
-    } else {
-        std::fs::read(input).context("reading file")?
-    };
     let hints = Hints {
         url: None,
         charset: charset.map(String::from),
     };
+    let document = if input == "-" {
+        stream_from(extractor, hints, io::stdin().lock(), "reading stdin")?
+    } else {
+        let file = std::fs::File::open(input).context("reading file")?;
+        stream_from(extractor, hints, file, "reading file")?
+    };
     Ok(Extracted {
-        document: extractor.extract(&bytes, &hints)?,
+        document,
         truncated: false,
     })
+}
+
+/// Feeds a reader to the core in chunks, so memory follows the core's
+/// limits rather than the input's size: reading stops at the first chunk
+/// over `--max-bytes`.
+fn stream_from(
+    extractor: &Extractor,
+    hints: Hints,
+    mut reader: impl Read,
+    what: &'static str,
+) -> anyhow::Result<Document> {
+    let mut page = extractor.stream(hints);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context(what),
+        };
+        page.feed(&buf[..n])?;
+    }
+    Ok(page.finish()?)
 }
 
 fn write_result(

@@ -20,9 +20,40 @@ pub struct ExtractOptions {
     /// Wrap logical lines longer than this many characters at the next tag.
     #[arg(long)]
     pub wrap: Option<u32>,
-    /// Refuse pages larger than this many bytes.
-    #[arg(long)]
+    /// Refuse pages larger than this (bytes; K, M, G suffixes; default 256M).
+    #[arg(long, env = "LINESIFT_MAX_BYTES", value_name = "SIZE", value_parser = parse_size_usize)]
     pub max_bytes: Option<usize>,
+    /// Refuse pages with more logical lines than this (default 1000000).
+    #[arg(long, env = "LINESIFT_MAX_LINES", value_name = "N")]
+    pub max_lines: Option<usize>,
+    /// Cut the output text at this many bytes and flag it `text_truncated`
+    /// (K, M, G suffixes; default 8M).
+    #[arg(long, env = "LINESIFT_MAX_TEXT", value_name = "SIZE", value_parser = parse_size_usize)]
+    pub max_text: Option<usize>,
+}
+
+/// Parses a size such as `4096`, `512K`, `16M` or `1G`.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("not a size: {s}"))?;
+    let factor: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return Err(format!("unknown size unit in {s}")),
+    };
+    n.checked_mul(factor)
+        .ok_or_else(|| format!("size too large: {s}"))
+}
+
+/// [`parse_size`] for in-memory sizes.
+pub fn parse_size_usize(s: &str) -> Result<usize, String> {
+    usize::try_from(parse_size(s)?).map_err(|_| format!("size too large: {s}"))
 }
 
 impl ExtractOptions {
@@ -39,6 +70,12 @@ impl ExtractOptions {
         }
         if let Some(max) = self.max_bytes {
             o.max_bytes = max;
+        }
+        if let Some(max) = self.max_lines {
+            o.max_lines = max;
+        }
+        if let Some(max) = self.max_text {
+            o.max_text = max;
         }
         o.headline = self.headline;
         o

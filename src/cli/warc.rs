@@ -45,9 +45,16 @@ pub struct Args {
     /// Compressed length of the record at --offset.
     #[arg(long, requires = "offset")]
     length: Option<u64>,
-    /// Skip records whose payload is larger than this many bytes.
-    #[arg(long, default_value_t = 64 * 1024 * 1024)]
+    /// Skip records whose payload is larger than this (bytes; K, M, G
+    /// suffixes); they are counted as skipped `too-large`.
+    #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
+          value_parser = super::options::parse_size_usize)]
     max_payload: usize,
+    /// Stop reading a file whose gzip member or zstd frame decompresses to
+    /// more than this (decompression bomb guard; K, M, G suffixes).
+    #[arg(long, env = "LINESIFT_MAX_MEMBER", value_name = "SIZE", default_value = "16G",
+          value_parser = super::options::parse_size)]
+    max_member: u64,
     #[command(flatten)]
     extract: ExtractOptions,
 }
@@ -102,6 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let extractor = Extractor::new(args.extract.options());
     let options = ReaderOptions {
         max_payload: args.max_payload,
+        max_member: args.max_member,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))

@@ -2,7 +2,7 @@
 //! the library's worker on a tokio runtime until SIGTERM/SIGINT. Also the
 //! broker flags shared with `linesift enqueue`.
 
-use super::options::ExtractOptions;
+use super::options::{ExtractOptions, parse_size, parse_size_usize};
 use anyhow::Context;
 use linesift::Extractor;
 use linesift::fetch::{FetchOptions, Guard};
@@ -100,9 +100,36 @@ pub struct Args {
     /// Address for /metrics, /healthz and /readyz; `off` for none.
     #[arg(long, env = "LINESIFT_HTTP", default_value = "0.0.0.0:9898")]
     http: String,
-    /// Skip WARC records whose payload is larger than this many bytes.
-    #[arg(long, env = "LINESIFT_MAX_PAYLOAD", default_value_t = 64 * 1024 * 1024)]
+    /// Skip WARC records whose payload is larger than this (bytes; K, M, G
+    /// suffixes), with a failure event.
+    #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
+          value_parser = parse_size_usize)]
     max_payload: usize,
+    /// End a WARC file whose gzip member or zstd frame decompresses to more
+    /// than this (decompression bomb guard; K, M, G suffixes).
+    #[arg(long, env = "LINESIFT_MAX_MEMBER", value_name = "SIZE", default_value = "16G",
+          value_parser = parse_size)]
+    max_member: u64,
+    /// Largest decoded fetched body (K, M, G suffixes); larger ones are cut
+    /// to it and published with truncated=true, or refused with
+    /// --refuse-oversize.
+    #[arg(long, env = "LINESIFT_MAX_BODY", value_name = "SIZE", default_value = "16M",
+          value_parser = parse_size)]
+    max_body: u64,
+    /// Refuse fetched bodies over --max-body (dead-lettered) instead of
+    /// extracting their start.
+    #[arg(long, env = "LINESIFT_REFUSE_OVERSIZE")]
+    refuse_oversize: bool,
+    /// Wall-clock seconds one task may take; a slower task fails as
+    /// transient (kind `deadline`): requeued, then dead-lettered at the
+    /// delivery limit. 0 turns the limit off.
+    #[arg(
+        long,
+        env = "LINESIFT_TASK_DEADLINE",
+        value_name = "SECONDS",
+        default_value_t = 1800.0
+    )]
+    task_deadline: f64,
     /// Per-request fetch time limit in seconds.
     #[arg(long, env = "LINESIFT_FETCH_TIMEOUT", default_value_t = 30.0)]
     fetch_timeout: f64,
@@ -148,6 +175,12 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         reconnect_delay: seconds(args.reconnect_delay, "reconnect-delay")?,
         http,
         max_payload: args.max_payload,
+        max_member: args.max_member,
+        task_deadline: if args.task_deadline == 0.0 {
+            None
+        } else {
+            Some(seconds(args.task_deadline, "task-deadline")?)
+        },
     })
 }
 
@@ -163,6 +196,14 @@ fn fetch_options(args: &Args) -> anyhow::Result<FetchOptions> {
             allow_loopback: args.allow_private,
         },
         robots: !args.no_robots,
+        body: linesift::fetch::BodyLimit {
+            max_body: args.max_body,
+            oversize: if args.refuse_oversize {
+                linesift::fetch::Oversize::Refuse
+            } else {
+                linesift::fetch::Oversize::Truncate
+            },
+        },
         host_interval: seconds(args.host_interval, "host-interval")?,
         retry: linesift::fetch::RetryPolicy {
             retries: args.fetch_retries,

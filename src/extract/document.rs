@@ -28,6 +28,9 @@ pub struct Document {
     pub title: Option<String>,
     /// Main content, one paragraph per line.
     pub text: String,
+    /// The text was cut at `Options::max_text` bytes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub text_truncated: bool,
     /// The encoding the page was decoded with (WHATWG name) and why.
     pub encoding: String,
     pub encoding_source: String,

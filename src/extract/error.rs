@@ -5,9 +5,13 @@ use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ExtractError {
-    /// The page is larger than the configured limit.
-    #[error("page is larger than the limit of {limit} bytes")]
+    /// The page is larger than the configured limit (`Options::max_bytes`).
+    #[error("page is larger than the limit of {limit} bytes (max_bytes)")]
     TooLarge { limit: usize },
+    /// The page has more logical lines than the configured limit
+    /// (`Options::max_lines`).
+    #[error("page has more than the limit of {limit} logical lines (max_lines)")]
+    TooManyLines { limit: usize },
     /// The bytes are not text (NUL bytes and control characters dominate).
     #[error("input looks binary, not HTML ({control} control bytes in the first {sniffed})")]
     Binary { control: usize, sniffed: usize },

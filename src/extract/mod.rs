@@ -80,12 +80,17 @@ impl Extractor {
             hints,
             sniff: Vec::new(),
             decoder: None,
-            scanner: Scanner::new(ScanLimits {
-                wrap: self.options.wrap,
-                ..ScanLimits::default()
-            }),
+            scanner: Scanner::new(self.scan_limits()),
             bytes: 0,
             scan_seconds: 0.0,
+            failed: None,
+        }
+    }
+
+    fn scan_limits(&self) -> ScanLimits {
+        ScanLimits {
+            wrap: self.options.wrap,
+            ..ScanLimits::default()
         }
     }
 }
@@ -100,17 +105,47 @@ pub struct PageStream<'e> {
     scanner: Scanner,
     bytes: u64,
     scan_seconds: f64,
+    /// Set when a limit was hit: the buffers are gone and every later call
+    /// returns this error.
+    failed: Option<ExtractError>,
 }
 
 impl PageStream<'_> {
     /// Feeds the next chunk of the page (any size, including empty).
+    ///
+    /// Over a limit (`max_bytes`, `max_lines`) this returns the limit's
+    /// error, frees what the page held and keeps failing cheaply: a caller
+    /// that goes on feeding (or calls `finish`) gets the same error and no
+    /// more memory is used.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ExtractError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
         let started = Instant::now();
         self.bytes += chunk.len() as u64;
         let limit = self.extractor.options.max_bytes;
         if self.bytes > limit as u64 {
-            return Err(ExtractError::TooLarge { limit });
+            return Err(self.fail(ExtractError::TooLarge { limit }));
         }
+        self.push(chunk)?;
+        let limit = self.extractor.options.max_lines;
+        if self.scanner.line_count() > limit {
+            return Err(self.fail(ExtractError::TooManyLines { limit }));
+        }
+        self.scan_seconds += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Drops the page's buffers and remembers why.
+    fn fail(&mut self, error: ExtractError) -> ExtractError {
+        self.scanner = Scanner::new(self.extractor.scan_limits());
+        self.sniff = Vec::new();
+        self.decoder = None;
+        self.failed = Some(error.clone());
+        error
+    }
+
+    fn push(&mut self, chunk: &[u8]) -> Result<(), ExtractError> {
         match &mut self.decoder {
             Some((_, decoder)) => self.scanner.push(decoder.decode(chunk, false)),
             None => {
@@ -120,7 +155,6 @@ impl PageStream<'_> {
                 }
             }
         }
-        self.scan_seconds += started.elapsed().as_secs_f64();
         Ok(())
     }
 
@@ -143,6 +177,9 @@ impl PageStream<'_> {
 
     /// Ends the page and runs selection, text and headline.
     pub fn finish(mut self) -> Result<Document, ExtractError> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
         let started = Instant::now();
         if self.decoder.is_none() {
             self.start_decoding()?;
@@ -152,6 +189,10 @@ impl PageStream<'_> {
         };
         self.scanner.push(decoder.decode(b"", true));
         let scan = self.scanner.finish();
+        let limit = self.extractor.options.max_lines;
+        if scan.lines.len() > limit {
+            return Err(ExtractError::TooManyLines { limit });
+        }
         self.scan_seconds += started.elapsed().as_secs_f64();
         let ex = self.extractor;
         let mut doc = ex.build(&scan, &self.hints, choice);
@@ -207,6 +248,11 @@ impl Extractor {
         if o.algorithm == Algorithm::R2l {
             text = text::non_ascii_only(&text);
         }
+        let text_truncated = text.len() > o.max_text;
+        if text_truncated {
+            text.truncate(floor_boundary(&text, o.max_text));
+            text.shrink_to_fit();
+        }
         let t25 = Instant::now();
         let title = headline::clean(&scan.info.title);
         let language = language(&text, &scan.info.lang);
@@ -221,6 +267,7 @@ impl Extractor {
             title: Some(title).filter(|t| !t.is_empty()),
             digest: document::digest(&text),
             text,
+            text_truncated,
             encoding: choice.encoding.name().to_string(),
             encoding_source: Document::source_name(choice.source),
             language,

@@ -91,9 +91,40 @@ pub struct Options {
     pub headline: HeadlineMethod,
     /// A logical line longer than this many characters breaks at its next tag.
     pub wrap: u32,
-    /// Pages larger than this many bytes are refused with an error.
+    // Resource limits. Memory per page is about `max_bytes` (the decoded
+    // source is kept to render the selected lines) plus ~60 bytes per
+    // logical line, so both are capped; see README "Resource limits".
+    /// Pages larger than this many bytes are refused with
+    /// [`ExtractError::TooLarge`](super::ExtractError::TooLarge).
+    #[serde(default = "default_max_bytes")]
     pub max_bytes: usize,
+    /// Pages with more logical lines than this are refused with
+    /// [`ExtractError::TooManyLines`](super::ExtractError::TooManyLines).
+    #[serde(default = "default_max_lines")]
+    pub max_lines: usize,
+    /// The output text is cut to at most this many bytes (at a character
+    /// boundary) and the document flagged `text_truncated`.
+    #[serde(default = "default_max_text")]
+    pub max_text: usize,
 }
+
+fn default_max_bytes() -> usize {
+    DEFAULT_MAX_BYTES
+}
+fn default_max_lines() -> usize {
+    DEFAULT_MAX_LINES
+}
+fn default_max_text() -> usize {
+    DEFAULT_MAX_TEXT
+}
+
+/// Default of [`Options::max_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_BYTES: usize = 256 * 1024 * 1024;
+/// Default of [`Options::max_lines`]: a million logical lines (~60 MB of
+/// line counts); real pages have thousands.
+pub const DEFAULT_MAX_LINES: usize = 1_000_000;
+/// Default of [`Options::max_text`]: 8 MiB of text, far above any article.
+pub const DEFAULT_MAX_TEXT: usize = 8 * 1024 * 1024;
 
 impl Default for Options {
     fn default() -> Self {
@@ -114,7 +145,9 @@ impl Options {
             gap: algorithm.default_gap(),
             headline: HeadlineMethod::Auto,
             wrap: 600,
-            max_bytes: 256 * 1024 * 1024,
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_lines: DEFAULT_MAX_LINES,
+            max_text: DEFAULT_MAX_TEXT,
         }
     }
 }

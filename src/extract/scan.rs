@@ -303,6 +303,11 @@ impl Scanner {
         self.src.len()
     }
 
+    /// Logical lines closed so far.
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
     /// Is the scanner still empty?
     pub fn is_empty(&self) -> bool {
         self.src.is_empty()

@@ -43,7 +43,7 @@ pub enum FetchError {
         retry_after: Option<Duration>,
     },
     /// The decoded body is over the limit and the policy is to refuse.
-    #[error("body of {url} is larger than the limit of {limit} bytes")]
+    #[error("body of {url} is larger than the limit of {limit} bytes (max_body)")]
     TooLarge { url: String, limit: u64 },
     /// robots.txt of the host disallows the URL (or could not be fetched).
     #[error("{url} is disallowed by robots.txt ({reason})")]

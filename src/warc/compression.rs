@@ -180,15 +180,18 @@ impl<R: Read + Send> Decode for Plain<R> {
 }
 
 /// Opens the right layer for `inner`, whose first byte is at `base`.
+/// `max_member` caps the decompressed bytes of one gzip member or zstd
+/// frame (see [`WarcError::MemberTooLarge`]).
 pub fn open<'r, R: Read + Send + 'r>(
     inner: R,
     base: u64,
+    max_member: u64,
 ) -> Result<Box<dyn Decode + 'r>, WarcError> {
     let mut input = Input::new(inner, base);
     let head = input.peek(8)?.to_vec();
     Ok(match detect(&head) {
-        Compression::Gzip => Box::new(gzip::Members::new(input)),
-        Compression::Zstd => Box::new(zstd::Frames::new(input)),
+        Compression::Gzip => Box::new(gzip::Members::new(input).max_member(max_member)),
+        Compression::Zstd => Box::new(zstd::Frames::new(input).max_member(max_member)),
         Compression::None => {
             check_plain(&head)?;
             Box::new(Plain {

@@ -49,6 +49,21 @@ pub enum WarcError {
     /// The HTTP response inside a `response` record cannot be parsed.
     #[error("bad HTTP response: {0}")]
     BadHttp(String),
+    /// A gzip member or zstd frame decompresses to more than
+    /// `ReaderOptions::max_member` bytes: a decompression bomb, or a
+    /// whole-file stream larger than the operator allowed. Ends the file.
+    #[error(
+        "{format} member at offset {offset} decompresses to more than the limit of {limit} bytes (max_member)"
+    )]
+    MemberTooLarge {
+        format: &'static str,
+        offset: u64,
+        limit: u64,
+    },
+    /// A payload's Content-Encoding decodes to more than the core's page
+    /// limit (`Options::max_bytes`).
+    #[error("{coding}-encoded payload decodes to more than the limit of {limit} bytes (max_bytes)")]
+    PayloadTooLarge { coding: String, limit: usize },
     /// The payload's transfer or content coding cannot be undone.
     #[error("cannot decode the payload: {0}")]
     BadPayload(String),
@@ -65,6 +80,7 @@ impl WarcError {
                 | WarcError::LengthMismatch { .. }
                 | WarcError::BadHttp(_)
                 | WarcError::BadPayload(_)
+                | WarcError::PayloadTooLarge { .. }
         )
     }
 }

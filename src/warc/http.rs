@@ -203,16 +203,27 @@ pub fn decode<'a>(
             let d = ::zstd::stream::read::Decoder::new(&body[..]);
             Box::new(d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?)
         }
+        "br" => {
+            // Brotli has no magic number: a body that does not decode at
+            // all was already decoded by the crawler, like gzip above.
+            let reader = brotli::Decompressor::new(&body[..], 64 * 1024);
+            return match read_bounded(reader, limit, encoding) {
+                Err(Rejection::Error(WarcError::BadPayload(_))) => Ok(body),
+                other => other.map(Cow::Owned),
+            };
+        }
         // Declared but not applied: already decoded by the crawler.
         "gzip" | "x-gzip" | "zstd" => return Ok(body),
         other => return Err(Rejection::Skip(SkipReason::Encoding(other.to_string()))),
     };
-    read_bounded(reader, limit).map(Cow::Owned)
+    read_bounded(reader, limit, encoding).map(Cow::Owned)
 }
 
 /// Reads a decoder to its end (or first error, keeping what came before:
-/// crawls often truncate payloads) up to `limit` bytes.
-fn read_bounded(mut reader: impl Read, limit: usize) -> Result<Vec<u8>, Rejection> {
+/// crawls often truncate payloads) up to `limit` bytes. Over the limit is an
+/// error, not a skip: a small body that decodes to more than a page may
+/// hold is likely a bomb, and the operator should see it counted as a failure.
+fn read_bounded(mut reader: impl Read, limit: usize, coding: &str) -> Result<Vec<u8>, Rejection> {
     let mut out = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
@@ -223,7 +234,10 @@ fn read_bounded(mut reader: impl Read, limit: usize) -> Result<Vec<u8>, Rejectio
             Err(e) => return Err(Rejection::Error(WarcError::BadPayload(e.to_string()))),
         }
         if out.len() > limit {
-            return Err(Rejection::Skip(SkipReason::TooLarge));
+            return Err(Rejection::Error(WarcError::PayloadTooLarge {
+                coding: coding.to_string(),
+                limit,
+            }));
         }
     }
 }

@@ -16,16 +16,30 @@ use std::io::Read;
 /// How much of a `response` body is read to find its HTTP head.
 const HTTP_HEAD_LIMIT: usize = 64 * 1024;
 
+/// The reader's limits (see README "Resource limits").
 #[derive(Debug, Clone, Copy)]
 pub struct ReaderOptions {
-    /// Larger payloads are skipped as [`SkipReason::TooLarge`].
+    /// Records whose payload (as stored, before Content-Encoding is undone)
+    /// is larger are skipped as [`SkipReason::TooLarge`] without buffering
+    /// more than this; reading goes on with the next record.
     pub max_payload: usize,
+    /// Decompressed bytes of one gzip member or zstd frame. Over it the
+    /// file ends with [`WarcError::MemberTooLarge`]: that is a bomb, or a
+    /// whole-file-compressed WARC larger than allowed (such a file is one
+    /// member, so keep this above the largest one you read).
+    pub max_member: u64,
 }
+
+/// Default of [`ReaderOptions::max_payload`]: 64 MiB.
+pub const DEFAULT_MAX_PAYLOAD: usize = 64 * 1024 * 1024;
+/// Default of [`ReaderOptions::max_member`]: 16 GiB.
+pub const DEFAULT_MAX_MEMBER: u64 = 16 * 1024 * 1024 * 1024;
 
 impl Default for ReaderOptions {
     fn default() -> Self {
         ReaderOptions {
-            max_payload: 64 * 1024 * 1024,
+            max_payload: DEFAULT_MAX_PAYLOAD,
+            max_member: DEFAULT_MAX_MEMBER,
         }
     }
 }
@@ -94,7 +108,7 @@ impl<'r> WarcReader<'r> {
         base: u64,
         options: ReaderOptions,
     ) -> Result<Self, WarcError> {
-        let layer = compression::open(inner, base)?;
+        let layer = compression::open(inner, base, options.max_member)?;
         Ok(WarcReader {
             parser: Parser::new(Stream::new(layer)),
             options,

@@ -32,6 +32,10 @@ pub struct WorkerConfig {
     pub http: Option<SocketAddr>,
     /// Largest WARC payload handed to the core.
     pub max_payload: usize,
+    /// Largest decompressed gzip member / zstd frame of a WARC file.
+    pub max_member: u64,
+    /// Wall-clock limit of one task (one delivery); `None`: no limit.
+    pub task_deadline: Option<Duration>,
 }
 
 impl WorkerConfig {
@@ -39,7 +43,8 @@ impl WorkerConfig {
     pub fn describe(&self) -> String {
         format!(
             "amqp={} tasks={} dlx={} dlq={} results={} prefetch={} concurrency={} \
-             delivery_limit={} retry_delay={:?} encoding={:?} drain={:?} http={}",
+             delivery_limit={} retry_delay={:?} encoding={:?} drain={:?} http={} \
+             max_payload={} max_member={} task_deadline={}",
             mask_password(&self.amqp_url),
             self.names.tasks,
             self.names.dead_letter_exchange,
@@ -53,6 +58,10 @@ impl WorkerConfig {
             self.drain_deadline,
             self.http
                 .map_or_else(|| "off".to_string(), |a| a.to_string()),
+            self.max_payload,
+            self.max_member,
+            self.task_deadline
+                .map_or_else(|| "off".to_string(), |d| format!("{d:?}")),
         )
     }
 }

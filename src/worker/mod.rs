@@ -30,6 +30,7 @@ pub use topology::Names;
 
 use crate::Extractor;
 use crate::fetch::{FetchError, FetchOptions, Fetcher};
+use crate::warc::ReaderOptions;
 use std::sync::Arc;
 
 /// Why the worker could not start (once running, it survives broker
@@ -67,12 +68,13 @@ pub async fn run(
         None => None,
     };
     let fetcher = Fetcher::new(extractor.clone(), fetch)?;
-    let processor = Arc::new(Processor::new(
-        fetcher,
-        extractor,
-        config.max_payload,
-        metrics,
-    ));
+    let reader = ReaderOptions {
+        max_payload: config.max_payload,
+        max_member: config.max_member,
+    };
+    let processor = Arc::new(
+        Processor::new(fetcher, extractor, reader, metrics).with_deadline(config.task_deadline),
+    );
     consume::run(Arc::new(config), processor, health, shutdown).await;
     if let Some(server) = server {
         server.abort();

@@ -4,16 +4,20 @@
 //! never sits in memory as a whole. Classifies what goes wrong as
 //! transient (retry the task) or permanent (dead-letter it).
 //!
+//! A task that runs longer than its deadline fails as transient (kind
+//! `deadline`), so the usual policy applies: requeued, and dead-lettered
+//! once the delivery limit is reached, with a reason naming the deadline.
+//!
 //! Publishing, acking and retry decisions are `consume`'s job.
 
 use super::metrics::Metrics;
 use crate::fetch::{FetchError, Fetcher};
 use crate::proto::{DocumentMessage, Failure, Origin, Task, task};
-use crate::warc::{self, Item, PageError, ReaderOptions, WarcReader};
+use crate::warc::{self, Item, PageError, ReaderOptions, SkipReason, WarcReader};
 use crate::{Document, Extractor};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// One result of a task.
@@ -77,35 +81,62 @@ pub struct Processor {
     extractor: Extractor,
     reader: ReaderOptions,
     metrics: Metrics,
+    deadline: Option<Duration>,
 }
 
 impl Processor {
     pub fn new(
         fetcher: Fetcher,
         extractor: Extractor,
-        max_payload: usize,
+        reader: ReaderOptions,
         metrics: Metrics,
     ) -> Self {
         Processor {
             fetcher,
             extractor,
-            reader: ReaderOptions { max_payload },
+            reader,
             metrics,
+            deadline: None,
         }
     }
 
+    /// Limits each task to `deadline` of wall-clock time (`None`: none).
+    pub fn with_deadline(mut self, deadline: Option<Duration>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
     /// Runs `task`, sending its results to `out` as they are made. Stops
-    /// early (Ok) if the receiver is gone.
+    /// early (Ok) if the receiver is gone, and fails with a transient
+    /// `deadline` error when the task outlives its deadline.
     pub async fn run(
         self: &Arc<Self>,
         task: &Task,
         out: mpsc::Sender<Output>,
     ) -> Result<(), TaskError> {
+        let Some(limit) = self.deadline else {
+            return self.run_until(task, out, None).await;
+        };
+        let until = Instant::now() + limit;
+        // Async work (fetches) is cancelled by dropping it; blocking WARC
+        // work cannot be, so it also checks `until` between records and
+        // stops sending (see `warc_file`).
+        tokio::time::timeout(limit, self.run_until(task, out, Some(until)))
+            .await
+            .unwrap_or_else(|_| Err(deadline_error(limit)))
+    }
+
+    async fn run_until(
+        self: &Arc<Self>,
+        task: &Task,
+        out: mpsc::Sender<Output>,
+        until: Option<Instant>,
+    ) -> Result<(), TaskError> {
         match &task.source {
             Some(task::Source::Url(url)) => self.url(task, url, out).await,
             Some(task::Source::WarcFile(file)) => {
                 let (this, id, path) = (self.clone(), task.id.clone(), file.path.clone());
-                blocking(move || this.warc_file(&id, Path::new(&path), &out)).await
+                blocking(move || this.warc_file(&id, Path::new(&path), &out, until)).await
             }
             Some(task::Source::WarcRecord(rec)) => {
                 let (this, id, rec) = (self.clone(), task.id.clone(), rec.clone());
@@ -164,6 +195,7 @@ impl Processor {
         task_id: &str,
         path: &Path,
         out: &mpsc::Sender<Output>,
+        until: Option<Instant>,
     ) -> Result<(), TaskError> {
         let file = std::fs::File::open(path).map_err(|e| {
             TaskError::permanent("warc", "open", format!("{}: {e}", path.display()))
@@ -172,8 +204,30 @@ impl Processor {
             TaskError::permanent("warc", "format", format!("{}: {e}", path.display()))
         })?;
         for item in reader {
+            if let (Some(until), Some(limit)) = (until, self.deadline)
+                && Instant::now() >= until
+            {
+                return Err(deadline_error(limit));
+            }
             let output = match item {
                 Ok(Item::Page(page)) => self.page(task_id, &page),
+                // Over max_payload: counted as a failure event, since the
+                // page is lost to the operator's limit, not to its type.
+                Ok(Item::Skipped {
+                    pos,
+                    reason: SkipReason::TooLarge,
+                }) => Some(Output::Failure(record_failure(
+                    task_id,
+                    "warc",
+                    "too_large",
+                    &format!(
+                        "{} at offset {}: payload larger than the limit of {} bytes (max_payload)",
+                        path.display(),
+                        pos.offset,
+                        self.reader.max_payload
+                    ),
+                    "",
+                ))),
                 Ok(Item::Skipped { .. }) => continue,
                 Ok(Item::Bad { pos, error }) => Some(Output::Failure(record_failure(
                     task_id,
@@ -270,6 +324,15 @@ where
         // A panic in the reader or the core: retrying will panic again.
         Err(TaskError::permanent("warc", "panic", e))
     })
+}
+
+/// The task outlived `LINESIFT_TASK_DEADLINE`: transient, like a timeout.
+fn deadline_error(limit: Duration) -> TaskError {
+    TaskError::Transient {
+        stage: "task",
+        kind: "deadline".into(),
+        reason: format!("task exceeded the deadline of {limit:?} (task_deadline)"),
+    }
 }
 
 fn fetch_error(e: FetchError) -> TaskError {

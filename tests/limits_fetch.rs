@@ -1,0 +1,164 @@
+//! The fetcher's body limit (`max_body`, on decoded bytes) against
+//! Content-Encoding bombs (gzip, br, zstd) served by a local server: a
+//! body decoding to exactly the limit passes whole; one byte over is cut
+//! (truncated=true) or refused with an error naming the limit; a 64 MiB
+//! bomb of a few hundred KiB stops at the limit. And the core's
+//! `max_bytes` below `max_body` fails the fetch naming `max_bytes`.
+
+mod fetch_support;
+
+use fetch_support::{Request, Server, Step, not_found, response};
+use linesift::fetch::{BodyLimit, FetchError, FetchOptions, Fetcher, Guard, Oversize, RetryPolicy};
+use linesift::{ExtractError, Extractor, Options};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+const LIMIT: u64 = 1 << 20;
+
+fn options(oversize: Oversize) -> FetchOptions {
+    FetchOptions {
+        guard: Guard {
+            allow_loopback: true,
+            allow_private: false,
+        },
+        robots: false,
+        host_interval: Duration::ZERO,
+        total_timeout: Duration::from_secs(30),
+        retry: RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        },
+        body: BodyLimit {
+            max_body: LIMIT,
+            oversize,
+        },
+        ..FetchOptions::default()
+    }
+}
+
+/// `len` bytes of HTML encoded with `coding`, streamed through the encoder.
+fn encoded(coding: &str, len: u64) -> Vec<u8> {
+    let head = b"<html><body><p>";
+    let fill = |w: &mut dyn Write| {
+        w.write_all(head).unwrap();
+        let chunk = vec![b'a'; 1 << 20];
+        let mut left = len - head.len() as u64;
+        while left > 0 {
+            let n = left.min(chunk.len() as u64) as usize;
+            w.write_all(&chunk[..n]).unwrap();
+            left -= n as u64;
+        }
+    };
+    match coding {
+        "gzip" => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            fill(&mut e);
+            e.finish().unwrap()
+        }
+        "zstd" => {
+            let mut e = zstd::Encoder::new(Vec::new(), 1).unwrap();
+            fill(&mut e);
+            e.finish().unwrap()
+        }
+        "br" => {
+            let mut out = Vec::new();
+            {
+                let mut e = brotli::CompressorWriter::new(&mut out, 64 << 10, 1, 22);
+                fill(&mut e);
+            }
+            out
+        }
+        other => panic!("{other}"),
+    }
+}
+
+/// Serves `/at`, `/over` and `/bomb` with `coding`.
+async fn server(coding: &'static str) -> Server {
+    let bodies = Arc::new([
+        encoded(coding, LIMIT),
+        encoded(coding, LIMIT + 1),
+        encoded(coding, 64 << 20),
+    ]);
+    assert!(
+        bodies[2].len() * 100 < 64 << 20,
+        "{coding}: {}",
+        bodies[2].len()
+    );
+    Server::start(move |r: &Request| {
+        let body = match r.path.as_str() {
+            "/at" => &bodies[0],
+            "/over" => &bodies[1],
+            "/bomb" => &bodies[2],
+            _ => return not_found(),
+        };
+        let mut steps = response(
+            "200 OK",
+            &[("Content-Type", "text/html"), ("Content-Encoding", coding)],
+            body,
+        );
+        steps.push(Step::Close);
+        steps
+    })
+    .await
+}
+
+fn fetcher(oversize: Oversize) -> Fetcher {
+    Fetcher::new(Extractor::new(Options::default()), options(oversize)).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn content_encoding_bombs_are_cut_or_refused_at_max_body() {
+    for coding in ["gzip", "br", "zstd"] {
+        let server = server(coding).await;
+        let truncate = fetcher(Oversize::Truncate);
+        let refuse = fetcher(Oversize::Refuse);
+
+        for f in [&truncate, &refuse] {
+            let at = f.fetch(&server.url("/at")).await.unwrap();
+            assert!(!at.truncated, "{coding}");
+            assert_eq!(
+                (at.body_bytes, at.document.bytes),
+                (LIMIT, LIMIT),
+                "{coding}"
+            );
+        }
+
+        for path in ["/over", "/bomb"] {
+            let cut = truncate.fetch(&server.url(path)).await.unwrap();
+            assert!(cut.truncated, "{coding} {path}");
+            assert_eq!(cut.body_bytes, LIMIT, "{coding} {path}");
+            assert_eq!(cut.document.bytes, LIMIT, "{coding} {path}");
+
+            match refuse.fetch(&server.url(path)).await {
+                Err(e @ FetchError::TooLarge { limit: LIMIT, .. }) => {
+                    assert!(e.to_string().contains("(max_body)"), "{e}");
+                    assert_eq!(e.kind(), "too_large");
+                    assert!(!e.is_transient());
+                }
+                other => panic!("{coding} {path}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn core_max_bytes_below_max_body_fails_naming_max_bytes() {
+    let server = server("gzip").await;
+    let core = Options {
+        max_bytes: (LIMIT / 2) as usize,
+        ..Options::default()
+    };
+    let f = Fetcher::new(Extractor::new(core), options(Oversize::Truncate)).unwrap();
+    match f.fetch(&server.url("/at")).await {
+        Err(FetchError::Extract { source, .. }) => {
+            assert_eq!(
+                source,
+                ExtractError::TooLarge {
+                    limit: (LIMIT / 2) as usize
+                }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,188 @@
+//! The worker's task deadline at the unit level (the processing function,
+//! no broker): a task over its deadline fails as transient with kind
+//! `deadline` and a reason naming `task_deadline`, which the consumer's
+//! policy retries and dead-letters at the delivery limit like any
+//! transient failure; a task within its deadline passes; and blocking WARC
+//! work stops publishing once the deadline has passed.
+
+mod fetch_support;
+
+use fetch_support::{Request, Server, Step, html, response};
+use linesift::fetch::{FetchOptions, Fetcher, Guard, RetryPolicy};
+use linesift::proto::{Task, WarcFile, task};
+use linesift::warc::ReaderOptions;
+use linesift::worker::process::{Output, TaskError};
+use linesift::worker::{Metrics, Processor};
+use linesift::{Extractor, Options};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+fn processor(deadline: Duration) -> Arc<Processor> {
+    let fetch = FetchOptions {
+        guard: Guard {
+            allow_loopback: true,
+            allow_private: false,
+        },
+        robots: false,
+        host_interval: Duration::ZERO,
+        // Far above the deadline: only the deadline can end a stalled fetch.
+        connect_timeout: Duration::from_secs(60),
+        read_timeout: Duration::from_secs(60),
+        total_timeout: Duration::from_secs(60),
+        retry: RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        },
+        ..FetchOptions::default()
+    };
+    let extractor = Extractor::new(Options::default());
+    let fetcher = Fetcher::new(extractor.clone(), fetch).unwrap();
+    let metrics = Metrics::new().unwrap();
+    Arc::new(
+        Processor::new(fetcher, extractor, ReaderOptions::default(), metrics)
+            .with_deadline(Some(deadline)),
+    )
+}
+
+fn url_task(url: String) -> Task {
+    Task {
+        id: "deadline-test".into(),
+        source: Some(task::Source::Url(url)),
+        ..Task::default()
+    }
+}
+
+const PAGE: &str = "<html><head><title>Deadline</title></head><body><article><p>A page \
+    served in time, with enough prose to be selected as the main content.</p></article>\
+    </body></html>";
+
+/// `/slow` sends its head and half the body, then stalls for a minute.
+async fn server() -> Server {
+    Server::start(|r: &Request| match r.path.as_str() {
+        "/slow" => {
+            let mut steps = vec![Step::Send(
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{}",
+                    PAGE.len(),
+                    &PAGE[..PAGE.len() / 2]
+                )
+                .into_bytes(),
+            )];
+            steps.push(Step::Sleep(Duration::from_secs(60)));
+            steps
+        }
+        "/fast" => html(PAGE.as_bytes()),
+        _ => response("404 Not Found", &[], b""),
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_fetch_fails_at_the_deadline_as_transient() {
+    let server = server().await;
+    let p = processor(Duration::from_millis(500));
+    let (tx, mut rx) = mpsc::channel(8);
+    let started = Instant::now();
+    let result = p.run(&url_task(server.url("/slow")), tx).await;
+    let took = started.elapsed();
+    match &result {
+        Err(
+            e @ TaskError::Transient {
+                stage,
+                kind,
+                reason,
+            },
+        ) => {
+            assert_eq!((*stage, kind.as_str()), ("task", "deadline"));
+            assert!(
+                reason.contains("500ms") && reason.contains("task_deadline"),
+                "{e}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(took >= Duration::from_millis(500), "{took:?}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(rx.recv().await.is_none(), "nothing published");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn task_within_the_deadline_passes() {
+    let server = server().await;
+    let p = processor(Duration::from_secs(10));
+    let (tx, mut rx) = mpsc::channel(8);
+    p.run(&url_task(server.url("/fast")), tx).await.unwrap();
+    match rx.recv().await {
+        Some(Output::Document(doc)) => assert!(doc.text.contains("served in time")),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn record(i: usize) -> Vec<u8> {
+    let body = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{PAGE}");
+    format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:r{i}>\r\n\
+         WARC-Target-URI: http://deadline.example/{i}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{body}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// A WARC file arriving through a FIFO: two records, a stall past the
+/// deadline, then more records. The task fails at the deadline and the
+/// records after the stall are never published.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn warc_file_work_stops_publishing_after_the_deadline() {
+    let dir = std::env::temp_dir().join(format!("linesift-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("slow.warc");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.write_all(&[record(0), record(1)].concat()).unwrap();
+        f.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        for i in 2..10 {
+            // The reader may have gone already: a broken pipe is fine.
+            if f.write_all(&record(i)).is_err() {
+                break;
+            }
+        }
+    });
+
+    let p = processor(Duration::from_millis(500));
+    let (tx, mut rx) = mpsc::channel(32);
+    let task = Task {
+        id: "deadline-warc".into(),
+        source: Some(task::Source::WarcFile(WarcFile {
+            path: fifo.to_string_lossy().into_owned(),
+        })),
+        ..Task::default()
+    };
+    let started = Instant::now();
+    let result = p.run(&task, tx).await;
+    assert!(
+        matches!(&result, Err(TaskError::Transient { kind, .. }) if kind == "deadline"),
+        "{result:?}"
+    );
+    assert!(started.elapsed() < Duration::from_millis(1400));
+    // The blocking reader ends at its next deadline check; the channel
+    // then closes with only the records read before the deadline.
+    let mut documents = 0;
+    while let Some(out) = rx.recv().await {
+        assert!(matches!(out, Output::Document(_)), "{out:?}");
+        documents += 1;
+    }
+    assert!(documents <= 2, "{documents} documents published");
+    writer.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
