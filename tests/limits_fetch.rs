@@ -5,12 +5,13 @@
 //! bomb of a few hundred KiB stops at the limit. And the core's
 //! `max_bytes` below `max_body` fails the fetch naming `max_bytes`.
 
+mod bombs;
 mod fetch_support;
 
+use bombs::encoded;
 use fetch_support::{Request, Server, Step, not_found, response};
 use linesift::fetch::{BodyLimit, FetchError, FetchOptions, Fetcher, Guard, Oversize, RetryPolicy};
 use linesift::{ExtractError, Extractor, Options};
-use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,42 +35,6 @@ fn options(oversize: Oversize) -> FetchOptions {
             oversize,
         },
         ..FetchOptions::default()
-    }
-}
-
-/// `len` bytes of HTML encoded with `coding`, streamed through the encoder.
-fn encoded(coding: &str, len: u64) -> Vec<u8> {
-    let head = b"<html><body><p>";
-    let fill = |w: &mut dyn Write| {
-        w.write_all(head).unwrap();
-        let chunk = vec![b'a'; 1 << 20];
-        let mut left = len - head.len() as u64;
-        while left > 0 {
-            let n = left.min(chunk.len() as u64) as usize;
-            w.write_all(&chunk[..n]).unwrap();
-            left -= n as u64;
-        }
-    };
-    match coding {
-        "gzip" => {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-            fill(&mut e);
-            e.finish().unwrap()
-        }
-        "zstd" => {
-            let mut e = zstd::Encoder::new(Vec::new(), 1).unwrap();
-            fill(&mut e);
-            e.finish().unwrap()
-        }
-        "br" => {
-            let mut out = Vec::new();
-            {
-                let mut e = brotli::CompressorWriter::new(&mut out, 64 << 10, 1, 22);
-                fill(&mut e);
-            }
-            out
-        }
-        other => panic!("{other}"),
     }
 }
 
