@@ -151,15 +151,17 @@ impl PageStream<'_> {
             None => {
                 self.sniff.extend_from_slice(chunk);
                 if self.sniff.len() >= charset::SNIFF_BYTES {
-                    self.start_decoding()?;
+                    let started = self.start_decoding()?;
+                    self.decoder = Some(started);
                 }
             }
         }
         Ok(())
     }
 
-    /// Chooses the encoding from the sniffed prefix and decodes it.
-    fn start_decoding(&mut self) -> Result<(), ExtractError> {
+    /// Chooses the encoding from the sniffed prefix and decodes it; the
+    /// decoder that goes on from there is returned.
+    fn start_decoding(&mut self) -> Result<(Choice, StreamDecoder), ExtractError> {
         // The decision looks at exactly the first SNIFF_BYTES, however the
         // input was chunked.
         let prefix = &self.sniff[..self.sniff.len().min(charset::SNIFF_BYTES)];
@@ -171,8 +173,7 @@ impl PageStream<'_> {
         let prefix = std::mem::take(&mut self.sniff);
         self.scanner
             .push(decoder.decode(&prefix[choice.bom_len..], false));
-        self.decoder = Some((choice, decoder));
-        Ok(())
+        Ok((choice, decoder))
     }
 
     /// Ends the page and runs selection, text and headline.
@@ -181,11 +182,9 @@ impl PageStream<'_> {
             return Err(e);
         }
         let started = Instant::now();
-        if self.decoder.is_none() {
-            self.start_decoding()?;
-        }
-        let Some((choice, mut decoder)) = self.decoder.take() else {
-            unreachable_no_decoder()
+        let (choice, mut decoder) = match self.decoder.take() {
+            Some(started) => started,
+            None => self.start_decoding()?,
         };
         self.scanner.push(decoder.decode(b"", true));
         let scan = self.scanner.finish();
@@ -200,13 +199,6 @@ impl PageStream<'_> {
         doc.timings.scan = self.scan_seconds;
         Ok(doc)
     }
-}
-
-/// `start_decoding` always sets the decoder; this keeps the type checker
-/// satisfied without an `expect`.
-#[cold]
-fn unreachable_no_decoder() -> ! {
-    unreachable!("decoder is set by start_decoding")
 }
 
 /// Refuses input whose first bytes are mostly NUL and control bytes.
