@@ -180,12 +180,13 @@ trap 'echo "fault-injection: overall timeout (${timeout_secs}s)" >&2; status=124
 ) 2>/dev/null &
 watchdog=$!
 
-# Pace the origin so that the tasks last about as long as the fault
-# window (faults must hit a busy pipeline): every worker slot spends
-# page_delay per page, capped well under the 3 s fetch timeout.
+# Pace the origin so that tasks are still queued when the last fault
+# lands (faults must hit a busy pipeline): every worker slot spends
+# page_delay per page. The faults stop the pipeline for about half the
+# window, hence 0.55; capped well under the 3 s fetch timeout.
 if [ "$page_delay" = auto ]; then
   page_delay=$(awk -v t="$tasks" -v w="$window" -v s=$((workers * concurrency)) \
-    'BEGIN { d = 1000 * s * w * 1.1 / t; if (d > 1200) d = 1200; printf "%d", d }')
+    'BEGIN { d = 1000 * s * w * 0.55 / t; if (d > 1200) d = 1200; printf "%d", d }')
 fi
 
 # --- set-up -------------------------------------------------------------
