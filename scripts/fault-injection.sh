@@ -363,8 +363,8 @@ stats=$(curl -fs "http://127.0.0.1:$origin_port/__stats" || echo '{}')
   printf '%-34s %s\n' "dead-lettered distinct (dups)" "$(fig dead.distinct) ($(fig dead.duplicates))"
   grep '^dead\.kind\.' "$work/figures.tsv" | sed 's/^dead\.kind\.//' \
     | while IFS=$'\t' read -r k v; do printf '%-34s %s\n' "  $k" "$v"; done
+  printf '%-34s %s\n' "  by the broker's delivery limit" "$(fig dead.by_broker) (no x-linesift-reason)"
   printf '%-34s %s\n' "malformed in DLQ with reason" "$(fig dead.poison_with_reason) of $(fig tasks.poison)"
-  printf '%-34s %s\n' "  of these by the broker's limit" "$(fig dead.by_broker) (no x-linesift-reason; see notes)"
   printf '%-34s %s\n' "unexpected outcomes" "$(fig unexpected)"
   printf '%-34s %s\n' "redeliveries left in task queue" "$(fig left_in_task_queue)"
   printf '%-34s %s\n' "LOST" "$(fig lost)"
