@@ -30,6 +30,7 @@ use lapin::options::{
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Connection, ConnectionProperties};
+use prometheus::IntGauge;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -158,6 +159,8 @@ async fn drain(
     let _ = channel
         .basic_cancel(tag.clone(), BasicCancelOptions::default())
         .await;
+    // Reap what already finished, so the count below is what is waited for.
+    while in_flight.try_join_next().is_some() {}
     eprintln!(
         "linesift worker: draining {} in-flight task(s), deadline {:?}",
         in_flight.len(),
@@ -177,7 +180,7 @@ async fn drain(
 async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemaphorePermit) {
     let metrics = &context.metrics;
     metrics.tasks_received.inc();
-    metrics.tasks_in_flight.inc();
+    let _counted = InFlight::new(&metrics.tasks_in_flight);
     let started = Instant::now();
     let content_type = delivery
         .properties
@@ -199,7 +202,24 @@ async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemapho
         }
     }
     metrics.observe("task", started);
-    metrics.tasks_in_flight.dec();
+}
+
+/// Counts a task in the in-flight gauge until dropped: also when the task
+/// is aborted mid-way (connection lost, drain deadline), which a `dec()` at
+/// the end of the task would miss.
+struct InFlight(IntGauge);
+
+impl InFlight {
+    fn new(gauge: &IntGauge) -> Self {
+        gauge.inc();
+        InFlight(gauge.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
 }
 
 /// Runs a decoded task and settles its delivery.
@@ -415,5 +435,29 @@ pub fn delivery_count(headers: Option<&FieldTable>) -> u64 {
         Some(AMQPValue::ShortShortInt(n)) => u64::try_from(*n).unwrap_or(0),
         Some(AMQPValue::ShortShortUInt(n)) => u64::from(*n),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_aborted_task_leaves_the_in_flight_gauge() {
+        let gauge = IntGauge::new("t_in_flight", "test").unwrap();
+        let mut tasks = JoinSet::new();
+        for _ in 0..3 {
+            let g = gauge.clone();
+            tasks.spawn(async move {
+                let _counted = InFlight::new(&g);
+                std::future::pending::<()>().await;
+            });
+        }
+        while gauge.get() < 3 {
+            tokio::task::yield_now().await;
+        }
+        tasks.abort_all();
+        while tasks.join_next().await.is_some() {}
+        assert_eq!(gauge.get(), 0);
     }
 }
