@@ -33,7 +33,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let streamed = fed.and_then(|()| stream.finish()).map(untimed);
-    assert_eq!(whole, streamed, "streamed document differs from whole-page document");
+    assert_eq!(
+        whole, streamed,
+        "streamed document differs from whole-page document"
+    );
 });
 
 fn untimed(mut doc: Document) -> Document {

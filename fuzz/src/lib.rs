@@ -4,9 +4,9 @@
 
 use linesift::Extractor;
 use linesift::extract::{Algorithm, HeadlineMethod, Options};
-use std::sync::OnceLock;
 use linesift::warc::{Item, ReaderOptions, WarcReader};
 use std::io::Write;
+use std::sync::OnceLock;
 
 /// Payloads above this are skipped by the WARC targets (keeps RSS low).
 pub const MAX_PAYLOAD: usize = 1 << 20;
@@ -67,9 +67,9 @@ pub fn chunk_lengths(len: usize, seed: u32, max: usize) -> Vec<usize> {
 /// record can be compressed as its own member, as real files are.
 pub fn record_pieces(text: &[u8]) -> Vec<&[u8]> {
     let mut starts = vec![0];
-    starts.extend((1..text.len()).filter(|&i| {
-        text[i - 1] == b'\n' && text[i..].starts_with(b"WARC/1.")
-    }));
+    starts.extend(
+        (1..text.len()).filter(|&i| text[i - 1] == b'\n' && text[i..].starts_with(b"WARC/1.")),
+    );
     let mut pieces = Vec::new();
     for (k, &s) in starts.iter().enumerate() {
         let e = starts.get(k + 1).copied().unwrap_or(text.len());
@@ -108,7 +108,9 @@ pub fn damage(bytes: &mut Vec<u8>, how: u8, at: u16) {
     match how % 4 {
         1 => bytes.truncate(i),
         2 => bytes[i] ^= 0x55,
-        3 => bytes.splice(i..i, b"garbage".iter().copied()).for_each(drop),
+        3 => bytes
+            .splice(i..i, b"garbage".iter().copied())
+            .for_each(drop),
         _ => {}
     }
 }
