@@ -883,11 +883,12 @@ impl Scanner {
     fn abandon_title(&mut self) {
         // Only the title window is searched, so the result does not depend
         // on how much of the page has arrived.
-        let window = (self.raw_start + TITLE_CAP).min(self.src.len());
-        let raw = &self.src.as_bytes()[self.raw_start..window];
+        // The window ends on a character boundary: TITLE_CAP bytes may
+        // fall inside a multi-byte character.
+        let window = floor_char_boundary(&self.src[self.raw_start..], TITLE_CAP);
+        let raw = &self.src.as_bytes()[self.raw_start..self.raw_start + window];
         let end = raw.iter().position(|&b| b == b'<' || b == b'\n');
-        let end = end
-            .unwrap_or_else(|| floor_char_boundary(&self.src[self.raw_start..window], raw.len()));
+        let end = end.unwrap_or(raw.len());
         let title = &self.src[self.raw_start..self.raw_start + end];
         self.info.title = title.to_string();
         self.title_done = true;
