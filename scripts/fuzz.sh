@@ -22,13 +22,19 @@ targets=("$@")
 export RUSTC_BOOTSTRAP=1
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked cargo-fuzz
 
-echo "== build (sanitizer: $sanitizer)"
-(cd fuzz && cargo fuzz build -O --debug-assertions --sanitizer "$sanitizer")
+# The build lives outside the checkout so that a fresh clone on the same
+# machine (CI) reuses it: the first build compiles every dependency with
+# ASan in release mode and takes many minutes on two cores.
+target_dir=${FUZZ_TARGET_DIR:-$HOME/.cache/linesift/fuzz-target}
+mkdir -p "$target_dir"
+
+echo "== build (sanitizer: $sanitizer, target dir: $target_dir)"
+(cd fuzz && cargo fuzz build -O --debug-assertions --sanitizer "$sanitizer" --target-dir "$target_dir")
 
 echo "== seeds"
 python3 fuzz/seed.py
 
-bin=fuzz/target/x86_64-unknown-linux-gnu/release
+bin=$target_dir/x86_64-unknown-linux-gnu/release
 logs=fuzz/logs
 mkdir -p "$logs"
 summary=()
