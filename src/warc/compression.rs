@@ -190,8 +190,8 @@ pub fn open<'r, R: Read + Send + 'r>(
     let mut input = Input::new(inner, base);
     let head = input.peek(8)?.to_vec();
     Ok(match detect(&head) {
-        Compression::Gzip => Box::new(gzip::Members::new(input).max_member(max_member)),
-        Compression::Zstd => Box::new(zstd::Frames::new(input).max_member(max_member)),
+        Compression::Gzip => Capped::boxed(Box::new(gzip::Members::new(input)), "gzip", max_member),
+        Compression::Zstd => Capped::boxed(Box::new(zstd::Frames::new(input)), "zstd", max_member),
         Compression::None => {
             check_plain(&head)?;
             Box::new(Plain {
@@ -200,6 +200,85 @@ pub fn open<'r, R: Read + Send + 'r>(
             })
         }
     })
+}
+
+/// Caps the decompressed bytes of each member of a compressed layer (the
+/// bomb guard, `max_member`). Over the cap the file ends with
+/// [`WarcError::MemberTooLarge`]: the rest of the member cannot be skipped
+/// without decompressing it. The wrapper drains a member itself before
+/// moving on, so bytes of records nobody reads count too.
+struct Capped<'r> {
+    inner: Box<dyn Decode + 'r>,
+    format: &'static str,
+    limit: u64,
+    /// Offset of the current member, while inside one.
+    member: Option<u64>,
+    /// Decompressed bytes of the current member.
+    out: u64,
+    /// A member went over the cap: the file ends here.
+    ended: bool,
+}
+
+impl<'r> Capped<'r> {
+    fn boxed(
+        inner: Box<dyn Decode + 'r>,
+        format: &'static str,
+        limit: u64,
+    ) -> Box<dyn Decode + 'r> {
+        Box::new(Capped {
+            inner,
+            format,
+            limit,
+            member: None,
+            out: 0,
+            ended: false,
+        })
+    }
+}
+
+impl Decode for Capped<'_> {
+    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
+        let mut sink = [0u8; 16 * 1024];
+        while self.member.is_some() {
+            self.read(&mut sink)?;
+        }
+        if self.ended {
+            return Ok(None);
+        }
+        let start = self.inner.next_member()?;
+        self.member = start.map(|s| s.offset);
+        self.out = 0;
+        Ok(start)
+    }
+
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+        let Some(offset) = self.member else {
+            return Ok(0);
+        };
+        let n = self.inner.read(out).inspect_err(|_| self.member = None)?;
+        if n == 0 {
+            self.member = None;
+        }
+        self.out += n as u64;
+        if self.out > self.limit {
+            self.ended = true;
+            self.member = None;
+            return Err(WarcError::MemberTooLarge {
+                format: self.format,
+                offset,
+                limit: self.limit,
+            });
+        }
+        Ok(n)
+    }
+
+    fn file_offset(&self) -> u64 {
+        self.inner.file_offset()
+    }
+
+    fn compression(&self) -> Compression {
+        self.inner.compression()
+    }
 }
 
 /// Refuses well-known non-WARC formats early with a clear message.

@@ -14,9 +14,6 @@ pub struct Members<R: Read> {
     /// Inside a member: the decoder owning the input.
     active: Option<GzDecoder<Input<R>>>,
     member_offset: u64,
-    /// Decompressed bytes of the current member, against `max_member`.
-    member_out: u64,
-    max_member: u64,
 }
 
 impl<R: Read> Members<R> {
@@ -25,15 +22,7 @@ impl<R: Read> Members<R> {
             member_offset: input.pos(),
             idle: Some(input),
             active: None,
-            member_out: 0,
-            max_member: u64::MAX,
         }
-    }
-
-    /// Caps the decompressed size of one member (bomb guard).
-    pub fn max_member(mut self, limit: u64) -> Self {
-        self.max_member = limit;
-        self
     }
 
     /// Reads and discards the rest of the current member.
@@ -54,19 +43,7 @@ impl<R: Read> Members<R> {
                 self.idle = self.active.take().map(GzDecoder::into_inner);
                 Ok(0)
             }
-            Ok(n) => {
-                self.member_out += n as u64;
-                if self.member_out > self.max_member {
-                    // Dropping the decoder leaves no input: the file ends.
-                    self.active = None;
-                    return Err(WarcError::MemberTooLarge {
-                        format: "gzip",
-                        offset: self.member_offset,
-                        limit: self.max_member,
-                    });
-                }
-                Ok(n)
-            }
+            Ok(n) => Ok(n),
             Err(e) => Err(self.member_error(e)),
         }
     }
@@ -129,7 +106,6 @@ impl<R: Read + Send> Decode for Members<R> {
             };
         }
         self.member_offset = input.pos();
-        self.member_out = 0;
         self.active = Some(GzDecoder::new(input));
         Ok(Some(MemberStart {
             offset: self.member_offset,

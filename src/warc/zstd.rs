@@ -33,11 +33,6 @@ pub struct Frames<R> {
     dict_id: Option<u32>,
     in_frame: bool,
     frame_offset: u64,
-    /// Decompressed bytes of the current frame, against `max_member`.
-    frame_out: u64,
-    max_member: u64,
-    /// A frame went over `max_member`: there is no next frame to find.
-    bombed: bool,
 }
 
 impl<R: Read + Send> Frames<R> {
@@ -48,16 +43,7 @@ impl<R: Read + Send> Frames<R> {
             decoder: None,
             dict_id: None,
             in_frame: false,
-            frame_out: 0,
-            max_member: u64::MAX,
-            bombed: false,
         }
-    }
-
-    /// Caps the decompressed size of one frame (bomb guard).
-    pub fn max_member(mut self, limit: u64) -> Self {
-        self.max_member = limit;
-        self
     }
 
     /// Reads a skippable frame; loads it when it is the dictionary.
@@ -137,7 +123,6 @@ impl<R: Read + Send> Frames<R> {
         self.decoder = Some(decoder);
         self.in_frame = true;
         self.frame_offset = offset;
-        self.frame_out = 0;
         Ok(MemberStart { offset, garbage: 0 })
     }
 
@@ -152,9 +137,6 @@ impl<R: Read + Send> Frames<R> {
 
 impl<R: Read + Send> Decode for Frames<R> {
     fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
-        if self.bombed {
-            return Ok(None);
-        }
         self.drain()?;
         let mut garbage = 0;
         loop {
@@ -207,18 +189,6 @@ impl<R: Read + Send> Decode for Frames<R> {
             })?;
             if hint == 0 {
                 self.in_frame = false;
-            }
-            self.frame_out += written as u64;
-            if self.frame_out > self.max_member {
-                // Ends the file: the rest of the frame cannot be skipped
-                // without decompressing it.
-                self.in_frame = false;
-                self.bombed = true;
-                return Err(WarcError::MemberTooLarge {
-                    format: "zstd",
-                    offset,
-                    limit: self.max_member,
-                });
             }
             if written > 0 || !self.in_frame {
                 return Ok(written);
