@@ -4,9 +4,9 @@
 //! failed. URLs go to the fetcher on a tokio runtime that is built only when
 //! there are URLs; files are extracted on the rayon pool.
 
-use super::options::{ExtractOptions, parse_size};
+use super::options::{ExtractOptions, body_limit, parse_size};
 use anyhow::Context;
-use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard, Oversize};
+use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
 use linesift::{Document, Extractor, Hints};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -249,14 +249,7 @@ fn fetch_options(args: &FetchArgs, charset: Option<&str>) -> anyhow::Result<Fetc
         connect_timeout: defaults.connect_timeout.min(total),
         read_timeout: defaults.read_timeout.min(total),
         total_timeout: total,
-        body: linesift::fetch::BodyLimit {
-            max_body: args.max_body,
-            oversize: if args.refuse_oversize {
-                Oversize::Refuse
-            } else {
-                Oversize::Truncate
-            },
-        },
+        body: body_limit(args.max_body, args.refuse_oversize),
         guard: Guard {
             allow_private: args.allow_private,
             allow_loopback: args.allow_private,

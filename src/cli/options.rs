@@ -51,6 +51,20 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("size too large: {s}"))
 }
 
+/// The fetch body limit from the `--max-body` and `--refuse-oversize` flags
+/// (`extract` and `worker` both have them).
+pub fn body_limit(max_body: u64, refuse_oversize: bool) -> linesift::fetch::BodyLimit {
+    use linesift::fetch::Oversize;
+    linesift::fetch::BodyLimit {
+        max_body,
+        oversize: if refuse_oversize {
+            Oversize::Refuse
+        } else {
+            Oversize::Truncate
+        },
+    }
+}
+
 /// [`parse_size`] for in-memory sizes.
 pub fn parse_size_usize(s: &str) -> Result<usize, String> {
     usize::try_from(parse_size(s)?).map_err(|_| format!("size too large: {s}"))

@@ -2,7 +2,7 @@
 //! the library's worker on a tokio runtime until SIGTERM/SIGINT. Also the
 //! broker flags shared with `linesift enqueue`.
 
-use super::options::{ExtractOptions, parse_size, parse_size_usize};
+use super::options::{ExtractOptions, body_limit, parse_size, parse_size_usize};
 use anyhow::Context;
 use linesift::Extractor;
 use linesift::fetch::{FetchOptions, Guard};
@@ -196,14 +196,7 @@ fn fetch_options(args: &Args) -> anyhow::Result<FetchOptions> {
             allow_loopback: args.allow_private,
         },
         robots: !args.no_robots,
-        body: linesift::fetch::BodyLimit {
-            max_body: args.max_body,
-            oversize: if args.refuse_oversize {
-                linesift::fetch::Oversize::Refuse
-            } else {
-                linesift::fetch::Oversize::Truncate
-            },
-        },
+        body: body_limit(args.max_body, args.refuse_oversize),
         host_interval: seconds(args.host_interval, "host-interval")?,
         retry: linesift::fetch::RetryPolicy {
             retries: args.fetch_retries,
