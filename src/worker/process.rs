@@ -115,28 +115,31 @@ impl Processor {
         out: mpsc::Sender<Output>,
     ) -> Result<(), TaskError> {
         let Some(limit) = self.deadline else {
-            return self.run_until(task, out, None).await;
+            return self.run_within(task, out, None).await;
         };
-        let until = Instant::now() + limit;
+        let deadline = Deadline {
+            at: Instant::now() + limit,
+            limit,
+        };
         // Async work (fetches) is cancelled by dropping it; blocking WARC
-        // work cannot be, so it also checks `until` between records and
-        // stops sending (see `warc_file`).
-        tokio::time::timeout(limit, self.run_until(task, out, Some(until)))
+        // work cannot be, so it also checks the deadline between records
+        // and stops sending (see `warc_file`).
+        tokio::time::timeout(limit, self.run_within(task, out, Some(deadline)))
             .await
             .unwrap_or_else(|_| Err(deadline_error(limit)))
     }
 
-    async fn run_until(
+    async fn run_within(
         self: &Arc<Self>,
         task: &Task,
         out: mpsc::Sender<Output>,
-        until: Option<Instant>,
+        deadline: Option<Deadline>,
     ) -> Result<(), TaskError> {
         match &task.source {
             Some(task::Source::Url(url)) => self.url(task, url, out).await,
             Some(task::Source::WarcFile(file)) => {
                 let (this, id, path) = (self.clone(), task.id.clone(), file.path.clone());
-                blocking(move || this.warc_file(&id, Path::new(&path), &out, until)).await
+                blocking(move || this.warc_file(&id, Path::new(&path), &out, deadline)).await
             }
             Some(task::Source::WarcRecord(rec)) => {
                 let (this, id, rec) = (self.clone(), task.id.clone(), rec.clone());
@@ -195,7 +198,7 @@ impl Processor {
         task_id: &str,
         path: &Path,
         out: &mpsc::Sender<Output>,
-        until: Option<Instant>,
+        deadline: Option<Deadline>,
     ) -> Result<(), TaskError> {
         let file = std::fs::File::open(path).map_err(|e| {
             TaskError::permanent("warc", "open", format!("{}: {e}", path.display()))
@@ -204,10 +207,8 @@ impl Processor {
             TaskError::permanent("warc", "format", format!("{}: {e}", path.display()))
         })?;
         for item in reader {
-            if let (Some(until), Some(limit)) = (until, self.deadline)
-                && Instant::now() >= until
-            {
-                return Err(deadline_error(limit));
+            if let Some(deadline) = deadline {
+                deadline.check()?;
             }
             let output = match item {
                 Ok(Item::Page(page)) => self.page(task_id, &page),
@@ -324,6 +325,23 @@ where
         // A panic in the reader or the core: retrying will panic again.
         Err(TaskError::permanent("warc", "panic", e))
     })
+}
+
+/// When a task must be done, and the configured limit it came from.
+#[derive(Debug, Clone, Copy)]
+struct Deadline {
+    at: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    fn check(self) -> Result<(), TaskError> {
+        if Instant::now() >= self.at {
+            Err(deadline_error(self.limit))
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// The task outlived `LINESIFT_TASK_DEADLINE`: transient, like a timeout.
