@@ -24,7 +24,7 @@ use futures_util::StreamExt;
 use lapin::message::Delivery;
 use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions,
-    ConfirmSelectOptions, QueueBindOptions, QueueDeclareOptions,
+    ConfirmSelectOptions, QueueDeclareOptions,
 };
 use lapin::types::{AMQPValue, FieldTable, LongString};
 use lapin::{BasicProperties, Channel, Confirmation, Connection, ConnectionProperties};
@@ -86,14 +86,7 @@ async fn setup(url: &str, prefix: &str, limit: u32) -> Result<(), Error> {
     let sink = sink_name(prefix);
     ch.queue_declare(sink.as_str().into(), QueueDeclareOptions::durable(), args)
         .await?;
-    ch.queue_bind(
-        sink.as_str().into(),
-        names.results.as_str().into(),
-        "#".into(),
-        QueueBindOptions::default(),
-        FieldTable::default(),
-    )
-    .await?;
+    topology::bind_to_results(&ch, &names, &sink).await?;
     let _ = conn.close(200, "setup done".into()).await;
     Ok(())
 }
@@ -480,20 +473,9 @@ async fn collect(
     }
 }
 
-/// Ready messages of a queue (passive declare: the queue leader's count,
-/// unlike the periodically refreshed `rabbitmqctl list_queues` figures).
+/// Ready messages of a queue.
 async fn ready(ch: &Channel, queue: &str) -> Result<u32, Error> {
-    Ok(ch
-        .queue_declare(
-            queue.into(),
-            QueueDeclareOptions {
-                passive: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
-        .await?
-        .message_count())
+    Ok(topology::ready_count(ch, queue).await?)
 }
 
 async fn depth(url: &str, prefix: &str) -> Result<(), Error> {

@@ -9,7 +9,7 @@
 
 use futures_util::StreamExt;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, QueueBindOptions, QueueDeclareOptions, QueueDeleteOptions,
+    BasicAckOptions, BasicConsumeOptions, QueueDeclareOptions, QueueDeleteOptions,
 };
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
@@ -36,14 +36,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         FieldTable::default(),
     )
     .await?;
-    ch.queue_bind(
-        sink.as_str().into(),
-        names.results.as_str().into(),
-        "#".into(),
-        QueueBindOptions::default(),
-        FieldTable::default(),
-    )
-    .await?;
+    topology::bind_to_results(&ch, &names, &sink).await?;
     ch.basic_qos(1000, Default::default()).await?;
     let mut consumer = ch
         .basic_consume(

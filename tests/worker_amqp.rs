@@ -7,8 +7,7 @@ mod fetch_support;
 use fetch_support::{Request, Server, Step, article, html, not_found};
 use futures_util::StreamExt;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions, QueueBindOptions,
-    QueueDeclareOptions,
+    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions, QueueDeclareOptions,
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
@@ -78,15 +77,9 @@ async fn setup(names: &Names) -> (Connection, Channel, String) {
     )
     .await
     .expect("sink queue");
-    ch.queue_bind(
-        results.as_str().into(),
-        names.results.as_str().into(),
-        "#".into(),
-        QueueBindOptions::default(),
-        FieldTable::default(),
-    )
-    .await
-    .expect("bind sink");
+    topology::bind_to_results(&ch, names, &results)
+        .await
+        .expect("bind sink");
     (conn, ch, results)
 }
 
@@ -408,18 +401,9 @@ async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
     // queue, ready: none lost, none stuck unacked.
     let fetched = server.requests().len();
     let (docs, _) = collect(&ch, &sink, fetched.min(n)).await;
-    let queued = ch
-        .queue_declare(
-            names.tasks.as_str().into(),
-            QueueDeclareOptions {
-                passive: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
+    let queued = topology::ready_count(&ch, &names.tasks)
         .await
-        .expect("passive declare")
-        .message_count() as usize;
+        .expect("passive declare") as usize;
     assert!(!docs.is_empty());
     assert_eq!(
         docs.len() + queued,

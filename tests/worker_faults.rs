@@ -14,8 +14,7 @@ mod fetch_support;
 use fetch_support::{Request, Server, Step, article, html, response};
 use futures_util::StreamExt;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, QueueBindOptions, QueueDeclareOptions,
-    QueueDeleteOptions,
+    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, QueueDeclareOptions, QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Connection, ConnectionProperties};
@@ -95,15 +94,9 @@ impl Broker {
         )
         .await
         .expect("sink queue");
-        ch.queue_bind(
-            broker.sink.as_str().into(),
-            broker.names.results.as_str().into(),
-            "#".into(),
-            QueueBindOptions::default(),
-            FieldTable::default(),
-        )
-        .await
-        .expect("bind sink");
+        topology::bind_to_results(&ch, &broker.names, &broker.sink)
+            .await
+            .expect("bind sink");
         let _ = conn.close(200, "setup done".into()).await;
         broker
     }
@@ -172,18 +165,9 @@ impl Broker {
     async fn depth(&self, queue: &str) -> u32 {
         let conn = connect().await;
         let ch = conn.create_channel().await.expect("channel");
-        let n = ch
-            .queue_declare(
-                queue.into(),
-                QueueDeclareOptions {
-                    passive: true,
-                    ..QueueDeclareOptions::default()
-                },
-                FieldTable::default(),
-            )
+        let n = topology::ready_count(&ch, queue)
             .await
-            .expect("passive declare")
-            .message_count();
+            .expect("passive declare");
         let _ = conn.close(200, "done".into()).await;
         n
     }

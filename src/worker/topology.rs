@@ -129,6 +129,37 @@ pub async fn declare(
     Ok(())
 }
 
+/// Binds `queue` to the results exchange for every routing key (documents
+/// and failures): what a downstream consumer of the worker does.
+pub async fn bind_to_results(
+    channel: &Channel,
+    names: &Names,
+    queue: &str,
+) -> Result<(), lapin::Error> {
+    channel
+        .queue_bind(
+            queue.into(),
+            names.results.as_str().into(),
+            "#".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
+}
+
+/// Messages ready in `queue`, from a passive declare: the queue leader's
+/// count, unlike the periodically refreshed `rabbitmqctl list_queues`.
+pub async fn ready_count(channel: &Channel, queue: &str) -> Result<u32, lapin::Error> {
+    let options = QueueDeclareOptions {
+        passive: true,
+        ..QueueDeclareOptions::default()
+    };
+    Ok(channel
+        .queue_declare(queue.into(), options, FieldTable::default())
+        .await?
+        .message_count())
+}
+
 /// Deletes everything [`declare`] made (tests, teardown). Missing objects
 /// are not an error for RabbitMQ.
 pub async fn delete(channel: &Channel, names: &Names) -> Result<(), lapin::Error> {
