@@ -220,22 +220,30 @@ impl StreamDecoder {
     /// Decodes `bytes` (the next piece of the page) and returns the text.
     /// The returned slice is valid until the next call.
     pub fn decode(&mut self, bytes: &[u8], last: bool) -> &str {
-        self.out.clear();
+        let mut out = std::mem::take(&mut self.out);
+        out.clear();
+        self.decode_into(bytes, last, &mut out);
+        self.out = out;
+        &self.out
+    }
+
+    /// Decodes `bytes` and appends the text to `out`: the core decodes
+    /// straight into the scanner's buffer, saving a copy of every page.
+    pub fn decode_into(&mut self, bytes: &[u8], last: bool, out: &mut String) {
         let need = self
             .decoder
             .max_utf8_buffer_length(bytes.len())
             .unwrap_or(bytes.len() * 3 + 16);
-        self.out.reserve(need);
+        out.reserve(need);
         let mut input = bytes;
         loop {
-            let (result, read, _) = self.decoder.decode_to_string(input, &mut self.out, last);
+            let (result, read, _) = self.decoder.decode_to_string(input, out, last);
             input = &input[read..];
             match result {
                 CoderResult::InputEmpty => break,
-                CoderResult::OutputFull => self.out.reserve(input.len() * 3 + 16),
+                CoderResult::OutputFull => out.reserve(input.len() * 3 + 16),
             }
         }
-        &self.out
     }
 }
 

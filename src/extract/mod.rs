@@ -146,15 +146,24 @@ impl PageStream<'_> {
     }
 
     fn push(&mut self, chunk: &[u8]) -> Result<(), ExtractError> {
-        match &mut self.decoder {
-            Some((_, decoder)) => self.scanner.push(decoder.decode(chunk, false)),
+        let rest = match self.decoder {
+            Some(_) => chunk,
             None => {
-                self.sniff.extend_from_slice(chunk);
-                if self.sniff.len() >= charset::SNIFF_BYTES {
-                    let started = self.start_decoding()?;
-                    self.decoder = Some(started);
+                // Only the prefix the decision needs is kept aside; the
+                // rest of the chunk is decoded straight into the scanner.
+                let room = charset::SNIFF_BYTES.saturating_sub(self.sniff.len());
+                let (head, rest) = chunk.split_at(room.min(chunk.len()));
+                self.sniff.extend_from_slice(head);
+                if self.sniff.len() < charset::SNIFF_BYTES {
+                    return Ok(());
                 }
+                self.decoder = Some(self.start_decoding()?);
+                rest
             }
+        };
+        if let Some((_, decoder)) = &mut self.decoder {
+            self.scanner
+                .push_with(|src| decoder.decode_into(rest, false, src));
         }
         Ok(())
     }
@@ -162,17 +171,18 @@ impl PageStream<'_> {
     /// Chooses the encoding from the sniffed prefix and decodes it; the
     /// decoder that goes on from there is returned.
     fn start_decoding(&mut self) -> Result<(Choice, StreamDecoder), ExtractError> {
-        // The decision looks at exactly the first SNIFF_BYTES, however the
-        // input was chunked.
-        let prefix = &self.sniff[..self.sniff.len().min(charset::SNIFF_BYTES)];
+        // The decision looks at exactly the first SNIFF_BYTES (`push` keeps
+        // no more), however the input was chunked.
+        let prefix = &self.sniff;
         if encoding_rs::Encoding::for_bom(prefix).is_none() {
             check_not_binary(prefix)?;
         }
         let choice = charset::choose(prefix, self.hints.charset.as_deref());
         let mut decoder = StreamDecoder::new(choice);
         let prefix = std::mem::take(&mut self.sniff);
+        let body = &prefix[choice.bom_len..];
         self.scanner
-            .push(decoder.decode(&prefix[choice.bom_len..], false));
+            .push_with(|src| decoder.decode_into(body, false, src));
         Ok((choice, decoder))
     }
 
@@ -186,7 +196,8 @@ impl PageStream<'_> {
             Some(started) => started,
             None => self.start_decoding()?,
         };
-        self.scanner.push(decoder.decode(b"", true));
+        self.scanner
+            .push_with(|src| decoder.decode_into(b"", true, src));
         let scan = self.scanner.finish();
         let limit = self.extractor.options.max_lines;
         if scan.lines.len() > limit {

@@ -144,6 +144,22 @@ enum State {
     Raw(u8),
 }
 
+impl State {
+    /// States consumed a run at a time by [`Scanner::step`].
+    fn is_run(self) -> bool {
+        matches!(
+            self,
+            State::Text
+                | State::Comment(_)
+                | State::Raw(0)
+                | State::ValueQuoted(_)
+                | State::TagName
+                | State::EndTagName
+                | State::AttrName
+        )
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum RawMode {
     Skip,
@@ -315,7 +331,14 @@ impl Scanner {
 
     /// Appends decoded text and scans it.
     pub fn push(&mut self, text: &str) {
-        self.src.push_str(text);
+        self.push_with(|src| src.push_str(text));
+    }
+
+    /// Lets `append` add the next piece of the page to the end of the
+    /// buffer (a decoder writing in place, with no copy in between), then
+    /// counts it. `append` must only append.
+    pub fn push_with(&mut self, append: impl FnOnce(&mut String)) {
+        append(&mut self.src);
         while self.pos < self.src.len() {
             self.step();
         }
@@ -343,17 +366,70 @@ impl Scanner {
     }
 
     /// Advances over at least one byte.
+    ///
+    /// The states where most bytes are spent (text, comments, raw text,
+    /// attribute values, tag and attribute names) are consumed a run at a
+    /// time; the rest go byte by byte in one loop here, which stays in this
+    /// function until a run state is reached (a call per byte was a fifth of
+    /// the scanner's time).
     fn step(&mut self) {
         match self.state {
             State::Text => self.text_run(),
             State::Comment(dashes) => self.comment_run(dashes),
             State::Raw(0) => self.raw_run(),
             State::ValueQuoted(q) => self.value_run(q),
-            _ => {
-                let b = self.src.as_bytes()[self.pos];
-                self.byte(b);
-                self.pos += 1;
+            State::TagName | State::EndTagName => self.tag_name_run(),
+            State::AttrName => self.attr_name_run(),
+            _ => self.byte_run(),
+        }
+    }
+
+    /// Bytes of the small states, one at a time, until a run state.
+    fn byte_run(&mut self) {
+        loop {
+            let b = self.src.as_bytes()[self.pos];
+            self.byte(b);
+            self.pos += 1;
+            if self.pos >= self.src.len() || self.state.is_run() {
+                return;
             }
+        }
+    }
+
+    /// A tag name up to its end (space, `/` or `>`), which `byte` handles.
+    fn tag_name_run(&mut self) {
+        let bytes = &self.src.as_bytes()[self.pos..];
+        let n = bytes
+            .iter()
+            .position(|&b| is_space(b) || b == b'/' || b == b'>')
+            .unwrap_or(bytes.len());
+        for &b in &bytes[..n] {
+            self.tag_name.push(b);
+        }
+        self.pos += n;
+        if self.pos < self.src.len() {
+            self.byte_run();
+        }
+    }
+
+    /// An attribute name up to `=`, space, `/` or `>`: all code.
+    fn attr_name_run(&mut self) {
+        let bytes = &self.src.as_bytes()[self.pos..];
+        let n = bytes
+            .iter()
+            .position(|&b| is_space(b) || matches!(b, b'=' | b'/' | b'>'))
+            .unwrap_or(bytes.len());
+        let run = &bytes[..n];
+        for &b in run {
+            self.attr_name.push(b);
+        }
+        if n > 0 {
+            self.prev_space = false;
+            self.add_code_run(Run::of(run));
+        }
+        self.pos += n;
+        if self.pos < self.src.len() {
+            self.byte_run();
         }
     }
 
@@ -437,6 +513,16 @@ impl Scanner {
         }
     }
 
+    /// [`Self::add_code_byte`] for a run of bytes at once.
+    fn add_code_run(&mut self, run: Run) {
+        self.cur.code += run.chars;
+        self.cur.high += run.high;
+        self.cur.low += run.bytes - run.high;
+        if self.in_anchor_tag() {
+            self.cur.anchor_markup += run.chars;
+        }
+    }
+
     fn in_anchor_tag(&self) -> bool {
         self.tag == Tag::A && !self.is_end_tag
     }
@@ -447,20 +533,11 @@ impl Scanner {
         let bytes = &self.src.as_bytes()[self.pos..];
         let n = memchr::memchr(quote, bytes).unwrap_or(bytes.len());
         let run = &bytes[..n];
-        let chars = run.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32;
-        let high = run.iter().filter(|&&b| b >= 0x80).count() as u32;
         if self.capture != Capture::None {
             let room = VALUE_CAP.saturating_sub(self.value.len()).min(n);
-            let (start, end) = (self.pos, self.pos + room);
-            self.value
-                .extend_from_slice(&self.src.as_bytes()[start..end]);
+            self.value.extend_from_slice(&run[..room]);
         }
-        self.cur.code += chars;
-        self.cur.high += high;
-        self.cur.low += n as u32 - high;
-        if self.in_anchor_tag() {
-            self.cur.anchor_markup += chars;
-        }
+        self.add_code_run(Run::of(run));
         self.pos += n;
         if self.pos < self.src.len() {
             let b = self.src.as_bytes()[self.pos];
@@ -469,22 +546,18 @@ impl Scanner {
         }
     }
 
-    fn comment_run(&mut self, mut dashes: u8) {
+    fn comment_run(&mut self, dashes: u8) {
         let bytes = &self.src.as_bytes()[self.pos..];
-        for (i, &b) in bytes.iter().enumerate() {
-            match b {
-                b'-' => dashes = dashes.saturating_add(1),
-                b'>' if dashes >= 2 => {
-                    self.pos += i + 1;
-                    self.state = State::Text;
-                    return;
-                }
-                b'!' if dashes >= 2 => {}
-                _ => dashes = 0,
+        match comment_end(bytes, dashes) {
+            Ok(end) => {
+                self.pos += end;
+                self.state = State::Text;
+            }
+            Err(dashes) => {
+                self.pos += bytes.len();
+                self.state = State::Comment(dashes);
             }
         }
-        self.pos += bytes.len();
-        self.state = State::Comment(dashes);
     }
 
     /// Raw text being skipped (or counted, for textarea): jump to the next `<`.
@@ -1075,6 +1148,77 @@ impl Scanner {
     }
 }
 
+/// Character counts of a run of bytes (one character per byte that starts
+/// one, as in [`Scanner::add_code_byte`]).
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    bytes: u32,
+    chars: u32,
+    /// Bytes ≥ 128.
+    high: u32,
+}
+
+impl Run {
+    fn of(run: &[u8]) -> Run {
+        let bytes = run.len() as u32;
+        // ASCII runs (most markup) skip the per-byte counting.
+        if run.is_ascii() {
+            return Run {
+                bytes,
+                chars: bytes,
+                high: 0,
+            };
+        }
+        let (mut chars, mut high) = (0u32, 0u32);
+        for &b in run {
+            chars += u32::from(b & 0xC0 != 0x80);
+            high += u32::from(b >= 0x80);
+        }
+        Run { bytes, chars, high }
+    }
+}
+
+/// Where a comment ends in `bytes`: `Ok` with the index just past its
+/// `-->` (or `--!>`), else `Err` with the dashes to carry into the next
+/// chunk. `dashes` is what the previous chunk left: the count of `-` just
+/// before, kept over `!` once it reached two.
+///
+/// Comments can be long (commented-out markup, conditional comments), so
+/// this jumps from `>` to `>` and looks back, rather than stepping each
+/// byte through the dash counter.
+fn comment_end(bytes: &[u8], dashes: u8) -> Result<usize, u8> {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'>', &bytes[from..]) {
+        let at = from + i;
+        if trailing_dashes(&bytes[..at], dashes) >= 2 {
+            return Ok(at + 1);
+        }
+        from = at + 1;
+    }
+    Err(trailing_dashes(bytes, dashes))
+}
+
+/// The dash count after `seen`, starting from `carried`. Only the tail
+/// of `-` and `!` after the last other byte matters (any other byte resets
+/// the count), so this replays just that tail; the tails replayed for one
+/// comment do not overlap, so the whole comment costs one pass.
+fn trailing_dashes(seen: &[u8], carried: u8) -> u8 {
+    let tail = seen
+        .iter()
+        .rposition(|&b| b != b'-' && b != b'!')
+        .map_or(0, |i| i + 1);
+    let mut dashes = if tail == 0 { carried } else { 0 };
+    for &b in &seen[tail..] {
+        if b == b'-' {
+            dashes = dashes.saturating_add(1);
+        } else if dashes < 2 {
+            // A `!` keeps the count only after two dashes.
+            dashes = 0;
+        }
+    }
+    dashes
+}
+
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
@@ -1086,4 +1230,55 @@ fn floor_char_boundary(s: &str, i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comment end as the byte-at-a-time state machine finds it.
+    fn comment_end_by_bytes(bytes: &[u8], mut dashes: u8) -> Result<usize, u8> {
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'-' => dashes = dashes.saturating_add(1),
+                b'>' if dashes >= 2 => return Ok(i + 1),
+                b'!' if dashes >= 2 => {}
+                _ => dashes = 0,
+            }
+        }
+        Err(dashes)
+    }
+
+    #[test]
+    fn comment_end_agrees_with_the_byte_machine() {
+        // Every string of up to 7 bytes over the bytes that matter, from
+        // every carried dash count that can differ.
+        let alphabet = b"-!>x";
+        for len in 0..=7u32 {
+            for code in 0..4usize.pow(len) {
+                let mut s = Vec::new();
+                let mut c = code;
+                for _ in 0..len {
+                    s.push(alphabet[c % 4]);
+                    c /= 4;
+                }
+                for carried in [0, 1, 2, 3, 254, 255] {
+                    assert_eq!(
+                        comment_end(&s, carried),
+                        comment_end_by_bytes(&s, carried),
+                        "{:?} carrying {carried}",
+                        String::from_utf8_lossy(&s)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn comment_end_finds_the_real_close() {
+        assert_eq!(comment_end(b" a > b -> c --!> d", 0), Ok(16));
+        assert_eq!(comment_end(b"x-->", 0), Ok(4));
+        assert_eq!(comment_end(b">", 2), Ok(1));
+        assert_eq!(comment_end(b"x--", 0), Err(2));
+    }
 }
