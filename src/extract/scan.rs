@@ -671,10 +671,8 @@ impl Scanner {
         self.tag_main = matches!(self.tag_name.get(), b"article" | b"main");
         self.meta_is_title = false;
         self.meta_content.clear();
-        for i in self.tag_start..self.pos {
-            let b = self.src.as_bytes()[i];
-            self.add_code_byte(b);
-        }
+        let run = Run::of(&self.src.as_bytes()[self.tag_start..self.pos]);
+        self.add_code_run(run);
     }
 
     fn end_tag_open(&mut self, b: u8) {
@@ -707,10 +705,8 @@ impl Scanner {
         if tag == Tag::Other {
             self.cur.inline_bare += cost;
         }
-        for i in self.tag_start..self.pos {
-            let b = self.src.as_bytes()[i];
-            self.add_code_byte(b);
-        }
+        let run = Run::of(&self.src.as_bytes()[self.tag_start..self.pos]);
+        self.add_code_run(run);
         if tag == Tag::A {
             if self.in_anchor {
                 self.cur.anchor_markup += 4;
