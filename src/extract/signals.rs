@@ -22,102 +22,321 @@ pub enum Signal {
 }
 
 /// Classifies one class or id attribute value.
+///
+/// One pass: each part is lowercased into a stack buffer as it is split
+/// off, and looked up when it ends. This runs for every class and id of
+/// every page, so it avoids a second walk over the part.
 pub fn classify(value: &[u8]) -> Signal {
-    let mut boiler = false;
-    let mut content = false;
-    for part in NameParts::new(value) {
-        match word(part) {
-            Signal::Boilerplate => boiler = true,
-            Signal::Content => content = true,
+    let mut found = Found::default();
+    let mut part = Part::default();
+    let mut prev = 0u8;
+    for &b in value {
+        let class = CLASS[usize::from(b)];
+        let camel = prev & LOWER != 0 && class & UPPER != 0;
+        if class == 0 || camel {
+            found.add(part.take());
+        }
+        if class != 0 {
+            // ASCII letters lowercase by setting bit 5; digits have it set.
+            part.push(b | 0x20);
+        }
+        prev = class;
+    }
+    found.add(part.take());
+    found.signal()
+}
+
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const DIGIT: u8 = 4;
+
+/// Each byte's kind: 0 for anything that separates name parts. A table
+/// because this loop sees every byte of every class and id.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_lowercase() {
+            LOWER
+        } else if c.is_ascii_uppercase() {
+            UPPER
+        } else if c.is_ascii_digit() {
+            DIGIT
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Which kinds of word a value held.
+#[derive(Default)]
+struct Found {
+    boiler: bool,
+    content: bool,
+}
+
+impl Found {
+    fn add(&mut self, signal: Signal) {
+        match signal {
+            Signal::Boilerplate => self.boiler = true,
+            Signal::Content => self.content = true,
             Signal::Neutral => {}
         }
     }
-    match (boiler, content) {
-        (_, true) => Signal::Content,
-        (true, false) => Signal::Boilerplate,
-        (false, false) => Signal::Neutral,
+
+    /// Content words cancel boilerplate ones.
+    fn signal(&self) -> Signal {
+        match (self.boiler, self.content) {
+            (_, true) => Signal::Content,
+            (true, false) => Signal::Boilerplate,
+            (false, false) => Signal::Neutral,
+        }
     }
 }
 
-/// The longest word in either list below; longer parts are neutral.
+/// The name part being split off, lowercased and packed into an integer
+/// key (see [`key`]); parts longer than any word are only counted.
+#[derive(Default)]
+struct Part {
+    buf: [u8; 16],
+    len: usize,
+}
+
+impl Part {
+    /// Adds a lowercase byte.
+    fn push(&mut self, b: u8) {
+        if self.len < LONGEST {
+            self.buf[self.len] = b;
+        }
+        self.len += 1;
+    }
+
+    /// What the part says; the part is empty again after.
+    fn take(&mut self) -> Signal {
+        let len = std::mem::take(&mut self.len);
+        let key = u128::from_le_bytes(std::mem::take(&mut self.buf));
+        if len == 0 || len > LONGEST {
+            return Signal::Neutral;
+        }
+        lookup(key)
+    }
+}
+
+/// The longest word in either list; longer parts are neutral.
 const LONGEST: usize = 15;
 
-/// What one name part says, compared case-insensitively.
-///
-/// The parts are lowercased into a stack buffer and matched whole by a
-/// `match`, which the compiler turns into a switch on length and a few
-/// comparisons: this runs for every class and id on the page, and a linear
-/// case-insensitive scan of the word lists was a tenth of the core's time.
-fn word(part: &[u8]) -> Signal {
-    if part.len() > LONGEST {
-        return Signal::Neutral;
+/// Name parts that mark page furniture: navigation, footers, comments,
+/// sharing, ads.
+const BOILERPLATE: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "menus",
+    "footer",
+    "sidebar",
+    "side",
+    "aside",
+    "comment",
+    "comments",
+    "commentlist",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "advert",
+    "advertisement",
+    "ad",
+    "ads",
+    "adsense",
+    "banner",
+    "breadcrumb",
+    "breadcrumbs",
+    "promo",
+    "widget",
+    "widgets",
+    "cookie",
+    "cookies",
+    "newsletter",
+    "subscribe",
+    "subscription",
+    "popup",
+    "modal",
+    "masthead",
+    "skip",
+    "pagination",
+    "pager",
+    "toolbar",
+    "login",
+    "signup",
+    "disqus",
+    "outbrain",
+    "taboola",
+    "sponsored",
+    "sponsor",
+    "recommended",
+    "recommendations",
+    "trending",
+    "popular",
+    "copyright",
+    "legal",
+    "rss",
+    "tagcloud",
+    "topbar",
+    "bottombar",
+    "dropdown",
+    "offcanvas",
+    "sitemap",
+    "teaser",
+    "teasers",
+    "more",
+    "also",
+    "latest",
+    "hidden",
+];
+/// Name parts that mark the main content.
+const CONTENT: &[&str] = &[
+    "content",
+    "main",
+    "article",
+    "articles",
+    "post",
+    "posts",
+    "entry",
+    "story",
+    "body",
+    "text",
+    "blog",
+    "prose",
+    "markdown",
+    "documentation",
+    "docs",
+    "answer",
+    "question",
+    "review",
+    "description",
+    "product",
+    "recipe",
+    "instructions",
+];
+
+/// Every word as its key with its signal, in an open-addressing hash table
+/// built at compile time (key 0 marks an empty slot: no word is empty).
+/// A part is looked up with a multiply and, on average, little more than
+/// one comparison: a `match` on byte strings compares them one by one, and
+/// a case-insensitive scan of the lists was a tenth of the core's time.
+static TABLE: [(u128, Signal); SLOTS] = table();
+
+/// Table size: a power of two, under a third full.
+const SLOTS: usize = 512;
+const _: () = assert!(3 * (BOILERPLATE.len() + CONTENT.len()) < SLOTS);
+
+/// A lowercase word of at most [`LONGEST`] bytes as an integer: its bytes
+/// little-endian, zero-padded, so the length is part of the key.
+const fn key(word: &[u8]) -> u128 {
+    assert!(!word.is_empty() && word.len() <= LONGEST);
+    let mut k = 0u128;
+    let mut i = 0;
+    while i < word.len() {
+        k |= (word[i] as u128) << (8 * i);
+        i += 1;
     }
-    let mut buf = [0u8; LONGEST];
-    let lower = &mut buf[..part.len()];
-    lower.copy_from_slice(part);
-    lower.make_ascii_lowercase();
-    match &*lower {
-        // Page furniture: navigation, footers, comments, sharing, ads.
-        b"nav" | b"navbar" | b"navigation" | b"menu" | b"menus" | b"footer" | b"sidebar"
-        | b"side" | b"aside" | b"comment" | b"comments" | b"commentlist" | b"share"
-        | b"sharing" | b"social" | b"related" | b"advert" | b"advertisement" | b"ad" | b"ads"
-        | b"adsense" | b"banner" | b"breadcrumb" | b"breadcrumbs" | b"promo" | b"widget"
-        | b"widgets" | b"cookie" | b"cookies" | b"newsletter" | b"subscribe" | b"subscription"
-        | b"popup" | b"modal" | b"masthead" | b"skip" | b"pagination" | b"pager" | b"toolbar"
-        | b"login" | b"signup" | b"disqus" | b"outbrain" | b"taboola" | b"sponsored"
-        | b"sponsor" | b"recommended" | b"recommendations" | b"trending" | b"popular"
-        | b"copyright" | b"legal" | b"rss" | b"tagcloud" | b"topbar" | b"bottombar"
-        | b"dropdown" | b"offcanvas" | b"sitemap" | b"teaser" | b"teasers" | b"more" | b"also"
-        | b"latest" | b"hidden" => Signal::Boilerplate,
-        // The main content.
-        b"content" | b"main" | b"article" | b"articles" | b"post" | b"posts" | b"entry"
-        | b"story" | b"body" | b"text" | b"blog" | b"prose" | b"markdown" | b"documentation"
-        | b"docs" | b"answer" | b"question" | b"review" | b"description" | b"product"
-        | b"recipe" | b"instructions" => Signal::Content,
-        _ => Signal::Neutral,
+    k
+}
+
+/// The key's first slot (multiplicative hashing of both halves).
+const fn slot(key: u128) -> usize {
+    let mixed = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+/// What a lowercase part's key says.
+fn lookup(key: u128) -> Signal {
+    let mut i = slot(key);
+    // Ends: the table always has empty slots.
+    loop {
+        let (k, signal) = TABLE[i];
+        if k == key {
+            return signal;
+        }
+        if k == 0 {
+            return Signal::Neutral;
+        }
+        i = (i + 1) % SLOTS;
     }
 }
 
-/// Iterates over the name parts of a class/id value without allocating.
-struct NameParts<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> NameParts<'a> {
-    fn new(bytes: &'a [u8]) -> Self {
-        NameParts { bytes, pos: 0 }
+const fn table() -> [(u128, Signal); SLOTS] {
+    let mut t = [(0u128, Signal::Neutral); SLOTS];
+    let mut i = 0;
+    while i < BOILERPLATE.len() + CONTENT.len() {
+        let (word, signal) = if i < BOILERPLATE.len() {
+            (BOILERPLATE[i], Signal::Boilerplate)
+        } else {
+            (CONTENT[i - BOILERPLATE.len()], Signal::Content)
+        };
+        let k = key(word.as_bytes());
+        let mut at = slot(k);
+        while t[at].0 != 0 {
+            // A word listed twice would be a mistake in the lists.
+            assert!(t[at].0 != k);
+            at = (at + 1) % SLOTS;
+        }
+        t[at] = (k, signal);
+        i += 1;
     }
-}
-
-impl<'a> Iterator for NameParts<'a> {
-    type Item = &'a [u8];
-
-    fn next(&mut self) -> Option<&'a [u8]> {
-        let b = self.bytes;
-        while self.pos < b.len() && !b[self.pos].is_ascii_alphanumeric() {
-            self.pos += 1;
-        }
-        if self.pos >= b.len() {
-            return None;
-        }
-        let start = self.pos;
-        self.pos += 1;
-        while self.pos < b.len() {
-            let c = b[self.pos];
-            let camel = c.is_ascii_uppercase() && b[self.pos - 1].is_ascii_lowercase();
-            if !c.is_ascii_alphanumeric() || camel {
-                break;
-            }
-            self.pos += 1;
-        }
-        Some(&b[start..self.pos])
-    }
+    t
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The rule spelled out plainly: split at non-alphanumerics and at
+    /// lower→upper changes, look each part up in lowercase.
+    fn classify_plainly(value: &[u8]) -> Signal {
+        let mut parts: Vec<Vec<u8>> = vec![Vec::new()];
+        for (i, &b) in value.iter().enumerate() {
+            let camel = i > 0 && value[i - 1].is_ascii_lowercase() && b.is_ascii_uppercase();
+            if !b.is_ascii_alphanumeric() || camel {
+                parts.push(Vec::new());
+            }
+            if b.is_ascii_alphanumeric() {
+                parts.last_mut().unwrap().push(b.to_ascii_lowercase());
+            }
+        }
+        let mut found = Found::default();
+        for p in parts.iter().filter(|p| !p.is_empty()) {
+            let p = std::str::from_utf8(p).unwrap();
+            if BOILERPLATE.contains(&p) {
+                found.add(Signal::Boilerplate);
+            } else if CONTENT.contains(&p) {
+                found.add(Signal::Content);
+            }
+        }
+        found.signal()
+    }
+
+    proptest! {
+        #[test]
+        fn one_pass_split_is_the_plain_rule(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just("nav"), Just("Nav"), Just("content"), Just("MAIN"), Just("x"),
+                    Just("-"), Just(" "), Just("_"), Just("2"), Just("ü"),
+                    Just("recommendations"), Just("Footer"), Just("ad"),
+                ],
+                0..12,
+            )
+        ) {
+            let value = pieces.concat();
+            prop_assert_eq!(classify(value.as_bytes()), classify_plainly(value.as_bytes()));
+        }
+    }
 
     #[test]
     fn whole_parts_only() {
@@ -131,6 +350,23 @@ mod tests {
         assert_eq!(classify(b"headline shadow"), Signal::Neutral);
         assert_eq!(classify(b""), Signal::Neutral);
         assert_eq!(classify(b"comment-list"), Signal::Boilerplate);
+    }
+
+    #[test]
+    fn every_listed_word_is_found_in_any_case() {
+        for (words, signal) in [
+            (BOILERPLATE, Signal::Boilerplate),
+            (CONTENT, Signal::Content),
+        ] {
+            for w in words {
+                assert_eq!(classify(w.as_bytes()), signal, "{w}");
+                assert_eq!(classify(w.to_uppercase().as_bytes()), signal, "{w}");
+                assert_eq!(classify(format!("x-{w}-y").as_bytes()), signal, "{w}");
+            }
+        }
+        // Every word has its slot (a word listed twice fails to compile).
+        let filled = TABLE.iter().filter(|&&(k, _)| k != 0).count();
+        assert_eq!(filled, BOILERPLATE.len() + CONTENT.len());
     }
 
     #[test]
