@@ -442,6 +442,67 @@ fn k8s_documents_are_objects() {
     );
 }
 
+/// `8M`, `512K`, `1G` or plain bytes, as the worker's size flags read them.
+fn size(v: &str) -> u64 {
+    let (digits, unit) = match v.chars().last() {
+        Some('K') => (&v[..v.len() - 1], 1 << 10),
+        Some('M') => (&v[..v.len() - 1], 1 << 20),
+        Some('G') => (&v[..v.len() - 1], 1 << 30),
+        _ => (v, 1),
+    };
+    digits
+        .parse::<u64>()
+        .unwrap_or_else(|e| panic!("size {v}: {e}"))
+        * unit
+}
+
+/// A Kubernetes quantity such as `1Gi` or `512Mi`.
+fn quantity(v: &str) -> u64 {
+    let (digits, unit) = match v {
+        _ if v.ends_with("Gi") => (&v[..v.len() - 2], 1 << 30),
+        _ if v.ends_with("Mi") => (&v[..v.len() - 2], 1 << 20),
+        _ => panic!("memory quantity {v}: expected Mi or Gi"),
+    };
+    digits.parse::<u64>().unwrap() * unit
+}
+
+/// The limits that bound a worker's memory, set alike in the compose file
+/// and the Kubernetes deployment, and small enough that a worker busy with
+/// its most pages at their largest stays under its memory limit: a page
+/// peaks at about 7x its size while it is extracted (README, Known
+/// limitations), and 8 leaves a margin.
+#[test]
+fn worker_limits_agree_and_fit_the_memory_limit() {
+    let keys = [
+        "LINESIFT_CONCURRENCY",
+        "LINESIFT_MAX_BODY",
+        "LINESIFT_MAX_PAYLOAD",
+        "LINESIFT_FETCH_TIMEOUT",
+        "LINESIFT_TASK_DEADLINE",
+    ];
+    let compose = yaml("docker-compose.yml");
+    let compose_env = s(&compose, &["services", "worker", "environment"]);
+    let docs = k8s_documents();
+    let deployment = find_kind(&docs, "Deployment");
+    let container = &s(deployment, &["spec", "template", "spec", "containers"])[0];
+    let k8s = |key: &str| {
+        env_value(container, key).unwrap_or_else(|| panic!("k8s env {key} missing"))["value"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for key in keys {
+        assert_eq!(str_at(compose_env, &[key]), k8s(key), "{key}");
+    }
+    let concurrency: u64 = k8s("LINESIFT_CONCURRENCY").parse().unwrap();
+    let page = size(&k8s("LINESIFT_MAX_BODY")).max(size(&k8s("LINESIFT_MAX_PAYLOAD")));
+    let memory = quantity(str_at(container, &["resources", "limits", "memory"]));
+    assert!(
+        concurrency * page * 8 <= memory,
+        "{concurrency} tasks x {page} bytes x 8 > memory limit {memory}"
+    );
+}
+
 fn env_value<'a>(container: &'a Yaml, name: &str) -> Option<&'a Yaml> {
     s(container, &["env"])
         .as_sequence()
