@@ -208,18 +208,23 @@ fn auto(input: &Inputs<'_>) -> Option<Headline> {
     let og = clean(input.og_title);
     let q = TermVector::of(&title, input.stop);
     let og_v = TermVector::of(&og, input.stop);
+    // Most pages repeat the title as og:title: one cosine then does.
+    let og_differs = og != title;
     let mut v = TermVector::default();
     let mut best: Option<(f64, &Candidate)> = None;
     for c in input.candidates {
-        let words = c.text.split_whitespace().count();
+        let (words, numeric) = word_counts(c.text);
         if words == 0 || words > 40 {
             continue;
         }
         v.set(c.text, input.stop);
-        let sim = terms::cosine(&q, &v).max(terms::cosine(&og_v, &v));
+        let mut sim = terms::cosine(&q, &v);
+        if og_differs {
+            sim = sim.max(terms::cosine(&og_v, &v));
+        }
         let needed = if c.heading > 0 { 0.35 } else { 0.5 };
         let sure = if c.heading > 0 { 0.5 } else { 0.9 };
-        if sim < sure && !looks_like_headline(c.text) {
+        if sim < sure && !headline_shape(words, numeric) {
             continue;
         }
         let score = sim
@@ -276,6 +281,16 @@ fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
 /// A sentence-like block: 3 to 25 words, not a date or a section label
 /// ("Business", "STATE NEWS", "Dec 30 2007").
 fn looks_like_headline(text: &str) -> bool {
+    let (words, numeric) = word_counts(text);
+    headline_shape(words, numeric)
+}
+
+fn headline_shape(words: usize, numeric: usize) -> bool {
+    (3..=25).contains(&words) && numeric * 3 < words
+}
+
+/// Whitespace-separated words, and how many of them hold an ASCII digit.
+fn word_counts(text: &str) -> (usize, usize) {
     let (mut words, mut numeric) = (0, 0);
     for w in text.split_whitespace() {
         words += 1;
@@ -283,7 +298,7 @@ fn looks_like_headline(text: &str) -> bool {
             numeric += 1;
         }
     }
-    (3..=25).contains(&words) && numeric * 3 < words
+    (words, numeric)
 }
 
 /// Old pages set headlines in `<b>` or `<font>`: the closest short block

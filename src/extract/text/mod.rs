@@ -13,6 +13,7 @@
 //! the like contribute nothing.
 
 mod events;
+mod words;
 
 use super::tags::Tag;
 use events::{Events, Sink};
@@ -194,24 +195,15 @@ impl<'a> Renderer<'a> {
             self.pre_text(&value);
             return;
         }
-        // Word by word: whitespace runs become one pending space. ASCII
-        // text (most of it) is split on bytes, which is much cheaper.
-        if value.is_ascii() {
-            self.words(value.split(|c: char| c.is_ascii_whitespace()));
-        } else {
-            self.words(value.split(char::is_whitespace));
-        }
-    }
-
-    fn words<'w>(&mut self, words: impl Iterator<Item = &'w str>) {
-        let mut words = words.peekable();
-        while let Some(word) = words.next() {
-            if !word.is_empty() {
-                self.word(word);
-            }
-            if words.peek().is_some() {
+        // Word by word: whitespace runs become one pending space.
+        let trailing = words::each_word(&value, |space, word| {
+            if space {
                 self.pending_space = true;
             }
+            self.word(word);
+        });
+        if trailing {
+            self.pending_space = true;
         }
     }
 
