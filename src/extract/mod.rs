@@ -28,9 +28,8 @@ pub use error::ExtractError;
 pub use options::{Algorithm, HeadlineMethod, LinkFilter, Options};
 
 use charset::{Choice, StreamDecoder};
-use headline::Candidate;
+use headline::{Candidate, StopWords};
 use scan::{Scan, ScanLimits, Scanner};
-use std::collections::HashSet;
 use std::time::Instant;
 
 /// What the caller knows about a page besides its bytes.
@@ -45,7 +44,7 @@ pub struct Hints {
 #[derive(Debug, Clone)]
 pub struct Extractor {
     options: Options,
-    stop: HashSet<&'static str>,
+    stop: StopWords,
 }
 
 /// Languages whose stop words TitleFinder removes (union: titles and
@@ -298,7 +297,8 @@ impl Extractor {
             return None;
         }
         let auto = method == HeadlineMethod::Auto;
-        let candidates = candidates(scan, auto, content_start);
+        let mut fragments = text::Fragments::default();
+        let candidates = candidates(scan, auto, content_start, &mut fragments);
         let input = headline::Inputs {
             title: &scan.info.title,
             og_title: &scan.info.og_title,
@@ -319,7 +319,12 @@ impl Extractor {
 /// looks at every line with text; `Auto` at headings up to a little past
 /// the content start and at short lines around it (headlines precede what
 /// they head), so the tokenizer never runs over the rest of the page.
-fn candidates(scan: &Scan, auto: bool, content_start: Option<u32>) -> Vec<Candidate> {
+fn candidates<'f>(
+    scan: &Scan,
+    auto: bool,
+    content_start: Option<u32>,
+    fragments: &'f mut text::Fragments,
+) -> Vec<Candidate<'f>> {
     let near = |i: usize| match (auto, content_start) {
         (true, Some(start)) => i + 80 >= start as usize && i <= start as usize + 40,
         _ => true,
@@ -328,15 +333,30 @@ fn candidates(scan: &Scan, auto: bool, content_start: Option<u32>) -> Vec<Candid
         let heading = l.heading > 0 && content_start.is_none_or(|s| i <= s as usize + 40);
         l.text > 0 && (!auto || heading || (l.text <= 300 && near(i)))
     };
-    scan.lines
+    // Rendered first, into one buffer; borrowed from it afterwards.
+    let rendered: Vec<(usize, usize)> = scan
+        .lines
         .iter()
         .enumerate()
         .filter(|(i, l)| wanted(*i, l))
-        .map(|(i, l)| Candidate {
-            text: text::render_fragment(&scan.src[l.start as usize..l.end as usize]),
-            line: i as u32,
-            heading: l.heading,
-            links: l.anchor_text * 2 > l.text,
+        .map(|(i, l)| {
+            (
+                i,
+                fragments.push(&scan.src[l.start as usize..l.end as usize]),
+            )
+        })
+        .collect();
+    let fragments = &*fragments;
+    rendered
+        .into_iter()
+        .filter_map(|(i, id)| {
+            let l = scan.lines.get(i)?;
+            Some(Candidate {
+                text: fragments.get(id),
+                line: i as u32,
+                heading: l.heading,
+                links: l.anchor_text * 2 > l.text,
+            })
         })
         .filter(|c| !c.text.is_empty())
         .collect()

@@ -12,10 +12,12 @@
 //! `<br>` always break. Script, style, svg, select, template, button and
 //! the like contribute nothing.
 
+mod events;
+mod words;
+
 use super::tags::Tag;
-use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-use html5gum::{Emitter, ForwardingEmitter, Span, State, Tokenizer};
-use std::convert::Infallible;
+use events::{Events, Sink};
+use html5gum::Tokenizer;
 
 /// How anchors are rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,9 +30,20 @@ pub enum Anchors {
 /// Renders the given byte ranges of `src` (each a run of whole lines) to
 /// text, appending to `out`. Paragraphs are separated by `\n`.
 pub fn render(src: &str, ranges: &[(usize, usize)], anchors: Anchors, out: &mut String) {
+    let mut chars = Vec::new();
+    render_into(src, ranges, anchors, out, &mut chars);
+}
+
+fn render_into(
+    src: &str,
+    ranges: &[(usize, usize)],
+    anchors: Anchors,
+    out: &mut String,
+    chars: &mut Vec<u8>,
+) {
     let mut r = Renderer::new(out, anchors);
     for &(start, end) in ranges {
-        r.run(&src[start..end]);
+        r.run(&src[start..end], chars);
         r.paragraph();
     }
     r.finish();
@@ -43,8 +56,45 @@ pub fn render_fragment(fragment: &str) -> String {
     out
 }
 
+/// Many small fragments (headline candidates) rendered one after another
+/// into one buffer, so that a page's candidates cost a few allocations in
+/// all rather than a few each.
+#[derive(Debug, Default)]
+pub struct Fragments {
+    text: String,
+    spans: Vec<(usize, usize)>,
+    chars: Vec<u8>,
+}
+
+impl Fragments {
+    /// Renders `fragment` as [`render_fragment`] would and returns its index.
+    pub fn push(&mut self, fragment: &str) -> usize {
+        let start = self.text.len();
+        render_into(
+            fragment,
+            &[(0, fragment.len())],
+            Anchors::Keep,
+            &mut self.text,
+            &mut self.chars,
+        );
+        self.spans.push((start, self.text.len()));
+        self.spans.len() - 1
+    }
+
+    /// The text of fragment `i` (empty for an unknown index).
+    pub fn get(&self, i: usize) -> &str {
+        self.spans
+            .get(i)
+            .and_then(|&(start, end)| self.text.get(start..end))
+            .unwrap_or("")
+    }
+}
+
+/// Renders into `out` after whatever it already holds (`base`): the
+/// paragraph logic looks only at the part it wrote.
 struct Renderer<'a> {
     out: &'a mut String,
+    base: usize,
     anchors: Anchors,
     pending_space: bool,
     skip: u32,
@@ -53,9 +103,24 @@ struct Renderer<'a> {
     skip_name: Vec<u8>,
 }
 
+impl Sink for Renderer<'_> {
+    fn start_tag(&mut self, name: &[u8]) {
+        self.start_tag(name);
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        self.end_tag(name);
+    }
+
+    fn text(&mut self, value: &[u8]) {
+        self.text(value);
+    }
+}
+
 impl<'a> Renderer<'a> {
     fn new(out: &'a mut String, anchors: Anchors) -> Self {
         Renderer {
+            base: out.len(),
             out,
             anchors,
             pending_space: false,
@@ -66,32 +131,13 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn run(&mut self, html: &str) {
+    fn run(&mut self, html: &str, chars: &mut Vec<u8>) {
         // Each run starts fresh: an element left open by one region must
         // not swallow the next.
         self.skip = 0;
         self.pre = 0;
         self.in_anchor = false;
-        let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
-            self.event(event);
-            None::<Infallible>
-        });
-        emitter.naively_switch_states(true);
-        let emitter = ScriptingOff {
-            inner: emitter,
-            name: Vec::new(),
-            start: false,
-        };
-        for _ in Tokenizer::new_with_emitter(html, emitter) {}
-    }
-
-    fn event(&mut self, event: CallbackEvent<'_>) {
-        match event {
-            CallbackEvent::OpenStartTag { name } => self.start_tag(name),
-            CallbackEvent::EndTag { name } => self.end_tag(name),
-            CallbackEvent::String { value } => self.text(value),
-            _ => {}
-        }
+        for _ in Tokenizer::new_with_emitter(html, Events::new(self, chars)) {}
     }
 
     fn start_tag(&mut self, name: &[u8]) {
@@ -149,24 +195,15 @@ impl<'a> Renderer<'a> {
             self.pre_text(&value);
             return;
         }
-        // Word by word: whitespace runs become one pending space. ASCII
-        // text (most of it) is split on bytes, which is much cheaper.
-        if value.is_ascii() {
-            self.words(value.split(|c: char| c.is_ascii_whitespace()));
-        } else {
-            self.words(value.split(char::is_whitespace));
-        }
-    }
-
-    fn words<'w>(&mut self, words: impl Iterator<Item = &'w str>) {
-        let mut words = words.peekable();
-        while let Some(word) = words.next() {
-            if !word.is_empty() {
-                self.word(word);
-            }
-            if words.peek().is_some() {
+        // Word by word: whitespace runs become one pending space.
+        let trailing = words::each_word(&value, |space, word| {
+            if space {
                 self.pending_space = true;
             }
+            self.word(word);
+        });
+        if trailing {
+            self.pending_space = true;
         }
     }
 
@@ -196,13 +233,17 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    fn written(&self) -> &str {
+        self.out.get(self.base..).unwrap_or("")
+    }
+
     fn at_line_start(&self) -> bool {
-        self.out.is_empty() || self.out.ends_with('\n')
+        self.out.len() == self.base || self.out.ends_with('\n')
     }
 
     fn newline(&mut self) {
         self.pending_space = false;
-        if !self.out.is_empty() {
+        if self.out.len() > self.base {
             self.out.push('\n');
         }
     }
@@ -216,70 +257,19 @@ impl<'a> Renderer<'a> {
     }
 
     fn finish(&mut self) {
-        while self.out.ends_with('\n') {
+        while self.out.len() > self.base && self.out.ends_with('\n') {
             self.out.pop();
         }
         // Collapse runs of blank lines left by consecutive <br>s.
-        if self.out.contains("\n\n") {
+        if self.written().contains("\n\n") {
             let joined = self
-                .out
+                .written()
                 .split('\n')
                 .filter(|l| !l.trim().is_empty())
                 .collect::<Vec<_>>()
                 .join("\n");
-            *self.out = joined;
-        }
-    }
-}
-
-/// Switches tokenizer states by tag name like a tree builder with
-/// scripting disabled: as html5gum's naive switching, except that
-/// `<noscript>` content is parsed as markup (what a crawler sees; some
-/// sites put their whole server-rendered page there).
-struct ScriptingOff<E> {
-    inner: E,
-    name: Vec<u8>,
-    start: bool,
-}
-
-impl<E: Emitter> ForwardingEmitter for ScriptingOff<E> {
-    type Token = E::Token;
-
-    fn inner(&mut self) -> &mut impl Emitter<Token = Self::Token> {
-        &mut self.inner
-    }
-
-    fn init_start_tag(&mut self) {
-        self.name.clear();
-        self.start = true;
-        self.inner.init_start_tag();
-    }
-
-    fn init_end_tag(&mut self) {
-        self.name.clear();
-        self.start = false;
-        self.inner.init_end_tag();
-    }
-
-    fn push_tag_name(&mut self, s: &[u8]) {
-        if self.name.len() < 16 {
-            self.name.extend_from_slice(s);
-        }
-        self.inner.push_tag_name(s);
-    }
-
-    /// Parse errors are of no use here, and checking for them costs a
-    /// tenth of the tokenizer's time.
-    fn should_emit_errors(&mut self) -> bool {
-        false
-    }
-
-    fn emit_current_tag(&mut self) -> Option<State> {
-        let next = self.inner.emit_current_tag();
-        if self.start && self.name.eq_ignore_ascii_case(b"noscript") {
-            None
-        } else {
-            next
+            self.out.truncate(self.base);
+            self.out.push_str(&joined);
         }
     }
 }
@@ -344,6 +334,23 @@ mod tests {
         let html = "<p>see <a href=x>this link</a> now</p>";
         render(html, &[(0, html.len())], Anchors::Drop, &mut out);
         assert_eq!(out, "see now");
+    }
+
+    #[test]
+    fn fragments_render_each_as_render_fragment() {
+        let parts = [
+            "<p>a<br><br><br>b</p>",
+            "",
+            "<h1>Title &amp; more</h1>",
+            "<br><br>x<br>",
+            "<pre>a\n\nb</pre>",
+        ];
+        let mut f = Fragments::default();
+        let ids: Vec<usize> = parts.iter().map(|p| f.push(p)).collect();
+        for (id, p) in ids.into_iter().zip(parts) {
+            assert_eq!(f.get(id), render_fragment(p), "{p:?}");
+        }
+        assert_eq!(f.get(99), "");
     }
 
     #[test]

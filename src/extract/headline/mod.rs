@@ -14,13 +14,17 @@
 //! that agrees with the title, and falls back to og:title, then the
 //! title's longest part.
 
+pub mod terms;
+
 use super::options::HeadlineMethod;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+pub use terms::StopWords;
+use terms::TermVector;
 
 /// A text block that may be the headline.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    pub text: String,
+pub struct Candidate<'a> {
+    pub text: &'a str,
     /// Logical line the block starts on.
     pub line: u32,
     /// Heading level 1-6, or 0 for ordinary text.
@@ -40,8 +44,8 @@ pub struct Headline {
 pub struct Inputs<'a> {
     pub title: &'a str,
     pub og_title: &'a str,
-    pub candidates: &'a [Candidate],
-    pub stop: &'a HashSet<&'static str>,
+    pub candidates: &'a [Candidate<'a>],
+    pub stop: &'a StopWords,
     /// First line of the chosen main content, if any.
     pub content_start: Option<u32>,
     /// First line of the first chosen region (may precede the seed).
@@ -58,16 +62,10 @@ pub fn find(method: HeadlineMethod, input: &Inputs<'_>) -> Option<Headline> {
 }
 
 /// Lower-cased word tokens without stop words and without `' " , :`.
-pub fn terms(text: &str, stop: &HashSet<&'static str>) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-        .map(|w| {
-            w.chars()
-                .filter(|c| !matches!(c, '\'' | '’'))
-                .collect::<String>()
-                .to_lowercase()
-        })
-        .filter(|w| !w.is_empty() && !stop.contains(w.as_str()))
-        .collect()
+pub fn terms(text: &str, stop: &StopWords) -> Vec<String> {
+    let mut out = Vec::new();
+    terms::each_term(text, stop, &mut String::new(), |w| out.push(w.to_string()));
+    out
 }
 
 /// A term vector. Ordered, so that sums over it run in the same order
@@ -127,7 +125,7 @@ fn title_finder(method: HeadlineMethod, input: &Inputs<'_>) -> Option<Headline> 
     }
     let mut sents: Vec<(&str, u32, Vector)> = Vec::new();
     for c in input.candidates {
-        for s in sentences(&c.text) {
+        for s in sentences(c.text) {
             let v = tf(&terms(s, input.stop));
             if !v.is_empty() {
                 sents.push((s, c.line, v));
@@ -208,19 +206,25 @@ pub fn title_parts(title: &str) -> Vec<&str> {
 fn auto(input: &Inputs<'_>) -> Option<Headline> {
     let title = clean(input.title);
     let og = clean(input.og_title);
-    let q = tf(&terms(&title, input.stop));
-    let og_v = tf(&terms(&og, input.stop));
+    let q = TermVector::of(&title, input.stop);
+    let og_v = TermVector::of(&og, input.stop);
+    // Most pages repeat the title as og:title: one cosine then does.
+    let og_differs = og != title;
+    let mut v = TermVector::default();
     let mut best: Option<(f64, &Candidate)> = None;
     for c in input.candidates {
-        let words = c.text.split_whitespace().count();
+        let (words, numeric) = word_counts(c.text);
         if words == 0 || words > 40 {
             continue;
         }
-        let v = tf(&terms(&c.text, input.stop));
-        let sim = cosine(&q, &v).max(cosine(&og_v, &v));
+        v.set(c.text, input.stop);
+        let mut sim = terms::cosine(&q, &v);
+        if og_differs {
+            sim = sim.max(terms::cosine(&og_v, &v));
+        }
         let needed = if c.heading > 0 { 0.35 } else { 0.5 };
         let sure = if c.heading > 0 { 0.5 } else { 0.9 };
-        if sim < sure && !looks_like_headline(&c.text) {
+        if sim < sure && !headline_shape(words, numeric) {
             continue;
         }
         let score = sim
@@ -233,7 +237,7 @@ fn auto(input: &Inputs<'_>) -> Option<Headline> {
     }
     if let Some((_, c)) = best {
         return Some(Headline {
-            text: c.text.clone(),
+            text: c.text.to_string(),
             line: Some(c.line),
         });
     }
@@ -266,10 +270,10 @@ fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
         .candidates
         .iter()
         .filter(|c| (1..=3).contains(&c.heading) && c.line <= start && start - c.line <= 30)
-        .filter(|c| looks_like_headline(&c.text))
+        .filter(|c| looks_like_headline(c.text))
         .max_by_key(|c| c.line)
         .map(|c| Headline {
-            text: c.text.clone(),
+            text: c.text.to_string(),
             line: Some(c.line),
         })
 }
@@ -277,12 +281,24 @@ fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
 /// A sentence-like block: 3 to 25 words, not a date or a section label
 /// ("Business", "STATE NEWS", "Dec 30 2007").
 fn looks_like_headline(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let numeric = words
-        .iter()
-        .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
-        .count();
-    (3..=25).contains(&words.len()) && numeric * 3 < words.len()
+    let (words, numeric) = word_counts(text);
+    headline_shape(words, numeric)
+}
+
+fn headline_shape(words: usize, numeric: usize) -> bool {
+    (3..=25).contains(&words) && numeric * 3 < words
+}
+
+/// Whitespace-separated words, and how many of them hold an ASCII digit.
+fn word_counts(text: &str) -> (usize, usize) {
+    let (mut words, mut numeric) = (0, 0);
+    for w in text.split_whitespace() {
+        words += 1;
+        if w.bytes().any(|b| b.is_ascii_digit()) {
+            numeric += 1;
+        }
+    }
+    (words, numeric)
 }
 
 /// Old pages set headlines in `<b>` or `<font>`: the closest short block
@@ -293,10 +309,10 @@ fn nearest_block(input: &Inputs<'_>) -> Option<Headline> {
         .candidates
         .iter()
         .filter(|c| c.line < start && start - c.line <= 12 && !c.links)
-        .filter(|c| looks_like_headline(&c.text))
+        .filter(|c| looks_like_headline(c.text))
         .max_by_key(|c| c.line)
         .map(|c| Headline {
-            text: c.text.clone(),
+            text: c.text.to_string(),
             line: Some(c.line),
         })
 }
@@ -319,7 +335,7 @@ fn fallback(title: &str, og: &str, candidates: &[Candidate]) -> Option<Headline>
         .filter(|c| c.heading == 1 && !c.text.is_empty());
     if let (Some(c), None) = (h1.next(), h1.next()) {
         return Some(Headline {
-            text: c.text.clone(),
+            text: c.text.to_string(),
             line: Some(c.line),
         });
     }
@@ -360,15 +376,15 @@ pub fn clean(s: &str) -> String {
 mod tests {
     use super::*;
 
-    fn stop() -> HashSet<&'static str> {
+    fn stop() -> StopWords {
         ["the", "a", "of", "in", "to", "and", "is"]
             .into_iter()
             .collect()
     }
 
-    fn cand(text: &str, line: u32, heading: u8) -> Candidate {
+    fn cand(text: &str, line: u32, heading: u8) -> Candidate<'_> {
         Candidate {
-            text: text.into(),
+            text,
             line,
             heading,
             links: false,

@@ -1,0 +1,228 @@
+//! Term vectors for the headline finders: lower-cased words without stop
+//! words and without `'` / `’`, counted per distinct term.
+//!
+//! A [`TermVector`] keeps its terms in one reusable string buffer, sorted,
+//! with their counts, so a page's candidates are turned into vectors
+//! without allocating per word or per candidate, and cosine is a merge of
+//! two sorted lists. Counts are integers, so every sum in [`cosine`] is
+//! exact whatever the order: it equals the old map-based float sums bit
+//! for bit.
+//!
+//! Weighting (TF-IDF) is not done here; see the TitleFinder code.
+
+use foldhash::fast::FixedState;
+use std::collections::HashSet;
+
+/// Stop words, hashed with foldhash: they are looked up once per word,
+/// and SipHash's protection against chosen keys buys nothing for a fixed
+/// list.
+pub type StopWords = HashSet<&'static str, FixedState>;
+
+/// Calls `f` with each term of `text`, lower-cased, stop words left out.
+/// `word` is scratch space.
+///
+/// Words are the runs of alphanumeric characters and `'` / `’`; the
+/// quotes are then removed. Lower-casing is `str::to_lowercase`'s (which
+/// treats a final `Σ` specially, hence the slow path for it).
+pub fn each_term(text: &str, stop: &StopWords, word: &mut String, mut f: impl FnMut(&str)) {
+    let is_quote = |c: char| matches!(c, '\'' | '’');
+    for piece in text.split(|c: char| !(c.is_alphanumeric() || is_quote(c))) {
+        if piece.is_empty() {
+            continue;
+        }
+        word.clear();
+        if piece.is_ascii() {
+            word.extend(
+                piece
+                    .bytes()
+                    .filter(|&b| b != b'\'')
+                    .map(|b| char::from(b.to_ascii_lowercase())),
+            );
+        } else if piece.contains('Σ') {
+            let stripped: String = piece.chars().filter(|&c| !is_quote(c)).collect();
+            word.push_str(&stripped.to_lowercase());
+        } else {
+            for c in piece.chars().filter(|&c| !is_quote(c)) {
+                word.extend(c.to_lowercase());
+            }
+        }
+        if !word.is_empty() && !stop.contains(word.as_str()) {
+            f(word);
+        }
+    }
+}
+
+/// Distinct terms with their counts, sorted by term.
+#[derive(Debug, Default, Clone)]
+pub struct TermVector {
+    /// The terms' text, one after another.
+    text: String,
+    /// (start, end, count) per term: spans of `text`.
+    terms: Vec<(u32, u32, u32)>,
+    word: String,
+}
+
+impl TermVector {
+    /// A vector of `text`'s terms.
+    pub fn of(text: &str, stop: &StopWords) -> Self {
+        let mut v = TermVector::default();
+        v.set(text, stop);
+        v
+    }
+
+    /// Replaces the contents with `text`'s terms, reusing the buffers.
+    pub fn set(&mut self, text: &str, stop: &StopWords) {
+        self.text.clear();
+        self.terms.clear();
+        let (buf, terms) = (&mut self.text, &mut self.terms);
+        each_term(text, stop, &mut self.word, |w| {
+            let start = buf.len() as u32;
+            buf.push_str(w);
+            terms.push((start, buf.len() as u32, 1));
+        });
+        let text = &self.text;
+        let term = |&(s, e, _): &(u32, u32, u32)| &text[s as usize..e as usize];
+        self.terms.sort_unstable_by(|a, b| term(a).cmp(term(b)));
+        self.terms.dedup_by(|next, kept| {
+            let same = term(next) == term(kept);
+            if same {
+                kept.2 += 1;
+            }
+            same
+        });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Terms and counts in term order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.terms
+            .iter()
+            .map(|&(s, e, n)| (&self.text[s as usize..e as usize], n))
+    }
+
+    fn norm_squared(&self) -> u64 {
+        self.terms
+            .iter()
+            .map(|&(_, _, n)| u64::from(n) * u64::from(n))
+            .sum()
+    }
+}
+
+/// Cosine similarity of two count vectors (0 when either is empty).
+pub fn cosine(a: &TermVector, b: &TermVector) -> f64 {
+    let (na, nb) = (a.norm_squared(), b.norm_squared());
+    if na == 0 || nb == 0 {
+        return 0.0;
+    }
+    let mut dot = 0u64;
+    let (mut x, mut y) = (a.iter().peekable(), b.iter().peekable());
+    while let (Some(&(s, m)), Some(&(t, n))) = (x.peek(), y.peek()) {
+        match s.cmp(t) {
+            std::cmp::Ordering::Less => {
+                x.next();
+            }
+            std::cmp::Ordering::Greater => {
+                y.next();
+            }
+            std::cmp::Ordering::Equal => {
+                dot += u64::from(m) * u64::from(n);
+                x.next();
+                y.next();
+            }
+        }
+    }
+    // Integers below 2^53 are exact in f64, so this is the float
+    // computation's value, summed in any order.
+    dot as f64 / ((na as f64).sqrt() * (nb as f64).sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn stop() -> StopWords {
+        ["the", "a", "of", "in", "σας"].into_iter().collect()
+    }
+
+    /// The terms as computed before: one String per step.
+    fn old_terms(text: &str, stop: &StopWords) -> Vec<String> {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+            .map(|w| {
+                w.chars()
+                    .filter(|c| !matches!(c, '\'' | '’'))
+                    .collect::<String>()
+                    .to_lowercase()
+            })
+            .filter(|w| !w.is_empty() && !stop.contains(w.as_str()))
+            .collect()
+    }
+
+    /// The cosine as computed before, over float maps.
+    fn old_cosine(a: &[String], b: &[String]) -> f64 {
+        let tf = |t: &[String]| {
+            let mut v = BTreeMap::<String, f64>::new();
+            for w in t {
+                *v.entry(w.clone()).or_insert(0.0) += 1.0;
+            }
+            v
+        };
+        let (a, b) = (tf(a), tf(b));
+        let dot: f64 = a.iter().filter_map(|(k, x)| b.get(k).map(|y| x * y)).sum();
+        let na: f64 = a.values().map(|x| x * x).sum::<f64>().sqrt();
+        let nb: f64 = b.values().map(|x| x * x).sum::<f64>().sqrt();
+        if na == 0.0 || nb == 0.0 {
+            0.0
+        } else {
+            dot / (na * nb)
+        }
+    }
+
+    const TEXTS: &[&str] = &[
+        "Storm hits the coast of Maine",
+        "BBC News - Storm hits coast of Maine. Storm, storm!",
+        "It's the O’Neill's DON'T don’t '' ’",
+        "ΟΔΥΣΣΕΥΣ ΣΑΣ σας Σ İstanbul ǅemal STRASSE Straße",
+        "3.5 percent of 100 U.S. états-unis ÉTATS",
+        "",
+        "the of a",
+    ];
+
+    #[test]
+    fn terms_are_the_old_terms() {
+        let s = stop();
+        let mut word = String::new();
+        for t in TEXTS {
+            let mut ours = Vec::new();
+            each_term(t, &s, &mut word, |w| ours.push(w.to_string()));
+            assert_eq!(ours, old_terms(t, &s), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn vectors_count_distinct_terms_in_order() {
+        let v = TermVector::of("b a B c a a", &StopWords::default());
+        let got: Vec<(&str, u32)> = v.iter().collect();
+        assert_eq!(got, [("a", 3), ("b", 2), ("c", 1)]);
+    }
+
+    #[test]
+    fn cosine_is_the_old_cosine_bit_for_bit() {
+        let s = stop();
+        let mut v = TermVector::default();
+        for a in TEXTS {
+            let q = TermVector::of(a, &s);
+            for b in TEXTS {
+                v.set(b, &s);
+                let old = old_cosine(&old_terms(a, &s), &old_terms(b, &s));
+                let new = cosine(&q, &v);
+                // Zero's sign aside (it never decides anything).
+                assert!(new.to_bits() == old.to_bits() || (new == 0.0 && old == 0.0));
+                assert_eq!(new, old, "{a:?} vs {b:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,391 @@
+//! A minimal html5gum [`Emitter`] for the renderer: it reports only text
+//! runs, start tag names and end tag names, and keeps nothing else.
+//!
+//! It reproduces exactly the event stream the renderer used to get from
+//! html5gum's `CallbackEmitter` (with naive state switching and scripting
+//! off): text runs are folded and flushed at the same points (before a
+//! tag's name is reported, before comments and doctypes, at the end), so
+//! the text is split into the same pieces. What it leaves out is what the
+//! renderer never looked at: attributes, comments, doctypes, errors and
+//! spans. It allocates nothing per token: text goes into a buffer the
+//! caller reuses, tag names into small fixed arrays.
+//!
+//! It does not interpret anything: what a tag means is the renderer's
+//! business.
+
+use html5gum::{Emitter, Error, State, naive_next_state};
+use std::convert::Infallible;
+
+/// What the renderer hears from the tokenizer.
+pub(super) trait Sink {
+    /// A start tag's name (ASCII-lowercased by the tokenizer), reported
+    /// before its attributes are read.
+    fn start_tag(&mut self, name: &[u8]);
+    fn end_tag(&mut self, name: &[u8]);
+    /// A run of consecutive character tokens, entities decoded.
+    fn text(&mut self, value: &[u8]);
+}
+
+/// Longest tag name kept whole. Every name the renderer or the tokenizer's
+/// state switching compares against is much shorter; a longer name is
+/// reported by its first `NAME_CAP` bytes and never equals another.
+const NAME_CAP: usize = 24;
+
+/// A tag name in a fixed buffer.
+#[derive(Clone, Copy)]
+struct Name {
+    bytes: [u8; NAME_CAP],
+    len: usize,
+    /// More than `NAME_CAP` bytes were pushed.
+    long: bool,
+}
+
+impl Name {
+    const EMPTY: Name = Name {
+        bytes: [0; NAME_CAP],
+        len: 0,
+        long: false,
+    };
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.long = false;
+    }
+
+    fn push(&mut self, s: &[u8]) {
+        let room = NAME_CAP - self.len;
+        if s.len() > room {
+            self.long = true;
+        }
+        let n = s.len().min(room);
+        self.bytes[self.len..self.len + n].copy_from_slice(&s[..n]);
+        self.len += n;
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Equal names; a truncated name equals nothing.
+    fn same(&self, other: &Name) -> bool {
+        !self.long && !other.long && self.as_bytes() == other.as_bytes()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Current {
+    None,
+    Start,
+    End,
+}
+
+/// The emitter. `chars` is the caller's buffer for text runs (empty on
+/// entry and on return).
+pub(super) struct Events<'a, S: Sink> {
+    sink: &'a mut S,
+    chars: &'a mut Vec<u8>,
+    current: Current,
+    name: Name,
+    last_start: Name,
+}
+
+impl<'a, S: Sink> Events<'a, S> {
+    pub(super) fn new(sink: &'a mut S, chars: &'a mut Vec<u8>) -> Self {
+        chars.clear();
+        Events {
+            sink,
+            chars,
+            current: Current::None,
+            name: Name::EMPTY,
+            last_start: Name::EMPTY,
+        }
+    }
+
+    fn flush_chars(&mut self) {
+        if !self.chars.is_empty() {
+            self.sink.text(self.chars);
+            self.chars.clear();
+        }
+    }
+
+    /// Reports a start tag's name once, the first time anything after the
+    /// name is read (an attribute or the tag's end), as `CallbackEmitter`.
+    fn flush_start_tag(&mut self) {
+        self.flush_chars();
+        if self.current == Current::Start && !self.name.is_empty() {
+            self.sink.start_tag(self.name.as_bytes());
+            self.last_start = self.name;
+            self.name.clear();
+        }
+    }
+}
+
+impl<S: Sink> Emitter for Events<'_, S> {
+    type Token = Infallible;
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start.clear();
+        self.last_start.push(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {
+        self.flush_chars();
+    }
+
+    fn emit_error(&mut self, _: Error) {}
+
+    /// Parse errors are of no use here, and checking for them costs a
+    /// tenth of the tokenizer's time.
+    #[inline]
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn pop_token(&mut self) -> Option<Infallible> {
+        None
+    }
+
+    #[inline]
+    fn emit_string(&mut self, c: &[u8]) {
+        self.chars.extend_from_slice(c);
+    }
+
+    fn init_start_tag(&mut self) {
+        self.name.clear();
+        self.current = Current::Start;
+    }
+
+    fn init_end_tag(&mut self) {
+        self.name.clear();
+        self.current = Current::End;
+    }
+
+    fn init_comment(&mut self) {
+        self.flush_chars();
+    }
+
+    /// Switches tokenizer states by tag name like a tree builder with
+    /// scripting disabled: as html5gum's naive switching, except that
+    /// `<noscript>` content is parsed as markup (what a crawler sees; some
+    /// sites put their whole server-rendered page there).
+    fn emit_current_tag(&mut self) -> Option<State> {
+        self.flush_start_tag();
+        match self.current {
+            Current::Start => {
+                if self.last_start.as_bytes() == b"noscript" {
+                    return None;
+                }
+            }
+            Current::End => {
+                self.last_start.clear();
+                self.sink.end_tag(self.name.as_bytes());
+            }
+            Current::None => {}
+        }
+        if self.last_start.long {
+            return None;
+        }
+        naive_next_state(self.last_start.as_bytes())
+    }
+
+    fn emit_current_comment(&mut self) {}
+
+    fn emit_current_doctype(&mut self) {}
+
+    fn set_self_closing(&mut self) {}
+
+    fn set_force_quirks(&mut self) {}
+
+    #[inline]
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.name.push(s);
+    }
+
+    fn push_comment(&mut self, _: &[u8]) {}
+
+    fn push_doctype_name(&mut self, _: &[u8]) {}
+
+    fn init_doctype(&mut self) {
+        self.flush_chars();
+    }
+
+    fn init_attribute(&mut self) {
+        self.flush_start_tag();
+    }
+
+    fn push_attribute_name(&mut self, _: &[u8]) {}
+
+    fn push_attribute_value(&mut self, _: &[u8]) {
+        self.flush_start_tag();
+    }
+
+    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.current == Current::End
+            && !self.last_start.is_empty()
+            && self.last_start.same(&self.name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use html5gum::ForwardingEmitter;
+    use html5gum::Span;
+    use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+
+    #[derive(Debug, PartialEq, Eq)]
+    enum Ev {
+        Start(Vec<u8>),
+        End(Vec<u8>),
+        Text(Vec<u8>),
+    }
+
+    #[derive(Default)]
+    struct Record(Vec<Ev>);
+
+    impl Sink for Record {
+        fn start_tag(&mut self, name: &[u8]) {
+            self.0.push(Ev::Start(name.to_vec()));
+        }
+        fn end_tag(&mut self, name: &[u8]) {
+            self.0.push(Ev::End(name.to_vec()));
+        }
+        fn text(&mut self, value: &[u8]) {
+            self.0.push(Ev::Text(value.to_vec()));
+        }
+    }
+
+    fn ours(html: &str) -> Vec<Ev> {
+        let mut rec = Record::default();
+        let mut chars = Vec::new();
+        for _ in html5gum::Tokenizer::new_with_emitter(html, Events::new(&mut rec, &mut chars)) {}
+        rec.0
+    }
+
+    /// What the renderer used before: html5gum's `CallbackEmitter` with
+    /// naive state switching, `<noscript>` parsed as markup.
+    struct NoscriptMarkup<E> {
+        inner: E,
+        name: Vec<u8>,
+        start: bool,
+    }
+
+    impl<E: Emitter> ForwardingEmitter for NoscriptMarkup<E> {
+        type Token = E::Token;
+        fn inner(&mut self) -> &mut impl Emitter<Token = Self::Token> {
+            &mut self.inner
+        }
+        fn init_start_tag(&mut self) {
+            self.name.clear();
+            self.start = true;
+            self.inner.init_start_tag();
+        }
+        fn init_end_tag(&mut self) {
+            self.name.clear();
+            self.start = false;
+            self.inner.init_end_tag();
+        }
+        fn push_tag_name(&mut self, s: &[u8]) {
+            self.name.extend_from_slice(s);
+            self.inner.push_tag_name(s);
+        }
+        fn emit_current_tag(&mut self) -> Option<State> {
+            let next = self.inner.emit_current_tag();
+            if self.start && self.name == b"noscript" {
+                None
+            } else {
+                next
+            }
+        }
+    }
+
+    fn cut(name: &[u8]) -> Vec<u8> {
+        name[..name.len().min(NAME_CAP)].to_vec()
+    }
+
+    fn reference(html: &str) -> Vec<Ev> {
+        let mut evs = Vec::new();
+        let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
+            match event {
+                // Ours reports long names cut short (see `NAME_CAP`).
+                CallbackEvent::OpenStartTag { name } => evs.push(Ev::Start(cut(name))),
+                CallbackEvent::EndTag { name } => evs.push(Ev::End(cut(name))),
+                CallbackEvent::String { value } => evs.push(Ev::Text(value.to_vec())),
+                _ => {}
+            }
+            None::<Infallible>
+        });
+        emitter.naively_switch_states(true);
+        let emitter = NoscriptMarkup {
+            inner: emitter,
+            name: Vec::new(),
+            start: false,
+        };
+        for _ in html5gum::Tokenizer::new_with_emitter(html, emitter) {}
+        evs
+    }
+
+    const TRICKY: &[&str] = &[
+        "<p>Hel<b>lo</b> w<i>or</i>ld &amp; more</p><div>next</div>x<br>y",
+        "a &lt;b&gt; &#x41;&#66; &notanentity; &amp &copy2 &nbsp;x&NotEqualTilde;",
+        "<![CDATA[ not text ]]>after<!-- comment <p> -->x<!DOCTYPE html>y",
+        "<p>unterminated <b",
+        "<p>text</p  ><a href='x' title=\"<p>\">link</a>",
+        "<DIV CLASS=x>Upper</DIV><Br/>z</BR>",
+        "<script>if (a < b) { x = '</p>'; }</script >after</script>",
+        "<style>p{}</style><title>T &amp; t</title><textarea>a<b>c</textarea>",
+        "<noscript><p>Server <b>rendered</b></p></noscript><noframe>x</noframe>y",
+        "<plaintext><p>all</p> text",
+        "<xmp><b>raw</b></xmp><iframe><p>x</iframe>",
+        "<averyveryveryverylongtagnamethatgoesonandon>x</averyveryveryverylongtagnamethatgoesonandon>",
+        "<script>x</scriptxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx>y</script>z",
+        "<p a=1 b c='2'>x</p d=3>y< p>z</>w<",
+        "x\u{b}y \u{a0} z é <br> ü&#0;&#xD800;\r\n\r",
+        "<a\u{0}b>q</a\u{0}b><p\tclass\n=\nx>r",
+    ];
+
+    #[test]
+    fn same_events_as_html5gums_callback_emitter() {
+        for html in TRICKY {
+            assert_eq!(ours(html), reference(html), "{html:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Random soup of the pieces markup is made of.
+        #[test]
+        fn same_events_on_tag_soup(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "<", ">", "</", "/>", "p", "b", "script", "style", "title", "noscript", "textarea",
+            "plaintext", "a", " ", "\n", "=", "'", "\"", "&amp;", "&", "#", "x", "é", "<!--",
+            "-->", "<!", "[CDATA[", "]]>", "?", "\u{b}",
+        ]), 0..40)) {
+            let html: String = parts.concat();
+            proptest::prop_assert_eq!(ours(&html), reference(&html));
+        }
+    }
+
+    #[test]
+    fn long_names_are_cut_and_equal_nothing() {
+        let mut a = Name::EMPTY;
+        a.push(&[b'x'; 40]);
+        assert_eq!(a.as_bytes().len(), NAME_CAP);
+        assert!(!a.same(&a));
+        let mut b = Name::EMPTY;
+        b.push(b"scr");
+        b.push(b"ipt");
+        assert_eq!(b.as_bytes(), b"script");
+        assert!(b.same(&b));
+    }
+}
