@@ -15,6 +15,7 @@ pub mod document;
 pub mod error;
 pub mod explain;
 pub mod headline;
+pub mod language;
 pub mod options;
 pub mod regions;
 pub mod scan;
@@ -31,6 +32,7 @@ use charset::{Choice, StreamDecoder};
 use headline::Candidate;
 use scan::{Scan, ScanLimits, Scanner};
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What the caller knows about a page besides its bytes.
@@ -46,6 +48,9 @@ pub struct Hints {
 pub struct Extractor {
     options: Options,
     stop: HashSet<&'static str>,
+    /// Built once per extractor (an index of whatlang's profiles) and
+    /// shared by its clones.
+    language: Arc<language::Detector>,
 }
 
 /// Languages whose stop words TitleFinder removes (union: titles and
@@ -59,7 +64,11 @@ impl Extractor {
             .filter_map(|l| stop_words::lookup(l))
             .flat_map(|words| words.iter().copied())
             .collect();
-        Extractor { options, stop }
+        Extractor {
+            options,
+            stop,
+            language: Arc::new(language::Detector::new()),
+        }
     }
 
     pub fn options(&self) -> &Options {
@@ -247,7 +256,7 @@ impl Extractor {
         }
         let t25 = Instant::now();
         let title = headline::clean(&scan.info.title);
-        let language = language(&text, &scan.info.lang);
+        let language = self.language.language(&text, &scan.info.lang);
         let t3 = Instant::now();
         Document {
             url: hints.url.clone(),
@@ -329,43 +338,6 @@ fn candidates(scan: &Scan, auto: bool, content_start: Option<u32>) -> Vec<Candid
         })
         .filter(|c| !c.text.is_empty())
         .collect()
-}
-
-/// The text's language by whatlang when it is sure, else `<html lang>`.
-fn language(text: &str, declared: &str) -> Option<String> {
-    // whatlang's cost grows with the sample; 500 bytes of prose are plenty.
-    let sample = &text[..floor_boundary(text, 500)];
-    if let Some(info) = whatlang::detect(sample).filter(|i| i.is_reliable()) {
-        return Some(info.lang().code().to_string());
-    }
-    let primary = declared
-        .split(['-', '_'])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    whatlang::Lang::from_code(iso639_1_to_3(&primary)?).map(|l| l.code().to_string())
-}
-
-fn iso639_1_to_3(code: &str) -> Option<&'static str> {
-    Some(match code {
-        "en" => "eng",
-        "de" => "deu",
-        "fr" => "fra",
-        "es" => "spa",
-        "it" => "ita",
-        "nl" => "nld",
-        "pt" => "por",
-        "ru" => "rus",
-        "ar" => "ara",
-        "fa" => "pes",
-        "zh" => "cmn",
-        "ja" => "jpn",
-        "ko" => "kor",
-        "pl" => "pol",
-        "tr" => "tur",
-        _ => return None,
-    })
 }
 
 fn floor_boundary(s: &str, i: usize) -> usize {
