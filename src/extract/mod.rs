@@ -15,6 +15,7 @@ pub mod document;
 pub mod error;
 pub mod explain;
 pub mod headline;
+pub mod language;
 pub mod options;
 pub mod regions;
 pub mod scan;
@@ -30,6 +31,7 @@ pub use options::{Algorithm, HeadlineMethod, LinkFilter, Options};
 use charset::{Choice, StreamDecoder};
 use headline::{Candidate, StopWords};
 use scan::{Scan, ScanLimits, Scanner};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What the caller knows about a page besides its bytes.
@@ -45,6 +47,9 @@ pub struct Hints {
 pub struct Extractor {
     options: Options,
     stop: StopWords,
+    /// Built once per extractor (an index of whatlang's profiles) and
+    /// shared by its clones.
+    language: Arc<language::Detector>,
 }
 
 /// Languages whose stop words TitleFinder removes (union: titles and
@@ -58,7 +63,11 @@ impl Extractor {
             .filter_map(|l| stop_words::lookup(l))
             .flat_map(|words| words.iter().copied())
             .collect();
-        Extractor { options, stop }
+        Extractor {
+            options,
+            stop,
+            language: Arc::new(language::Detector::new()),
+        }
     }
 
     pub fn options(&self) -> &Options {
@@ -257,7 +266,7 @@ impl Extractor {
         }
         let t25 = Instant::now();
         let title = headline::clean(&scan.info.title);
-        let language = language(&text, &scan.info.lang);
+        let language = self.language.language(&text, &scan.info.lang);
         let t3 = Instant::now();
         Document {
             url: hints.url.clone(),
@@ -360,43 +369,6 @@ fn candidates<'f>(
         })
         .filter(|c| !c.text.is_empty())
         .collect()
-}
-
-/// The text's language by whatlang when it is sure, else `<html lang>`.
-fn language(text: &str, declared: &str) -> Option<String> {
-    // whatlang's cost grows with the sample; 500 bytes of prose are plenty.
-    let sample = &text[..floor_boundary(text, 500)];
-    if let Some(info) = whatlang::detect(sample).filter(|i| i.is_reliable()) {
-        return Some(info.lang().code().to_string());
-    }
-    let primary = declared
-        .split(['-', '_'])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    whatlang::Lang::from_code(iso639_1_to_3(&primary)?).map(|l| l.code().to_string())
-}
-
-fn iso639_1_to_3(code: &str) -> Option<&'static str> {
-    Some(match code {
-        "en" => "eng",
-        "de" => "deu",
-        "fr" => "fra",
-        "es" => "spa",
-        "it" => "ita",
-        "nl" => "nld",
-        "pt" => "por",
-        "ru" => "rus",
-        "ar" => "ara",
-        "fa" => "pes",
-        "zh" => "cmn",
-        "ja" => "jpn",
-        "ko" => "kor",
-        "pl" => "pol",
-        "tr" => "tur",
-        _ => return None,
-    })
 }
 
 fn floor_boundary(s: &str, i: usize) -> usize {
