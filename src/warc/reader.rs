@@ -166,14 +166,34 @@ impl<'r> WarcReader<'r> {
 
     fn response(&mut self, head: &Head) -> Result<Item, WarcError> {
         let pos = head.pos;
-        let prefix = self.read_body(HTTP_HEAD_LIMIT)?;
+        // The head is parsed where it lies in the stream's buffer; only
+        // the payload after it is copied, once, into the page.
+        let want = HTTP_HEAD_LIMIT
+            .min(usize::try_from(self.parser.body_remaining()).unwrap_or(usize::MAX));
+        let prefix = self.parser.peek_body(HTTP_HEAD_LIMIT)?;
         if !prefix.starts_with(b"HTTP/") {
             let reason = SkipReason::NotHttp;
             return Ok(Item::Skipped { pos, reason });
         }
-        let Some(http) = http::parse_head(&prefix)? else {
-            let what = "no end of the HTTP headers in the first 64 KiB".into();
-            return Err(WarcError::BadHttp(what));
+        let short = prefix.len() < want;
+        let (http, body) = match http::parse_head(prefix)? {
+            Some(http) => {
+                self.parser.consume_body(http.len);
+                (http, Vec::new())
+            }
+            // The head runs on into the next member (a stream whose members
+            // do not follow records): gather it in a copy.
+            None if short => {
+                let copy = self.read_body(HTTP_HEAD_LIMIT)?;
+                match http::parse_head(&copy)? {
+                    Some(http) => {
+                        let body = copy[http.len..].to_vec();
+                        (http, body)
+                    }
+                    None => return Err(no_head_end()),
+                }
+            }
+            None => return Err(no_head_end()),
         };
         if !(200..300).contains(&http.status) {
             let reason = SkipReason::Status(http.status);
@@ -182,7 +202,6 @@ impl<'r> WarcReader<'r> {
         let declared = http.get("Content-Type");
         let kind = http::kind(head.get("WARC-Identified-Payload-Type"), declared);
         let charset = declared.and_then(http::charset);
-        let body = prefix[http.len..].to_vec();
         self.page(head, kind, body, charset, Coding::from_head(&http))
     }
 
@@ -199,8 +218,14 @@ impl<'r> WarcReader<'r> {
             let reason = SkipReason::NotHtml(t);
             return Ok(Item::Skipped { pos, reason });
         }
+        // One allocation of the declared size: the limit plus one byte (to
+        // tell "over the limit") bounds it against lying lengths.
         let limit = self.options.max_payload;
-        body.extend(self.read_body(limit.saturating_add(1) - body.len().min(limit))?);
+        let until = limit.saturating_add(1);
+        let declared = (body.len() as u64).saturating_add(self.parser.body_remaining());
+        let size = usize::try_from(declared).unwrap_or(usize::MAX).min(until);
+        body.reserve_exact(size.saturating_sub(body.len()));
+        self.read_body_into(&mut body, until)?;
         if body.len() > limit {
             let reason = SkipReason::TooLarge;
             return Ok(Item::Skipped { pos, reason });
@@ -221,17 +246,27 @@ impl<'r> WarcReader<'r> {
     /// Reads up to `limit` more bytes of the current body.
     fn read_body(&mut self, limit: usize) -> Result<Vec<u8>, WarcError> {
         let mut out = Vec::new();
-        while out.len() < limit {
+        self.read_body_into(&mut out, limit)?;
+        Ok(out)
+    }
+
+    /// Appends the current body to `out` until it holds `until` bytes.
+    fn read_body_into(&mut self, out: &mut Vec<u8>, until: usize) -> Result<(), WarcError> {
+        while out.len() < until {
             let chunk = self.parser.body_chunk()?;
             if chunk.is_empty() {
                 break;
             }
-            let n = chunk.len().min(limit - out.len());
+            let n = chunk.len().min(until - out.len());
             out.extend_from_slice(&chunk[..n]);
             self.parser.consume_body(n);
         }
-        Ok(out)
+        Ok(())
     }
+}
+
+fn no_head_end() -> WarcError {
+    WarcError::BadHttp("no end of the HTTP headers in the first 64 KiB".into())
 }
 
 /// WARC 1.0 writers (and the spec's own grammar) put `<>` around URIs.
