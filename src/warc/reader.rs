@@ -2,8 +2,10 @@
 //! [`Item`]s. Records for the core (HTML `response` and `resource`
 //! records) carry their payload, bounded by `max_payload`; everything else
 //! is skipped with a reason, streaming its body without buffering it.
-//! Record-level problems become [`Item::Bad`] and reading carries on; an
-//! error from the iterator ends the file (truncation, corrupt compression).
+//! Record-level problems become [`Item::Bad`] and reading carries on; so
+//! does a corrupt gzip member or zstd frame (one [`Item::Bad`] at the
+//! member's offset, then the next member). An error from the iterator ends
+//! the file (truncation, a decompression bomb, a missing dictionary).
 
 use super::compression;
 use super::error::WarcError;
@@ -126,16 +128,33 @@ impl<'r> WarcReader<'r> {
     }
 
     fn read_item(&mut self) -> Result<Option<Item>, WarcError> {
-        match self.parser.next_head()? {
-            Next::End => Ok(None),
-            Next::Bad { pos, error } => Ok(Some(Item::Bad { pos, error })),
-            Next::Record(head) => self.record(head).map(Some),
+        let item = match self.parser.next_head() {
+            Ok(Next::End) => Ok(None),
+            Ok(Next::Bad { pos, error }) => Ok(Some(Item::Bad { pos, error })),
+            Ok(Next::Record(head)) => self.record(head).map(Some),
+            Err(e) => Err(e),
+        };
+        match item {
+            // The member is lost, with the record(s) in it; the file is not.
+            Err(error @ WarcError::Corrupt { offset, .. }) => {
+                self.parser.abandon_member();
+                let pos = RecordPos { offset, inner: 0 };
+                Ok(Some(Item::Bad { pos, error }))
+            }
+            other => other,
         }
     }
 
     fn record(&mut self, head: Head) -> Result<Item, WarcError> {
         let pos = head.pos;
         let item = self.classify(&head);
+        if let Err(e) = &item
+            && !e.is_record_level()
+        {
+            // The stream itself failed: there is no boundary to check, and
+            // looking for one could read on into the next member.
+            return item;
+        }
         let boundary = self.parser.end_record();
         match (item, boundary) {
             (Err(e), _) | (_, Err(e)) if !e.is_record_level() => Err(e),

@@ -93,6 +93,15 @@ impl<'r> Parser<'r> {
         self.stream.compression()
     }
 
+    /// Gives up the record and member being read after a member-level
+    /// error; the next [`Parser::next_head`] scans on from the next member
+    /// without reporting what it skips.
+    pub fn abandon_member(&mut self) {
+        self.body = None;
+        self.resyncing = true;
+        self.stream.abandon_member();
+    }
+
     /// Finds and parses the next record header.
     pub fn next_head(&mut self) -> Result<Next, WarcError> {
         if self.body.is_some()
