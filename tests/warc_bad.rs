@@ -331,3 +331,49 @@ fn several_corrupt_members_each_counted_once() {
         vec![offsets[0], offsets[2], offsets[3]]
     );
 }
+
+#[test]
+fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let (mut gz, offsets) = gzip_file(&records);
+    damage(&mut gz, offsets[1] + 40, 64);
+    let some = scratch("some-corrupt.warc.gz");
+    std::fs::write(&some, &gz).unwrap();
+    for &o in &offsets {
+        damage(&mut gz, o + 40, 64);
+    }
+    let all = scratch("all-corrupt.warc.gz");
+    std::fs::write(&all, &gz).unwrap();
+    let out = scratch("corrupt.jsonl");
+    let out = out.to_str().unwrap();
+    // One member lost: logged with file and offset, the rest extracted, 0.
+    let (code, _, stderr) = linesift(&["warc", some.to_str().unwrap(), "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    let want = format!(
+        "{}: at offset {}: corrupt gzip data in the member starting at offset {}",
+        some.display(),
+        offsets[1],
+        offsets[1]
+    );
+    assert!(stderr.contains(&want), "{stderr}");
+    assert!(stderr.contains("next member"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 5);
+    // Every member corrupt: nothing was read, so the input failed (exit 1),
+    // while the good file next to it is still extracted.
+    let (code, _, stderr) = linesift(&[
+        "warc",
+        all.to_str().unwrap(),
+        some.to_str().unwrap(),
+        "-o",
+        out,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: not one record could be read", all.display())),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("corrupt gzip data").count(), 7, "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 5);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
