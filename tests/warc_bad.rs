@@ -1,7 +1,8 @@
 //! Bad input: truncated gzip and zstd, garbage between records and
 //! members, wrong Content-Length, a missing WARC-Record-ID, a zstd file
-//! without its dictionary. Each is counted as an error, reading carries on
-//! where it can, and nothing panics.
+//! without its dictionary, corrupt gzip members and zstd frames. Each is
+//! counted as an error, reading carries on where it can, and nothing
+//! panics.
 
 mod warc_support;
 
@@ -248,4 +249,131 @@ fn random_bytes_never_panic() {
         let cut = (seed >> 16) as usize % bytes.len();
         let _ = read(bytes[..cut].to_vec());
     }
+}
+
+/// Overwrites `len` bytes at `at` with 0xff: a damaged stretch of disk.
+fn damage(bytes: &mut [u8], at: u64, len: usize) {
+    let at = at as usize;
+    bytes[at..at + len].fill(0xff);
+}
+
+fn corrupt_errors(items: &[Item]) -> Vec<u64> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Bad {
+                pos,
+                error: WarcError::Corrupt { offset, .. },
+            } => {
+                assert_eq!(pos.offset, *offset);
+                Some(*offset)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Per-record gzip members and where each starts.
+fn gzip_file(records: &[Vec<u8>]) -> (Vec<u8>, Vec<u64>) {
+    let mut bytes = Vec::new();
+    let mut offsets = Vec::new();
+    for r in records {
+        offsets.push(bytes.len() as u64);
+        bytes.extend(gzip_members(std::slice::from_ref(r)));
+    }
+    (bytes, offsets)
+}
+
+#[test]
+fn corrupt_gzip_member_in_the_middle_is_skipped() {
+    let (plain, written) = six();
+    let (mut gz, offsets) = gzip_file(&split_records(&plain, &written));
+    damage(&mut gz, offsets[2] + 40, 64);
+    let (items, error) = read(gz);
+    assert!(error.is_none(), "{error:?}");
+    let mut want = all_ids(&written);
+    want.remove(2);
+    assert_eq!(ids(&items), want);
+    assert_eq!(corrupt_errors(&items), vec![offsets[2]]);
+    assert_eq!(errors(&items).len(), 1, "{:?}", errors(&items));
+}
+
+#[test]
+fn corrupt_zstd_frame_in_the_middle_is_skipped() {
+    let (plain, written) = six();
+    for dict in [None, Some(train_dictionary())] {
+        let (mut zst, offsets) = zstd_warc(&plain, &written, dict.as_deref(), false);
+        damage(&mut zst, offsets[3] + 6, 48);
+        let (items, error) = read(zst);
+        assert!(error.is_none(), "{error:?}");
+        let mut want = all_ids(&written);
+        want.remove(3);
+        assert_eq!(ids(&items), want);
+        assert_eq!(corrupt_errors(&items), vec![offsets[3]]);
+        assert_eq!(errors(&items).len(), 1, "{:?}", errors(&items));
+    }
+}
+
+#[test]
+fn several_corrupt_members_each_counted_once() {
+    let (plain, written) = six();
+    let (mut gz, offsets) = gzip_file(&split_records(&plain, &written));
+    // Two in a row, and the first member: reading still finds the others.
+    for i in [0, 2, 3] {
+        damage(&mut gz, offsets[i] + 30, 80);
+    }
+    let (items, error) = read(gz);
+    assert!(error.is_none(), "{error:?}");
+    let want: Vec<String> = [1, 4, 5].iter().map(|&i| written[i].id.clone()).collect();
+    assert_eq!(ids(&items), want);
+    assert_eq!(
+        corrupt_errors(&items),
+        vec![offsets[0], offsets[2], offsets[3]]
+    );
+}
+
+#[test]
+fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let (mut gz, offsets) = gzip_file(&records);
+    damage(&mut gz, offsets[1] + 40, 64);
+    let some = scratch("some-corrupt.warc.gz");
+    std::fs::write(&some, &gz).unwrap();
+    for &o in &offsets {
+        damage(&mut gz, o + 40, 64);
+    }
+    let all = scratch("all-corrupt.warc.gz");
+    std::fs::write(&all, &gz).unwrap();
+    let out = scratch("corrupt.jsonl");
+    let out = out.to_str().unwrap();
+    // One member lost: logged with file and offset, the rest extracted, 0.
+    let (code, _, stderr) = linesift(&["warc", some.to_str().unwrap(), "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    let want = format!(
+        "{}: at offset {}: corrupt gzip data in the member starting at offset {}",
+        some.display(),
+        offsets[1],
+        offsets[1]
+    );
+    assert!(stderr.contains(&want), "{stderr}");
+    assert!(stderr.contains("next member"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 5);
+    // Every member corrupt: nothing was read, so the input failed (exit 1),
+    // while the good file next to it is still extracted.
+    let (code, _, stderr) = linesift(&[
+        "warc",
+        all.to_str().unwrap(),
+        some.to_str().unwrap(),
+        "-o",
+        out,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: not one record could be read", all.display())),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("corrupt gzip data").count(), 7, "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 5);
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

@@ -1,6 +1,7 @@
 //! `linesift warc` end to end: JSONL and WET output (plain, gzip, zstd)
 //! read back by warcio and FastWARC with counts and IDs matching; order
-//! kept across --jobs; random access; bad input counted, exit code 0.
+//! kept across --jobs; random access; bad input counted, exit code 0; a
+//! full output disk a clear error (exit code 2), not a hang.
 
 mod warc_support;
 
@@ -229,4 +230,76 @@ fn truncated_and_bad_input_are_counted_not_fatal() {
     ]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(jsonl(&out).len(), 8);
+}
+
+/// A page with `paragraphs` paragraphs of text (about 250 bytes each).
+fn long_page(i: usize, paragraphs: usize) -> String {
+    let body: String = (0..paragraphs)
+        .map(|n| {
+            format!(
+                "<p>Paragraph {n} of report {i}: the harbour committee reviewed the tide tables, \
+                 the ferry timetable and the repairs to the eastern pier, and agreed to publish \
+                 the figures for every month of the coming year.</p>"
+            )
+        })
+        .collect();
+    format!(
+        "<!DOCTYPE html><html><head><title>Report {i}</title></head><body>\
+         <article><h1>Harbour report {i}</h1>{body}</article></body></html>"
+    )
+}
+
+#[test]
+fn a_full_disk_is_a_clear_error_not_a_hang() {
+    // Small output: the error comes when the buffered output is flushed.
+    let (small, _) = input("full-small.warc.gz", true);
+    // Output well past the writer's buffer: the error comes mid-run, with
+    // records still being read and extracted.
+    let spec: Vec<Value> = (0..12)
+        .map(|i| {
+            let uri = format!("http://report{i}.example/");
+            let page = long_page(i, 1500);
+            response(
+                &uri,
+                "200 OK",
+                &[("Content-Type", "text/html")],
+                page.as_bytes(),
+            )
+        })
+        .collect();
+    let (large, _) = make_warc("full-large.warc.gz", &Value::Array(spec), true);
+    for warc in [&small, &large] {
+        for format in ["jsonl", "wet"] {
+            let started = std::time::Instant::now();
+            let (code, _, stderr) = linesift(&[
+                "warc",
+                warc.to_str().unwrap(),
+                "-o",
+                "/dev/full",
+                "--format",
+                format,
+                "--jobs",
+                "2",
+            ]);
+            assert_eq!(code, 2, "{format}: {stderr}");
+            assert!(stderr.contains("/dev/full"), "{stderr}");
+            assert!(stderr.contains("No space left on device"), "{stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            assert!(started.elapsed() < std::time::Duration::from_secs(60));
+        }
+    }
+    // Standard output on a full device: the same, naming stdout.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["warc", large.to_str().unwrap(), "-o", "-"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("writing output to stdout")
+            || stderr.contains("finishing output to stdout"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("No space left on device"), "{stderr}");
 }

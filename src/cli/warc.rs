@@ -1,10 +1,13 @@
 //! `linesift warc`: WARC files in, JSONL or WET out. A reader thread
 //! decompresses and frames records into bounded batches; the batches are
-//! extracted on `--jobs` threads and written in input order. Bad records
-//! are counted, logged with file and offset, and skipped; a truncated file
-//! ends with a message and keeps what came before. The exit code is 2 for
-//! fatal errors (output, arguments), 1 when an input could not be read at
-//! all, 0 otherwise.
+//! extracted on `--jobs` threads; a writer thread serialises, compresses
+//! and writes the documents in input order, so output compression overlaps
+//! extraction. Bad records and corrupt gzip members / zstd frames are
+//! counted, logged with file and offset, and skipped; a truncated file ends
+//! with a message and keeps what came before. The exit code is 2 for fatal
+//! errors (output, arguments), 1 when an input could not be read at all
+//! (it could not be opened, or not one record of it was readable: say,
+//! every member corrupt, so a batch run notices), 0 otherwise.
 
 use super::options::ExtractOptions;
 use anyhow::{Context, bail};
@@ -20,6 +23,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::mpsc;
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
@@ -97,6 +101,9 @@ enum Outcome {
 const BATCH_BYTES: usize = 32 * 1024 * 1024;
 /// Batches in flight between reader and workers.
 const QUEUE: usize = 2;
+/// Documents in flight between the workers and the writer thread: enough
+/// to keep both busy, few enough that a stuck output holds little memory.
+const WRITE_QUEUE: usize = 256;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = args.format.unwrap_or_else(|| default_format(&args.output));
@@ -114,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
-    let mut output = Output::open(&args.output, format, compression)?;
+    let mut output = Output::open(&args.output, format, compression, &args.inputs)?;
     let mut summary = Summary::default();
     if let Some(offset) = args.offset {
         random_access(
@@ -130,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pipeline(&args.inputs, options, batch, &mut |work| {
             let outcomes: Vec<Outcome> =
                 pool.install(|| work.par_iter().map(|w| process(&extractor, w)).collect());
-            for (w, outcome) in work.iter().zip(outcomes) {
+            for (w, outcome) in work.into_iter().zip(outcomes) {
                 summary.record(&args.inputs, w, outcome, &mut output)?;
             }
             Ok(())
@@ -172,7 +179,7 @@ fn random_access(
         .with_context(|| format!("{input}: reading the record at offset {offset}"))?;
     let work = Work::Item { file: 0, item };
     let outcome = process(extractor, &work);
-    summary.record(&args.inputs, &work, outcome, output)
+    summary.record(&args.inputs, work, outcome, output)
 }
 
 /// Reads all inputs on a thread of its own and hands batches to `sink`
@@ -334,42 +341,114 @@ fn process(extractor: &Extractor, work: &Work) -> Outcome {
     }
 }
 
-enum Output {
-    Jsonl(JsonlWriter<Box<dyn Write>>),
-    Wet(WetWriter<Box<dyn Write>>),
+/// A document on its way to the writer thread, with what the output
+/// keeps of its source record.
+struct Written {
+    file: usize,
+    pos: warc::RecordPos,
+    record_id: String,
+    target_uri: Option<String>,
+    date: Option<String>,
+    document: Box<Document>,
+}
+
+enum Sink {
+    // Boxed: the compressor state is large, and there is one sink per run.
+    Jsonl(Box<JsonlWriter<Box<dyn Write + Send>>>),
+    Wet(WetWriter<Box<dyn Write + Send>>),
+}
+
+/// The output, written on a thread of its own behind a bounded channel.
+/// When writing fails the thread ends with the error; the next send (or
+/// [`Output::finish`]) finds the channel closed and returns that error, so
+/// a full disk stops the run with a message instead of a hang or a panic.
+struct Output {
+    tx: Option<mpsc::SyncSender<Written>>,
+    thread: Option<JoinHandle<anyhow::Result<()>>>,
 }
 
 impl Output {
-    fn open(name: &str, format: Format, compression: Compression) -> anyhow::Result<Self> {
-        let raw: Box<dyn Write> = if name == "-" {
+    fn open(
+        name: &str,
+        format: Format,
+        compression: Compression,
+        inputs: &[String],
+    ) -> anyhow::Result<Self> {
+        let raw: Box<dyn Write + Send> = if name == "-" {
             Box::new(io::BufWriter::new(io::stdout()))
         } else {
             let file = std::fs::File::create(name).with_context(|| format!("creating {name}"))?;
             Box::new(io::BufWriter::with_capacity(1 << 20, file))
         };
-        Ok(match format {
-            Format::Jsonl => Output::Jsonl(JsonlWriter::new(raw, compression)?),
-            Format::Wet => Output::Wet(WetWriter::new(raw, compression)),
+        let sink = match format {
+            Format::Jsonl => Sink::Jsonl(Box::new(JsonlWriter::new(raw, compression)?)),
+            Format::Wet => Sink::Wet(WetWriter::new(raw, compression)),
+        };
+        let (tx, rx) = mpsc::sync_channel(WRITE_QUEUE);
+        let inputs = inputs.to_vec();
+        let shown = if name == "-" { "stdout" } else { name }.to_string();
+        let thread = std::thread::Builder::new()
+            .name("warc-writer".into())
+            .spawn(move || write_all(sink, &inputs, &rx, &shown))
+            .context("starting the output thread")?;
+        Ok(Output {
+            tx: Some(tx),
+            thread: Some(thread),
         })
     }
 
-    fn write(&mut self, source: &Source, doc: &Document) -> anyhow::Result<()> {
-        match self {
-            Output::Jsonl(w) => w.write(source, doc).context("writing output")?,
-            Output::Wet(w) => {
-                w.write(source, doc).context("writing output")?;
-            }
+    fn write(&mut self, written: Written) -> anyhow::Result<()> {
+        let sent = self.tx.as_ref().is_some_and(|tx| tx.send(written).is_ok());
+        if sent {
+            return Ok(());
         }
-        Ok(())
+        // The writer has stopped: its error says why.
+        self.tx = None;
+        self.join()?;
+        bail!("the output writer stopped")
     }
 
-    fn finish(self) -> anyhow::Result<()> {
-        match self {
-            Output::Jsonl(w) => w.finish().map(drop),
-            Output::Wet(w) => w.finish().map(drop),
-        }
-        .context("finishing output")
+    fn finish(mut self) -> anyhow::Result<()> {
+        self.tx = None;
+        self.join()
     }
+
+    fn join(&mut self) -> anyhow::Result<()> {
+        match self.thread.take().map(JoinHandle::join) {
+            None => Ok(()),
+            Some(Ok(result)) => result,
+            Some(Err(_)) => bail!("the output writer panicked"),
+        }
+    }
+}
+
+/// The writer thread: serialises, compresses and writes until the channel
+/// closes, then ends the compressed stream and flushes.
+fn write_all(
+    mut sink: Sink,
+    inputs: &[String],
+    rx: &mpsc::Receiver<Written>,
+    name: &str,
+) -> anyhow::Result<()> {
+    for w in rx {
+        let source = Source {
+            file: inputs.get(w.file).map_or("", String::as_str),
+            pos: w.pos,
+            record_id: &w.record_id,
+            target_uri: w.target_uri.as_deref(),
+            date: w.date.as_deref(),
+        };
+        match &mut sink {
+            Sink::Jsonl(out) => out.write(&source, &w.document).map(drop),
+            Sink::Wet(out) => out.write(&source, &w.document).map(drop),
+        }
+        .with_context(|| format!("writing output to {name}"))?;
+    }
+    match sink {
+        Sink::Jsonl(out) => out.finish().map(drop),
+        Sink::Wet(out) => out.finish().map(drop),
+    }
+    .with_context(|| format!("finishing output to {name}"))
 }
 
 /// Counts for the summary on stderr.
@@ -382,8 +461,10 @@ struct Summary {
     errors: u64,
     truncated_files: u64,
     failed_files: u64,
-    /// Records seen in the current file.
+    /// Records of the current file read well (pages and skipped ones).
     file_records: u64,
+    /// Errors in the current file (bad records, corrupt members, garbage).
+    file_errors: u64,
 }
 
 impl Summary {
@@ -391,17 +472,26 @@ impl Summary {
     fn record(
         &mut self,
         inputs: &[String],
-        work: &Work,
+        work: Work,
         outcome: Outcome,
         output: &mut Output,
     ) -> anyhow::Result<()> {
         match work {
-            Work::Item { file, item } => self.item(&inputs[*file], item, outcome, output),
+            Work::Item { file, item } => self.item(inputs, file, item, outcome, output),
             Work::End { file, error } => {
-                if let Some(e) = error {
-                    self.file_error(&inputs[*file], e);
+                let name = &inputs[file];
+                match error {
+                    Some(e) => self.file_error(name, &e),
+                    // Nothing readable at all (every member corrupt, say):
+                    // a failed input, so that a batch run notices.
+                    None if self.file_records == 0 && self.file_errors > 0 => {
+                        self.failed_files += 1;
+                        eprintln!("linesift: {name}: not one record could be read");
+                    }
+                    None => {}
                 }
                 self.file_records = 0;
+                self.file_errors = 0;
                 Ok(())
             }
         }
@@ -409,12 +499,14 @@ impl Summary {
 
     fn item(
         &mut self,
-        name: &str,
-        item: &Item,
+        inputs: &[String],
+        file: usize,
+        item: Item,
         outcome: Outcome,
         output: &mut Output,
     ) -> anyhow::Result<()> {
-        let pos = match item {
+        let name = &inputs[file];
+        let pos = match &item {
             Item::Page(p) => p.pos,
             Item::Skipped { pos, .. } | Item::Bad { pos, .. } => *pos,
         };
@@ -427,21 +519,31 @@ impl Summary {
         ) {
             self.records += 1;
         }
-        self.file_records += 1;
+        match &item {
+            Item::Bad { .. } => self.file_errors += 1,
+            _ => self.file_records += 1,
+        }
         if let Item::Page(_) = item {
             self.html += 1;
         }
         match outcome {
-            Outcome::Document(doc) => {
+            Outcome::Document(document) => {
                 self.extracted += 1;
                 if let Item::Page(p) = item {
-                    output.write(&source(name, p), &doc)?;
+                    output.write(Written {
+                        file,
+                        pos: p.pos,
+                        record_id: p.record_id,
+                        target_uri: p.target_uri,
+                        date: p.date,
+                        document,
+                    })?;
                 }
             }
             Outcome::Skipped(key) => *self.skipped.entry(key).or_default() += 1,
             Outcome::Failed(message) => {
                 self.errors += 1;
-                log_failure(name, item, pos, &message);
+                log_failure(name, &item, pos, &message);
             }
             Outcome::Nothing => {}
         }
@@ -490,28 +592,25 @@ impl Summary {
 
 /// Logs a bad record (or garbage) with its file and offset.
 fn log_failure(name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
-    let what = match item {
+    let (what, then) = match item {
         Item::Bad {
             error: WarcError::Garbage { .. },
             ..
-        } => "at offset",
-        _ => "record at offset",
+        } => ("at offset", ""),
+        Item::Bad {
+            error: WarcError::Corrupt { .. },
+            ..
+        } => ("at offset", "; reading goes on at the next member"),
+        _ => ("record at offset", ""),
     };
     let inner = match pos.inner {
         0 => String::new(),
         n => format!("+{n}"),
     };
-    eprintln!("linesift: {name}: {what} {}{inner}: {message}", pos.offset);
-}
-
-fn source<'a>(file: &'a str, page: &'a warc::Page) -> Source<'a> {
-    Source {
-        file,
-        pos: page.pos,
-        record_id: &page.record_id,
-        target_uri: page.target_uri.as_deref(),
-        date: page.date.as_deref(),
-    }
+    eprintln!(
+        "linesift: {name}: {what} {}{inner}: {message}{then}",
+        pos.offset
+    );
 }
 
 fn progress_bar(inputs: &[String]) -> ProgressBar {

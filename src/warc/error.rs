@@ -1,5 +1,7 @@
 //! Errors of the WARC layers. Record-level errors (`BadRecord` and friends)
-//! let the reader carry on with the next record; the others end the file.
+//! let the reader carry on with the next record; member-level ones (a
+//! corrupt gzip member or zstd frame) with the next member; the others end
+//! the file.
 //! It does not decide what to print or how to count: the caller does.
 
 use thiserror::Error;
@@ -16,7 +18,8 @@ pub enum WarcError {
     /// The file ends inside a compressed member or a record.
     #[error("file is truncated at offset {offset}: {what}")]
     Truncated { offset: u64, what: String },
-    /// A gzip member or zstd frame could not be decompressed.
+    /// A gzip member or zstd frame could not be decompressed. The reader
+    /// reports it and resumes at the next member header.
     #[error("corrupt {format} data in the member starting at offset {offset}: {message}")]
     Corrupt {
         format: &'static str,
@@ -82,5 +85,11 @@ impl WarcError {
                 | WarcError::BadPayload(_)
                 | WarcError::PayloadTooLarge { .. }
         )
+    }
+
+    /// Whether the reader can carry on with the next compressed member
+    /// after this error (the member itself is lost).
+    pub fn is_member_level(&self) -> bool {
+        matches!(self, WarcError::Corrupt { .. })
     }
 }

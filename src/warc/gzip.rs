@@ -1,7 +1,10 @@
 //! The gzip layer: a file of concatenated gzip members (one per record, as
 //! the WARC spec recommends, or one for the whole file), decompressed member
 //! by member so each member's file offset is known. Garbage between members
-//! is skipped up to the next gzip magic. It does not parse records.
+//! is skipped up to the next gzip magic. A member that fails to
+//! decompress is reported once ([`WarcError::Corrupt`]) and reading resumes
+//! at the next member header after the point of failure. It does not parse
+//! records.
 
 use super::compression::{Compression, Decode, Input, MemberStart};
 use super::error::WarcError;
@@ -14,6 +17,9 @@ pub struct Members<R: Read> {
     /// Inside a member: the decoder owning the input.
     active: Option<GzDecoder<Input<R>>>,
     member_offset: u64,
+    /// The last member was corrupt: the bytes up to the next member are
+    /// its remains, not garbage to report, and only a full header counts.
+    resync: bool,
 }
 
 impl<R: Read> Members<R> {
@@ -22,6 +28,7 @@ impl<R: Read> Members<R> {
             member_offset: input.pos(),
             idle: Some(input),
             active: None,
+            resync: false,
         }
     }
 
@@ -44,7 +51,25 @@ impl<R: Read> Members<R> {
                 Ok(0)
             }
             Ok(n) => Ok(n),
-            Err(e) => Err(self.member_error(e)),
+            Err(e) => {
+                let error = self.member_error(e);
+                self.abandon();
+                Err(error)
+            }
+        }
+    }
+
+    /// Gives up the current member after an error: the decoder's input
+    /// becomes idle again, at least one byte past the member's start so the
+    /// next scan cannot find the same header again.
+    fn abandon(&mut self) {
+        if let Some(decoder) = self.active.take() {
+            let mut input = decoder.into_inner();
+            if input.pos() == self.member_offset {
+                input.consume(1);
+            }
+            self.idle = Some(input);
+            self.resync = true;
         }
     }
 
@@ -91,13 +116,38 @@ pub(crate) fn skip_to_magic<R: Read>(input: &mut Input<R>, magic: &[u8]) -> Resu
     }
 }
 
+/// Skips to the next plausible gzip member header after a corrupt member:
+/// magic `1f 8b`, method 8 (deflate) and no reserved flag bits. Compressed
+/// data holds `1f 8b` every 64 KiB on average; the stricter test makes a
+/// false start (which would be counted as one more corrupt member) about
+/// 2^-10 as likely. Returns the bytes skipped.
+fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, WarcError> {
+    let mut skipped = 0u64;
+    loop {
+        skipped += skip_to_magic(input, &[0x1f, 0x8b, 0x08])?;
+        let head = input.peek(4)?;
+        match head.get(3) {
+            None => return Ok(skipped),
+            Some(flags) if flags & 0xe0 == 0 => return Ok(skipped),
+            Some(_) => {
+                input.consume(1);
+                skipped += 1;
+            }
+        }
+    }
+}
+
 impl<R: Read + Send> Decode for Members<R> {
     fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
         self.drain()?;
         let Some(mut input) = self.idle.take() else {
             return Ok(None);
         };
-        let garbage = skip_to_magic(&mut input, &[0x1f, 0x8b])?;
+        let garbage = match std::mem::take(&mut self.resync) {
+            // What follows a corrupt member belongs to it: not counted.
+            true => skip_to_member_header(&mut input).map(|_| 0)?,
+            false => skip_to_magic(&mut input, &[0x1f, 0x8b])?,
+        };
         if input.peek(2)?.is_empty() {
             self.idle = Some(input);
             return match garbage {

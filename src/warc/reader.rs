@@ -2,8 +2,10 @@
 //! [`Item`]s. Records for the core (HTML `response` and `resource`
 //! records) carry their payload, bounded by `max_payload`; everything else
 //! is skipped with a reason, streaming its body without buffering it.
-//! Record-level problems become [`Item::Bad`] and reading carries on; an
-//! error from the iterator ends the file (truncation, corrupt compression).
+//! Record-level problems become [`Item::Bad`] and reading carries on; so
+//! does a corrupt gzip member or zstd frame (one [`Item::Bad`] at the
+//! member's offset, then the next member). An error from the iterator ends
+//! the file (truncation, a decompression bomb, a missing dictionary).
 
 use super::compression;
 use super::error::WarcError;
@@ -126,16 +128,33 @@ impl<'r> WarcReader<'r> {
     }
 
     fn read_item(&mut self) -> Result<Option<Item>, WarcError> {
-        match self.parser.next_head()? {
-            Next::End => Ok(None),
-            Next::Bad { pos, error } => Ok(Some(Item::Bad { pos, error })),
-            Next::Record(head) => self.record(head).map(Some),
+        let item = match self.parser.next_head() {
+            Ok(Next::End) => Ok(None),
+            Ok(Next::Bad { pos, error }) => Ok(Some(Item::Bad { pos, error })),
+            Ok(Next::Record(head)) => self.record(head).map(Some),
+            Err(e) => Err(e),
+        };
+        match item {
+            // The member is lost, with the record(s) in it; the file is not.
+            Err(error @ WarcError::Corrupt { offset, .. }) => {
+                self.parser.abandon_member();
+                let pos = RecordPos { offset, inner: 0 };
+                Ok(Some(Item::Bad { pos, error }))
+            }
+            other => other,
         }
     }
 
     fn record(&mut self, head: Head) -> Result<Item, WarcError> {
         let pos = head.pos;
         let item = self.classify(&head);
+        if let Err(e) = &item
+            && !e.is_record_level()
+        {
+            // The stream itself failed: there is no boundary to check, and
+            // looking for one could read on into the next member.
+            return item;
+        }
         let boundary = self.parser.end_record();
         match (item, boundary) {
             (Err(e), _) | (_, Err(e)) if !e.is_record_level() => Err(e),
@@ -166,14 +185,34 @@ impl<'r> WarcReader<'r> {
 
     fn response(&mut self, head: &Head) -> Result<Item, WarcError> {
         let pos = head.pos;
-        let prefix = self.read_body(HTTP_HEAD_LIMIT)?;
+        // The head is parsed where it lies in the stream's buffer; only
+        // the payload after it is copied, once, into the page.
+        let want = HTTP_HEAD_LIMIT
+            .min(usize::try_from(self.parser.body_remaining()).unwrap_or(usize::MAX));
+        let prefix = self.parser.peek_body(HTTP_HEAD_LIMIT)?;
         if !prefix.starts_with(b"HTTP/") {
             let reason = SkipReason::NotHttp;
             return Ok(Item::Skipped { pos, reason });
         }
-        let Some(http) = http::parse_head(&prefix)? else {
-            let what = "no end of the HTTP headers in the first 64 KiB".into();
-            return Err(WarcError::BadHttp(what));
+        let short = prefix.len() < want;
+        let (http, body) = match http::parse_head(prefix)? {
+            Some(http) => {
+                self.parser.consume_body(http.len);
+                (http, Vec::new())
+            }
+            // The head runs on into the next member (a stream whose members
+            // do not follow records): gather it in a copy.
+            None if short => {
+                let copy = self.read_body(HTTP_HEAD_LIMIT)?;
+                match http::parse_head(&copy)? {
+                    Some(http) => {
+                        let body = copy[http.len..].to_vec();
+                        (http, body)
+                    }
+                    None => return Err(no_head_end()),
+                }
+            }
+            None => return Err(no_head_end()),
         };
         if !(200..300).contains(&http.status) {
             let reason = SkipReason::Status(http.status);
@@ -182,7 +221,6 @@ impl<'r> WarcReader<'r> {
         let declared = http.get("Content-Type");
         let kind = http::kind(head.get("WARC-Identified-Payload-Type"), declared);
         let charset = declared.and_then(http::charset);
-        let body = prefix[http.len..].to_vec();
         self.page(head, kind, body, charset, Coding::from_head(&http))
     }
 
@@ -199,8 +237,14 @@ impl<'r> WarcReader<'r> {
             let reason = SkipReason::NotHtml(t);
             return Ok(Item::Skipped { pos, reason });
         }
+        // One allocation of the declared size: the limit plus one byte (to
+        // tell "over the limit") bounds it against lying lengths.
         let limit = self.options.max_payload;
-        body.extend(self.read_body(limit.saturating_add(1) - body.len().min(limit))?);
+        let until = limit.saturating_add(1);
+        let declared = (body.len() as u64).saturating_add(self.parser.body_remaining());
+        let size = usize::try_from(declared).unwrap_or(usize::MAX).min(until);
+        body.reserve_exact(size.saturating_sub(body.len()));
+        self.read_body_into(&mut body, until)?;
         if body.len() > limit {
             let reason = SkipReason::TooLarge;
             return Ok(Item::Skipped { pos, reason });
@@ -221,17 +265,27 @@ impl<'r> WarcReader<'r> {
     /// Reads up to `limit` more bytes of the current body.
     fn read_body(&mut self, limit: usize) -> Result<Vec<u8>, WarcError> {
         let mut out = Vec::new();
-        while out.len() < limit {
+        self.read_body_into(&mut out, limit)?;
+        Ok(out)
+    }
+
+    /// Appends the current body to `out` until it holds `until` bytes.
+    fn read_body_into(&mut self, out: &mut Vec<u8>, until: usize) -> Result<(), WarcError> {
+        while out.len() < until {
             let chunk = self.parser.body_chunk()?;
             if chunk.is_empty() {
                 break;
             }
-            let n = chunk.len().min(limit - out.len());
+            let n = chunk.len().min(until - out.len());
             out.extend_from_slice(&chunk[..n]);
             self.parser.consume_body(n);
         }
-        Ok(out)
+        Ok(())
     }
+}
+
+fn no_head_end() -> WarcError {
+    WarcError::BadHttp("no end of the HTTP headers in the first 64 KiB".into())
 }
 
 /// WARC 1.0 writers (and the spec's own grammar) put `<>` around URIs.

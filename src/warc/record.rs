@@ -93,6 +93,15 @@ impl<'r> Parser<'r> {
         self.stream.compression()
     }
 
+    /// Gives up the record and member being read after a member-level
+    /// error; the next [`Parser::next_head`] scans on from the next member
+    /// without reporting what it skips.
+    pub fn abandon_member(&mut self) {
+        self.body = None;
+        self.resyncing = true;
+        self.stream.abandon_member();
+    }
+
     /// Finds and parses the next record header.
     pub fn next_head(&mut self) -> Result<Next, WarcError> {
         if self.body.is_some()
@@ -266,6 +275,29 @@ impl<'r> Parser<'r> {
             version,
             fields,
         })
+    }
+
+    /// Bytes of the current record's body not consumed yet.
+    pub fn body_remaining(&self) -> u64 {
+        self.body.as_ref().map_or(0, |b| b.remaining)
+    }
+
+    /// Up to `n` bytes (at most the stream's buffer) of the current body,
+    /// straight from the stream's buffer and without consuming them; fewer
+    /// only at the body's end or where it runs on into the next member.
+    pub fn peek_body(&mut self, n: usize) -> Result<&[u8], WarcError> {
+        let remaining = self.body_remaining();
+        if remaining == 0 {
+            return Ok(&[]);
+        }
+        if self.stream.at_member_end()?
+            && let Some(body) = &self.body
+        {
+            self.cross_member(body.aligned, body.declared)?;
+        }
+        let want = n.min(usize::try_from(remaining).unwrap_or(usize::MAX));
+        let buf = self.stream.fill_at_least(want)?;
+        Ok(&buf[..buf.len().min(want)])
     }
 
     /// The next bytes of the current record's body; empty at its end.

@@ -141,6 +141,14 @@ impl<'r> Stream<'r> {
         Ok(true)
     }
 
+    /// Drops what is buffered of the current member after the layer
+    /// failed on it; the next [`Stream::next_member`] goes on from there.
+    pub fn abandon_member(&mut self) {
+        self.start = 0;
+        self.end = 0;
+        self.member_done = true;
+    }
+
     /// Whether nothing of the current member has been consumed yet.
     pub fn at_member_start(&self) -> bool {
         !self.no_member && self.pos_in_member == 0

@@ -3,7 +3,9 @@
 //! 0x184D2A5D) holding the dictionary, raw or itself zstd-compressed. Other
 //! skippable frames are ignored; garbage up to the next frame magic is
 //! skipped. Frames are decoded one at a time so their file offsets are
-//! known. It does not parse records.
+//! known. A frame that fails to decode is reported once
+//! ([`WarcError::Corrupt`]) and reading resumes at the next frame magic
+//! after the point of failure. It does not parse records.
 
 use super::compression::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
 use super::error::WarcError;
@@ -33,6 +35,9 @@ pub struct Frames<R> {
     dict_id: Option<u32>,
     in_frame: bool,
     frame_offset: u64,
+    /// The last frame was corrupt: the bytes up to the next frame are its
+    /// remains, not garbage to report.
+    resync: bool,
 }
 
 impl<R: Read + Send> Frames<R> {
@@ -43,6 +48,7 @@ impl<R: Read + Send> Frames<R> {
             decoder: None,
             dict_id: None,
             in_frame: false,
+            resync: false,
         }
     }
 
@@ -101,6 +107,7 @@ impl<R: Read + Send> Frames<R> {
     /// Checks the frame's dictionary against ours and starts decoding it.
     fn start_frame(&mut self) -> Result<MemberStart, WarcError> {
         let offset = self.input.pos();
+        self.frame_offset = offset;
         let header = self.input.peek(18)?;
         let needs = ::zstd::zstd_safe::get_dict_id_from_frame(header).map(|id| id.get());
         match (needs, self.dict_id) {
@@ -109,21 +116,37 @@ impl<R: Read + Send> Frames<R> {
             }
             (Some(id), Some(have)) if id != have => {
                 let message = format!("frame needs dictionary {id}, the file has {have}");
-                return Err(corrupt(offset, message));
+                return Err(self.abandon(corrupt(offset, message)));
             }
             _ => {}
         }
         let decoder = match self.decoder.take() {
             Some(mut d) => {
-                d.reinit().map_err(|e| corrupt(offset, e.to_string()))?;
+                if let Err(e) = d.reinit() {
+                    return Err(self.abandon(corrupt(offset, e.to_string())));
+                }
                 d
             }
-            None => Decoder::new().map_err(|e| corrupt(offset, e.to_string()))?,
+            None => match Decoder::new() {
+                Ok(d) => d,
+                Err(e) => return Err(self.abandon(corrupt(offset, e.to_string()))),
+            },
         };
         self.decoder = Some(decoder);
         self.in_frame = true;
         self.frame_offset = offset;
         Ok(MemberStart { offset, garbage: 0 })
+    }
+
+    /// Gives up the current frame after `error`: at least one byte past
+    /// its start, so the next scan cannot find the same frame again.
+    fn abandon(&mut self, error: WarcError) -> WarcError {
+        if self.input.pos() == self.frame_offset {
+            self.input.consume(1);
+        }
+        self.in_frame = false;
+        self.resync = true;
+        error
     }
 
     fn drain(&mut self) -> Result<(), WarcError> {
@@ -138,6 +161,10 @@ impl<R: Read + Send> Frames<R> {
 impl<R: Read + Send> Decode for Frames<R> {
     fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
         self.drain()?;
+        if std::mem::take(&mut self.resync) {
+            // What follows a corrupt frame belongs to it: not counted.
+            skip_to_magic(&mut self.input, &ZSTD_MAGIC)?;
+        }
         let mut garbage = 0;
         loop {
             let head = self.input.peek(4)?;
@@ -183,10 +210,10 @@ impl<R: Read + Send> Decode for Frames<R> {
             let hint = decoder.run(&mut inb, &mut outb);
             let (used, written) = (inb.pos(), outb.pos());
             self.input.consume(used);
-            let hint = hint.map_err(|e| {
-                self.in_frame = false;
-                corrupt(offset, e.to_string())
-            })?;
+            let hint = match hint {
+                Ok(hint) => hint,
+                Err(e) => return Err(self.abandon(corrupt(offset, e.to_string()))),
+            };
             if hint == 0 {
                 self.in_frame = false;
             }
