@@ -142,7 +142,6 @@ pub fn cosine(a: &TermVector, b: &TermVector) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn stop() -> StopWords {
         ["the", "a", "of", "in", "σας"].into_iter().collect()
@@ -161,24 +160,10 @@ mod tests {
             .collect()
     }
 
-    /// The cosine as computed before, over float maps.
+    /// The cosine as computed before, over float maps: the one the other
+    /// TitleFinder methods still use.
     fn old_cosine(a: &[String], b: &[String]) -> f64 {
-        let tf = |t: &[String]| {
-            let mut v = BTreeMap::<String, f64>::new();
-            for w in t {
-                *v.entry(w.clone()).or_insert(0.0) += 1.0;
-            }
-            v
-        };
-        let (a, b) = (tf(a), tf(b));
-        let dot: f64 = a.iter().filter_map(|(k, x)| b.get(k).map(|y| x * y)).sum();
-        let na: f64 = a.values().map(|x| x * x).sum::<f64>().sqrt();
-        let nb: f64 = b.values().map(|x| x * x).sum::<f64>().sqrt();
-        if na == 0.0 || nb == 0.0 {
-            0.0
-        } else {
-            dot / (na * nb)
-        }
+        super::super::cosine(&super::super::tf(a), &super::super::tf(b))
     }
 
     const TEXTS: &[&str] = &[
