@@ -190,13 +190,18 @@ impl<'a> Renderer<'a> {
         if self.skip > 0 || (self.in_anchor && self.anchors == Anchors::Drop) {
             return;
         }
-        let value = String::from_utf8_lossy(value);
+        // Text from a `&str` split at ASCII bytes is UTF-8; `from_utf8`
+        // checks that at memory speed, the lossy walk only when it is not.
+        let value = match std::str::from_utf8(value) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(value),
+        };
         if self.pre > 0 {
             self.pre_text(&value);
             return;
         }
         // Word by word: whitespace runs become one pending space.
-        let trailing = words::each_word(&value, |space, word| {
+        let trailing = words::each_phrase(&value, |space, word| {
             if space {
                 self.pending_space = true;
             }

@@ -1,30 +1,43 @@
-//! Whitespace collapsing outside `<pre>`: a text run becomes words, each
-//! knowing whether whitespace came before it within the run.
+//! Whitespace collapsing outside `<pre>`: a text run becomes phrases (words,
+//! or ASCII words joined by single spaces), each knowing whether whitespace
+//! came before it within the run.
 //!
 //! ASCII runs (most of them) are split on ASCII whitespace byte by byte;
 //! others on Unicode whitespace. This only finds the words: where spaces
 //! and line breaks go in the output is the renderer's business.
 
-/// Calls `word(space_before, word)` for each word of `value` and returns
-/// whether `value` ends in whitespace. An empty or all-whitespace value
-/// has no words; the latter "ends in whitespace".
-pub(super) fn each_word(value: &str, mut word: impl FnMut(bool, &str)) -> bool {
+/// Calls `phrase(space_before, phrase)` for each phrase of `value` and
+/// returns whether `value` ends in whitespace. A phrase is one word or, in
+/// ASCII text, several joined by single spaces, which collapsing would
+/// leave as they are: handing them over whole saves a call and a copy per
+/// word. An empty or all-whitespace value has no phrases; the latter "ends
+/// in whitespace".
+pub(super) fn each_phrase(value: &str, mut phrase: impl FnMut(bool, &str)) -> bool {
     let mut space = false;
     if value.is_ascii() {
         let bytes = value.as_bytes();
+        let n = bytes.len();
         let mut i = 0;
-        while i < bytes.len() {
+        while i < n {
             if bytes[i].is_ascii_whitespace() {
                 space = true;
                 i += 1;
                 continue;
             }
             let start = i;
-            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-                i += 1;
+            loop {
+                while i < n && !bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                // One plain space between two words stays in the phrase.
+                if i + 1 < n && bytes[i] == b' ' && !bytes[i + 1].is_ascii_whitespace() {
+                    i += 1;
+                    continue;
+                }
+                break;
             }
             // ASCII: every index is a char boundary.
-            word(space, value.get(start..i).unwrap_or(""));
+            phrase(space, value.get(start..i).unwrap_or(""));
             space = false;
         }
     } else {
@@ -33,7 +46,7 @@ pub(super) fn each_word(value: &str, mut word: impl FnMut(bool, &str)) -> bool {
                 space = true;
             }
             if !piece.is_empty() {
-                word(space, piece);
+                phrase(space, piece);
                 space = false;
             }
         }
@@ -47,7 +60,7 @@ mod tests {
 
     fn words(value: &str) -> (Vec<(bool, String)>, bool) {
         let mut out = Vec::new();
-        let end = each_word(value, |s, w| out.push((s, w.to_string())));
+        let end = each_phrase(value, |s, w| out.push((s, w.to_string())));
         (out, end)
     }
 
@@ -59,8 +72,16 @@ mod tests {
             [(true, "a".into()), (true, "b".into()), (true, "c".into())]
         );
         assert!(end);
-        let (w, end) = words("ab\u{b}c d");
-        assert_eq!(w, [(false, "ab\u{b}c".into()), (true, "d".into())]);
+        // Single spaces join words into one phrase; other whitespace not.
+        let (w, end) = words("ab\u{b}c d  e f\ng");
+        assert_eq!(
+            w,
+            [
+                (false, "ab\u{b}c d".into()),
+                (true, "e f".into()),
+                (true, "g".into())
+            ]
+        );
         assert!(!end);
         assert_eq!(words(""), (vec![], false));
         assert_eq!(words("  "), (vec![], true));
@@ -86,6 +107,10 @@ mod tests {
             " a",
             "a ",
             "a  b",
+            "a b c",
+            " a b  c d ",
+            "a b\tc d\n",
+            "a \n",
             "\n\na\r\nb\t",
             "é  ü ",
             "x\u{85}y",
@@ -111,7 +136,7 @@ mod tests {
             }
             let mut new = String::new();
             let mut pending_new = false;
-            let end = each_word(value, |s, w| {
+            let end = each_phrase(value, |s, w| {
                 if s || pending_new {
                     new.push(' ');
                 }
