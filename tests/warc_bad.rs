@@ -351,9 +351,8 @@ fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
     let (code, _, stderr) = linesift(&["warc", some.to_str().unwrap(), "-o", out]);
     assert_eq!(code, 0, "{stderr}");
     let want = format!(
-        "{}: at offset {}: corrupt gzip data in the member starting at offset {}",
+        "{}: corrupt gzip data in the member starting at offset {}",
         some.display(),
-        offsets[1],
         offsets[1]
     );
     assert!(stderr.contains(&want), "{stderr}");
@@ -376,4 +375,33 @@ fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
     assert_eq!(stderr.matches("corrupt gzip data").count(), 7, "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 5);
     assert!(!stderr.contains("panicked"), "{stderr}");
+
+    // Every member corrupt and the last one cut short: still nothing read,
+    // still a failed input (not merely a truncated one).
+    let cut = scratch("all-corrupt-cut.warc.gz");
+    std::fs::write(&cut, &gz[..gz.len() - 10]).unwrap();
+    let (code, _, stderr) = linesift(&["warc", cut.to_str().unwrap(), "-o", out]);
+    assert_eq!(code, 1, "{stderr}");
+
+    // Random access to the corrupt member is an error for that one read,
+    // not a bad record among others; the good member next to it reads.
+    let ra = |offset: u64| {
+        linesift(&[
+            "warc",
+            some.to_str().unwrap(),
+            "-o",
+            out,
+            "--offset",
+            &offset.to_string(),
+        ])
+    };
+    let (code, _, stderr) = ra(offsets[1]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(&format!("reading the record at offset {}", offsets[1])),
+        "{stderr}"
+    );
+    let (code, _, stderr) = ra(offsets[2]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
 }

@@ -102,8 +102,9 @@ const BATCH_BYTES: usize = 32 * 1024 * 1024;
 /// Batches in flight between reader and workers.
 const QUEUE: usize = 2;
 /// Documents in flight between the workers and the writer thread: enough
-/// to keep both busy, few enough that a stuck output holds little memory.
-const WRITE_QUEUE: usize = 256;
+/// to keep both busy. A slow output holds at most this many texts, each
+/// capped by `--max-text` (8 MiB by default; typical pages hold a few KiB).
+const WRITE_QUEUE: usize = 64;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = args.format.unwrap_or_else(|| default_format(&args.output));
@@ -422,6 +423,16 @@ impl Output {
     }
 }
 
+impl Drop for Output {
+    /// On an early return the writer still ends its compressed stream:
+    /// closing the channel lets it finish, and joining waits for that.
+    /// Its result is not wanted here (the caller is already failing).
+    fn drop(&mut self) {
+        self.tx = None;
+        let _ = self.join();
+    }
+}
+
 /// The writer thread: serialises, compresses and writes until the channel
 /// closes, then ends the compressed stream and flushes.
 fn write_all(
@@ -552,8 +563,11 @@ impl Summary {
 
     fn file_error(&mut self, name: &str, error: &WarcError) {
         self.errors += 1;
+        // A file whose every member was corrupt fails even when it also
+        // ends truncated: nothing of it was read.
+        let nothing_read = self.file_records == 0 && self.file_errors > 0;
         match error {
-            WarcError::Truncated { .. } => {
+            WarcError::Truncated { .. } if !nothing_read => {
                 self.truncated_files += 1;
                 eprintln!("linesift: {name}: {error}; the records before it are kept");
             }
@@ -592,25 +606,23 @@ impl Summary {
 
 /// Logs a bad record (or garbage) with its file and offset.
 fn log_failure(name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
-    let (what, then) = match item {
-        Item::Bad {
-            error: WarcError::Garbage { .. },
-            ..
-        } => ("at offset", ""),
-        Item::Bad {
-            error: WarcError::Corrupt { .. },
-            ..
-        } => ("at offset", "; reading goes on at the next member"),
-        _ => ("record at offset", ""),
-    };
     let inner = match pos.inner {
         0 => String::new(),
         n => format!("+{n}"),
     };
-    eprintln!(
-        "linesift: {name}: {what} {}{inner}: {message}{then}",
-        pos.offset
-    );
+    let offset = pos.offset;
+    match item {
+        // The message names the member's offset itself.
+        Item::Bad {
+            error: WarcError::Corrupt { .. },
+            ..
+        } => eprintln!("linesift: {name}: {message}; reading goes on at the next member"),
+        Item::Bad {
+            error: WarcError::Garbage { .. },
+            ..
+        } => eprintln!("linesift: {name}: at offset {offset}{inner}: {message}"),
+        _ => eprintln!("linesift: {name}: record at offset {offset}{inner}: {message}"),
+    }
 }
 
 fn progress_bar(inputs: &[String]) -> ProgressBar {

@@ -91,6 +91,22 @@ enum Script {
     Hebrew,
 }
 
+// No script may hold more than 64 languages (see `Script::langs`).
+const _: () = {
+    let ranges = [
+        data::LATIN,
+        data::CYRILLIC,
+        data::ARABIC,
+        data::DEVANAGARI,
+        data::HEBREW,
+    ];
+    let mut i = 0;
+    while i < ranges.len() {
+        assert!(ranges[i].end - ranges[i].start <= 64);
+        i += 1;
+    }
+};
+
 const SCRIPTS: [Script; 5] = [
     Script::Latin,
     Script::Cyrillic,
@@ -143,7 +159,8 @@ impl Script {
         }
     }
 
-    /// The script's languages: a range of `data::LANGS`.
+    /// The script's languages: a range of `data::LANGS`. Per-script tables
+    /// index languages by `u8` into `[_; 64]` arrays and `u64` bit masks.
     fn langs(self) -> std::ops::Range<usize> {
         match self {
             Script::Latin => data::LATIN,
@@ -245,6 +262,7 @@ impl Detector {
 
     /// Whether the text is answered without calling whatlang (for tests
     /// and benchmarks: the mirror must be what answers the common cases).
+    #[doc(hidden)]
     pub fn is_mirrored(&self, text: &str) -> bool {
         matches!(self.mirror(text), Verdict::Known(_))
     }

@@ -336,8 +336,9 @@ impl Scanner {
 
     /// Lets `append` add the next piece of the page to the end of the
     /// buffer (a decoder writing in place, with no copy in between), then
-    /// counts it. `append` must only append.
-    pub fn push_with(&mut self, append: impl FnOnce(&mut String)) {
+    /// counts it. `append` must only append (crate-private, so that the
+    /// only callers are the core's own decoders).
+    pub(crate) fn push_with(&mut self, append: impl FnOnce(&mut String)) {
         append(&mut self.src);
         while self.pos < self.src.len() {
             self.step();

@@ -120,7 +120,7 @@ pub(crate) fn skip_to_magic<R: Read>(input: &mut Input<R>, magic: &[u8]) -> Resu
 /// magic `1f 8b`, method 8 (deflate) and no reserved flag bits. Compressed
 /// data holds `1f 8b` every 64 KiB on average; the stricter test makes a
 /// false start (which would be counted as one more corrupt member) about
-/// 2^-10 as likely. Returns the bytes skipped.
+/// 2^-11 as likely (method byte 2^-8, three flag bits 2^-3). Returns the bytes skipped.
 fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, WarcError> {
     let mut skipped = 0u64;
     loop {

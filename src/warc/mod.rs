@@ -61,6 +61,9 @@ pub fn read_record_from<R: Read + Seek + Send>(
     let base = offset.saturating_sub(dict.len() as u64);
     let mut reader = WarcReader::at(std::io::Cursor::new(dict).chain(limited), base, options)?;
     match reader.next() {
+        // The one record asked for is in a member that cannot be read: an
+        // error, not a bad record among others.
+        Some(Ok(Item::Bad { error, .. })) if error.is_member_level() => Err(error),
         Some(item) => item,
         None => Err(WarcError::NotWarc(format!("no record at offset {offset}"))),
     }

@@ -77,6 +77,10 @@ impl SkipReason {
     }
 }
 
+/// The most of a payload's declared length reserved before its bytes
+/// arrive.
+const RESERVE_CAP: usize = 4 << 20;
+
 #[derive(Debug)]
 pub enum Item {
     /// A record for the core.
@@ -237,12 +241,17 @@ impl<'r> WarcReader<'r> {
             let reason = SkipReason::NotHtml(t);
             return Ok(Item::Skipped { pos, reason });
         }
-        // One allocation of the declared size: the limit plus one byte (to
-        // tell "over the limit") bounds it against lying lengths.
+        // One allocation of the declared size for most pages. The declared
+        // size is not trusted beyond RESERVE_CAP (a record cut short would
+        // hold the rest reserved for nothing); past it the buffer grows as
+        // bytes arrive. The limit plus one byte tells "over the limit".
         let limit = self.options.max_payload;
         let until = limit.saturating_add(1);
         let declared = (body.len() as u64).saturating_add(self.parser.body_remaining());
-        let size = usize::try_from(declared).unwrap_or(usize::MAX).min(until);
+        let size = usize::try_from(declared)
+            .unwrap_or(usize::MAX)
+            .min(until)
+            .min(RESERVE_CAP);
         body.reserve_exact(size.saturating_sub(body.len()));
         self.read_body_into(&mut body, until)?;
         if body.len() > limit {
