@@ -259,6 +259,8 @@ pub struct Scanner {
     /// `itemprop="articleBody"`.
     tag_main: bool,
     info: PageInfo,
+    /// Signals of recent class/id values.
+    memo: signals::Memo,
 }
 
 /// The scanner's result: the decoded source, its lines and elements.
@@ -311,6 +313,7 @@ impl Scanner {
             content_depth: 0,
             tag_main: false,
             info: PageInfo::default(),
+            memo: signals::Memo::default(),
         }
     }
 
@@ -825,14 +828,19 @@ impl Scanner {
     }
 
     /// Decides whether the value of the attribute just named is kept.
+    ///
+    /// class, id, role and itemprop only matter on elements that go on the
+    /// stack (`push_open`): on every other tag (span, a, img, p, ...) they
+    /// are not read at all, which spares most of the class lists.
     fn begin_capture(&mut self) {
         self.value.clear();
+        let stacked = self.tag.is_stacked();
         self.capture = match (self.tag, self.attr_name.get()) {
-            (_, b"class" | b"id") => Capture::ClassId,
+            (_, b"class" | b"id") if stacked => Capture::ClassId,
             (Tag::Meta, b"property" | b"name") => Capture::MetaKey,
             (Tag::Meta, b"content") => Capture::MetaContent,
             (Tag::Html, b"lang") => Capture::Lang,
-            (_, b"role" | b"itemprop") => Capture::Role,
+            (_, b"role" | b"itemprop") if stacked => Capture::Role,
             _ => Capture::None,
         };
     }
@@ -846,7 +854,7 @@ impl Scanner {
     fn end_value(&mut self) {
         match self.capture {
             Capture::None => {}
-            Capture::ClassId => match signals::classify(&self.value) {
+            Capture::ClassId => match self.memo.classify(&self.value) {
                 Signal::Neutral => {}
                 Signal::Content => self.tag_signal = Signal::Content,
                 Signal::Boilerplate if self.tag_signal == Signal::Neutral => {
@@ -897,7 +905,7 @@ impl Scanner {
             Tag::Title => self.enter_raw(RawMode::Skip),
             Tag::Textarea => self.enter_raw(RawMode::Textarea),
             Tag::Meta => self.meta_closed(),
-            t if t.is_tracked() && t != Tag::A => self.push_open(t),
+            t if t.is_stacked() => self.push_open(t),
             _ => {}
         }
     }

@@ -46,6 +46,66 @@ pub fn classify(value: &[u8]) -> Signal {
     found.signal()
 }
 
+/// Remembers the signals of recent class/id values. Pages repeat the same
+/// values (every item of a list, every cell of a table), and a hash and a
+/// compare cost far less than splitting and looking up each part again.
+/// Direct-mapped: a value evicts whatever shared its slot. Values longer
+/// than [`MEMO_WIDTH`] are classified every time. The slots are allocated
+/// on the first value, so pages without class or id pay nothing.
+#[derive(Debug, Clone)]
+pub struct Memo {
+    /// Slot `i` holds its value in `bytes[i * MEMO_WIDTH..]`.
+    bytes: Vec<u8>,
+    /// Value length per slot; `u16::MAX` marks an empty slot.
+    lens: [u16; MEMO_SLOTS],
+    signals: [Signal; MEMO_SLOTS],
+}
+
+const MEMO_SLOTS: usize = 64;
+/// Long values are worth remembering most: utility-class lists run to
+/// hundreds of bytes and repeat on every item.
+const MEMO_WIDTH: usize = 512;
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            bytes: Vec::new(),
+            lens: [u16::MAX; MEMO_SLOTS],
+            signals: [Signal::Neutral; MEMO_SLOTS],
+        }
+    }
+}
+
+impl Memo {
+    /// [`classify`], answered from memory when the value was seen lately.
+    pub fn classify(&mut self, value: &[u8]) -> Signal {
+        if value.len() > MEMO_WIDTH {
+            return classify(value);
+        }
+        if self.bytes.is_empty() {
+            self.bytes = vec![0; MEMO_SLOTS * MEMO_WIDTH];
+        }
+        let slot = memo_slot(value);
+        let at = slot * MEMO_WIDTH;
+        let kept = &mut self.bytes[at..at + MEMO_WIDTH];
+        if usize::from(self.lens[slot]) == value.len() && &kept[..value.len()] == value {
+            return self.signals[slot];
+        }
+        let signal = classify(value);
+        kept[..value.len()].copy_from_slice(value);
+        self.lens[slot] = value.len() as u16;
+        self.signals[slot] = signal;
+        signal
+    }
+}
+
+/// A value's slot, by foldhash (already the crate's hasher for stop words).
+fn memo_slot(value: &[u8]) -> usize {
+    use std::hash::BuildHasher;
+    let h = foldhash::fast::FixedState::with_seed(0).hash_one(value);
+    (h >> 58) as usize % MEMO_SLOTS
+}
+
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const DIGIT: u8 = 4;

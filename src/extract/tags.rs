@@ -118,6 +118,12 @@ impl Tag {
         )
     }
 
+    /// Does an opening tag of this kind go on the scanner's element stack
+    /// when it closes? Anchors are tracked apart (they never nest).
+    pub fn is_stacked(self) -> bool {
+        self.is_tracked() && self != Tag::A
+    }
+
     /// Is this a block element for the text renderer (starts a paragraph)?
     pub fn is_block(self) -> bool {
         self.breaks_line() || matches!(self, Tag::Html)
