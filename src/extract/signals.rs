@@ -398,6 +398,43 @@ mod tests {
         }
     }
 
+    /// The memo answers what `classify` answers, whatever was seen before:
+    /// values that share a slot, a value that is a prefix of another,
+    /// values too long to remember.
+    #[test]
+    fn memo_agrees_with_classify_over_a_long_mixed_sequence() {
+        let long_boiler = format!("{} footer", "x".repeat(MEMO_WIDTH));
+        let long_content = format!("{} content", "x".repeat(MEMO_WIDTH));
+        let mut values: Vec<String> = vec![
+            "nav".into(),
+            "na".into(),
+            "navx".into(),
+            "content".into(),
+            "".into(),
+            long_boiler,
+            long_content,
+        ];
+        // Far more distinct values than slots, so slots are shared and
+        // overwritten; each differs from its neighbours by one signal word.
+        for i in 0..(4 * MEMO_SLOTS) {
+            let word = ["footer", "main", "plain", "share"][i % 4];
+            values.push(format!("item-{i} {word}"));
+        }
+        let mut memo = Memo::default();
+        for round in 0..3 {
+            for v in values.iter().chain(values.iter().rev()) {
+                let want = classify(v.as_bytes());
+                assert_eq!(memo.classify(v.as_bytes()), want, "{v:?} in round {round}");
+            }
+        }
+        // A value seen once is answered from the memo the second time: the
+        // slot holds it.
+        let slot = memo_slot(b"site-footer");
+        memo.classify(b"site-footer");
+        assert_eq!(usize::from(memo.lens[slot]), b"site-footer".len());
+        assert_eq!(memo.signals[slot], Signal::Boilerplate);
+    }
+
     #[test]
     fn whole_parts_only() {
         assert_eq!(classify(b"site-footer"), Signal::Boilerplate);
