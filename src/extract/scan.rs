@@ -150,6 +150,7 @@ impl State {
         matches!(
             self,
             State::Text
+                | State::InTag
                 | State::Comment(_)
                 | State::Raw(0)
                 | State::ValueQuoted(_)
@@ -187,6 +188,14 @@ struct Name {
 impl Name {
     fn clear(&mut self) {
         self.len = 0;
+    }
+    /// The name is `bytes` (as `clear` and a `push` of each).
+    fn set(&mut self, bytes: &[u8]) {
+        let kept = bytes.len().min(NAME_CAP);
+        for (d, &b) in self.buf[..kept].iter_mut().zip(bytes) {
+            *d = b.to_ascii_lowercase();
+        }
+        self.len = bytes.len();
     }
     fn push(&mut self, b: u8) {
         if self.len < NAME_CAP {
@@ -382,6 +391,7 @@ impl Scanner {
             State::Comment(dashes) => self.comment_run(dashes),
             State::Raw(0) => self.raw_run(),
             State::ValueQuoted(q) => self.value_run(q),
+            State::InTag => self.attrs_run(),
             State::TagName | State::EndTagName => self.tag_name_run(),
             State::AttrName => self.attr_name_run(),
             _ => self.byte_run(),
@@ -398,6 +408,51 @@ impl Scanner {
                 return;
             }
         }
+    }
+
+    /// Between attributes: whitespace and whole `name="value"` attributes
+    /// are taken at once; anything else (`>`, `/`, unquoted values, spaces
+    /// around `=`, an attribute cut off by the end of the buffer) goes to
+    /// the byte-wise states, which count exactly the same.
+    fn attrs_run(&mut self) {
+        loop {
+            let bytes = &self.src.as_bytes()[self.pos..];
+            let spaces = bytes.iter().take_while(|&&b| is_space(b)).count();
+            if spaces > 0 {
+                self.code_space();
+                self.pos += spaces;
+            }
+            let Some(attr) = quoted_attribute(&self.src.as_bytes()[self.pos..]) else {
+                if self.pos < self.src.len() {
+                    self.byte_run();
+                }
+                return;
+            };
+            self.quoted_attr(attr);
+        }
+    }
+
+    /// One complete `name="value"` attribute at `pos`: what `in_tag`,
+    /// `attr_name_run`, `attr_name_byte`, `before_value`, `value_run` and
+    /// `value_quoted` would do byte by byte.
+    fn quoted_attr(&mut self, attr: QuotedAttr) {
+        let start = self.pos;
+        let name = &self.src.as_bytes()[start..start + attr.name];
+        self.attr_name.set(name);
+        // As in `attr_name_run`: only a name longer than its first byte
+        // ends a whitespace run.
+        if attr.name > 1 {
+            self.prev_space = false;
+        }
+        self.add_code_run(Run::of(&self.src.as_bytes()[start..start + attr.len]));
+        self.begin_capture();
+        if self.capture != Capture::None {
+            let value = &self.src.as_bytes()[start + attr.name + 2..start + attr.len - 1];
+            let room = VALUE_CAP.saturating_sub(self.value.len()).min(value.len());
+            self.value.extend_from_slice(&value[..room]);
+        }
+        self.end_value();
+        self.pos = start + attr.len;
     }
 
     /// A tag name up to its end (space, `/` or `>`), which `byte` handles.
@@ -1183,6 +1238,40 @@ impl Run {
     }
 }
 
+/// A complete `name="value"` (or `name='value'`) attribute.
+#[derive(Debug, Clone, Copy)]
+struct QuotedAttr {
+    /// Bytes of the name.
+    name: usize,
+    /// Bytes of the whole attribute, closing quote included.
+    len: usize,
+}
+
+/// Is `bytes` a whole quoted attribute, as the byte-wise states would read
+/// it from `InTag`? The name's first byte is anything but space, `/` and
+/// `>` (even `=`, as in `in_tag`); the rest runs to space, `=`, `/` or `>`.
+fn quoted_attribute(bytes: &[u8]) -> Option<QuotedAttr> {
+    let first = *bytes.first()?;
+    if is_space(first) || first == b'/' || first == b'>' {
+        return None;
+    }
+    let name = 1 + bytes[1..]
+        .iter()
+        .position(|&b| is_space(b) || matches!(b, b'=' | b'/' | b'>'))?;
+    if bytes[name] != b'=' {
+        return None;
+    }
+    let quote = *bytes.get(name + 1)?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let value = memchr::memchr(quote, &bytes[name + 2..])?;
+    Some(QuotedAttr {
+        name,
+        len: name + 2 + value + 1,
+    })
+}
+
 /// Where a comment ends in `bytes`: `Ok` with the index just past its
 /// `-->` (or `--!>`), else `Err` with the dashes to carry into the next
 /// chunk. `dashes` is what the previous chunk left: the count of `-` just
@@ -1252,6 +1341,75 @@ mod tests {
             }
         }
         Err(dashes)
+    }
+
+    /// What the scanner makes of `html` fed whole and fed a byte at a time
+    /// (a byte at a time, a quoted attribute is never complete in the
+    /// buffer, so only the byte-wise tag states run).
+    fn whole_and_bytewise(html: &str) -> [(Vec<Line>, Vec<Element>, [String; 3]); 2] {
+        let run = |chunks: &mut dyn Iterator<Item = &str>| {
+            let mut s = Scanner::new(ScanLimits::default());
+            for c in chunks {
+                s.push(c);
+            }
+            let scan = s.finish();
+            let info = [scan.info.title, scan.info.og_title, scan.info.lang];
+            (scan.lines, scan.elements, info)
+        };
+        let bytewise = (0..html.len())
+            .filter(|&i| html.is_char_boundary(i))
+            .map(|i| {
+                &html[i..html[i..]
+                    .char_indices()
+                    .nth(1)
+                    .map_or(html.len(), |(j, _)| i + j)]
+            });
+        [
+            run(&mut std::iter::once(html)),
+            run(&mut bytewise.collect::<Vec<_>>().into_iter()),
+        ]
+    }
+
+    /// `attrs_run` takes whole quoted attributes at once; every attribute
+    /// shape up to five bytes, on a stacked element, an anchor and a meta
+    /// (the tags whose attributes are read), counts as the byte states do.
+    #[test]
+    fn quoted_attributes_at_once_count_as_the_byte_states() {
+        let alphabet = ["a", "=", "\"", "'", " ", "/", ">", "é"];
+        let tags = [
+            ("<div ", ">nav text</div>"),
+            ("<a href=\"/x\" ", ">link</a>"),
+            ("<meta property=\"og:title\" ", "><p>x"),
+            ("<html ", "><p>body"),
+        ];
+        for len in 0..=5u32 {
+            for code in 0..alphabet.len().pow(len) {
+                let mut attrs = String::new();
+                let mut c = code;
+                for _ in 0..len {
+                    attrs.push_str(alphabet[c % alphabet.len()]);
+                    c /= alphabet.len();
+                }
+                for (open, rest) in tags {
+                    let html = format!("{open}{attrs}{rest} class=\"footer\" id='main'>t");
+                    let [whole, bytewise] = whole_and_bytewise(&html);
+                    assert_eq!(whole, bytewise, "{html:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn class_lists_and_values_cut_by_the_buffer_count_the_same() {
+        let html = "<div class=\"site-footer\" data-x='1' lang=\"de\" role=\"main\" \
+                    id=\"x\"><span class=\"nav\">a</span><div class = \"nav\" x=y>b</div>\
+                    <html lang=\"fr\"><meta name=\"og:title\" content=\"T \u{e9}\">";
+        let [whole, bytewise] = whole_and_bytewise(html);
+        assert_eq!(whole, bytewise);
+        // The footer div is boilerplate and the nav span is not read; the
+        // second div has its class (spaces around `=`) read byte-wise.
+        let boiler: Vec<bool> = whole.1.iter().map(|e| e.boiler).collect();
+        assert_eq!(boiler, [false, true]);
     }
 
     #[test]
