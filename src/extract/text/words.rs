@@ -1,57 +1,101 @@
 //! Whitespace collapsing outside `<pre>`: a text run becomes phrases (words,
-//! or ASCII words joined by single spaces), each knowing whether whitespace
+//! or words joined by single spaces), each knowing whether whitespace
 //! came before it within the run.
 //!
-//! ASCII runs (most of them) are split on ASCII whitespace byte by byte;
-//! others on Unicode whitespace. This only finds the words: where spaces
+//! Runs are split byte by byte: on ASCII whitespace in ASCII runs, on
+//! Unicode whitespace in others. This only finds the words: where spaces
 //! and line breaks go in the output is the renderer's business.
 
 /// Calls `phrase(space_before, phrase)` for each phrase of `value` and
-/// returns whether `value` ends in whitespace. A phrase is one word or, in
-/// ASCII text, several joined by single spaces, which collapsing would
-/// leave as they are: handing them over whole saves a call and a copy per
-/// word. An empty or all-whitespace value has no phrases; the latter "ends
-/// in whitespace".
+/// returns whether `value` ends in whitespace. A phrase is one word or
+/// several joined by single spaces, which collapsing would leave as they
+/// are: handing them over whole saves a call and a copy per word. An empty
+/// or all-whitespace value has no phrases; the latter "ends in
+/// whitespace".
+///
+/// Whitespace is ASCII whitespace in ASCII text and Unicode whitespace
+/// (`char::is_whitespace`, which adds U+000B and the non-ASCII spaces)
+/// otherwise, as the renderer has always split them.
 pub(super) fn each_phrase(value: &str, mut phrase: impl FnMut(bool, &str)) -> bool {
-    let mut space = false;
     if value.is_ascii() {
-        let bytes = value.as_bytes();
-        let n = bytes.len();
-        let mut i = 0;
-        while i < n {
-            if bytes[i].is_ascii_whitespace() {
-                space = true;
+        phrases::<false>(value, &mut phrase)
+    } else {
+        phrases::<true>(value, &mut phrase)
+    }
+}
+
+/// [`each_phrase`] for ASCII (`UNICODE` false) or other text.
+fn phrases<const UNICODE: bool>(value: &str, phrase: &mut impl FnMut(bool, &str)) -> bool {
+    let bytes = value.as_bytes();
+    let n = bytes.len();
+    let mut space = false;
+    let mut i = 0;
+    while i < n {
+        let w = whitespace_len::<UNICODE>(value, i);
+        if w > 0 {
+            space = true;
+            i += w;
+            continue;
+        }
+        let start = i;
+        loop {
+            while i < n && whitespace_len::<UNICODE>(value, i) == 0 {
+                i += 1;
+            }
+            // One plain space between two words stays in the phrase.
+            if i + 1 < n && bytes[i] == b' ' && whitespace_len::<UNICODE>(value, i + 1) == 0 {
                 i += 1;
                 continue;
             }
-            let start = i;
-            loop {
-                while i < n && !bytes[i].is_ascii_whitespace() {
-                    i += 1;
-                }
-                // One plain space between two words stays in the phrase.
-                if i + 1 < n && bytes[i] == b' ' && !bytes[i + 1].is_ascii_whitespace() {
-                    i += 1;
-                    continue;
-                }
-                break;
-            }
-            // ASCII: every index is a char boundary.
-            phrase(space, value.get(start..i).unwrap_or(""));
-            space = false;
+            break;
         }
-    } else {
-        for (k, piece) in value.split(char::is_whitespace).enumerate() {
-            if k > 0 {
-                space = true;
-            }
-            if !piece.is_empty() {
-                phrase(space, piece);
-                space = false;
-            }
-        }
+        // `i` stops only at whitespace or the end: char boundaries.
+        phrase(space, value.get(start..i).unwrap_or(""));
+        space = false;
     }
     space
+}
+
+/// What a byte can start: nothing that matters, ASCII whitespace, U+000B
+/// (whitespace only by the Unicode rule), or perhaps a non-ASCII
+/// whitespace character: the lead bytes of U+0085 and U+00A0 (C2), U+1680
+/// (E1), U+2000-U+205F (E2) and U+3000 (E3).
+const NONE: u8 = 0;
+const ASCII_SPACE: u8 = 1;
+const VT: u8 = 2;
+const MAYBE: u8 = 3;
+
+/// A table: this runs once per byte of every rendered text.
+static START: [u8; 256] = {
+    let mut t = [NONE; 256];
+    t[b' ' as usize] = ASCII_SPACE;
+    t[b'\t' as usize] = ASCII_SPACE;
+    t[b'\n' as usize] = ASCII_SPACE;
+    t[0x0c] = ASCII_SPACE;
+    t[b'\r' as usize] = ASCII_SPACE;
+    t[0x0b] = VT;
+    t[0xc2] = MAYBE;
+    t[0xe1] = MAYBE;
+    t[0xe2] = MAYBE;
+    t[0xe3] = MAYBE;
+    t
+};
+
+/// The byte length of the whitespace character starting at byte `i`, or 0
+/// (also for a byte inside a character: only lead bytes can start one).
+#[inline(always)]
+fn whitespace_len<const UNICODE: bool>(value: &str, i: usize) -> usize {
+    match START[usize::from(value.as_bytes()[i])] {
+        NONE => 0,
+        ASCII_SPACE => 1,
+        VT => usize::from(UNICODE),
+        _ if !UNICODE => 0,
+        _ => value
+            .get(i..)
+            .and_then(|rest| rest.chars().next())
+            .filter(|c| c.is_whitespace())
+            .map_or(0, char::len_utf8),
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +141,20 @@ mod tests {
         assert!(end);
     }
 
+    #[test]
+    fn non_ascii_words_joined_by_one_space_are_one_phrase() {
+        let (w, end) = words("é ü\u{a0}x € y  z");
+        assert_eq!(
+            w,
+            [
+                (false, "é ü".into()),
+                (true, "x € y".into()),
+                (true, "z".into())
+            ]
+        );
+        assert!(!end);
+    }
+
     /// The renderer used to drive words from `split` directly.
     #[test]
     fn same_as_split_driven_collapsing() {
@@ -114,6 +172,10 @@ mod tests {
             "\n\na\r\nb\t",
             "é  ü ",
             "x\u{85}y",
+            "é ü x\u{a0}y z\u{2003}w",
+            " é\u{b}a b\u{3000} c\u{1680}d\u{2028}e\u{205f}f\u{202f}g\u{2009}\u{a0}",
+            "€ – „quoted“ — ✓ 日本 語",
+            "\u{85}\u{85}é",
         ] {
             let mut old = String::new();
             let mut pending = false;
