@@ -29,6 +29,7 @@
 
 use super::signals::{self, Signal};
 use super::tags::Tag;
+use super::text_count::{self, RunState, is_space};
 
 /// Counts for one logical line. Character counts use collapsed whitespace.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -240,9 +241,8 @@ pub struct Scanner {
     opaque_depth: u32,
     container: u32,
     prev_space: bool,
-    /// Whitespace seen and text seen in the current text run.
-    run_pending: bool,
-    run_seen: bool,
+    /// The current text run's state.
+    run: RunState,
     // The tag being read.
     tag_start: usize,
     tag: Tag,
@@ -300,8 +300,7 @@ impl Scanner {
             opaque_depth: 0,
             container: NO_ELEMENT,
             prev_space: false,
-            run_pending: false,
-            run_seen: false,
+            run: RunState::default(),
             tag_start: 0,
             tag: Tag::Other,
             tag_name: Name::default(),
@@ -497,38 +496,17 @@ impl Scanner {
         let bytes = &self.src.as_bytes()[self.pos..];
         let len = bytes.len();
         let n = memchr::memchr(b'<', bytes).unwrap_or(len);
-        let (mut text, mut high, mut low) = (0u32, 0u32, 0u32);
         // A whitespace run counts as one character, and only between two
         // non-space characters of the same text run: whitespace between
         // tags is formatting, not content. The run's state outlives a
         // chunk boundary, so chunking cannot change the counts.
-        let (mut pending, mut seen) = (self.run_pending, self.run_seen);
-        for &b in &bytes[..n] {
-            if is_space(b) {
-                pending = true;
-                continue;
-            }
-            if pending && seen {
-                text += 1;
-                low += 1;
-            }
-            pending = false;
-            seen = true;
-            if b < 0x80 {
-                text += 1;
-                low += 1;
-            } else {
-                high += 1;
-                text += u32::from(b & 0xC0 != 0x80);
-            }
-        }
-        (self.run_pending, self.run_seen) = (pending, seen);
-        self.add_text(text);
-        self.cur.high += high;
-        self.cur.low += low;
+        let c = text_count::count(&bytes[..n], &mut self.run);
+        self.add_text(c.text);
+        self.cur.high += c.high;
+        self.cur.low += c.low;
         self.pos += n;
         if n < len {
-            (self.run_pending, self.run_seen) = (false, false);
+            self.run = RunState::default();
             self.tag_start = self.pos;
             self.pos += 1;
             self.state = State::TagOpen;
@@ -1311,10 +1289,6 @@ fn trailing_dashes(seen: &[u8], carried: u8) -> u8 {
         }
     }
     dashes
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
 /// The largest index ≤ `i` that is a char boundary of `s`.

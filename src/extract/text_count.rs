@@ -1,0 +1,211 @@
+//! Counting a run of text as the scanner counts it: characters with
+//! whitespace runs collapsed to one (and only between two non-space
+//! characters of the same run), plus bytes ≥ 128 and < 128 (R2L, DANA).
+//!
+//! Eight bytes at a time in a `u64` (SWAR), with a byte loop for the last
+//! few: prose alternates letters and spaces too often for a branch per
+//! byte to predict well, and this is the scanner's busiest loop. Written
+//! by hand because it is one small loop no crate offers; it only counts,
+//! what the counts mean is the scanner's business.
+
+/// Counts of one piece of a text run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextCount {
+    /// Characters, each whitespace run between two others counted as one.
+    pub text: u32,
+    /// Bytes ≥ 128.
+    pub high: u32,
+    /// Bytes < 128 that count: non-space ones, one per counted whitespace run.
+    pub low: u32,
+}
+
+/// What a text run carries from one piece to the next.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunState {
+    /// Whitespace seen since the last non-space byte.
+    pub pending: bool,
+    /// A non-space byte seen in this run.
+    pub seen: bool,
+}
+
+/// The scanner's whitespace: space, tab, line feed, form feed, return.
+pub fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
+/// Counts `bytes`, the next piece of a text run whose state is `state`
+/// (updated for the next piece).
+pub fn count(bytes: &[u8], state: &mut RunState) -> TextCount {
+    let mut total = TextCount::default();
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(word);
+        count_word(u64::from_le_bytes(le), state, &mut total);
+    }
+    for &b in words.remainder() {
+        count_byte(b, state, &mut total);
+    }
+    total
+}
+
+/// One byte: the rule spelled out.
+fn count_byte(b: u8, state: &mut RunState, total: &mut TextCount) {
+    if is_space(b) {
+        state.pending = true;
+        return;
+    }
+    if state.pending && state.seen {
+        total.text += 1;
+        total.low += 1;
+    }
+    state.pending = false;
+    state.seen = true;
+    if b < 0x80 {
+        total.text += 1;
+        total.low += 1;
+    } else {
+        total.high += 1;
+        total.text += u32::from(b & 0xC0 != 0x80);
+    }
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of every zero byte of `v` (exact: no carry crosses a byte,
+/// since each byte's low seven bits plus 0x7F stay below 0x100).
+fn zero_bytes(v: u64) -> u64 {
+    !(((v & !HI) + !HI) | v) & HI
+}
+
+/// The high bit of every byte of `x` equal to `c`.
+fn bytes_equal(x: u64, c: u8) -> u64 {
+    zero_bytes(x ^ (LO * u64::from(c)))
+}
+
+/// The high bit of every byte below 0x21 (exact: the low seven bits plus
+/// 0x5F stay below 0x100).
+fn bytes_below_0x21(x: u64) -> u64 {
+    !(((x & !HI) + LO * 0x5f) | x) & HI
+}
+
+/// The high bit of every whitespace byte. Prose has plain spaces in almost
+/// every word and other bytes below 0x21 (tab, line feed, control bytes)
+/// far more rarely: those words take the five full comparisons.
+fn spaces(x: u64) -> u64 {
+    let blank = bytes_equal(x, b' ');
+    if bytes_below_0x21(x) == blank {
+        return blank;
+    }
+    blank
+        | bytes_equal(x, b'\t')
+        | bytes_equal(x, b'\n')
+        | bytes_equal(x, b'\r')
+        | bytes_equal(x, 0x0c)
+}
+
+/// Eight bytes (little-endian: byte 0 is the first) by [`count_byte`]'s
+/// rule, with masks holding one bit per byte, at bit 7 of that byte.
+fn count_word(x: u64, state: &mut RunState, total: &mut TextCount) {
+    let space = spaces(x);
+    let high = x & HI;
+    let solid = !space & HI;
+    // 10xxxxxx: high bit set, bit 6 (moved up to bit 7) clear.
+    let continuation = high & !(x << 1);
+    // A non-space byte right after whitespace (the first byte's
+    // predecessor is the carried state) ends a whitespace run...
+    let after_space = solid & ((space << 8) | (u64::from(state.pending) << 7));
+    // ... which counts unless nothing non-space came before it: possible
+    // only for this word's first non-space byte, and only when the run
+    // has seen none yet.
+    let first = solid & solid.wrapping_neg();
+    let uncounted = !state.seen && after_space & first != 0;
+    let runs = after_space.count_ones() - u32::from(uncounted);
+    total.text += (solid & !continuation).count_ones() + runs;
+    total.low += (solid & !high).count_ones() + runs;
+    total.high += high.count_ones();
+    if solid == 0 {
+        state.pending |= space != 0;
+    } else {
+        let last = 63 - solid.leading_zeros();
+        state.pending = space >> last != 0;
+        state.seen = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn by_bytes(bytes: &[u8], state: &mut RunState) -> TextCount {
+        let mut total = TextCount::default();
+        for &b in bytes {
+            count_byte(b, state, &mut total);
+        }
+        total
+    }
+
+    #[test]
+    fn collapses_whitespace_between_words_only() {
+        let mut state = RunState::default();
+        let c = count(b"  ab \t\n cd  ", &mut state);
+        // "ab cd": four letters and one collapsed run; the leading and
+        // trailing whitespace count nothing (yet).
+        assert_eq!(
+            c,
+            TextCount {
+                text: 5,
+                high: 0,
+                low: 5
+            }
+        );
+        assert_eq!(
+            state,
+            RunState {
+                pending: true,
+                seen: true
+            }
+        );
+        // The run goes on: the pending whitespace counts once a word
+        // follows.
+        let c = count("é      x".as_bytes(), &mut state);
+        assert_eq!(
+            c,
+            TextCount {
+                text: 4,
+                high: 2,
+                low: 3
+            }
+        );
+    }
+
+    proptest! {
+        /// The eight-byte words count as the byte rule does, whatever the
+        /// bytes, the carried state and where the pieces are cut.
+        #[test]
+        fn words_count_as_bytes_do(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'\r'), Just(0x0c),
+                    Just(0x0b), Just(0), Just(b'a'), Just(0x7f), Just(0x80),
+                    Just(0xc3), Just(0xa9), Just(0xe2), Just(0xbf), Just(0xff),
+                    any::<u8>(),
+                ],
+                0..80,
+            ),
+            cut in 0usize..80,
+            pending in any::<bool>(),
+            seen in any::<bool>(),
+        ) {
+            let cut = cut.min(bytes.len());
+            let start = RunState { pending, seen };
+            let (mut fast, mut slow) = (start, start);
+            let fast_counts = [count(&bytes[..cut], &mut fast), count(&bytes[cut..], &mut fast)];
+            let slow_counts = [by_bytes(&bytes[..cut], &mut slow), by_bytes(&bytes[cut..], &mut slow)];
+            prop_assert_eq!(fast_counts, slow_counts);
+            prop_assert_eq!(fast, slow);
+        }
+    }
+}
