@@ -25,6 +25,10 @@ pub type StopWords = HashSet<&'static str, FixedState>;
 /// quotes are then removed. Lower-casing is `str::to_lowercase`'s (which
 /// treats a final `Σ` specially, hence the slow path for it).
 pub fn each_term(text: &str, stop: &StopWords, word: &mut String, mut f: impl FnMut(&str)) {
+    if text.is_ascii() {
+        each_ascii_term(text, stop, word, f);
+        return;
+    }
     let is_quote = |c: char| matches!(c, '\'' | '’');
     for piece in text.split(|c: char| !(c.is_alphanumeric() || is_quote(c))) {
         if piece.is_empty() {
@@ -46,6 +50,37 @@ pub fn each_term(text: &str, stop: &StopWords, word: &mut String, mut f: impl Fn
                 word.extend(c.to_lowercase());
             }
         }
+        if !word.is_empty() && !stop.contains(word.as_str()) {
+            f(word);
+        }
+    }
+}
+
+/// [`each_term`] for ASCII text (most of it), byte by byte: for ASCII,
+/// alphanumeric and lower case mean the same as for `char`, and `’`
+/// cannot occur.
+fn each_ascii_term(text: &str, stop: &StopWords, word: &mut String, mut f: impl FnMut(&str)) {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'\'';
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && is_word(bytes[i]) {
+            i += 1;
+        }
+        // ASCII: every index is a char boundary.
+        let piece = text.get(start..i).unwrap_or("");
+        i += 1;
+        if piece.is_empty() {
+            continue;
+        }
+        word.clear();
+        if piece.contains('\'') {
+            word.extend(piece.chars().filter(|&c| c != '\''));
+        } else {
+            word.push_str(piece);
+        }
+        word.make_ascii_lowercase();
         if !word.is_empty() && !stop.contains(word.as_str()) {
             f(word);
         }
@@ -174,6 +209,9 @@ mod tests {
         "3.5 percent of 100 U.S. états-unis ÉTATS",
         "",
         "the of a",
+        "'Don't' x's '' The_Storm-hits,A1b2 \t\n ''a' THE",
+        "'",
+        "end with a quote'",
     ];
 
     #[test]
@@ -184,6 +222,17 @@ mod tests {
             let mut ours = Vec::new();
             each_term(t, &s, &mut word, |w| ours.push(w.to_string()));
             assert_eq!(ours, old_terms(t, &s), "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// ASCII text takes the byte path; it must find the old terms.
+        #[test]
+        fn ascii_terms_are_the_old_terms(t in "[ -~\t\n]{0,60}") {
+            let s = stop();
+            let mut ours = Vec::new();
+            each_term(&t, &s, &mut String::new(), |w| ours.push(w.to_string()));
+            proptest::prop_assert_eq!(ours, old_terms(&t, &s));
         }
     }
 
