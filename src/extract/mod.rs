@@ -23,7 +23,7 @@ pub mod select;
 pub mod signals;
 pub mod tags;
 pub mod text;
-pub mod text_count;
+pub(crate) mod text_count;
 
 pub use document::{Document, Timings};
 pub use error::ExtractError;

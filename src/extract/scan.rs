@@ -25,7 +25,8 @@
 //! What is done with all that is decided elsewhere (regions, headline).
 //!
 //! The per-byte loop never allocates: tag and attribute names go into fixed
-//! buffers, interesting attribute values into one reused buffer.
+//! buffers, interesting attribute values into one reused buffer (the
+//! class/id memo allocates its slots once per page, on the first value).
 
 use super::signals::{self, Signal};
 use super::tags::Tag;
@@ -380,8 +381,8 @@ impl Scanner {
     /// Advances over at least one byte.
     ///
     /// The states where most bytes are spent (text, comments, raw text,
-    /// attribute values, tag and attribute names) are consumed a run at a
-    /// time; the rest go byte by byte in one loop here, which stays in this
+    /// the space between attributes and whole quoted attributes, attribute
+    /// values, tag and attribute names) are consumed a run at a time; the rest go byte by byte in one loop here, which stays in this
     /// function until a run state is reached (a call per byte was a fifth of
     /// the scanner's time).
     fn step(&mut self) {
@@ -1317,9 +1318,9 @@ mod tests {
         Err(dashes)
     }
 
-    /// What the scanner makes of `html` fed whole and fed a byte at a time
-    /// (a byte at a time, a quoted attribute is never complete in the
-    /// buffer, so only the byte-wise tag states run).
+    /// What the scanner makes of `html` fed whole and fed a character at a
+    /// time (then a quoted attribute is never complete in the buffer, so
+    /// only the byte-wise tag states run).
     fn whole_and_bytewise(html: &str) -> [(Vec<Line>, Vec<Element>, [String; 3]); 2] {
         let run = |chunks: &mut dyn Iterator<Item = &str>| {
             let mut s = Scanner::new(ScanLimits::default());
@@ -1349,14 +1350,17 @@ mod tests {
     /// (the tags whose attributes are read), counts as the byte states do.
     #[test]
     fn quoted_attributes_at_once_count_as_the_byte_states() {
-        let alphabet = ["a", "=", "\"", "'", " ", "/", ">", "é"];
+        let alphabet = ["a", "C", "=", "\"", "'", " ", "\t", "/", ">", "é"];
         let tags = [
             ("<div ", ">nav text</div>"),
             ("<a href=\"/x\" ", ">link</a>"),
             ("<meta property=\"og:title\" ", "><p>x"),
             ("<html ", "><p>body"),
         ];
-        for len in 0..=5u32 {
+        // After the generated attributes, ones whose values are read: class
+        // and id (boilerplate by class), and content (og:title on meta).
+        let read = " class=\"footer\" id='x' content=\"T\"";
+        for len in 0..=4u32 {
             for code in 0..alphabet.len().pow(len) {
                 let mut attrs = String::new();
                 let mut c = code;
@@ -1364,8 +1368,17 @@ mod tests {
                     attrs.push_str(alphabet[c % alphabet.len()]);
                     c /= alphabet.len();
                 }
+                if attrs.is_empty() {
+                    // The values are really read, whole: the div is
+                    // boilerplate by its class, the meta gives the title.
+                    let [(_, elements, _), _] = whole_and_bytewise(&format!("<div {read}>x</div>"));
+                    assert!(elements[0].boiler);
+                    let [(_, _, info), _] =
+                        whole_and_bytewise(&format!("<meta property=\"og:title\" {read}><p>x"));
+                    assert_eq!(info[1], "T");
+                }
                 for (open, rest) in tags {
-                    let html = format!("{open}{attrs}{rest} class=\"footer\" id='main'>t");
+                    let html = format!("{open}{attrs}{read}{rest}");
                     let [whole, bytewise] = whole_and_bytewise(&html);
                     assert_eq!(whole, bytewise, "{html:?}");
                 }
@@ -1377,13 +1390,17 @@ mod tests {
     fn class_lists_and_values_cut_by_the_buffer_count_the_same() {
         let html = "<div class=\"site-footer\" data-x='1' lang=\"de\" role=\"main\" \
                     id=\"x\"><span class=\"nav\">a</span><div class = \"nav\" x=y>b</div>\
+                    <section data-y=\"2\" class=\"share-bar\">c</section>\
                     <html lang=\"fr\"><meta name=\"og:title\" content=\"T \u{e9}\">";
         let [whole, bytewise] = whole_and_bytewise(html);
         assert_eq!(whole, bytewise);
-        // The footer div is boilerplate and the nav span is not read; the
-        // second div has its class (spaces around `=`) read byte-wise.
+        // The first div's footer class is outweighed by role="main"; the
+        // nav span is not read at all; the second div has its class read
+        // by the byte states (spaces around `=`), the section its class by
+        // the whole-attribute path: both boilerplate.
         let boiler: Vec<bool> = whole.1.iter().map(|e| e.boiler).collect();
-        assert_eq!(boiler, [false, true]);
+        assert_eq!(boiler, [false, true, true]);
+        assert_eq!(whole.2[1], "T \u{e9}");
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub fn classify(value: &[u8]) -> Signal {
 /// than [`MEMO_WIDTH`] are classified every time. The slots are allocated
 /// on the first value, so pages without class or id pay nothing.
 #[derive(Debug, Clone)]
-pub struct Memo {
+pub(crate) struct Memo {
     /// Slot `i` holds its value in `bytes[i * MEMO_WIDTH..]`.
     bytes: Vec<u8>,
     /// Value length per slot; `u16::MAX` marks an empty slot.
@@ -62,6 +62,7 @@ pub struct Memo {
 }
 
 const MEMO_SLOTS: usize = 64;
+const _: () = assert!(MEMO_SLOTS.is_power_of_two() && MEMO_SLOTS > 1);
 /// Long values are worth remembering most: utility-class lists run to
 /// hundreds of bytes and repeat on every item.
 const MEMO_WIDTH: usize = 512;
@@ -78,7 +79,7 @@ impl Default for Memo {
 
 impl Memo {
     /// [`classify`], answered from memory when the value was seen lately.
-    pub fn classify(&mut self, value: &[u8]) -> Signal {
+    pub(crate) fn classify(&mut self, value: &[u8]) -> Signal {
         if value.len() > MEMO_WIDTH {
             return classify(value);
         }
@@ -103,7 +104,8 @@ impl Memo {
 fn memo_slot(value: &[u8]) -> usize {
     use std::hash::BuildHasher;
     let h = foldhash::fast::FixedState::with_seed(0).hash_one(value);
-    (h >> 58) as usize % MEMO_SLOTS
+    // The top bits: foldhash mixes them best.
+    (h >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
 }
 
 const LOWER: u8 = 1;
