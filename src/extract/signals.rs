@@ -50,29 +50,43 @@ pub fn classify(value: &[u8]) -> Signal {
 /// values (every item of a list, every cell of a table), and a hash and a
 /// compare cost far less than splitting and looking up each part again.
 /// Direct-mapped: a value evicts whatever shared its slot. Values longer
-/// than [`MEMO_WIDTH`] are classified every time. The slots are allocated
-/// on the first value, so pages without class or id pay nothing.
+/// than [`MEMO_WIDTH`] are classified every time. The values are kept one
+/// after another in an arena that grows with use (pages without class or
+/// id allocate nothing) and starts over, forgetting everything, when full.
 #[derive(Debug, Clone)]
 pub(crate) struct Memo {
-    /// Slot `i` holds its value in `bytes[i * MEMO_WIDTH..]`.
-    bytes: Vec<u8>,
-    /// Value length per slot; `u16::MAX` marks an empty slot.
-    lens: [u16; MEMO_SLOTS],
-    signals: [Signal; MEMO_SLOTS],
+    arena: Vec<u8>,
+    slots: [Slot; MEMO_SLOTS],
 }
+
+/// A remembered value: `arena[start..start + len]`, and its signal.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    start: u32,
+    /// `u16::MAX` for an empty slot (no value is that long).
+    len: u16,
+    signal: Signal,
+}
+
+const EMPTY: Slot = Slot {
+    start: 0,
+    len: u16::MAX,
+    signal: Signal::Neutral,
+};
 
 const MEMO_SLOTS: usize = 64;
 const _: () = assert!(MEMO_SLOTS.is_power_of_two() && MEMO_SLOTS > 1);
 /// Long values are worth remembering most: utility-class lists run to
 /// hundreds of bytes and repeat on every item.
 const MEMO_WIDTH: usize = 512;
+/// The arena's size: when the next value would not fit, it starts over.
+const ARENA_CAP: usize = 16 * 1024;
 
 impl Default for Memo {
     fn default() -> Self {
         Memo {
-            bytes: Vec::new(),
-            lens: [u16::MAX; MEMO_SLOTS],
-            signals: [Signal::Neutral; MEMO_SLOTS],
+            arena: Vec::new(),
+            slots: [EMPTY; MEMO_SLOTS],
         }
     }
 }
@@ -83,19 +97,25 @@ impl Memo {
         if value.len() > MEMO_WIDTH {
             return classify(value);
         }
-        if self.bytes.is_empty() {
-            self.bytes = vec![0; MEMO_SLOTS * MEMO_WIDTH];
-        }
         let slot = memo_slot(value);
-        let at = slot * MEMO_WIDTH;
-        let kept = &mut self.bytes[at..at + MEMO_WIDTH];
-        if usize::from(self.lens[slot]) == value.len() && &kept[..value.len()] == value {
-            return self.signals[slot];
+        let kept = self.slots[slot];
+        let start = kept.start as usize;
+        if usize::from(kept.len) == value.len()
+            && self.arena.get(start..start + value.len()) == Some(value)
+        {
+            return kept.signal;
         }
         let signal = classify(value);
-        kept[..value.len()].copy_from_slice(value);
-        self.lens[slot] = value.len() as u16;
-        self.signals[slot] = signal;
+        if self.arena.len() + value.len() > ARENA_CAP {
+            self.arena.clear();
+            self.slots = [EMPTY; MEMO_SLOTS];
+        }
+        self.slots[slot] = Slot {
+            start: self.arena.len() as u32,
+            len: value.len() as u16,
+            signal,
+        };
+        self.arena.extend_from_slice(value);
         signal
     }
 }
@@ -433,8 +453,15 @@ mod tests {
         // slot holds it.
         let slot = memo_slot(b"site-footer");
         memo.classify(b"site-footer");
-        assert_eq!(usize::from(memo.lens[slot]), b"site-footer".len());
-        assert_eq!(memo.signals[slot], Signal::Boilerplate);
+        assert_eq!(usize::from(memo.slots[slot].len), b"site-footer".len());
+        assert_eq!(memo.slots[slot].signal, Signal::Boilerplate);
+        // Values adding up to several arenas (about 60 KiB): it starts
+        // over each time it fills, and the answers stay right.
+        for i in 0..(ARENA_CAP / 8) {
+            let v = format!("{i:05} share {}", "y".repeat(i % 40));
+            assert_eq!(memo.classify(v.as_bytes()), classify(v.as_bytes()), "{v:?}");
+            assert!(memo.arena.len() <= ARENA_CAP);
+        }
     }
 
     #[test]
