@@ -301,23 +301,34 @@ impl Extractor {
 
     fn headline(&self, scan: &Scan, sel: &select::Selection) -> Option<headline::Headline> {
         let content_start = sel.seed.map(|r| r.first);
-        let content_first = sel.regions.first().map(|r| r.first);
         let method = self.options.headline;
         if method == HeadlineMethod::Off {
             return None;
         }
         let auto = method == HeadlineMethod::Auto;
-        let mut fragments = text::Fragments::default();
-        let candidates = candidates(scan, auto, content_start, &mut fragments);
-        let input = headline::Inputs {
-            title: &scan.info.title,
-            og_title: &scan.info.og_title,
-            candidates: &candidates,
-            stop: &self.stop,
-            content_start,
-            content_first,
+        // `Auto` first renders only the lines that may share a term with
+        // the title or og:title (its first choice must); everything is
+        // rendered only when that finds nothing and the fallbacks run.
+        let found = if auto {
+            let terms = headline::query_terms(&scan.info.title, &scan.info.og_title, &self.stop);
+            let query = headline::prefilter::Query::new(&terms);
+            let mut scratch = Vec::new();
+            let mut fragments = text::Fragments::default();
+            let agreeing = candidates(scan, auto, content_start, &mut fragments, |raw| {
+                headline::prefilter::may_share_a_term(raw, &query, &mut scratch)
+            });
+            headline::best_match(&headline_inputs(scan, &self.stop, &agreeing, sel))
+        } else {
+            None
         };
-        let mut found = headline::find(method, &input)?;
+        let mut found = match found {
+            Some(found) => found,
+            None => {
+                let mut fragments = text::Fragments::default();
+                let all = candidates(scan, auto, content_start, &mut fragments, |_| true);
+                headline::find(method, &headline_inputs(scan, &self.stop, &all, sel))?
+            }
+        };
         if auto {
             found.text = headline::normalize(&found.text);
         }
@@ -325,15 +336,36 @@ impl Extractor {
     }
 }
 
+/// What the headline finder looks at, with `candidates`.
+fn headline_inputs<'a>(
+    scan: &'a Scan,
+    stop: &'a StopWords,
+    candidates: &'a [Candidate<'a>],
+    sel: &select::Selection,
+) -> headline::Inputs<'a> {
+    headline::Inputs {
+        title: &scan.info.title,
+        og_title: &scan.info.og_title,
+        candidates,
+        stop,
+        content_start: sel.seed.map(|r| r.first),
+        content_first: sel.regions.first().map(|r| r.first),
+    }
+}
+
 /// Text blocks that may hold the headline. TitleFinder as in the thesis
 /// looks at every line with text; `Auto` at headings up to a little past
 /// the content start and at short lines around it (headlines precede what
 /// they head), so the tokenizer never runs over the rest of the page.
+///
+/// `keep` sees each wanted line's raw HTML first: lines it refuses are not
+/// rendered at all.
 fn candidates<'f>(
     scan: &Scan,
     auto: bool,
     content_start: Option<u32>,
     fragments: &'f mut text::Fragments,
+    mut keep: impl FnMut(&str) -> bool,
 ) -> Vec<Candidate<'f>> {
     let near = |i: usize| match (auto, content_start) {
         (true, Some(start)) => i + 80 >= start as usize && i <= start as usize + 40,
@@ -349,12 +381,9 @@ fn candidates<'f>(
         .iter()
         .enumerate()
         .filter(|(i, l)| wanted(*i, l))
-        .map(|(i, l)| {
-            (
-                i,
-                fragments.push(&scan.src[l.start as usize..l.end as usize]),
-            )
-        })
+        .map(|(i, l)| (i, &scan.src[l.start as usize..l.end as usize]))
+        .filter(|(_, raw)| keep(raw))
+        .map(|(i, raw)| (i, fragments.push(raw)))
         .collect();
     let fragments = &*fragments;
     rendered

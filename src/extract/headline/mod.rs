@@ -14,6 +14,7 @@
 //! that agrees with the title, and falls back to og:title, then the
 //! title's longest part.
 
+pub mod prefilter;
 pub mod terms;
 
 use super::options::HeadlineMethod;
@@ -204,6 +205,24 @@ pub fn title_parts(title: &str) -> Vec<&str> {
 /// agreement, the heading nearest before the content wins, then og:title,
 /// then a lone `<h1>`, then the title's longest part.
 fn auto(input: &Inputs<'_>) -> Option<Headline> {
+    best_match(input).or_else(|| {
+        nearest_heading(input)
+            .or_else(|| nearest_block(input))
+            .or_else(|| {
+                fallback(
+                    &clean(input.title),
+                    &clean(input.og_title),
+                    input.candidates,
+                )
+            })
+    })
+}
+
+/// `Auto`'s first choice: the best-scoring block that agrees with the
+/// title or og:title (cosine at least 0.35 for a heading, 0.5 otherwise).
+/// Only blocks sharing a term with [`query_terms`] can agree, which is what
+/// lets the caller skip rendering the others (see [`prefilter`]).
+pub fn best_match(input: &Inputs<'_>) -> Option<Headline> {
     let title = clean(input.title);
     let og = clean(input.og_title);
     let q = TermVector::of(&title, input.stop);
@@ -235,15 +254,24 @@ fn auto(input: &Inputs<'_>) -> Option<Headline> {
             best = Some((score, c));
         }
     }
-    if let Some((_, c)) = best {
-        return Some(Headline {
-            text: c.text.to_string(),
-            line: Some(c.line),
+    best.map(|(_, c)| Headline {
+        text: c.text.to_string(),
+        line: Some(c.line),
+    })
+}
+
+/// The terms a block must share with the title or og:title to agree with
+/// either in [`best_match`].
+pub fn query_terms(title: &str, og_title: &str, stop: &StopWords) -> Vec<String> {
+    let mut out = Vec::new();
+    for text in [clean(title), clean(og_title)] {
+        terms::each_term(&text, stop, &mut String::new(), |t| {
+            if !out.iter().any(|o| o == t) {
+                out.push(t.to_string());
+            }
         });
     }
-    nearest_heading(input)
-        .or_else(|| nearest_block(input))
-        .or_else(|| fallback(&title, &og, input.candidates))
+    out
 }
 
 fn heading_bonus(level: u8) -> f64 {

@@ -1,0 +1,185 @@
+//! Which headline candidate lines can be left unrendered.
+//!
+//! `Auto`'s first choice must share a term with the title or og:title
+//! ([`super::best_match`]). Rendering a line (html5gum) costs far more than
+//! looking at its bytes, so lines whose raw HTML cannot hold any of those
+//! terms are skipped before rendering; the fallbacks, which look at every
+//! line, still get them all.
+//!
+//! The test only ever errs towards "may share": the raw line's text is
+//! approximated by dropping everything from a tag's `<` to the next `>`
+//! (which can only keep more text than the renderer, never lose some),
+//! removing the quote characters terms lose, and lowercasing per char as
+//! terms are; every term of the rendered text is then a substring of it.
+//! Where that reasoning does not hold, the line may share: character
+//! references (`&`, which decode to letters), a `<` that does not start a
+//! tag, a tag left open at the end, and `Σ` (whose lowercase depends on
+//! its place in the word).
+
+use memchr::memmem::Finder;
+
+/// The terms to look for, each with its searcher built once per page.
+#[derive(Debug)]
+pub struct Query {
+    finders: Vec<Finder<'static>>,
+    sigma: Finder<'static>,
+}
+
+impl Query {
+    pub fn new(terms: &[String]) -> Self {
+        Query {
+            finders: terms
+                .iter()
+                .map(|t| Finder::new(t.as_bytes()).into_owned())
+                .collect(),
+            sigma: Finder::new("Σ".as_bytes()).into_owned(),
+        }
+    }
+}
+
+/// Could the rendered text of `raw` (one logical line) contain one of the
+/// query's terms? `scratch` is reused between calls.
+pub fn may_share_a_term(raw: &str, query: &Query, scratch: &mut Vec<u8>) -> bool {
+    if query.finders.is_empty() {
+        return false;
+    }
+    let bytes = raw.as_bytes();
+    if memchr::memchr(b'&', bytes).is_some() || query.sigma.find(bytes).is_some() {
+        return true;
+    }
+    if visible_lowercase(raw, scratch).is_none() {
+        return true;
+    }
+    query.finders.iter().any(|f| f.find(scratch).is_some())
+}
+
+/// `raw` without tags and quote characters, lowercased per char, into
+/// `out`; `None` where the tags cannot be told apart from text.
+fn visible_lowercase(raw: &str, out: &mut Vec<u8>) -> Option<()> {
+    out.clear();
+    let bytes = raw.as_bytes();
+    let mut pos = 0;
+    loop {
+        let lt = memchr::memchr(b'<', &bytes[pos..]).map(|i| pos + i);
+        // `<` and `>` are ASCII: both ends are char boundaries.
+        push_lowercase(raw.get(pos..lt.unwrap_or(bytes.len()))?, out);
+        let Some(lt) = lt else {
+            return Some(());
+        };
+        let starts_tag = bytes
+            .get(lt + 1)
+            .is_some_and(|&n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?'));
+        if !starts_tag {
+            return None;
+        }
+        // A tag still open at the end of the line: `None` too.
+        pos = lt + 1 + memchr::memchr(b'>', &bytes[lt + 1..])? + 1;
+    }
+}
+
+/// Appends `text` lowercased per char, without `'` and `’`, as terms are.
+fn push_lowercase(text: &str, out: &mut Vec<u8>) {
+    if text.is_ascii() {
+        let from = out.len();
+        if memchr::memchr(b'\'', text.as_bytes()).is_some() {
+            out.extend(text.bytes().filter(|&b| b != b'\''));
+        } else {
+            out.extend_from_slice(text.as_bytes());
+        }
+        out[from..].make_ascii_lowercase();
+        return;
+    }
+    let mut utf8 = [0u8; 4];
+    for c in text.chars().filter(|&c| c != '\'' && c != '’') {
+        for lower in c.to_lowercase() {
+            out.extend_from_slice(lower.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::headline::{StopWords, terms};
+    use crate::extract::text;
+
+    /// The terms the renderer's text of `raw` really has.
+    fn rendered_terms(raw: &str) -> Vec<String> {
+        let text = text::render_fragment(raw);
+        let mut out = Vec::new();
+        terms::each_term(&text, &StopWords::default(), &mut String::new(), |t| {
+            out.push(t.to_string())
+        });
+        out
+    }
+
+    const LINES: &[&str] = &[
+        "<h1 class=\"title\">Storm <b>hits</b> Maine</h1>",
+        "<p>Hel<i>lo</i> wor<span class=x>ld</span></p>",
+        "<li><a href=\"/a?b=c>d\">Don't</a> miss it</li>",
+        "<div title=\"a > b\">O’Neill's İstanbul ÉTATS</div>",
+        "<p>a<!-- x > y --> b<br>c</p>",
+        "<td>x</td><td>y</td>",
+        "<script>if (a<b) { c = '>'; }</script>Text after",
+        "<p>plain words only</p>",
+        "<a title=\"<b>Bold</b>\">Storm</a> x<y z</p> after",
+        "<pre>Code\n  block</pre><textarea>t</textarea><svg><text>s</text></svg>Tail",
+    ];
+
+    fn query(terms: &[&str]) -> Query {
+        Query::new(&terms.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+    }
+
+    /// Every term of the rendered text is found in the raw line: a line
+    /// is never skipped when it shares one.
+    #[test]
+    fn a_line_sharing_a_rendered_term_is_kept() {
+        let mut scratch = Vec::new();
+        for raw in LINES {
+            let terms = rendered_terms(raw);
+            assert!(!terms.is_empty(), "{raw:?}");
+            for t in terms {
+                assert!(
+                    may_share_a_term(raw, &query(&[&t]), &mut scratch),
+                    "{raw:?} renders {t:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn lines_without_the_terms_are_skipped_and_doubtful_ones_kept() {
+        let mut scratch = Vec::new();
+        let storm = query(&["storm", "maine"]);
+        assert!(!may_share_a_term(
+            "<p><a href=\"/storm\">Home</a> News</p>",
+            &storm,
+            &mut scratch
+        ));
+        assert!(!may_share_a_term("<p>x</p>", &query(&[]), &mut scratch));
+        // Character references, a bare `<`, an open tag, a capital sigma.
+        for doubtful in [
+            "<p>St&#111;rm</p>",
+            "<p>a < b</p>",
+            "<p>x</p><a href=",
+            "<p>Σ</p>",
+        ] {
+            assert!(
+                may_share_a_term(doubtful, &storm, &mut scratch),
+                "{doubtful:?}"
+            );
+        }
+        // Terms hidden in markup only do not count as text, but text split
+        // by inline tags does.
+        assert!(!may_share_a_term(
+            "<img alt=\"Storm\">",
+            &storm,
+            &mut scratch
+        ));
+        assert!(may_share_a_term(
+            "<p>Sto<b>rm</b></p>",
+            &storm,
+            &mut scratch
+        ));
+    }
+}
