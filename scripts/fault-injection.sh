@@ -199,7 +199,16 @@ origin_pid=$!
 start_node
 log "private node $node on 127.0.0.1:$amqp_port (pid $(node_pid))"
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$origin_port/__stats" > /dev/null && break; sleep 0.1; done
+# The deployed task-queue policy (deploy/rabbitmq/definitions.json,
+# linesift-tasks) on this node too. Without it the broker's own
+# dead-lettering (x-delivery-limit, reached through returns when faults
+# close connections) is at-most-once: a message it dead-letters while the
+# node stops is lost, as one smoke run showed (499 of 500 accounted for).
+ctl set_policy --apply-to queues --priority 10 "$prefix-tasks" "^${prefix}\\.tasks\$" \
+  "{\"delivery-limit\": $delivery_limit, \"dead-letter-exchange\": \"$prefix.dlx\", \"dead-letter-strategy\": \"at-least-once\", \"overflow\": \"reject-publish\", \"max-length\": 1000000}" > /dev/null
 "$harness" setup "$amqp" "$prefix" "$delivery_limit"
+ctl list_queues -q name policy | grep -Eq "^${prefix}\.tasks[[:space:]]+${prefix}-tasks\$" ||
+  { log "the task-queue policy is not on ${prefix}.tasks"; status=1; exit; }
 # Downstream: records every result and dead letter before acking it.
 "$harness" collect "$amqp" "$prefix" "$work/manifest.tsv" "$poison" "$work" \
   < /dev/null 2> "$work/collect.log" &
