@@ -306,32 +306,39 @@ impl Extractor {
             return None;
         }
         let auto = method == HeadlineMethod::Auto;
-        // `Auto` first renders only the lines that may share a term with
-        // the title or og:title (its first choice must); everything is
-        // rendered only when that finds nothing and the fallbacks run.
-        let found = if auto {
-            let terms = headline::query_terms(&scan.info.title, &scan.info.og_title, &self.stop);
-            let query = headline::prefilter::Query::new(&terms);
-            let mut scratch = Vec::new();
-            let mut fragments = text::Fragments::default();
-            let agreeing = candidates(scan, auto, content_start, &mut fragments, |raw| {
-                headline::prefilter::may_share_a_term(raw, &query, &mut scratch)
-            });
-            headline::best_match(&headline_inputs(scan, &self.stop, &agreeing, sel))
-        } else {
-            None
-        };
-        let mut found = match found {
+        let wanted = candidate_lines(scan, auto, content_start);
+        let mut fragments = text::Fragments::default();
+        if !auto {
+            let rendered = render_lines(scan, &wanted, &mut fragments);
+            let all = as_candidates(scan, &fragments, &rendered);
+            return headline::find(method, &headline_inputs(scan, &self.stop, &all, sel));
+        }
+        // `Auto`'s first choice must share a term with the title or
+        // og:title: only the lines that may are rendered for it. The rest
+        // are rendered only when it finds nothing and the fallbacks run.
+        let terms = headline::query_terms(&scan.info.title, &scan.info.og_title, &self.stop);
+        let query = headline::prefilter::Query::new(&terms);
+        let mut scratch = Vec::new();
+        let (agreeing, rest): (Vec<usize>, Vec<usize>) = wanted.iter().partition(|&&i| {
+            headline::prefilter::may_share_a_term(line_html(scan, i), &query, &mut scratch)
+        });
+        let mut rendered = render_lines(scan, &agreeing, &mut fragments);
+        let first = headline::best_match(&headline_inputs(
+            scan,
+            &self.stop,
+            &as_candidates(scan, &fragments, &rendered),
+            sel,
+        ));
+        let mut found = match first {
             Some(found) => found,
             None => {
-                let mut fragments = text::Fragments::default();
-                let all = candidates(scan, auto, content_start, &mut fragments, |_| true);
-                headline::find(method, &headline_inputs(scan, &self.stop, &all, sel))?
+                rendered.extend(render_lines(scan, &rest, &mut fragments));
+                rendered.sort_unstable_by_key(|&(line, _)| line);
+                let all = as_candidates(scan, &fragments, &rendered);
+                headline::auto_fallback(&headline_inputs(scan, &self.stop, &all, sel))?
             }
         };
-        if auto {
-            found.text = headline::normalize(&found.text);
-        }
+        found.text = headline::normalize(&found.text);
         Some(found)
     }
 }
@@ -353,20 +360,11 @@ fn headline_inputs<'a>(
     }
 }
 
-/// Text blocks that may hold the headline. TitleFinder as in the thesis
-/// looks at every line with text; `Auto` at headings up to a little past
-/// the content start and at short lines around it (headlines precede what
-/// they head), so the tokenizer never runs over the rest of the page.
-///
-/// `keep` sees each wanted line's raw HTML first: lines it refuses are not
-/// rendered at all.
-fn candidates<'f>(
-    scan: &Scan,
-    auto: bool,
-    content_start: Option<u32>,
-    fragments: &'f mut text::Fragments,
-    mut keep: impl FnMut(&str) -> bool,
-) -> Vec<Candidate<'f>> {
+/// The lines whose blocks may hold the headline. TitleFinder as in the
+/// thesis looks at every line with text; `Auto` at headings up to a little
+/// past the content start and at short lines around it (headlines precede
+/// what they head), so the tokenizer never runs over the rest of the page.
+fn candidate_lines(scan: &Scan, auto: bool, content_start: Option<u32>) -> Vec<usize> {
     let near = |i: usize| match (auto, content_start) {
         (true, Some(start)) => i + 80 >= start as usize && i <= start as usize + 40,
         _ => true,
@@ -375,20 +373,43 @@ fn candidates<'f>(
         let heading = l.heading > 0 && content_start.is_none_or(|s| i <= s as usize + 40);
         l.text > 0 && (!auto || heading || (l.text <= 300 && near(i)))
     };
-    // Rendered first, into one buffer; borrowed from it afterwards.
-    let rendered: Vec<(usize, usize)> = scan
-        .lines
+    scan.lines
         .iter()
         .enumerate()
         .filter(|(i, l)| wanted(*i, l))
-        .map(|(i, l)| (i, &scan.src[l.start as usize..l.end as usize]))
-        .filter(|(_, raw)| keep(raw))
-        .map(|(i, raw)| (i, fragments.push(raw)))
-        .collect();
-    let fragments = &*fragments;
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The raw HTML of line `i`.
+fn line_html(scan: &Scan, i: usize) -> &str {
+    scan.lines
+        .get(i)
+        .and_then(|l| scan.src.get(l.start as usize..l.end as usize))
+        .unwrap_or("")
+}
+
+/// Renders `lines` into `fragments`: (line, fragment index) pairs.
+fn render_lines(
+    scan: &Scan,
+    lines: &[usize],
+    fragments: &mut text::Fragments,
+) -> Vec<(usize, usize)> {
+    lines
+        .iter()
+        .map(|&i| (i, fragments.push(line_html(scan, i))))
+        .collect()
+}
+
+/// Rendered lines as candidates, in the order given; empty ones left out.
+fn as_candidates<'f>(
+    scan: &Scan,
+    fragments: &'f text::Fragments,
+    rendered: &[(usize, usize)],
+) -> Vec<Candidate<'f>> {
     rendered
-        .into_iter()
-        .filter_map(|(i, id)| {
+        .iter()
+        .filter_map(|&(i, id)| {
             let l = scan.lines.get(i)?;
             Some(Candidate {
                 text: fragments.get(id),

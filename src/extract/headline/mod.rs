@@ -205,17 +205,22 @@ pub fn title_parts(title: &str) -> Vec<&str> {
 /// agreement, the heading nearest before the content wins, then og:title,
 /// then a lone `<h1>`, then the title's longest part.
 fn auto(input: &Inputs<'_>) -> Option<Headline> {
-    best_match(input).or_else(|| {
-        nearest_heading(input)
-            .or_else(|| nearest_block(input))
-            .or_else(|| {
-                fallback(
-                    &clean(input.title),
-                    &clean(input.og_title),
-                    input.candidates,
-                )
-            })
-    })
+    best_match(input).or_else(|| auto_fallback(input))
+}
+
+/// `Auto` when no block agrees with the title: the nearest heading before
+/// the content, the nearest short block, then og:title, a lone `<h1>` or
+/// the title's longest part.
+pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
+    nearest_heading(input)
+        .or_else(|| nearest_block(input))
+        .or_else(|| {
+            fallback(
+                &clean(input.title),
+                &clean(input.og_title),
+                input.candidates,
+            )
+        })
 }
 
 /// `Auto`'s first choice: the best-scoring block that agrees with the

@@ -90,7 +90,7 @@ fn push_lowercase(text: &str, out: &mut Vec<u8>) {
         return;
     }
     let mut utf8 = [0u8; 4];
-    for c in text.chars().filter(|&c| c != '\'' && c != '’') {
+    for c in text.chars().filter(|&c| !super::terms::is_quote(c)) {
         for lower in c.to_lowercase() {
             out.extend_from_slice(lower.encode_utf8(&mut utf8).as_bytes());
         }

@@ -29,7 +29,6 @@ pub fn each_term(text: &str, stop: &StopWords, word: &mut String, mut f: impl Fn
         each_ascii_term(text, stop, word, f);
         return;
     }
-    let is_quote = |c: char| matches!(c, '\'' | '’');
     for piece in text.split(|c: char| !(c.is_alphanumeric() || is_quote(c))) {
         if piece.is_empty() {
             continue;
@@ -85,6 +84,11 @@ fn each_ascii_term(text: &str, stop: &StopWords, word: &mut String, mut f: impl 
             f(word);
         }
     }
+}
+
+/// The quote characters words keep while split and lose as terms.
+pub fn is_quote(c: char) -> bool {
+    matches!(c, '\'' | '’')
 }
 
 /// Distinct terms with their counts, sorted by term.
