@@ -107,11 +107,11 @@ fn looks_utf8(prefix: &[u8]) -> bool {
         Err(e) if e.error_len().is_none() => e.valid_up_to(),
         Err(_) => return false,
     };
-    prefix[..valid].iter().any(|&b| b >= 0x80)
+    !prefix[..valid].is_ascii()
 }
 
 fn detect(prefix: &[u8]) -> &'static Encoding {
-    if prefix.iter().all(|&b| b < 0x80) {
+    if prefix.is_ascii() {
         return UTF_8;
     }
     if looks_utf8(prefix) {
@@ -227,14 +227,17 @@ impl StreamDecoder {
         &self.out
     }
 
+    /// The most text `bytes` more input bytes can decode to.
+    pub fn max_text_len(&self, bytes: usize) -> usize {
+        self.decoder
+            .max_utf8_buffer_length(bytes)
+            .unwrap_or(bytes.saturating_mul(3))
+    }
+
     /// Decodes `bytes` and appends the text to `out`: the core decodes
     /// straight into the scanner's buffer, saving a copy of every page.
     pub fn decode_into(&mut self, bytes: &[u8], last: bool, out: &mut String) {
-        let need = self
-            .decoder
-            .max_utf8_buffer_length(bytes.len())
-            .unwrap_or(bytes.len() * 3 + 16);
-        out.reserve(need);
+        out.reserve(self.max_text_len(bytes.len()));
         let mut input = bytes;
         loop {
             let (result, read, _) = self.decoder.decode_to_string(input, out, last);

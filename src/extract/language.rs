@@ -108,6 +108,7 @@ const _: () = {
 };
 
 const SCRIPTS: [Script; 5] = [
+    // First: `mirror` counts ASCII letters for it without asking.
     Script::Latin,
     Script::Cyrillic,
     Script::Arabic,
@@ -278,6 +279,13 @@ impl Detector {
         let mut counts = [0usize; SCRIPTS.len()];
         let mut letters = 0usize;
         for ch in text.chars() {
+            // ASCII letters are Latin, the first script: the common case
+            // skips the checks below.
+            if ch.is_ascii_alphabetic() {
+                letters += 1;
+                counts[0] += 1;
+                continue;
+            }
             if is_stop(ch) {
                 continue;
             }

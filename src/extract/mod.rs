@@ -78,6 +78,7 @@ impl Extractor {
     /// Extracts a whole page held in memory.
     pub fn extract(&self, bytes: &[u8], hints: &Hints) -> Result<Document, ExtractError> {
         let mut page = self.stream(hints.clone());
+        page.size_hint = bytes.len();
         page.feed(bytes)?;
         page.finish()
     }
@@ -91,6 +92,7 @@ impl Extractor {
             decoder: None,
             scanner: Scanner::new(self.scan_limits()),
             bytes: 0,
+            size_hint: 0,
             scan_seconds: 0.0,
             failed: None,
         }
@@ -113,6 +115,9 @@ pub struct PageStream<'e> {
     decoder: Option<(Choice, StreamDecoder)>,
     scanner: Scanner,
     bytes: u64,
+    /// The page's whole size when known up front (`Extractor::extract`):
+    /// the buffers are then sized once, when the encoding is chosen.
+    size_hint: usize,
     scan_seconds: f64,
     /// Set when a limit was hit: the buffers are gone and every later call
     /// returns this error.
@@ -188,6 +193,10 @@ impl PageStream<'_> {
         }
         let choice = charset::choose(prefix, self.hints.charset.as_deref());
         let mut decoder = StreamDecoder::new(choice);
+        if self.size_hint > 0 {
+            self.scanner
+                .reserve(decoder.max_text_len(self.size_hint), self.size_hint);
+        }
         let prefix = std::mem::take(&mut self.sniff);
         let body = &prefix[choice.bom_len..];
         self.scanner
