@@ -520,6 +520,15 @@ impl Scanner {
             self.tag_start = self.pos;
             self.pos += 1;
             self.state = State::TagOpen;
+            // Straight on into the tag (as `step` would go, without its
+            // dispatch): its first byte, then its name.
+            if let Some(&b) = self.src.as_bytes().get(self.pos) {
+                self.tag_open(b);
+                self.pos += 1;
+                if self.state == State::TagName {
+                    self.tag_name_run();
+                }
+            }
         }
     }
 
@@ -1456,7 +1465,9 @@ mod tests {
     /// `<xmp>` and text that must count once the element is closed.
     #[test]
     fn raw_text_skipped_at_once_ends_where_the_byte_states_end_it() {
-        let pieces = ["<", "</", "</xmp", "</XmP", "</xm", "x", " ", ">", "/", "\u{e9}"];
+        let pieces = [
+            "<", "</", "</xmp", "</XmP", "</xm", "x", " ", ">", "/", "\u{e9}",
+        ];
         let mut closed = 0;
         for len in 0..=5u32 {
             for code in 0..pieces.len().pow(len) {
