@@ -39,8 +39,16 @@ fn phrases<const UNICODE: bool>(value: &str, phrase: &mut impl FnMut(bool, &str)
         }
         let start = i;
         loop {
-            while i < n && whitespace_len::<UNICODE>(value, i) == 0 {
-                i += 1;
+            if UNICODE {
+                while i < n && whitespace_len::<UNICODE>(value, i) == 0 {
+                    i += 1;
+                }
+            } else {
+                i = next_possible_stop(bytes, i);
+                if i < n && whitespace_len::<UNICODE>(value, i) == 0 {
+                    i += 1;
+                    continue;
+                }
             }
             // One plain space between two words stays in the phrase.
             if i + 1 < n && bytes[i] == b' ' && whitespace_len::<UNICODE>(value, i + 1) == 0 {
@@ -60,6 +68,44 @@ fn phrases<const UNICODE: bool>(value: &str, phrase: &mut impl FnMut(bool, &str)
 /// (whitespace only by the Unicode rule), or perhaps a non-ASCII
 /// whitespace character: the lead bytes of U+0085 and U+00A0 (C2), U+1680
 /// (E1), U+2000-U+205F (E2) and U+3000 (E3).
+/// In ASCII text, the first byte at or after `i` where a phrase may end:
+/// a byte below 0x20, or a space followed by a byte up to 0x20 (or by the
+/// next chunk, or the end); `bytes.len()` if none. Every real end (a tab,
+/// line break, form feed, two spaces, a trailing space) is among them; the
+/// caller checks each exactly. Eight bytes at a time (SWAR): words are
+/// joined by single spaces, so a phrase is often a whole sentence.
+fn next_possible_stop(bytes: &[u8], mut i: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    // Per byte, exact for bytes below 128: the high bit is set where the
+    // byte is below `k` (no lane borrows, each being at least 0x80).
+    let below = |x: u64, k: u64| !((x | HI).wrapping_sub(LO * k)) & HI;
+    while let Some(chunk) = bytes
+        .get(i..i + 8)
+        .and_then(|c| <[u8; 8]>::try_from(c).ok())
+    {
+        let x = u64::from_le_bytes(chunk);
+        let low = below(x, 0x21);
+        let control = below(x, 0x20);
+        let space = low & !control;
+        // A space's next byte is the next lane's; the last lane's is in
+        // the next chunk, so that space may end the phrase.
+        let stop = control | (space & ((low >> 8) | (HI << 56)));
+        if stop != 0 {
+            return i + (stop.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        let next_low = bytes.get(i + 1).is_none_or(|&c| c <= 0x20);
+        if b < 0x20 || (b == b' ' && next_low) {
+            return i;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
 const NONE: u8 = 0;
 const ASCII_SPACE: u8 = 1;
 const VT: u8 = 2;
@@ -207,6 +253,49 @@ mod tests {
             });
             pending_new |= end;
             assert_eq!((new, pending_new), (old, pending), "{value:?}");
+        }
+    }
+
+    /// The phrase loop as it was, a byte at a time, for ASCII text.
+    fn bytewise(value: &str) -> (Vec<(bool, String)>, bool) {
+        let (bytes, n) = (value.as_bytes(), value.len());
+        let (mut out, mut space, mut i) = (Vec::new(), false, 0);
+        while i < n {
+            let w = whitespace_len::<false>(value, i);
+            if w > 0 {
+                space = true;
+                i += w;
+                continue;
+            }
+            let start = i;
+            loop {
+                while i < n && whitespace_len::<false>(value, i) == 0 {
+                    i += 1;
+                }
+                if i + 1 < n && bytes[i] == b' ' && whitespace_len::<false>(value, i + 1) == 0 {
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
+            out.push((space, value[start..i].to_string()));
+            space = false;
+        }
+        (out, space)
+    }
+
+    proptest::proptest! {
+        /// ASCII phrases found eight bytes at a time are the byte loop's,
+        /// with every byte below 0x21 that matters, at every lane.
+        #[test]
+        fn ascii_phrases_as_the_byte_loop_finds_them(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                " ", "  ", "a", "bc", "defghij", "\t", "\n", "\r", "\x0b", "\x0c", "\0", "\x1f", "!",
+            ]),
+            0..40,
+        )) {
+            let value = parts.concat();
+            proptest::prop_assert_eq!(words(&value), bytewise(&value));
         }
     }
 }
