@@ -40,14 +40,12 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
         boilerplate: options.algorithm == Algorithm::Linesift,
         bare_tags: options.algorithm == Algorithm::Linesift,
     };
-    let mut lines_owned;
-    let lines = if policy.boilerplate {
-        lines_owned = lines.to_vec();
-        forgive_dominant_boilerplate(&mut lines_owned, elements);
-        &lines_owned[..]
+    let forgiven = if policy.boilerplate {
+        forgive_dominant_boilerplate(lines, elements)
     } else {
-        lines
+        None
     };
+    let lines = forgiven.as_deref().unwrap_or(lines);
     let t: Vec<(i64, i64)> = lines.iter().map(|l| regions::counts(l, &policy)).collect();
     let diff = regions::smooth(&t);
     let all = regions::regions(&t, &diff);
@@ -84,22 +82,30 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
 ///
 /// And when most of the page's text reads as boilerplate, the class names
 /// are misleading (page builders call every block a "widget"): the marks
-/// are dropped altogether.
-fn forgive_dominant_boilerplate(lines: &mut [Line], elements: &[Element]) {
+/// are dropped altogether. `None` when no mark is dropped.
+fn forgive_dominant_boilerplate(lines: &[Line], elements: &[Element]) -> Option<Vec<Line>> {
     let total: u64 = lines.iter().map(|l| u64::from(l.text)).sum();
     let boiler: u64 = lines.iter().map(|l| u64::from(l.boiler_text)).sum();
     if boiler * 100 > total * 92 {
+        let mut lines = lines.to_vec();
         lines.iter_mut().for_each(|l| l.boiler_text = 0);
-        return;
+        return Some(lines);
     }
-    for e in elements.iter().filter(|e| e.boiler) {
-        if u64::from(e.text) * 100 > total * 85 {
-            let last = (e.last_line as usize).min(lines.len().saturating_sub(1));
-            for l in lines.iter_mut().take(last + 1).skip(e.first_line as usize) {
-                l.boiler_text = 0;
-            }
+    // Most pages have no such element: the lines are copied only when
+    // one is found.
+    let mut dominant = elements
+        .iter()
+        .filter(|e| e.boiler && u64::from(e.text) * 100 > total * 85)
+        .peekable();
+    dominant.peek()?;
+    let mut lines = lines.to_vec();
+    for e in dominant {
+        let last = (e.last_line as usize).min(lines.len().saturating_sub(1));
+        for l in lines.iter_mut().take(last + 1).skip(e.first_line as usize) {
+            l.boiler_text = 0;
         }
     }
+    Some(lines)
 }
 
 /// Merges the chosen regions' lines into byte ranges.
