@@ -167,11 +167,18 @@ impl PageStream<'_> {
                 // rest of the chunk is decoded straight into the scanner.
                 let room = charset::SNIFF_BYTES.saturating_sub(self.sniff.len());
                 let (head, rest) = chunk.split_at(room.min(chunk.len()));
-                self.sniff.extend_from_slice(head);
-                if self.sniff.len() < charset::SNIFF_BYTES {
-                    return Ok(());
-                }
-                self.decoder = Some(self.start_decoding()?);
+                let decided = if self.sniff.is_empty() && head.len() == charset::SNIFF_BYTES {
+                    // The whole prefix in one chunk: decided on in place.
+                    self.start_decoding(head)?
+                } else {
+                    self.sniff.extend_from_slice(head);
+                    if self.sniff.len() < charset::SNIFF_BYTES {
+                        return Ok(());
+                    }
+                    let sniff = std::mem::take(&mut self.sniff);
+                    self.start_decoding(&sniff)?
+                };
+                self.decoder = Some(decided);
                 rest
             }
         };
@@ -184,10 +191,9 @@ impl PageStream<'_> {
 
     /// Chooses the encoding from the sniffed prefix and decodes it; the
     /// decoder that goes on from there is returned.
-    fn start_decoding(&mut self) -> Result<(Choice, StreamDecoder), ExtractError> {
-        // The decision looks at exactly the first SNIFF_BYTES (`push` keeps
+    fn start_decoding(&mut self, prefix: &[u8]) -> Result<(Choice, StreamDecoder), ExtractError> {
+        // The decision looks at exactly the first SNIFF_BYTES (`push` passes
         // no more), however the input was chunked.
-        let prefix = &self.sniff;
         if encoding_rs::Encoding::for_bom(prefix).is_none() {
             check_not_binary(prefix)?;
         }
@@ -197,7 +203,6 @@ impl PageStream<'_> {
             self.scanner
                 .reserve(decoder.max_text_len(self.size_hint), self.size_hint);
         }
-        let prefix = std::mem::take(&mut self.sniff);
         let body = &prefix[choice.bom_len..];
         self.scanner
             .push_with(|src| decoder.decode_into(body, false, src));
@@ -212,7 +217,10 @@ impl PageStream<'_> {
         let started = Instant::now();
         let (choice, mut decoder) = match self.decoder.take() {
             Some(started) => started,
-            None => self.start_decoding()?,
+            None => {
+                let sniff = std::mem::take(&mut self.sniff);
+                self.start_decoding(&sniff)?
+            }
         };
         self.scanner
             .push_with(|src| decoder.decode_into(b"", true, src));
