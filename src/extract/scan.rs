@@ -446,14 +446,20 @@ impl Scanner {
     /// `value_quoted` would do byte by byte.
     fn quoted_attr(&mut self, attr: QuotedAttr) {
         let start = self.pos;
-        let name = &self.src.as_bytes()[start..start + attr.name];
-        self.attr_name.set(name);
         // As in `attr_name_run`: only a name longer than its first byte
         // ends a whitespace run.
         if attr.name > 1 {
             self.prev_space = false;
         }
         self.add_code_run(Run::of(&self.src.as_bytes()[start..start + attr.len]));
+        self.pos = start + attr.len;
+        // Most tags (span, a, img, ...) have no attribute `begin_capture`
+        // would keep: their names are not even copied.
+        if !self.reads_attributes() {
+            return;
+        }
+        self.attr_name
+            .set(&self.src.as_bytes()[start..start + attr.name]);
         self.begin_capture();
         if self.capture != Capture::None {
             let value = &self.src.as_bytes()[start + attr.name + 2..start + attr.len - 1];
@@ -461,7 +467,6 @@ impl Scanner {
             self.value.extend_from_slice(&value[..room]);
         }
         self.end_value();
-        self.pos = start + attr.len;
     }
 
     /// A tag name up to its end (space, `/` or `>`), which `byte` handles.
@@ -923,16 +928,27 @@ impl Scanner {
     /// stack (`push_open`): on every other tag (span, a, img, p, ...) they
     /// are not read at all, which spares most of the class lists.
     fn begin_capture(&mut self) {
+        debug_assert!(self.reads_attributes() || self.capture_for_name() == Capture::None);
         self.value.clear();
+        self.capture = self.capture_for_name();
+    }
+
+    /// Can the tag being read keep an attribute's value at all (the tags
+    /// `capture_for_name` names)?
+    fn reads_attributes(&self) -> bool {
+        self.tag.is_stacked() || matches!(self.tag, Tag::Meta | Tag::Html)
+    }
+
+    fn capture_for_name(&self) -> Capture {
         let stacked = self.tag.is_stacked();
-        self.capture = match (self.tag, self.attr_name.get()) {
+        match (self.tag, self.attr_name.get()) {
             (_, b"class" | b"id") if stacked => Capture::ClassId,
             (Tag::Meta, b"property" | b"name") => Capture::MetaKey,
             (Tag::Meta, b"content") => Capture::MetaContent,
             (Tag::Html, b"lang") => Capture::Lang,
             (_, b"role" | b"itemprop") if stacked => Capture::Role,
             _ => Capture::None,
-        };
+        }
     }
 
     fn capture_byte(&mut self, b: u8) {
