@@ -934,9 +934,10 @@ impl Scanner {
     }
 
     /// Can the tag being read keep an attribute's value at all (the tags
-    /// `capture_for_name` names)?
+    /// `capture_for_name` names: stacked ones, `<html>` among them, and
+    /// `<meta>`)?
     fn reads_attributes(&self) -> bool {
-        self.tag.is_stacked() || matches!(self.tag, Tag::Meta | Tag::Html)
+        self.tag.is_stacked() || self.tag == Tag::Meta
     }
 
     fn capture_for_name(&self) -> Capture {
