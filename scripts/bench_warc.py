@@ -3,12 +3,16 @@
 HTTP headers, one gzip member / zstd frame per record) and times
 `linesift warc --jobs 1|2` against FastWARC + resiliparse's
 extract_plain_text(main_content=True), printing records/s, MB/s
-(compressed and uncompressed) and the ratio. Used by scripts/bench-warc.sh.
+(compressed and uncompressed) and the ratio, of wall time and of CPU time
+(user + system): `linesift warc --jobs 1` extracts on one thread but reads
+and writes on two more, so its CPU time is the one-thread comparison.
+Used by scripts/bench-warc.sh.
 """
 import argparse
 import csv
 import io
 import os
+import resource
 import subprocess
 import time
 
@@ -74,14 +78,17 @@ def split(path):
 
 def run_linesift(binary, path, jobs, out):
     target = os.path.join(out, f"out-{jobs}.jsonl")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     res = subprocess.run([binary, "warc", path, "-o", target, "--jobs", str(jobs)], capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if res.returncode != 0:
         raise SystemExit(res.stderr)
     with open(target) as f:
         n = sum(1 for _ in f)
-    return n, elapsed
+    return n, elapsed, cpu
 
 
 def run_python(path, kind):
@@ -90,7 +97,7 @@ def run_python(path, kind):
     from resiliparse.parse.encoding import detect_encoding
     from resiliparse.parse.html import HTMLTree
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     raw = open(path, "rb")
     if kind == "zstd":
         import zstandard
@@ -107,7 +114,7 @@ def run_python(path, kind):
         extract_plain_text(tree, main_content=True)
         n += 1
     raw.close()
-    return n, time.perf_counter() - start
+    return n, time.perf_counter() - start, time.process_time() - cpu
 
 
 def main():
@@ -119,17 +126,18 @@ def main():
     a = ap.parse_args()
     pages, raw_size, files = build(a.manifest, a.pages, a.out)
     print(f"{pages} pages, {raw_size / 1e6:.1f} MB uncompressed WARC")
-    print(f"{'input':6} {'tool':26} {'records':>7} {'s':>7} {'rec/s':>8} {'MB/s comp':>9} {'MB/s raw':>8} {'vs py':>6}")
+    print(f"{'input':6} {'tool':26} {'records':>7} {'s':>7} {'rec/s':>8} {'MB/s comp':>9} "
+          f"{'MB/s raw':>8} {'vs py':>6} {'cpu s':>6} {'vs py cpu':>9}")
     for kind, path in files.items():
         size = os.path.getsize(path)
-        py_n, py_t = run_python(path, kind)
-        rows = [("fastwarc+resiliparse", py_n, py_t)]
+        py_n, py_t, py_cpu = run_python(path, kind)
+        rows = [("fastwarc+resiliparse", py_n, py_t, py_cpu)]
         for jobs in (1, 2):
-            n, t = run_linesift(a.linesift, path, jobs, a.out)
-            rows.append((f"linesift --jobs {jobs}", n, t))
-        for tool, n, t in rows:
+            n, t, cpu = run_linesift(a.linesift, path, jobs, a.out)
+            rows.append((f"linesift --jobs {jobs}", n, t, cpu))
+        for tool, n, t, cpu in rows:
             print(f"{kind:6} {tool:26} {n:7d} {t:7.2f} {n / t:8.1f} {size / 1e6 / t:9.2f} "
-                  f"{raw_size / 1e6 / t:8.2f} {py_t / t:6.2f}")
+                  f"{raw_size / 1e6 / t:8.2f} {py_t / t:6.2f} {cpu:6.2f} {py_cpu / cpu:9.2f}")
 
 
 if __name__ == "__main__":
