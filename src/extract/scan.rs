@@ -343,11 +343,12 @@ impl Scanner {
 
     /// Makes room for a page of `bytes` bytes decoding to at most `text`
     /// bytes, when its size is known up front: the decoded text then
-    /// grows with no copy, nor do the lines (pages average one per 300
-    /// bytes).
+    /// grows with no copy, nor do the lines of most pages (they average one
+    /// per 300 bytes; the guess is capped at 64 Ki lines, 4 MiB, so that a
+    /// huge page of few lines does not hold much room it never uses).
     pub fn reserve(&mut self, text: usize, bytes: usize) {
         self.src.reserve(text);
-        self.lines.reserve(bytes / 256);
+        self.lines.reserve((bytes / 256).min(1 << 16));
     }
 
     /// Appends decoded text and scans it.
