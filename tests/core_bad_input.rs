@@ -275,7 +275,15 @@ fn check_one_line(size: usize) {
             "{}",
             &d.text[..80.min(d.text.len())]
         );
-        assert!(d.text.len() > size / 2, "{} of {size}", d.text.len());
+        let cap = Options::default().max_text;
+        if size / 2 < cap {
+            assert!(d.text.len() > size / 2, "{} of {size}", d.text.len());
+            assert!(!d.text_truncated);
+        } else {
+            // More text than `max_text` keeps: cut there, and said so.
+            assert!(d.text_truncated, "{} of {size}", d.text.len());
+            assert!(d.text.len() > cap - 4, "{} of {cap}", d.text.len());
+        }
         if inline_tags {
             // Over-long logical lines wrap at tags (wrap = 600 characters).
             assert!(d.lines_total as usize > size / 1000, "{}", d.lines_total);
