@@ -680,7 +680,7 @@ impl Scanner {
             let term = candidate[name.len() + 2];
             let closes = candidate[1] == b'/'
                 && candidate[2..2 + name.len()].eq_ignore_ascii_case(name)
-                && (is_space(term) || term == b'>' || term == b'/');
+                && ends_tag_name(term);
             if closes {
                 self.pos = at + name.len() + 3;
                 self.leave_raw(term);
@@ -1039,7 +1039,7 @@ impl Scanner {
             0 => b == b'<',
             1 => b == b'/',
             _ if m - 2 < name.len() => b.to_ascii_lowercase() == name[m - 2],
-            _ => is_space(b) || b == b'>' || b == b'/',
+            _ => ends_tag_name(b),
         };
         if ok && m >= 2 + name.len() {
             self.leave_raw(b);
@@ -1291,6 +1291,11 @@ impl Run {
     }
 }
 
+/// Does `b` end a tag name (and so a raw element's `</name`)?
+fn ends_tag_name(b: u8) -> bool {
+    is_space(b) || b == b'/' || b == b'>'
+}
+
 /// A complete `name="value"` (or `name='value'`) attribute.
 #[derive(Debug, Clone, Copy)]
 struct QuotedAttr {
@@ -1392,6 +1397,23 @@ mod tests {
         Err(dashes)
     }
 
+    /// Every concatenation of up to `max` of `pieces` (repeats allowed).
+    fn every_string(pieces: &[&str], max: u32) -> impl Iterator<Item = String> {
+        let n = pieces.len();
+        (0..=max).flat_map(move |len| {
+            (0..n.pow(len)).map(move |code| {
+                let mut c = code;
+                (0..len)
+                    .map(|_| {
+                        let piece = pieces[c % n];
+                        c /= n;
+                        piece
+                    })
+                    .collect()
+            })
+        })
+    }
+
     /// What the scanner makes of `html` fed whole and fed a character at a
     /// time (then a quoted attribute is never complete in the buffer, so
     /// only the byte-wise tag states run).
@@ -1434,28 +1456,20 @@ mod tests {
         // After the generated attributes, ones whose values are read: class
         // and id (boilerplate by class), and content (og:title on meta).
         let read = " class=\"footer\" id='x' content=\"T\"";
-        for len in 0..=4u32 {
-            for code in 0..alphabet.len().pow(len) {
-                let mut attrs = String::new();
-                let mut c = code;
-                for _ in 0..len {
-                    attrs.push_str(alphabet[c % alphabet.len()]);
-                    c /= alphabet.len();
-                }
-                if attrs.is_empty() {
-                    // The values are really read, whole: the div is
-                    // boilerplate by its class, the meta gives the title.
-                    let [(_, elements, _), _] = whole_and_bytewise(&format!("<div {read}>x</div>"));
-                    assert!(elements[0].boiler);
-                    let [(_, _, info), _] =
-                        whole_and_bytewise(&format!("<meta property=\"og:title\" {read}><p>x"));
-                    assert_eq!(info[1], "T");
-                }
-                for (open, rest) in tags {
-                    let html = format!("{open}{attrs}{read}{rest}");
-                    let [whole, bytewise] = whole_and_bytewise(&html);
-                    assert_eq!(whole, bytewise, "{html:?}");
-                }
+        for attrs in every_string(&alphabet, 4) {
+            if attrs.is_empty() {
+                // The values are really read, whole: the div is
+                // boilerplate by its class, the meta gives the title.
+                let [(_, elements, _), _] = whole_and_bytewise(&format!("<div {read}>x</div>"));
+                assert!(elements[0].boiler);
+                let [(_, _, info), _] =
+                    whole_and_bytewise(&format!("<meta property=\"og:title\" {read}><p>x"));
+                assert_eq!(info[1], "T");
+            }
+            for (open, rest) in tags {
+                let html = format!("{open}{attrs}{read}{rest}");
+                let [whole, bytewise] = whole_and_bytewise(&html);
+                assert_eq!(whole, bytewise, "{html:?}");
             }
         }
     }
@@ -1487,19 +1501,11 @@ mod tests {
             "<", "</", "</xmp", "</XmP", "</xm", "x", " ", ">", "/", "\u{e9}",
         ];
         let mut closed = 0;
-        for len in 0..=5u32 {
-            for code in 0..pieces.len().pow(len) {
-                let mut body = String::new();
-                let mut c = code;
-                for _ in 0..len {
-                    body.push_str(pieces[c % pieces.len()]);
-                    c /= pieces.len();
-                }
-                let html = format!("<p>a<xmp>{body}</p><p>text</p>");
-                let [whole, bytewise] = whole_and_bytewise(&html);
-                assert_eq!(whole, bytewise, "{html:?}");
-                closed += usize::from(whole.0.iter().any(|l| l.text > 1));
-            }
+        for body in every_string(&pieces, 5) {
+            let html = format!("<p>a<xmp>{body}</p><p>text</p>");
+            let [whole, bytewise] = whole_and_bytewise(&html);
+            assert_eq!(whole, bytewise, "{html:?}");
+            closed += usize::from(whole.0.iter().any(|l| l.text > 1));
         }
         // Both outcomes occur: the element closed early (the text after it
         // counts) and not at all (it runs to the end of the page).
