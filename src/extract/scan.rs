@@ -475,7 +475,7 @@ impl Scanner {
         let bytes = &self.src.as_bytes()[self.pos..];
         let n = bytes
             .iter()
-            .position(|&b| is_space(b) || b == b'/' || b == b'>')
+            .position(|&b| ends_tag_name(b))
             .unwrap_or(bytes.len());
         for &b in &bytes[..n] {
             self.tag_name.push(b);
@@ -737,7 +737,7 @@ impl Scanner {
     }
 
     fn tag_name_byte(&mut self, b: u8) {
-        if is_space(b) || b == b'/' || b == b'>' {
+        if ends_tag_name(b) {
             self.start_tag_named();
             self.state = State::InTag;
             self.in_tag(b);
@@ -789,7 +789,7 @@ impl Scanner {
     }
 
     fn end_tag_name_byte(&mut self, b: u8) {
-        if is_space(b) || b == b'/' || b == b'>' {
+        if ends_tag_name(b) {
             self.end_tag_named();
             self.state = State::InTag;
             self.in_tag(b);
