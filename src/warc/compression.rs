@@ -62,7 +62,9 @@ pub struct Input<R> {
     pos: u64,
 }
 
-const INPUT_BUFFER: usize = 256 * 1024;
+/// Large enough that the gzip layer's one-call path (see `gzip`) holds
+/// nearly every member whole: a page's member is typically 5-50 KB.
+pub(crate) const INPUT_BUFFER: usize = 1 << 20;
 
 impl<R: Read> Input<R> {
     /// Wraps `inner`, whose first byte is at file offset `base`.
@@ -78,6 +80,11 @@ impl<R: Read> Input<R> {
 
     pub fn pos(&self) -> u64 {
         self.pos
+    }
+
+    /// The bytes already buffered, without reading more.
+    pub fn buffered(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
     }
 
     /// Looks at the next `n` bytes (at most the buffer size) without

@@ -5,9 +5,16 @@
 //! decompress is reported once ([`WarcError::Corrupt`]) and reading resumes
 //! at the next member header after the point of failure. It does not parse
 //! records.
+//!
+//! A member that fits the input buffer and inflates to at most
+//! [`WHOLE_MAX`] bytes is decompressed in one call ([`super::inflate`]);
+//! any other, and any the fast path fails on, goes through the streaming
+//! decoder, which alone reports errors, so the two paths cannot disagree
+//! on what is corrupt.
 
-use super::compression::{Compression, Decode, Input, MemberStart};
+use super::compression::{Compression, Decode, INPUT_BUFFER, Input, MemberStart};
 use super::error::WarcError;
+use super::inflate::{Inflater, Miss};
 use flate2::bufread::GzDecoder;
 use std::io::{self, BufRead, Read};
 
@@ -16,11 +23,33 @@ pub struct Members<R: Read> {
     idle: Option<Input<R>>,
     /// Inside a member: the decoder owning the input.
     active: Option<GzDecoder<Input<R>>>,
+    /// Inside a member inflated in one call (the input is idle, past it).
+    whole: Whole,
+    /// The fast path's decompressor; `None` if it could not be allocated.
+    inflater: Option<Inflater>,
     member_offset: u64,
     /// The last member was corrupt: the bytes up to the next member are
     /// its remains, not garbage to report, and only a full header counts.
     resync: bool,
 }
+
+/// Output of a member inflated in one call: `buf[pos..len]` is unread.
+#[derive(Default)]
+struct Whole {
+    buf: Vec<u8>,
+    len: usize,
+    pos: usize,
+    active: bool,
+}
+
+/// Output buffer of the one-call path: it starts at [`WHOLE_START`] and
+/// grows fourfold when a member does not fit, up to [`WHOLE_MAX`]; members
+/// inflating to more are streamed (typical pages are 50-500 KB).
+const WHOLE_START: usize = 1 << 20;
+pub const WHOLE_MAX: usize = 64 << 20;
+/// With fewer bytes buffered than this, the buffer is topped up before a
+/// one-call attempt, which would otherwise likely fail on a cut member.
+const TOP_UP_BELOW: usize = INPUT_BUFFER / 4;
 
 impl<R: Read> Members<R> {
     pub fn new(input: Input<R>) -> Self {
@@ -28,12 +57,15 @@ impl<R: Read> Members<R> {
             member_offset: input.pos(),
             idle: Some(input),
             active: None,
+            whole: Whole::default(),
+            inflater: Inflater::new(),
             resync: false,
         }
     }
 
     /// Reads and discards the rest of the current member.
     fn drain(&mut self) -> Result<(), WarcError> {
+        self.whole.active = false;
         let mut sink = [0u8; 16 * 1024];
         while self.active.is_some() {
             self.read_member(&mut sink)?;
@@ -41,7 +73,55 @@ impl<R: Read> Members<R> {
         Ok(())
     }
 
+    /// Tries to inflate the member at the start of `input` in one call;
+    /// on success it is consumed from `input` and its bytes are in
+    /// `self.whole`. `false` leaves `input` at the member's start.
+    fn inflate_whole(&mut self, input: &mut Input<R>) -> Result<bool, WarcError> {
+        let Some(inflater) = self.inflater.as_mut() else {
+            return Ok(false);
+        };
+        let whole = &mut self.whole;
+        if whole.buf.is_empty() {
+            whole.buf = vec![0; WHOLE_START];
+        }
+        let mut topped = input.buffered().len() < TOP_UP_BELOW;
+        loop {
+            let window = match topped {
+                true => input.peek(INPUT_BUFFER)?,
+                false => input.buffered(),
+            };
+            match inflater.gzip(window, &mut whole.buf) {
+                Ok((used, made)) => {
+                    input.consume(used);
+                    (whole.len, whole.pos, whole.active) = (made, 0, true);
+                    return Ok(true);
+                }
+                Err(Miss::Space) if whole.buf.len() < WHOLE_MAX => {
+                    whole.buf = vec![0; whole.buf.len() * 4];
+                }
+                // Perhaps cut by the buffer's end: once more with all the
+                // buffer can hold.
+                Err(Miss::Data) if !topped && window.len() < INPUT_BUFFER => topped = true,
+                Err(_) => return Ok(false),
+            }
+        }
+    }
+
+    fn read_whole(&mut self, out: &mut [u8]) -> usize {
+        let whole = &mut self.whole;
+        let n = out.len().min(whole.len - whole.pos);
+        out[..n].copy_from_slice(&whole.buf[whole.pos..whole.pos + n]);
+        whole.pos += n;
+        if n == 0 && !out.is_empty() {
+            whole.active = false;
+        }
+        n
+    }
+
     fn read_member(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+        if self.whole.active {
+            return Ok(self.read_whole(out));
+        }
         let Some(decoder) = self.active.as_mut() else {
             return Ok(0);
         };
@@ -156,7 +236,11 @@ impl<R: Read + Send> Decode for Members<R> {
             };
         }
         self.member_offset = input.pos();
-        self.active = Some(GzDecoder::new(input));
+        if self.inflate_whole(&mut input)? {
+            self.idle = Some(input);
+        } else {
+            self.active = Some(GzDecoder::new(input));
+        }
         Ok(Some(MemberStart {
             offset: self.member_offset,
             garbage,
@@ -177,5 +261,114 @@ impl<R: Read + Send> Decode for Members<R> {
 
     fn compression(&self) -> Compression {
         Compression::Gzip
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::{Compression as Level, write::GzEncoder};
+    use std::io::Write;
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut enc = GzEncoder::new(Vec::new(), Level::default());
+        enc.write_all(data).unwrap();
+        enc.finish().unwrap()
+    }
+
+    /// Bytes that barely compress (xorshift), so members can be made
+    /// larger than the input buffer.
+    fn noise(len: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    /// Every member in order, with its offset: (offset, bytes).
+    fn read_all(file: &[u8]) -> Vec<(u64, Vec<u8>)> {
+        let mut members = Members::new(Input::new(file, 0));
+        let mut out = Vec::new();
+        while let Some(start) = members.next_member().unwrap() {
+            let mut bytes = Vec::new();
+            let mut chunk = [0u8; 7000];
+            loop {
+                let n = members.read(&mut chunk).unwrap();
+                if n == 0 {
+                    break;
+                }
+                bytes.extend_from_slice(&chunk[..n]);
+            }
+            out.push((start.offset, bytes));
+        }
+        out
+    }
+
+    #[test]
+    fn one_call_and_streamed_members_read_the_same_in_order() {
+        // Small members; members cut by the 1 MiB input buffer's end
+        // (noise of ~400 KB each); one inflating past the first output
+        // buffer (3 MiB of text, so the buffer grows); one larger than the
+        // input buffer compressed (streamed); an empty one.
+        let mut parts = vec![b"small".to_vec(), b"".to_vec()];
+        parts.extend((0..5).map(|i| noise(380_000 + i * 7_919, i as u64)));
+        parts.push(b"text ".repeat((3 << 20) / 5));
+        parts.push(noise(1_100_000, 99));
+        parts.push(b"last".to_vec());
+        let mut file = Vec::new();
+        let mut offsets = Vec::new();
+        for part in &parts {
+            offsets.push(file.len() as u64);
+            file.extend(gzip(part));
+        }
+        let got = read_all(&file);
+        let want: Vec<(u64, Vec<u8>)> = offsets.into_iter().zip(parts).collect();
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                g == w,
+                "member {i}: offset {} vs {}, {} vs {} bytes",
+                g.0,
+                w.0,
+                g.1.len(),
+                w.1.len()
+            );
+        }
+    }
+
+    #[test]
+    fn a_corrupt_member_is_reported_by_the_streaming_decoder_and_skipped() {
+        let (a, b, c) = (gzip(b"first"), gzip(&noise(5000, 1)), gzip(b"third"));
+        let mut file = [a.clone(), b.clone(), c].concat();
+        file[a.len() + b.len() / 2] ^= 0x55;
+        let mut members = Members::new(Input::new(&file[..], 0));
+        let mut out = [0u8; 10_000];
+        assert!(members.next_member().unwrap().is_some());
+        assert_eq!(members.read(&mut out).unwrap(), 5);
+        assert_eq!(members.read(&mut out).unwrap(), 0);
+        assert_eq!(
+            members.next_member().unwrap().map(|s| s.offset),
+            Some(a.len() as u64)
+        );
+        let err = loop {
+            match members.read(&mut out) {
+                Ok(0) => panic!("the corrupt member read to its end"),
+                Ok(_) => continue,
+                Err(e) => break e,
+            }
+        };
+        assert!(
+            matches!(err, WarcError::Corrupt { format: "gzip", offset, .. } if offset == a.len() as u64),
+            "{err:?}"
+        );
+        let third = members.next_member().unwrap().expect("the member after");
+        assert_eq!(third.offset, (a.len() + b.len()) as u64);
+        assert_eq!(members.read(&mut out).unwrap(), 5);
+        assert_eq!(&out[..5], b"third");
     }
 }

@@ -4,9 +4,10 @@
 //!
 //! The layers, one module each, from the bytes up:
 //! `compression` (detect, common interface) → `gzip` / `zstd` (members with
-//! their file offsets) → `stream` (buffered view with positions) →
-//! `record` (framing, resynchronisation) → `http` (status, headers, types,
-//! codings) → `reader` ([`Item`]s) → `page` (payload to the core);
+//! their file offsets; `inflate` is gzip's one-call fast path) → `stream`
+//! (buffered view with positions) → `record` (framing, resynchronisation)
+//! → `http` (status, headers, types, codings) → `reader` ([`Item`]s) →
+//! `page` (payload to the core);
 //! `writer` for output. Nothing here holds a whole file in memory: payloads
 //! are buffered only for records the core will see, up to a limit.
 
@@ -14,6 +15,7 @@ pub mod compression;
 pub mod error;
 pub mod gzip;
 pub mod http;
+mod inflate;
 pub mod page;
 pub mod reader;
 pub mod record;
