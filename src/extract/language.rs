@@ -396,17 +396,25 @@ impl Detector {
         // correct for the trigrams the text has.
         let langs = script.langs();
         let index = &self.index[best];
-        let mut distance = [i64::from(MAX_TOTAL_DISTANCE); 64];
+        // The lookups first, in a loop of their own: the index is cold
+        // after a page's scan, and a loop doing nothing else lets the CPU
+        // overlap the misses (a third of this function's time was one).
+        let mut found = [(0u32, 0u32, 0u16); TEXT_TRIGRAMS_SIZE];
+        let mut hits = 0;
         for (position, t) in ranked.iter().enumerate() {
-            let Some(&(start, end)) = index.get(t) else {
-                continue;
-            };
+            if let Some(&(start, end)) = index.get(t) {
+                found[hits] = (start, end, position as u16);
+                hits += 1;
+            }
+        }
+        let mut distance = [i64::from(MAX_TOTAL_DISTANCE); 64];
+        for &(start, end, position) in &found[..hits] {
             for &(lang, rank) in self
                 .postings
                 .get(start as usize..end as usize)
                 .unwrap_or(&[])
             {
-                let diff = (position as i64 - i64::from(rank)).abs();
+                let diff = (i64::from(position) - i64::from(rank)).abs();
                 if let Some(d) = distance.get_mut(lang as usize) {
                     *d += diff - i64::from(MAX_TRIGRAM_DISTANCE);
                 }
