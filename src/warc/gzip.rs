@@ -265,12 +265,13 @@ impl<R: Read + Send> Decode for Members<R> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use flate2::{Compression as Level, write::GzEncoder};
     use std::io::Write;
 
-    fn gzip(data: &[u8]) -> Vec<u8> {
+    /// One gzip member holding `data` (also used by `inflate`'s tests).
+    pub(crate) fn gzip(data: &[u8]) -> Vec<u8> {
         let mut enc = GzEncoder::new(Vec::new(), Level::default());
         enc.write_all(data).unwrap();
         enc.finish().unwrap()

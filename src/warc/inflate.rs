@@ -79,14 +79,7 @@ impl Drop for Inflater {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use flate2::{Compression, write::GzEncoder};
-    use std::io::Write;
-
-    fn gzip(data: &[u8]) -> Vec<u8> {
-        let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-        enc.write_all(data).unwrap();
-        enc.finish().unwrap()
-    }
+    use crate::warc::gzip::tests::gzip;
 
     #[test]
     fn a_member_followed_by_more_reports_its_own_length() {
