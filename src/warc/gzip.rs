@@ -7,7 +7,7 @@
 //! records.
 //!
 //! A member that fits the input buffer and inflates to at most
-//! [`WHOLE_MAX`] bytes is decompressed in one call ([`super::inflate`]);
+//! `WHOLE_MAX` (64 MiB) is decompressed in one call (`super::inflate`);
 //! any other, and any the fast path fails on, goes through the streaming
 //! decoder, which alone reports errors, so the two paths cannot disagree
 //! on what is corrupt.
@@ -46,7 +46,7 @@ struct Whole {
 /// grows fourfold when a member does not fit, up to [`WHOLE_MAX`]; members
 /// inflating to more are streamed (typical pages are 50-500 KB).
 const WHOLE_START: usize = 1 << 20;
-pub const WHOLE_MAX: usize = 64 << 20;
+const WHOLE_MAX: usize = 64 << 20;
 /// With fewer bytes buffered than this, the buffer is topped up before a
 /// one-call attempt, which would otherwise likely fail on a cut member.
 const TOP_UP_BELOW: usize = INPUT_BUFFER / 4;
