@@ -1,7 +1,8 @@
 //! Extraction throughput on one thread, timing only the core: every page of
 //! a list is read into memory first, then `Extractor::extract` runs over
 //! them in turn. Prints pages/s and MB/s (10^6 bytes of raw HTML per
-//! second), comparable with `../shared/eval/peers.py`.
+//! second), comparable with `../shared/eval/peers.py`, and the share of
+//! each stage of the core (from `Document::timings`).
 //!
 //! usage: cargo run --release --example throughput -- LIST [--algorithm NAME] [--rounds N]
 //! LIST holds one page path per line.
@@ -33,11 +34,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ex = Extractor::new(Options::for_algorithm(algorithm));
     let hints = Hints::default();
     let (mut failed, mut chars) = (0usize, 0usize);
+    let mut stages = [0f64; 4];
     let started = Instant::now();
     for _ in 0..rounds {
         for page in &pages {
             match ex.extract(page, &hints) {
-                Ok(d) => chars += d.text.len(),
+                Ok(d) => {
+                    chars += d.text.len();
+                    let t = &d.timings;
+                    for (sum, s) in stages
+                        .iter_mut()
+                        .zip([t.scan, t.select, t.text, t.headline])
+                    {
+                        *sum += s;
+                    }
+                }
                 Err(_) => failed += 1,
             }
         }
@@ -48,6 +59,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "linesift ({algorithm}): {n} pages, {failed} failed, {seconds:.2} s, {:.1} pages/s, {:.2} MB/s ({chars} text bytes)",
         n as f64 / seconds,
         (bytes * rounds as usize) as f64 / seconds / 1e6
+    );
+    let staged: f64 = stages.iter().sum();
+    let share = |s: f64| 100.0 * s / staged.max(f64::MIN_POSITIVE);
+    println!(
+        "stages: scan {:.1} %, select {:.1} %, text {:.1} %, headline+language {:.1} % (of {staged:.2} s timed inside the core)",
+        share(stages[0]),
+        share(stages[1]),
+        share(stages[2]),
+        share(stages[3])
     );
     Ok(())
 }

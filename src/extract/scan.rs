@@ -433,8 +433,15 @@ impl Scanner {
                 self.pos += spaces;
             }
             let Some(attr) = quoted_attribute(&self.src.as_bytes()[self.pos..]) else {
-                if self.pos < self.src.len() {
-                    self.byte_run();
+                match self.src.as_bytes().get(self.pos) {
+                    // The tag's end, the common case, without `byte_run`'s
+                    // dispatch (`in_tag` is what `byte` calls here).
+                    Some(b'>') => {
+                        self.in_tag(b'>');
+                        self.pos += 1;
+                    }
+                    Some(_) => self.byte_run(),
+                    None => {}
                 }
                 return;
             };
@@ -470,7 +477,8 @@ impl Scanner {
         self.end_value();
     }
 
-    /// A tag name up to its end (space, `/` or `>`), which `byte` handles.
+    /// A tag name up to its end (space, `/` or `>`), then that byte and the
+    /// attributes.
     fn tag_name_run(&mut self) {
         let bytes = &self.src.as_bytes()[self.pos..];
         let n = bytes
@@ -481,8 +489,20 @@ impl Scanner {
             self.tag_name.push(b);
         }
         self.pos += n;
-        if self.pos < self.src.len() {
-            self.byte_run();
+        // The byte that ends the name, as `byte` would take it, and on
+        // into the attributes: a tag goes through without `step`'s
+        // dispatch between its parts.
+        let Some(&b) = self.src.as_bytes().get(self.pos) else {
+            return;
+        };
+        if self.state == State::TagName {
+            self.tag_name_byte(b);
+        } else {
+            self.end_tag_name_byte(b);
+        }
+        self.pos += 1;
+        if self.state == State::InTag {
+            self.attrs_run();
         }
     }
 
@@ -531,9 +551,23 @@ impl Scanner {
             if let Some(&b) = self.src.as_bytes().get(self.pos) {
                 self.tag_open(b);
                 self.pos += 1;
-                if self.state == State::TagName {
-                    self.tag_name_run();
+                match self.state {
+                    State::TagName => self.tag_name_run(),
+                    State::EndTagOpen => self.end_tag_start(),
+                    _ => {}
                 }
+            }
+        }
+    }
+
+    /// After `</`: the name's first byte, then the name (as `step` would
+    /// go, without its dispatch).
+    fn end_tag_start(&mut self) {
+        if let Some(&b) = self.src.as_bytes().get(self.pos) {
+            self.end_tag_open(b);
+            self.pos += 1;
+            if self.state == State::EndTagName {
+                self.tag_name_run();
             }
         }
     }
