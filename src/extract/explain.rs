@@ -98,7 +98,7 @@ pub fn explain(
         })
         .collect();
     Ok(Explanation {
-        source: scan.src,
+        source: scan.src.into_owned(),
         lines,
         diff: sel.diff,
         regions: sel.all,
@@ -109,7 +109,7 @@ pub fn explain(
 }
 
 /// Decodes the page with the encoding the extraction chose and scans it.
-fn rescan(bytes: &[u8], document: &Document, wrap: u32) -> super::scan::Scan {
+fn rescan(bytes: &[u8], document: &Document, wrap: u32) -> super::scan::Scan<'static> {
     let encoding = Encoding::for_label(document.encoding.as_bytes()).unwrap_or(encoding_rs::UTF_8);
     let bom_len = match Encoding::for_bom(bytes) {
         Some((_, len)) if document.encoding_source == "bom" => len,

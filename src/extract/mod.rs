@@ -77,10 +77,55 @@ impl Extractor {
 
     /// Extracts a whole page held in memory.
     pub fn extract(&self, bytes: &[u8], hints: &Hints) -> Result<Document, ExtractError> {
+        if let Some(doc) = self.extract_in_place(bytes, hints)? {
+            return Ok(doc);
+        }
         let mut page = self.stream(hints.clone());
         page.size_hint = bytes.len();
         page.feed(bytes)?;
         page.finish()
+    }
+
+    /// A page whose bytes already are its text is scanned where it lies,
+    /// with no decoding copy: UTF-8, or all ASCII in an encoding that maps
+    /// ASCII to itself. The encoding is chosen on the same prefix as the
+    /// streaming path, and decoding those bytes would give the same text,
+    /// so the document is the same. `None` sends the page down the
+    /// streaming path.
+    fn extract_in_place(
+        &self,
+        bytes: &[u8],
+        hints: &Hints,
+    ) -> Result<Option<Document>, ExtractError> {
+        let started = Instant::now();
+        let limit = self.options.max_bytes;
+        if bytes.len() > limit {
+            return Err(ExtractError::TooLarge { limit });
+        }
+        let prefix = &bytes[..bytes.len().min(charset::SNIFF_BYTES)];
+        let choice = charset::choose(prefix, hints.charset.as_deref());
+        let body = &bytes[choice.bom_len..];
+        let Ok(text) = std::str::from_utf8(body) else {
+            return Ok(None);
+        };
+        let same_text = choice.encoding == encoding_rs::UTF_8
+            || (choice.encoding.is_ascii_compatible() && text.is_ascii());
+        if !same_text {
+            return Ok(None);
+        }
+        if choice.bom_len == 0 {
+            check_not_binary(prefix)?;
+        }
+        let scan = Scanner::borrowed(self.scan_limits(), text).finish();
+        let limit = self.options.max_lines;
+        if scan.lines.len() > limit {
+            return Err(ExtractError::TooManyLines { limit });
+        }
+        let scan_seconds = started.elapsed().as_secs_f64();
+        let mut doc = self.build(&scan, hints, choice);
+        doc.bytes = bytes.len() as u64;
+        doc.timings.scan = scan_seconds;
+        Ok(Some(doc))
     }
 
     /// Starts a page that arrives in chunks.
@@ -113,7 +158,7 @@ pub struct PageStream<'e> {
     hints: Hints,
     sniff: Vec<u8>,
     decoder: Option<(Choice, StreamDecoder)>,
-    scanner: Scanner,
+    scanner: Scanner<'static>,
     bytes: u64,
     /// The page's whole size when known up front (`Extractor::extract`):
     /// the buffers are then sized once, when the encoding is chosen.
@@ -399,7 +444,7 @@ fn candidate_lines(scan: &Scan, auto: bool, content_start: Option<u32>) -> Vec<u
 }
 
 /// The raw HTML of line `i`.
-fn line_html(scan: &Scan, i: usize) -> &str {
+fn line_html<'s>(scan: &'s Scan<'_>, i: usize) -> &'s str {
     scan.lines
         .get(i)
         .and_then(|l| scan.src.get(l.start as usize..l.end as usize))

@@ -31,6 +31,7 @@
 use super::signals::{self, Signal};
 use super::tags::Tag;
 use super::text_count::{self, RunState, is_space};
+use std::borrow::Cow;
 
 /// Counts for one logical line. Character counts use collapsed whitespace.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -226,11 +227,15 @@ enum Capture {
 }
 
 /// The streaming line scanner. Feed it decoded text with [`Scanner::push`],
-/// then call [`Scanner::finish`].
+/// then call [`Scanner::finish`]; or hand it a whole page of text it may
+/// borrow with [`Scanner::borrowed`].
 #[derive(Debug)]
-pub struct Scanner {
+pub struct Scanner<'a> {
     limits: ScanLimits,
-    src: String,
+    /// The text so far: owned when it arrives in pieces, borrowed when the
+    /// caller's bytes already are the page's text (UTF-8, or ASCII in an
+    /// ASCII-compatible encoding), which spares a copy of the page.
+    src: Cow<'a, str>,
     pos: usize,
     state: State,
     lines: Vec<Line>,
@@ -275,18 +280,18 @@ pub struct Scanner {
 
 /// The scanner's result: the decoded source, its lines and elements.
 #[derive(Debug, Clone, Default)]
-pub struct Scan {
-    pub src: String,
+pub struct Scan<'a> {
+    pub src: Cow<'a, str>,
     pub lines: Vec<Line>,
     pub elements: Vec<Element>,
     pub info: PageInfo,
 }
 
-impl Scanner {
+impl<'a> Scanner<'a> {
     pub fn new(limits: ScanLimits) -> Self {
         Scanner {
             limits,
-            src: String::new(),
+            src: Cow::Borrowed(""),
             pos: 0,
             state: State::Text,
             lines: Vec::new(),
@@ -347,7 +352,11 @@ impl Scanner {
     /// per 300 bytes; the guess is capped at 64 Ki lines, 4 MiB, so that a
     /// huge page of few lines does not hold much room it never uses).
     pub fn reserve(&mut self, text: usize, bytes: usize) {
-        self.src.reserve(text);
+        self.src.to_mut().reserve(text);
+        self.reserve_lines(bytes);
+    }
+
+    fn reserve_lines(&mut self, bytes: usize) {
         self.lines.reserve((bytes / 256).min(1 << 16));
     }
 
@@ -361,14 +370,27 @@ impl Scanner {
     /// counts it. `append` must only append (crate-private, so that the
     /// only callers are the core's own decoders).
     pub(crate) fn push_with(&mut self, append: impl FnOnce(&mut String)) {
-        append(&mut self.src);
+        append(self.src.to_mut());
         while self.pos < self.src.len() {
             self.step();
         }
     }
 
+    /// Scans a whole page of text in place, with no copy: what `new`, a
+    /// `push` of `text` and nothing more would do. Its lines are counted;
+    /// call [`Scanner::finish`] for the rest.
+    pub fn borrowed(limits: ScanLimits, text: &'a str) -> Self {
+        let mut scanner = Scanner::new(limits);
+        scanner.src = Cow::Borrowed(text);
+        scanner.reserve_lines(text.len());
+        while scanner.pos < scanner.src.len() {
+            scanner.step();
+        }
+        scanner
+    }
+
     /// Ends the page: closes the last line and any open elements.
-    pub fn finish(mut self) -> Scan {
+    pub fn finish(mut self) -> Scan<'a> {
         if matches!(self.state, State::Raw(_)) && self.raw_mode == RawMode::Title {
             self.abandon_title();
             while self.pos < self.src.len() {
