@@ -105,7 +105,7 @@ impl Extractor {
         let prefix = &bytes[..bytes.len().min(charset::SNIFF_BYTES)];
         let choice = charset::choose(prefix, hints.charset.as_deref());
         let body = &bytes[choice.bom_len..];
-        let Ok(text) = std::str::from_utf8(body) else {
+        let Ok(text) = simdutf8::basic::from_utf8(body) else {
             return Ok(None);
         };
         let same_text = choice.encoding == encoding_rs::UTF_8
