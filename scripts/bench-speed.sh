@@ -4,9 +4,11 @@
 # which times only the extraction call) on the same corpus pages, in one
 # run; prints MB/s of each and the ratio. The bar: linesift ≥ 10× resiliparse.
 #
-# usage: scripts/bench-speed.sh [--limit N] [--peer NAME]...
+# usage: scripts/bench-speed.sh [--limit N] [--peer NAME]... [--pgo]
 #   --limit N   only the first N pages of the manifest (default: all)
 #   --peer NAME another peers.py system to run too (e.g. trafilatura)
+#   --pgo       time the profile-guided build too (scripts/build-pgo.sh
+#               first; it is not rebuilt here)
 #
 # Needs the peers in .venv: python3 -m venv .venv && .venv/bin/pip install -U pip &&
 #   .venv/bin/pip install -r ../shared/eval/requirements-peers.txt
@@ -19,11 +21,13 @@ shared=${LINESIFT_SHARED:-$here/../shared}
 target=${CARGO_TARGET_DIR:-$here/target}
 python=${PYTHON:-$here/.venv/bin/python}
 limit=
+pgo=
 peers=(resiliparse)
 while [ $# -gt 0 ]; do
   case $1 in
     --limit) limit=$2; shift 2 ;;
     --peer) peers+=("$2"); shift 2 ;;
+    --pgo) pgo=$target/pgo/use/release/examples/throughput; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -42,22 +46,29 @@ limit_args=()
 [ -n "$limit" ] && limit_args=(--limit "$limit")
 
 "$target/release/examples/throughput" "$out/pages.txt" | tee "$out/linesift.txt"
+if [ -n "$pgo" ]; then
+  [ -x "$pgo" ] || { echo "no $pgo: run scripts/build-pgo.sh first" >&2; exit 1; }
+  "$pgo" "$out/pages.txt" | tee "$out/linesift-pgo.txt"
+fi
 for peer in "${peers[@]}"; do
   "$python" "$shared/eval/peers.py" "$peer" "$corpus/manifest.tsv" "$out/$peer.jsonl" \
     "${limit_args[@]}" 2>&1 | tee "$out/$peer.txt"
 done
 
-python3 - "$out" "${peers[@]}" <<'PY'
+python3 - "$out" "${pgo:+pgo}" "${peers[@]}" <<'PY'
 import re, sys, os
-out, peers = sys.argv[1], sys.argv[2:]
+out, pgo, peers = sys.argv[1], sys.argv[2], sys.argv[3:]
 def mbs(name):
     text = open(os.path.join(out, f"{name}.txt")).read()
     m = re.findall(r"([\d.]+) pages/s, ([\d.]+) MB/s", text)
     return (float(m[-1][0]), float(m[-1][1])) if m else (float("nan"), float("nan"))
 ours = mbs("linesift")
-print(f'{"system":<16}{"pages/s":>10}{"MB/s":>10}{"linesift ×":>12}')
-print(f'{"linesift":<16}{ours[0]:>10.1f}{ours[1]:>10.2f}{"":>12}')
+mine = [("linesift", ours)] + ([("linesift-pgo", mbs("linesift-pgo"))] if pgo else [])
+print(f'{"system":<16}{"pages/s":>10}{"MB/s":>10}' + "".join(f'{n + " ×":>16}' for n, _ in mine))
+for name, m in mine:
+    print(f'{name:<16}{m[0]:>10.1f}{m[1]:>10.2f}')
 for p in peers:
     theirs = mbs(p)
-    print(f'{p:<16}{theirs[0]:>10.1f}{theirs[1]:>10.2f}{ours[1] / theirs[1]:>12.1f}')
+    ratios = "".join(f'{m[1] / theirs[1]:>16.1f}' for _, m in mine)
+    print(f'{p:<16}{theirs[0]:>10.1f}{theirs[1]:>10.2f}{ratios}')
 PY
