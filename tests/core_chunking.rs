@@ -192,6 +192,15 @@ fn utf16(text: &str, big_endian: bool) -> Vec<u8> {
     out
 }
 
+/// All ASCII, labelled Latin-1: the same text whichever way it is read.
+const ASCII_LATIN1: &str = "<html><head><meta charset=\"iso-8859-1\"><title>Rain on the plain</title></head>\n\
+    <body><h1>Rain on the plain</h1><p>The rain in Spain stays mainly in the plain, &eacute;t&eacute; or not,\n\
+    and the weather office says so every single morning of the year.</p></body></html>\n";
+
+fn latin1(text: &str) -> Vec<u8> {
+    encoding_rs::WINDOWS_1252.encode(text).0.into_owned()
+}
+
 fn cp1251(text: &str) -> Vec<u8> {
     let (bytes, _, unmappable) = encoding_rs::WINDOWS_1251.encode(text);
     assert!(!unmappable);
@@ -279,6 +288,32 @@ fn hand_pages() -> &'static [(String, Vec<u8>)] {
             ("truncated", TRUNCATED.as_bytes().to_vec()),
             ("lone-script", LONE_SCRIPT.as_bytes().to_vec()),
             ("empty", Vec::new()),
+            // `Extractor::extract` scans a page in place when its bytes
+            // already are its text: these sit on both sides of that line.
+            (
+                "utf8-bom",
+                [&b"\xEF\xBB\xBF"[..], UTF8_PAGE.as_bytes()].concat(),
+            ),
+            (
+                "utf8-invalid",
+                [UTF8_PAGE.as_bytes(), b"<p>caf\xE9 and \xFF\xFE bytes</p>"].concat(),
+            ),
+            ("ascii-latin1-label", ASCII_LATIN1.as_bytes().to_vec()),
+            (
+                "latin1-bytes",
+                latin1(&ASCII_LATIN1.replace("plain", "pläin")),
+            ),
+            // Labelled Latin-1 and ASCII for the whole sniffed prefix, UTF-8
+            // after it: read as windows-1252, as the label says.
+            (
+                "late-utf8-latin1-label",
+                format!(
+                    "{}{}<p>Grüße aus Köln</p></body></html>\n",
+                    ASCII_LATIN1.replace("</body></html>\n", ""),
+                    "<p>plain ascii words</p>\n".repeat(800)
+                )
+                .into_bytes(),
+            ),
             ("long", long.into_bytes()),
             (
                 "long-tricky",
