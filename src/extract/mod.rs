@@ -384,13 +384,8 @@ impl Extractor {
         let (agreeing, rest): (Vec<usize>, Vec<usize>) = wanted.iter().partition(|&&i| {
             headline::prefilter::may_share_a_term(line_html(scan, i), &query, &mut scratch)
         });
-        let mut rendered = render_lines(scan, &agreeing, &mut fragments);
-        let first = headline::best_match(&headline_inputs(
-            scan,
-            &self.stop,
-            &as_candidates(scan, &fragments, &rendered),
-            sel,
-        ));
+        let mut rendered = Vec::with_capacity(agreeing.len());
+        let first = self.first_choice(scan, sel, &agreeing, &mut fragments, &mut rendered);
         let mut found = match first {
             Some(found) => found,
             None => {
@@ -402,6 +397,43 @@ impl Extractor {
         };
         found.text = headline::normalize(&found.text);
         Some(found)
+    }
+}
+
+impl Extractor {
+    /// `Auto`'s first choice ([`headline::best_match`]) over `lines`,
+    /// rendering a line only while it may still win: after a strong match
+    /// (an `<h1>` agreeing with the title) most later lines cannot. Each
+    /// line rendered is added to `rendered`; when nothing is found, none
+    /// was skipped.
+    fn first_choice(
+        &self,
+        scan: &Scan,
+        sel: &select::Selection,
+        lines: &[usize],
+        fragments: &mut text::Fragments,
+        rendered: &mut Vec<(usize, usize)>,
+    ) -> Option<headline::Headline> {
+        let mut matcher = headline::Matcher::new(&headline_inputs(scan, &self.stop, &[], sel));
+        let mut best = None;
+        for &i in lines {
+            let heading = scan.lines.get(i).map_or(0, |l| l.heading);
+            if !matcher.may_win(i as u32, heading) {
+                continue;
+            }
+            let id = fragments.push(line_html(scan, i));
+            rendered.push((i, id));
+            let Some(c) = as_candidates(scan, fragments, &[(i, id)]).pop() else {
+                continue;
+            };
+            if matcher.consider(&c) {
+                best = Some((i, id));
+            }
+        }
+        best.map(|(i, id)| headline::Headline {
+            text: fragments.get(id).to_string(),
+            line: Some(i as u32),
+        })
     }
 }
 

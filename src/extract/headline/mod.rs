@@ -228,41 +228,98 @@ pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
 /// Only blocks sharing a term with [`query_terms`] can agree, which is what
 /// lets the caller skip rendering the others (see [`prefilter`]).
 pub fn best_match(input: &Inputs<'_>) -> Option<Headline> {
-    let title = clean(input.title);
-    let og = clean(input.og_title);
-    let q = TermVector::of(&title, input.stop);
-    let og_v = TermVector::of(&og, input.stop);
-    // Most pages repeat the title as og:title: one cosine then does.
-    let og_differs = og != title;
-    let mut v = TermVector::default();
-    let mut best: Option<(f64, &Candidate)> = None;
+    let mut matcher = Matcher::new(input);
+    let mut best = None;
     for c in input.candidates {
+        if matcher.may_win(c.line, c.heading) && matcher.consider(c) {
+            best = Some(c);
+        }
+    }
+    best.map(|c| Headline {
+        text: c.text.to_string(),
+        line: Some(c.line),
+    })
+}
+
+/// [`best_match`] one candidate at a time, so that a caller can leave
+/// unrendered the blocks that cannot win any more ([`Matcher::may_win`]).
+pub struct Matcher<'s> {
+    q: TermVector,
+    og_v: TermVector,
+    /// Most pages repeat the title as og:title: one cosine then does.
+    og_differs: bool,
+    v: TermVector,
+    stop: &'s StopWords,
+    content_start: Option<u32>,
+    content_first: Option<u32>,
+    best: Option<f64>,
+}
+
+/// A cosine is at most 1; this much more covers its rounding.
+const COSINE_SLACK: f64 = 1e-9;
+
+impl<'s> Matcher<'s> {
+    /// A matcher for `input`'s title, og:title and content (its
+    /// candidates are not looked at).
+    pub fn new(input: &Inputs<'s>) -> Self {
+        let title = clean(input.title);
+        let og = clean(input.og_title);
+        Matcher {
+            q: TermVector::of(&title, input.stop),
+            og_v: TermVector::of(&og, input.stop),
+            og_differs: og != title,
+            v: TermVector::default(),
+            stop: input.stop,
+            content_start: input.content_start,
+            content_first: input.content_first,
+            best: None,
+        }
+    }
+
+    /// Could a block on `line` with this heading level beat the best so
+    /// far? Its score is its cosine (at most 1) plus bonuses known from
+    /// `line` and `heading` alone, and only a higher score wins: a block
+    /// for which this is false need not be rendered, and the choice is the
+    /// same as with it.
+    pub fn may_win(&self, line: u32, heading: u8) -> bool {
+        self.best
+            .is_none_or(|best| 1.0 + COSINE_SLACK + self.bonus(line, heading) > best)
+    }
+
+    fn bonus(&self, line: u32, heading: u8) -> f64 {
+        heading_bonus(heading)
+            + near_content_bonus(line, self.content_start)
+                .max(near_content_bonus(line, self.content_first))
+    }
+
+    /// Scores `c`; `true` when it is the best so far.
+    pub fn consider(&mut self, c: &Candidate) -> bool {
         let (words, numeric) = word_counts(c.text);
         if words == 0 || words > 40 {
-            continue;
+            return false;
         }
-        v.set(c.text, input.stop);
-        let mut sim = terms::cosine(&q, &v);
-        if og_differs {
-            sim = sim.max(terms::cosine(&og_v, &v));
+        self.v.set(c.text, self.stop);
+        let mut sim = terms::cosine(&self.q, &self.v);
+        if self.og_differs {
+            sim = sim.max(terms::cosine(&self.og_v, &self.v));
         }
         let needed = if c.heading > 0 { 0.35 } else { 0.5 };
         let sure = if c.heading > 0 { 0.5 } else { 0.9 };
         if sim < sure && !headline_shape(words, numeric) {
-            continue;
+            return false;
         }
+        // Summed in this order, as it always was: a float sum in another
+        // order can differ in the last bit and flip a near-tie.
         let score = sim
             + heading_bonus(c.heading)
-            + near_content_bonus(c, input.content_start)
-                .max(near_content_bonus(c, input.content_first));
-        if sim >= needed && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, c));
+            + near_content_bonus(c.line, self.content_start)
+                .max(near_content_bonus(c.line, self.content_first));
+        let wins = sim >= needed && self.best.is_none_or(|b| score > b);
+        if wins {
+            self.best = Some(score);
         }
+        wins
     }
-    best.map(|(_, c)| Headline {
-        text: c.text.to_string(),
-        line: Some(c.line),
-    })
 }
 
 /// The terms a block must share with the title or og:title to agree with
@@ -289,9 +346,9 @@ fn heading_bonus(level: u8) -> f64 {
 }
 
 /// Headlines sit just before the main content (thesis 000 §7.2.1).
-fn near_content_bonus(c: &Candidate, content_start: Option<u32>) -> f64 {
+fn near_content_bonus(line: u32, content_start: Option<u32>) -> f64 {
     match content_start {
-        Some(start) if c.line <= start && start - c.line <= 15 => 0.1,
+        Some(start) if line <= start && start - line <= 15 => 0.1,
         _ => 0.0,
     }
 }
@@ -489,6 +546,50 @@ mod tests {
             find(HeadlineMethod::Auto, &input).unwrap().text,
             "U.S. markets rally as rates fall"
         );
+    }
+
+    #[test]
+    fn blocks_that_cannot_beat_a_strong_match_are_not_considered() {
+        let s = stop();
+        let h1 = cand("U.S. markets rally as rates fall", 9, 1);
+        let input = Inputs {
+            title: "U.S. markets rally as rates fall | Example Times",
+            og_title: "",
+            candidates: &[],
+            stop: &s,
+            content_start: Some(10),
+            content_first: Some(10),
+        };
+        let mut m = Matcher::new(&input);
+        // Nothing matched yet: anything may win.
+        assert!(m.may_win(30, 0));
+        assert!(m.consider(&h1));
+        // Cosine 1 + 0.3 + 0.1: a plain block (at most 1.0 + 0.1) or an
+        // h2 (1.08 + 0.1) cannot beat it; another h1 as near still may
+        // (the bound errs towards looking, by the cosine's rounding slack).
+        assert!(!m.may_win(8, 0));
+        assert!(!m.may_win(12, 2));
+        assert!(m.may_win(9, 1));
+        // The same text in a plain block scores less and loses.
+        assert!(!m.consider(&cand("U.S. markets rally as rates fall", 8, 0)));
+    }
+
+    #[test]
+    fn a_weak_match_leaves_room_for_better_blocks() {
+        let s = stop();
+        let input = Inputs {
+            title: "Markets rally as rates fall",
+            og_title: "",
+            candidates: &[],
+            stop: &s,
+            content_start: None,
+            content_first: None,
+        };
+        let mut m = Matcher::new(&input);
+        // Shares two of four terms: cosine 0.5, a heading of level 3.
+        assert!(m.consider(&cand("Markets rally today here", 3, 3)));
+        assert!(m.may_win(4, 0));
+        assert!(m.may_win(5, 1));
     }
 
     #[test]
