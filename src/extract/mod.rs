@@ -76,46 +76,28 @@ impl Extractor {
     }
 
     /// Extracts a whole page held in memory.
+    ///
+    /// The encoding is chosen once, on the same prefix the streaming path
+    /// would sniff. A page whose bytes already are its text (UTF-8, or all
+    /// ASCII in an encoding that maps ASCII to itself) is then scanned
+    /// where it lies, with no decoding copy: decoding it would give the
+    /// same text, so the document is the same. Any other page is decoded
+    /// as it would be streamed, with that choice.
     pub fn extract(&self, bytes: &[u8], hints: &Hints) -> Result<Document, ExtractError> {
-        if let Some(doc) = self.extract_in_place(bytes, hints)? {
-            return Ok(doc);
-        }
-        let mut page = self.stream(hints.clone());
-        page.size_hint = bytes.len();
-        page.feed(bytes)?;
-        page.finish()
-    }
-
-    /// A page whose bytes already are its text is scanned where it lies,
-    /// with no decoding copy: UTF-8, or all ASCII in an encoding that maps
-    /// ASCII to itself. The encoding is chosen on the same prefix as the
-    /// streaming path, and decoding those bytes would give the same text,
-    /// so the document is the same. `None` sends the page down the
-    /// streaming path.
-    fn extract_in_place(
-        &self,
-        bytes: &[u8],
-        hints: &Hints,
-    ) -> Result<Option<Document>, ExtractError> {
         let started = Instant::now();
         let limit = self.options.max_bytes;
         if bytes.len() > limit {
             return Err(ExtractError::TooLarge { limit });
         }
         let prefix = &bytes[..bytes.len().min(charset::SNIFF_BYTES)];
-        let choice = charset::choose(prefix, hints.charset.as_deref());
-        let body = &bytes[choice.bom_len..];
-        let Ok(text) = simdutf8::basic::from_utf8(body) else {
-            return Ok(None);
+        let choice = choose_encoding(prefix, hints)?;
+        let Some(text) = text_in_place(&bytes[choice.bom_len..], choice) else {
+            let mut page = self.stream(hints.clone());
+            page.size_hint = bytes.len();
+            page.chosen = Some(choice);
+            page.feed(bytes)?;
+            return page.finish();
         };
-        let same_text = choice.encoding == encoding_rs::UTF_8
-            || (choice.encoding.is_ascii_compatible() && text.is_ascii());
-        if !same_text {
-            return Ok(None);
-        }
-        if choice.bom_len == 0 {
-            check_not_binary(prefix)?;
-        }
         let scan = Scanner::borrowed(self.scan_limits(), text).finish();
         let limit = self.options.max_lines;
         if scan.lines.len() > limit {
@@ -125,7 +107,7 @@ impl Extractor {
         let mut doc = self.build(&scan, hints, choice);
         doc.bytes = bytes.len() as u64;
         doc.timings.scan = scan_seconds;
-        Ok(Some(doc))
+        Ok(doc)
     }
 
     /// Starts a page that arrives in chunks.
@@ -136,6 +118,7 @@ impl Extractor {
             sniff: Vec::new(),
             decoder: None,
             scanner: Scanner::new(self.scan_limits()),
+            chosen: None,
             bytes: 0,
             size_hint: 0,
             scan_seconds: 0.0,
@@ -159,6 +142,9 @@ pub struct PageStream<'e> {
     sniff: Vec<u8>,
     decoder: Option<(Choice, StreamDecoder)>,
     scanner: Scanner<'static>,
+    /// The encoding, when `Extractor::extract` has chosen it already (on
+    /// the same prefix `start_decoding` would look at).
+    chosen: Option<Choice>,
     bytes: u64,
     /// The page's whole size when known up front (`Extractor::extract`):
     /// the buffers are then sized once, when the encoding is chosen.
@@ -239,10 +225,10 @@ impl PageStream<'_> {
     fn start_decoding(&mut self, prefix: &[u8]) -> Result<(Choice, StreamDecoder), ExtractError> {
         // The decision looks at exactly the first SNIFF_BYTES (`push` passes
         // no more), however the input was chunked.
-        if encoding_rs::Encoding::for_bom(prefix).is_none() {
-            check_not_binary(prefix)?;
-        }
-        let choice = charset::choose(prefix, self.hints.charset.as_deref());
+        let choice = match self.chosen.take() {
+            Some(choice) => choice,
+            None => choose_encoding(prefix, &self.hints)?,
+        };
         let mut decoder = StreamDecoder::new(choice);
         if self.size_hint > 0 {
             self.scanner
@@ -281,6 +267,26 @@ impl PageStream<'_> {
         doc.timings.scan = self.scan_seconds;
         Ok(doc)
     }
+}
+
+/// Refuses binary input, then chooses the encoding from the sniffed prefix.
+fn choose_encoding(prefix: &[u8], hints: &Hints) -> Result<Choice, ExtractError> {
+    if encoding_rs::Encoding::for_bom(prefix).is_none() {
+        check_not_binary(prefix)?;
+    }
+    Ok(charset::choose(prefix, hints.charset.as_deref()))
+}
+
+/// `body` as the text decoding it with `choice` would give, when that is
+/// the bytes themselves: UTF-8, or ASCII in an ASCII-compatible encoding.
+fn text_in_place(body: &[u8], choice: Choice) -> Option<&str> {
+    if choice.encoding == encoding_rs::UTF_8 {
+        return simdutf8::basic::from_utf8(body).ok();
+    }
+    if !choice.encoding.is_ascii_compatible() || !body.is_ascii() {
+        return None;
+    }
+    std::str::from_utf8(body).ok()
 }
 
 /// Refuses input whose first bytes are mostly NUL and control bytes.
@@ -423,7 +429,7 @@ impl Extractor {
             }
             let id = fragments.push(line_html(scan, i));
             rendered.push((i, id));
-            let Some(c) = as_candidates(scan, fragments, &[(i, id)]).pop() else {
+            let Some(c) = candidate(scan, fragments, i, id) else {
                 continue;
             };
             if matcher.consider(&c) {
@@ -503,17 +509,25 @@ fn as_candidates<'f>(
 ) -> Vec<Candidate<'f>> {
     rendered
         .iter()
-        .filter_map(|&(i, id)| {
-            let l = scan.lines.get(i)?;
-            Some(Candidate {
-                text: fragments.get(id),
-                line: i as u32,
-                heading: l.heading,
-                links: l.anchor_text * 2 > l.text,
-            })
-        })
-        .filter(|c| !c.text.is_empty())
+        .filter_map(|&(i, id)| candidate(scan, fragments, i, id))
         .collect()
+}
+
+/// Line `i` rendered as fragment `id`, as a candidate; `None` when empty.
+fn candidate<'f>(
+    scan: &Scan,
+    fragments: &'f text::Fragments,
+    i: usize,
+    id: usize,
+) -> Option<Candidate<'f>> {
+    let l = scan.lines.get(i)?;
+    let text = fragments.get(id);
+    (!text.is_empty()).then_some(Candidate {
+        text,
+        line: i as u32,
+        heading: l.heading,
+        links: l.anchor_text * 2 > l.text,
+    })
 }
 
 fn floor_boundary(s: &str, i: usize) -> usize {

@@ -371,6 +371,11 @@ impl<'a> Scanner<'a> {
     /// only callers are the core's own decoders).
     pub(crate) fn push_with(&mut self, append: impl FnOnce(&mut String)) {
         append(self.src.to_mut());
+        self.scan_to_end();
+    }
+
+    /// Counts what has arrived and is not counted yet.
+    fn scan_to_end(&mut self) {
         while self.pos < self.src.len() {
             self.step();
         }
@@ -383,9 +388,7 @@ impl<'a> Scanner<'a> {
         let mut scanner = Scanner::new(limits);
         scanner.src = Cow::Borrowed(text);
         scanner.reserve_lines(text.len());
-        while scanner.pos < scanner.src.len() {
-            scanner.step();
-        }
+        scanner.scan_to_end();
         scanner
     }
 
@@ -393,9 +396,7 @@ impl<'a> Scanner<'a> {
     pub fn finish(mut self) -> Scan<'a> {
         if matches!(self.state, State::Raw(_)) && self.raw_mode == RawMode::Title {
             self.abandon_title();
-            while self.pos < self.src.len() {
-                self.step();
-            }
+            self.scan_to_end();
         }
         while !self.stack.is_empty() {
             self.pop();
