@@ -650,7 +650,7 @@ impl<'a> Scanner<'a> {
     /// is code, counted in one go (values are most of modern markup).
     fn value_run(&mut self, quote: u8) {
         let bytes = &self.src.as_bytes()[self.pos..];
-        let n = memchr::memchr(quote, bytes).unwrap_or(bytes.len());
+        let n = text_count::find(quote, bytes).unwrap_or(bytes.len());
         let run = &bytes[..n];
         if self.capture != Capture::None {
             let room = VALUE_CAP.saturating_sub(self.value.len()).min(n);
@@ -1380,7 +1380,7 @@ fn quoted_attribute(bytes: &[u8]) -> Option<QuotedAttr> {
     if quote != b'"' && quote != b'\'' {
         return None;
     }
-    let value = memchr::memchr(quote, &bytes[name + 2..])?;
+    let value = text_count::find(quote, &bytes[name + 2..])?;
     Some(QuotedAttr {
         name,
         len: name + 2 + value + 1,
