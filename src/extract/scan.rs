@@ -554,12 +554,11 @@ impl<'a> Scanner<'a> {
     fn text_run(&mut self) {
         let bytes = &self.src.as_bytes()[self.pos..];
         let len = bytes.len();
-        let n = memchr::memchr(b'<', bytes).unwrap_or(len);
         // A whitespace run counts as one character, and only between two
         // non-space characters of the same text run: whitespace between
         // tags is formatting, not content. The run's state outlives a
         // chunk boundary, so chunking cannot change the counts.
-        let c = text_count::count(&bytes[..n], &mut self.run);
+        let (n, c) = text_count::count_to(b'<', bytes, &mut self.run);
         self.add_text(c.text);
         self.cur.high += c.high;
         self.cur.low += c.low;
