@@ -314,6 +314,54 @@ fn corrupt_zstd_frame_in_the_middle_is_skipped() {
     }
 }
 
+/// `bytes` with the second half of `[start, end)` cut out: a record
+/// written part way, then more appended.
+fn cut_short(bytes: &[u8], start: u64, end: u64) -> Vec<u8> {
+    let (start, end) = (start as usize, end as usize);
+    [&bytes[..start + (end - start) / 2], &bytes[end..]].concat()
+}
+
+/// The records read and the offsets of the members that failed.
+fn read_and_failed(bytes: Vec<u8>) -> (Vec<String>, Vec<u64>) {
+    let (items, error) = read(bytes);
+    assert!(error.is_none(), "{error:?}");
+    let failed = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Bad { pos, .. } => Some(pos.offset),
+            _ => None,
+        })
+        .collect();
+    (ids(&items), failed)
+}
+
+/// A member cut short makes the decoder read on into the members after it
+/// before it fails; they are still read (the resync goes back to the
+/// bytes it kept of the failed member).
+#[test]
+fn a_gzip_member_cut_short_does_not_take_the_next_records_with_it() {
+    let (plain, written) = six();
+    let (gz, offsets) = gzip_file(&split_records(&plain, &written));
+    let (ids, failed) = read_and_failed(cut_short(&gz, offsets[2], offsets[3]));
+    let mut want = all_ids(&written);
+    want.remove(2);
+    assert_eq!(ids, want);
+    assert_eq!(failed, vec![offsets[2]]);
+}
+
+#[test]
+fn a_zstd_frame_cut_short_does_not_take_the_next_records_with_it() {
+    let (plain, written) = six();
+    for dict in [None, Some(train_dictionary())] {
+        let (zst, offsets) = zstd_warc(&plain, &written, dict.as_deref(), false);
+        let (ids, failed) = read_and_failed(cut_short(&zst, offsets[3], offsets[4]));
+        let mut want = all_ids(&written);
+        want.remove(3);
+        assert_eq!(ids, want, "dictionary: {}", dict.is_some());
+        assert_eq!(failed, vec![offsets[3]]);
+    }
+}
+
 #[test]
 fn several_corrupt_members_each_counted_once() {
     let (plain, written) = six();

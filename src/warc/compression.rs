@@ -52,7 +52,9 @@ pub trait Decode: Send {
 }
 
 /// A buffered reader that knows the file offset of its next byte and can
-/// look ahead a few bytes across its buffer's end.
+/// look ahead a few bytes across its buffer's end. It can also keep bytes
+/// already read, so that a layer can go back to them after a member that
+/// failed part way ([`Input::keep`]).
 #[derive(Debug)]
 pub struct Input<R> {
     inner: R,
@@ -60,7 +62,22 @@ pub struct Input<R> {
     start: usize,
     end: usize,
     pos: u64,
+    kept: Option<Kept>,
 }
+
+/// Bytes kept behind the read position: `buf[from..start]`.
+#[derive(Debug, Clone, Copy)]
+struct Kept {
+    from: usize,
+    /// Where in some kept bytes a member may start, if anywhere: when the
+    /// buffer fills up, the kept bytes before that are let go.
+    may_start: fn(&[u8]) -> Option<usize>,
+}
+
+/// Kept bytes let go when no member may start in them, except this many
+/// at their end: a member's header may begin there and end in bytes not
+/// read yet (a gzip header is told from data by its first four bytes).
+const HEADER_TAIL: usize = 3;
 
 /// Large enough that the gzip layer's one-call path (see `gzip`) holds
 /// nearly every member whole: a page's member is typically 5-50 KB.
@@ -75,6 +92,7 @@ impl<R: Read> Input<R> {
             start: 0,
             end: 0,
             pos: base,
+            kept: None,
         }
     }
 
@@ -92,10 +110,8 @@ impl<R: Read> Input<R> {
     pub fn peek(&mut self, n: usize) -> Result<&[u8], WarcError> {
         let n = n.min(INPUT_BUFFER);
         if self.end - self.start < n {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-            while self.end < n {
+            self.make_room(n - (self.end - self.start));
+            while self.end - self.start < n {
                 let got = self.read_inner()?;
                 if got == 0 {
                     break;
@@ -104,6 +120,64 @@ impl<R: Read> Input<R> {
         }
         let avail = &self.buf[self.start..self.end];
         Ok(&avail[..avail.len().min(n)])
+    }
+
+    /// From the next byte on, keeps the bytes read until [`Input::unkeep`]
+    /// or [`Input::back_to_kept`], as far as the buffer holds them: when
+    /// it is full, the kept bytes before the first place after the first
+    /// kept byte where `may_start` finds a member may start are let go (all
+    /// but the last few when it finds none), and all of them if that is
+    /// still too many.
+    ///
+    /// The gzip layer keeps a streamed member's bytes this way: a member cut
+    /// short runs the decoder on into the members after it before it fails,
+    /// and going back lets the resync find them.
+    pub fn keep(&mut self, may_start: fn(&[u8]) -> Option<usize>) {
+        self.kept = Some(Kept {
+            from: self.start,
+            may_start,
+        });
+    }
+
+    /// Stops keeping bytes.
+    pub fn unkeep(&mut self) {
+        self.kept = None;
+    }
+
+    /// Goes back to the first byte still kept, if any, and stops keeping.
+    pub fn back_to_kept(&mut self) {
+        if let Some(kept) = self.kept.take() {
+            self.pos -= (self.start - kept.from) as u64;
+            self.start = kept.from;
+        }
+    }
+
+    /// Makes room for `want` more bytes (at most the buffer size) after
+    /// the buffered ones, moving what must stay to the buffer's front.
+    fn make_room(&mut self, want: usize) {
+        let want = want.min(self.buf.len());
+        if let Some(kept) = self.kept
+            && self.buf.len() - (self.end - kept.from) < want
+        {
+            // The first kept byte is where the member that may fail
+            // starts: where the next one may start is looked for after it.
+            let after_first = self.buf.get(kept.from + 1..self.start).unwrap_or(&[]);
+            let from = match (kept.may_start)(after_first) {
+                Some(i) => kept.from + 1 + i,
+                None => self.start.saturating_sub(HEADER_TAIL).max(kept.from),
+            };
+            self.kept =
+                (self.buf.len() - (self.end - from) >= want).then_some(Kept { from, ..kept });
+        }
+        if self.buf.len() - self.end < want {
+            let from = self.kept.map_or(self.start, |k| k.from);
+            self.buf.copy_within(from..self.end, 0);
+            self.start -= from;
+            self.end -= from;
+            if let Some(kept) = &mut self.kept {
+                kept.from = 0;
+            }
+        }
     }
 
     fn read_inner(&mut self) -> Result<usize, WarcError> {
@@ -133,8 +207,7 @@ impl<R: Read> Read for Input<R> {
 impl<R: Read> BufRead for Input<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.start == self.end {
-            self.start = 0;
-            self.end = 0;
+            self.make_room(INPUT_BUFFER / 4);
             self.read_inner().map_err(|e| match e {
                 WarcError::Io { source, .. } => source,
                 other => io::Error::other(other.to_string()),

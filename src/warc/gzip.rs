@@ -127,7 +127,11 @@ impl<R: Read> Members<R> {
         };
         match decoder.read(out) {
             Ok(0) if !out.is_empty() => {
-                self.idle = self.active.take().map(GzDecoder::into_inner);
+                self.idle = self.active.take().map(|decoder| {
+                    let mut input = decoder.into_inner();
+                    input.unkeep();
+                    input
+                });
                 Ok(0)
             }
             Ok(n) => Ok(n),
@@ -140,12 +144,15 @@ impl<R: Read> Members<R> {
     }
 
     /// Gives up the current member after an error: the decoder's input
-    /// becomes idle again, at least one byte past the member's start so the
+    /// becomes idle again, back at the first byte it still keeps of the
+    /// member (the decoder may have read on into the next members before
+    /// it failed), but at least one byte past the member's start, so the
     /// next scan cannot find the same header again.
     fn abandon(&mut self) {
         if let Some(decoder) = self.active.take() {
             let mut input = decoder.into_inner();
-            if input.pos() == self.member_offset {
+            input.back_to_kept();
+            if input.pos() <= self.member_offset {
                 input.consume(1);
             }
             self.idle = Some(input);
@@ -196,6 +203,13 @@ pub(crate) fn skip_to_magic<R: Read>(input: &mut Input<R>, magic: &[u8]) -> Resu
     }
 }
 
+/// Where the first plausible member header (see [`skip_to_member_header`])
+/// starts in `bytes`, if one does.
+fn member_header_in(bytes: &[u8]) -> Option<usize> {
+    memchr::memmem::find_iter(bytes, &[0x1f, 0x8b, 0x08])
+        .find(|&i| bytes.get(i + 3).is_none_or(|&flags| flags & 0xe0 == 0))
+}
+
 /// Skips to the next plausible gzip member header after a corrupt member:
 /// magic `1f 8b`, method 8 (deflate) and no reserved flag bits. Compressed
 /// data holds `1f 8b` every 64 KiB on average; the stricter test makes a
@@ -239,6 +253,7 @@ impl<R: Read + Send> Decode for Members<R> {
         if self.inflate_whole(&mut input)? {
             self.idle = Some(input);
         } else {
+            input.keep(member_header_in);
             self.active = Some(GzDecoder::new(input));
         }
         Ok(Some(MemberStart {
@@ -371,5 +386,59 @@ pub(crate) mod tests {
         assert_eq!(third.offset, (a.len() + b.len()) as u64);
         assert_eq!(members.read(&mut out).unwrap(), 5);
         assert_eq!(&out[..5], b"third");
+    }
+
+    /// Reads every member, collecting the ones read whole (offset, bytes)
+    /// and the offsets of the errors; stops at the end of the file.
+    fn read_through_errors(file: &[u8]) -> (Vec<(u64, Vec<u8>)>, Vec<u64>) {
+        let mut members = Members::new(Input::new(file, 0));
+        let (mut good, mut errors) = (Vec::new(), Vec::new());
+        let mut chunk = [0u8; 7000];
+        loop {
+            let start = match members.next_member() {
+                Ok(Some(start)) => start,
+                Ok(None) => break,
+                Err(_) => continue,
+            };
+            let mut bytes = Vec::new();
+            loop {
+                match members.read(&mut chunk) {
+                    Ok(0) => {
+                        good.push((start.offset, bytes));
+                        break;
+                    }
+                    Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+                    Err(_) => {
+                        errors.push(start.offset);
+                        break;
+                    }
+                }
+            }
+        }
+        (good, errors)
+    }
+
+    /// A member cut short in the middle (a partly written record, then the
+    /// next ones appended) makes the decoder run on into the members after
+    /// it before it fails: they are still found and read.
+    #[test]
+    fn the_members_after_one_cut_short_are_not_lost() {
+        for (len, cut) in [(5000, 1500), (300_000, 70_000), (3 << 20, 2 << 20)] {
+            let (a, b) = (gzip(b"first"), gzip(&noise(len, 7)));
+            let (c, d) = (gzip(b"third"), gzip(b"fourth"));
+            let file = [&a[..], &b[..cut], &c, &d].concat();
+            let (good, errors) = read_through_errors(&file);
+            let c_at = (a.len() + cut) as u64;
+            assert_eq!(errors, vec![a.len() as u64], "len {len}");
+            assert_eq!(
+                good,
+                vec![
+                    (0, b"first".to_vec()),
+                    (c_at, b"third".to_vec()),
+                    (c_at + c.len() as u64, b"fourth".to_vec()),
+                ],
+                "len {len}"
+            );
+        }
     }
 }

@@ -135,13 +135,19 @@ impl<R: Read + Send> Frames<R> {
         self.decoder = Some(decoder);
         self.in_frame = true;
         self.frame_offset = offset;
+        // A frame cut short runs the decoder on into the frames after it:
+        // keep its bytes to come back to them (see `abandon`).
+        self.input.keep(frame_magic_in);
         Ok(MemberStart { offset, garbage: 0 })
     }
 
-    /// Gives up the current frame after `error`: at least one byte past
-    /// its start, so the next scan cannot find the same frame again.
+    /// Gives up the current frame after `error`: back at the first byte
+    /// still kept of it (the decoder may have read on into the next frames
+    /// before it failed), but at least one byte past its start, so the
+    /// next scan cannot find the same frame again.
     fn abandon(&mut self, error: WarcError) -> WarcError {
-        if self.input.pos() == self.frame_offset {
+        self.input.back_to_kept();
+        if self.input.pos() <= self.frame_offset {
             self.input.consume(1);
         }
         self.in_frame = false;
@@ -202,6 +208,7 @@ impl<R: Read + Send> Decode for Frames<R> {
                 .map_err(|e| super::compression::io_error(pos, e))?;
             if buf.is_empty() {
                 self.in_frame = false;
+                self.input.unkeep();
                 let what = format!("zstd frame starting at offset {offset} is incomplete");
                 return Err(WarcError::Truncated { offset: pos, what });
             }
@@ -216,6 +223,7 @@ impl<R: Read + Send> Decode for Frames<R> {
             };
             if hint == 0 {
                 self.in_frame = false;
+                self.input.unkeep();
             }
             if written > 0 || !self.in_frame {
                 return Ok(written);
@@ -230,6 +238,11 @@ impl<R: Read + Send> Decode for Frames<R> {
     fn compression(&self) -> Compression {
         Compression::Zstd
     }
+}
+
+/// Where the first frame magic starts in `bytes`, if anywhere.
+fn frame_magic_in(bytes: &[u8]) -> Option<usize> {
+    memchr::memmem::find(bytes, &ZSTD_MAGIC)
 }
 
 fn truncated(offset: u64, what: &str) -> WarcError {
