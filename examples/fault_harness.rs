@@ -75,7 +75,7 @@ async fn setup(url: &str, prefix: &str, limit: u32) -> Result<(), Error> {
     let names = Names::with_prefix(prefix);
     let conn = Connection::connect(url, ConnectionProperties::default()).await?;
     let ch = conn.create_channel().await?;
-    topology::declare(&ch, &names, limit).await?;
+    topology::declare(&conn, &names, limit).await?;
     // Quorum: the results must outlive SIGKILLs of the broker, and a
     // quorum queue confirms only what is on disk.
     let mut args = FieldTable::default();
@@ -142,7 +142,7 @@ async fn poison(
     let names = Names::with_prefix(prefix);
     let conn = Connection::connect(url, ConnectionProperties::default()).await?;
     let ch = conn.create_channel().await?;
-    topology::declare(&ch, &names, limit).await?;
+    topology::declare(&conn, &names, limit).await?;
     ch.confirm_select(ConfirmSelectOptions::default()).await?;
     let mut pending = Vec::new();
     for i in from..from + count {

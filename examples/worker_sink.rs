@@ -29,7 +29,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sink = format!("{prefix}.sink");
     let conn = Connection::connect(url, ConnectionProperties::default()).await?;
     let ch = conn.create_channel().await?;
-    topology::declare(&ch, &names, limit).await?;
+    topology::declare(&conn, &names, limit).await?;
     ch.queue_declare(
         sink.as_str().into(),
         QueueDeclareOptions::default(),

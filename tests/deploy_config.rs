@@ -709,6 +709,9 @@ fn rabbitmq_definitions_declare_queues_and_policy() {
     assert_eq!(tasks["durable"], true);
     let args = &tasks["arguments"];
     assert_eq!(args["x-queue-type"], "quorum");
+    // As the worker declares it (or every worker would warn).
+    assert_eq!(args["x-dead-letter-strategy"], "at-least-once");
+    assert_eq!(args["x-overflow"], "reject-publish");
     let dlx = args["x-dead-letter-exchange"].as_str().unwrap();
     assert_eq!(named("exchanges", dlx)["type"], "fanout");
     assert_eq!(named("exchanges", "linesift.results")["type"], "topic");
@@ -1016,11 +1019,17 @@ async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
     // a mismatch must fail here as it would fail in the stack.
     let delivery_limit: u32 = str_at(env, &["LINESIFT_DELIVERY_LIMIT"]).parse().unwrap();
     // ... and the worker's built-in defaults.
+    // The queue the definitions make is the one the worker declares, down
+    // to its at-least-once dead-lettering (not merely tolerated as found).
     for names in [configured, linesift::worker::Names::default()] {
-        let channel = conn.create_channel().await.unwrap();
-        linesift::worker::topology::declare(&channel, &names, delivery_limit)
+        let declared = linesift::worker::topology::declare(&conn, &names, delivery_limit)
             .await
             .unwrap_or_else(|e| panic!("worker topology vs definitions ({names:?}): {e}"));
+        assert_eq!(
+            declared,
+            linesift::worker::topology::DeadLettering::AtLeastOnce,
+            "{names:?}"
+        );
     }
     conn.close(200, "done".into()).await.ok();
     std::fs::remove_dir_all(dir).ok();

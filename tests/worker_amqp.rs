@@ -65,7 +65,7 @@ async fn setup(names: &Names) -> (Connection, Channel, String) {
         .await
         .expect("RabbitMQ on 127.0.0.1:5672 (start it with rabbitmq-server -detached)");
     let ch = conn.create_channel().await.expect("channel");
-    topology::declare(&ch, names, 3).await.expect("declare");
+    topology::declare(&conn, names, 3).await.expect("declare");
     let results = format!("{}.sink", names.tasks);
     ch.queue_declare(
         results.as_str().into(),
@@ -412,4 +412,66 @@ async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
         docs.len()
     );
     teardown(conn, &ch, &names).await;
+}
+
+/// A fresh task queue is declared with at-least-once dead-lettering: the
+/// old arguments alone are now refused as inequivalent. A queue made with
+/// only the old arguments (an older linesift, or by hand) is used as it
+/// is rather than stopping the workers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_task_queue_dead_letters_at_least_once_and_older_queues_still_work() {
+    let conn = Connection::connect(AMQP, ConnectionProperties::default())
+        .await
+        .expect("RabbitMQ on 127.0.0.1:5672 (start it with rabbitmq-server -detached)");
+    let old_arguments = |names: &Names| {
+        let mut args = FieldTable::default();
+        args.insert(
+            "x-queue-type".into(),
+            AMQPValue::LongString("quorum".into()),
+        );
+        args.insert("x-delivery-limit".into(), AMQPValue::LongLongInt(3));
+        args.insert(
+            "x-dead-letter-exchange".into(),
+            AMQPValue::LongString(names.dead_letter_exchange.as_str().into()),
+        );
+        args
+    };
+
+    let fresh = Names::with_prefix(&unique("fresh"));
+    let declared = topology::declare(&conn, &fresh, 3).await.expect("declare");
+    assert_eq!(declared, topology::DeadLettering::AtLeastOnce);
+    // Again, as at every reconnect.
+    let again = topology::declare(&conn, &fresh, 3)
+        .await
+        .expect("redeclare");
+    assert_eq!(again, topology::DeadLettering::AtLeastOnce);
+    let ch = conn.create_channel().await.expect("channel");
+    let refused = ch
+        .queue_declare(
+            fresh.tasks.as_str().into(),
+            QueueDeclareOptions::durable(),
+            old_arguments(&fresh),
+        )
+        .await;
+    assert!(refused.is_err(), "declared without the strategy");
+
+    let older = Names::with_prefix(&unique("older"));
+    let ch = conn.create_channel().await.expect("channel");
+    ch.queue_declare(
+        older.tasks.as_str().into(),
+        QueueDeclareOptions::durable(),
+        old_arguments(&older),
+    )
+    .await
+    .expect("a queue as older versions made it");
+    let declared = topology::declare(&conn, &older, 3).await.expect("declare");
+    assert_eq!(declared, topology::DeadLettering::AsFound);
+    // A different delivery limit is still refused, found queue or not.
+    assert!(topology::declare(&conn, &older, 4).await.is_err());
+
+    let ch = conn.create_channel().await.expect("channel");
+    for names in [&fresh, &older] {
+        topology::delete(&ch, names).await.expect("teardown");
+    }
+    conn.close(200, "done".into()).await.ok();
 }

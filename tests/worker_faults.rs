@@ -82,7 +82,7 @@ impl Broker {
         };
         let conn = connect().await;
         let ch = conn.create_channel().await.expect("channel");
-        topology::declare(&ch, &broker.names, delivery_limit)
+        topology::declare(&conn, &broker.names, delivery_limit)
             .await
             .expect("declare topology");
         // Durable and not exclusive: it must outlive the test's own

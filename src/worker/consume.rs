@@ -90,8 +90,7 @@ async fn session(
     shutdown: &Shutdown,
 ) -> Result<(), SessionError> {
     let connection = Connection::connect(&config.amqp_url, ConnectionProperties::default()).await?;
-    let setup = connection.create_channel().await?;
-    topology::declare(&setup, &config.names, config.delivery_limit).await?;
+    topology::declare(&connection, &config.names, config.delivery_limit).await?;
     let publisher = Publisher::open(&connection, config.encoding).await?;
     let channel = connection.create_channel().await?;
     channel

@@ -95,8 +95,7 @@ pub async fn enqueue(
     encoding: Encoding,
 ) -> Result<usize, EnqueueError> {
     let connection = Connection::connect(amqp_url, ConnectionProperties::default()).await?;
-    let setup = connection.create_channel().await?;
-    topology::declare(&setup, names, delivery_limit).await?;
+    topology::declare(&connection, names, delivery_limit).await?;
     let publisher = Publisher::open(&connection, encoding).await?;
     // Confirm in windows: bounded memory for huge lists, still pipelined.
     for chunk in tasks.chunks(1000) {

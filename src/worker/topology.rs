@@ -1,20 +1,24 @@
 //! The broker objects the worker needs, declared idempotently at every
-//! (re)connect: a durable quorum task queue with a delivery limit and a
-//! dead-letter exchange, the dead-letter queue behind it, and the topic
-//! exchange results are published to (`document`, `failure`).
+//! (re)connect: a durable quorum task queue with a delivery limit, a
+//! dead-letter exchange and at-least-once dead-lettering, the dead-letter
+//! queue behind it, and the topic exchange results are published to
+//! (`document`, `failure`).
 //!
 //! Does not bind any consumer queue to the results exchange: downstream
 //! owns its queues. Declaring with different arguments than an existing
 //! object has fails (PRECONDITION_FAILED); that is reported, not papered
 //! over, because silently using a differently configured queue would break
-//! the delivery-limit guarantees.
+//! the delivery-limit guarantees. The one exception is a task queue made
+//! without at-least-once dead-lettering (by linesift before it declared
+//! that, or by hand): it is used as it is, with a warning, since refusing
+//! it would stop every worker of an existing deployment.
 
 use lapin::options::{
     ExchangeDeclareOptions, ExchangeDeleteOptions, QueueBindOptions, QueueDeclareOptions,
     QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable, LongString};
-use lapin::{Channel, ExchangeKind};
+use lapin::{Channel, Connection, ErrorKind, ExchangeKind};
 
 /// Routing key of document results.
 pub const ROUTING_DOCUMENT: &str = "document";
@@ -59,8 +63,22 @@ fn long(value: &str) -> AMQPValue {
     AMQPValue::LongString(LongString::from(value))
 }
 
-/// Arguments of the task queue.
-fn task_queue_arguments(names: &Names, delivery_limit: u32) -> FieldTable {
+/// How the task queue dead-letters, as far as its arguments say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeadLettering {
+    /// At least once: `x-dead-letter-strategy` at-least-once, with the
+    /// `x-overflow` reject-publish it needs. Without it a quorum queue
+    /// dead-letters at most once, and a task the broker itself
+    /// dead-letters (delivery limit reached) while a node stops is lost.
+    AtLeastOnce,
+    /// The queue existed without those arguments and is used as it is:
+    /// at least once only if a policy says so (deploy/rabbitmq does).
+    AsFound,
+}
+
+/// Arguments of the task queue; `at_least_once` adds the dead-lettering
+/// strategy (older queues were declared without it).
+fn task_queue_arguments(names: &Names, delivery_limit: u32, at_least_once: bool) -> FieldTable {
     let mut args = FieldTable::default();
     args.insert("x-queue-type".into(), long("quorum"));
     args.insert(
@@ -71,14 +89,76 @@ fn task_queue_arguments(names: &Names, delivery_limit: u32) -> FieldTable {
         "x-dead-letter-exchange".into(),
         long(&names.dead_letter_exchange),
     );
+    if at_least_once {
+        args.insert("x-dead-letter-strategy".into(), long("at-least-once"));
+        // At-least-once dead-lettering works only with this overflow
+        // behaviour; with no x-max-length it never rejects anything.
+        args.insert("x-overflow".into(), long("reject-publish"));
+    }
     args
 }
 
-/// Declares everything; safe to call again on every reconnect.
+/// Is `e` the broker refusing the dead-lettering arguments because the
+/// queue exists without them?
+fn exists_without_at_least_once(e: &lapin::Error) -> bool {
+    let ErrorKind::ProtocolError(amqp) = e.kind() else {
+        return false;
+    };
+    let message = amqp.get_message().as_str();
+    amqp.get_id() == 406
+        && (message.contains("x-dead-letter-strategy") || message.contains("x-overflow"))
+}
+
+/// Declares everything; safe to call again on every reconnect. Uses
+/// channels of its own (a refused declaration closes its channel).
 pub async fn declare(
-    channel: &Channel,
+    connection: &Connection,
     names: &Names,
     delivery_limit: u32,
+) -> Result<DeadLettering, lapin::Error> {
+    let channel = connection.create_channel().await?;
+    declare_exchanges_and_dead_letters(&channel, names).await?;
+    let queue = QueueDeclareOptions::durable();
+    let tasks = names.tasks.as_str();
+    let declared = channel
+        .queue_declare(
+            tasks.into(),
+            queue,
+            task_queue_arguments(names, delivery_limit, true),
+        )
+        .await;
+    let dead_lettering = match declared {
+        Ok(_) => {
+            let _ = channel.close(200, "declared".into()).await;
+            DeadLettering::AtLeastOnce
+        }
+        Err(e) if exists_without_at_least_once(&e) => {
+            eprintln!(
+                "linesift: task queue {tasks} exists without at-least-once dead-lettering; \
+                 using it as it is. Unless a policy sets it (deploy/rabbitmq/definitions.json), \
+                 a task the broker dead-letters while a node stops can be lost: add the \
+                 policy, or drain and delete the queue so that it is declared anew"
+            );
+            let retry = connection.create_channel().await?;
+            retry
+                .queue_declare(
+                    tasks.into(),
+                    queue,
+                    task_queue_arguments(names, delivery_limit, false),
+                )
+                .await?;
+            let _ = retry.close(200, "declared".into()).await;
+            DeadLettering::AsFound
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(dead_lettering)
+}
+
+/// The exchanges, and the dead-letter queue bound behind its exchange.
+async fn declare_exchanges_and_dead_letters(
+    channel: &Channel,
+    names: &Names,
 ) -> Result<(), lapin::Error> {
     let durable = ExchangeDeclareOptions {
         durable: true,
@@ -102,11 +182,10 @@ pub async fn declare(
             FieldTable::default(),
         )
         .await?;
-    let queue = QueueDeclareOptions::durable();
     channel
         .queue_declare(
             names.dead_letter_queue.as_str().into(),
-            queue,
+            QueueDeclareOptions::durable(),
             FieldTable::default(),
         )
         .await?;
@@ -118,15 +197,7 @@ pub async fn declare(
             QueueBindOptions::default(),
             FieldTable::default(),
         )
-        .await?;
-    channel
-        .queue_declare(
-            names.tasks.as_str().into(),
-            queue,
-            task_queue_arguments(names, delivery_limit),
-        )
-        .await?;
-    Ok(())
+        .await
 }
 
 /// Binds `queue` to the results exchange for every routing key (documents
