@@ -770,6 +770,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    // Inlined into both callers, the run functions and `byte` (every
+    // tag passes through these): -1 % instructions, +1 % time.
+    #[inline(always)]
     fn tag_open(&mut self, b: u8) {
         if b.is_ascii_alphabetic() {
             self.tag_name.clear();
@@ -792,6 +795,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline(always)]
     fn tag_name_byte(&mut self, b: u8) {
         if ends_tag_name(b) {
             self.start_tag_named();
@@ -844,6 +848,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline(always)]
     fn end_tag_name_byte(&mut self, b: u8) {
         if ends_tag_name(b) {
             self.end_tag_named();
@@ -875,6 +880,7 @@ impl<'a> Scanner<'a> {
         self.tag = Tag::Other;
     }
 
+    #[inline(always)]
     fn in_tag(&mut self, b: u8) {
         match b {
             b'>' => self.tag_closed(),
@@ -1051,6 +1057,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// `>` of a tag: code, then act on the tag.
+    #[inline(always)]
     fn tag_closed(&mut self) {
         if self.capture != Capture::None {
             self.end_value();
