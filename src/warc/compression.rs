@@ -129,9 +129,9 @@ impl<R: Read> Input<R> {
     /// but the last few when it finds none), and all of them if that is
     /// still too many.
     ///
-    /// The gzip layer keeps a streamed member's bytes this way: a member cut
-    /// short runs the decoder on into the members after it before it fails,
-    /// and going back lets the resync find them.
+    /// The gzip and zstd layers keep a streamed member's (frame's) bytes
+    /// this way: a member cut short runs the decoder on into the members
+    /// after it before it fails, and going back lets the resync find them.
     pub fn keep(&mut self, may_start: fn(&[u8]) -> Option<usize>) {
         self.kept = Some(Kept {
             from: self.start,

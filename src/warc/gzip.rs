@@ -3,8 +3,10 @@
 //! by member so each member's file offset is known. Garbage between members
 //! is skipped up to the next gzip magic. A member that fails to
 //! decompress is reported once ([`WarcError::Corrupt`]) and reading resumes
-//! at the next member header after the point of failure. It does not parse
-//! records.
+//! at the next member header after its start: the decoder may have read
+//! into the next members before it failed (a member cut short), so the
+//! bytes it read are kept while the input buffer holds them, minus those
+//! no member can start in (see `Input::keep`). It does not parse records.
 //!
 //! A member that fits the input buffer and inflates to at most
 //! `WHOLE_MAX` (64 MiB) is decompressed in one call (`super::inflate`);

@@ -5,7 +5,8 @@
 //! skipped. Frames are decoded one at a time so their file offsets are
 //! known. A frame that fails to decode is reported once
 //! ([`WarcError::Corrupt`]) and reading resumes at the next frame magic
-//! after the point of failure. It does not parse records.
+//! after its start (its bytes are kept for that, as the gzip layer keeps a
+//! member's). It does not parse records.
 
 use super::compression::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
 use super::error::WarcError;
