@@ -1,6 +1,6 @@
 //! One attempt at one page: send the request, check status and
 //! Content-Type, and stream the decoded body chunk by chunk into the core's
-//! [`PageStream`](crate::extract::PageStream) while it arrives.
+//! [`crate::extract::PageStream`] while it arrives.
 
 use super::client::classify;
 use super::content;

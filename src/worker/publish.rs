@@ -52,7 +52,7 @@ impl Publisher {
     }
 
     /// Publishes a generated message in this publisher's encoding. Returns
-    /// the confirmation to await (with [`confirmed`]).
+    /// the confirmation to await (with [`Pending::confirmed`]).
     pub async fn message<M>(
         &self,
         exchange: &str,
