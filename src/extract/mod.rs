@@ -386,12 +386,15 @@ impl Extractor {
         // are rendered only when it finds nothing and the fallbacks run.
         let terms = headline::query_terms(&scan.info.title, &scan.info.og_title, &self.stop);
         let query = headline::prefilter::Query::new(&terms);
-        let mut scratch = Vec::new();
-        let (agreeing, rest): (Vec<usize>, Vec<usize>) = wanted.iter().partition(|&&i| {
-            headline::prefilter::may_share_a_term(line_html(scan, i), &query, &mut scratch)
-        });
-        let mut rendered = Vec::with_capacity(agreeing.len());
-        let first = self.first_choice(scan, sel, &agreeing, &mut fragments, &mut rendered);
+        let mut rendered = Vec::new();
+        let mut rest = Vec::new();
+        let first = self.first_choice(
+            scan,
+            sel,
+            (&wanted, &query),
+            &mut fragments,
+            (&mut rendered, &mut rest),
+        );
         let mut found = match first {
             Some(found) => found,
             None => {
@@ -408,23 +411,30 @@ impl Extractor {
 
 impl Extractor {
     /// `Auto`'s first choice ([`headline::best_match`]) over `lines`,
-    /// rendering a line only while it may still win: after a strong match
-    /// (an `<h1>` agreeing with the title) most later lines cannot. Each
-    /// line rendered is added to `rendered`; when nothing is found, none
-    /// was skipped.
+    /// looking at a line only while it may still win: after a strong match
+    /// (an `<h1>` agreeing with the title) most later lines cannot, and
+    /// are neither prefiltered nor rendered. A line that may win and may
+    /// share a term with the query is rendered and added to `rendered`;
+    /// one that cannot share a term goes to `rest`. When nothing is found,
+    /// no line was skipped: every one is in one list or the other.
     fn first_choice(
         &self,
         scan: &Scan,
         sel: &select::Selection,
-        lines: &[usize],
+        (lines, query): (&[usize], &headline::prefilter::Query),
         fragments: &mut text::Fragments,
-        rendered: &mut Vec<(usize, usize)>,
+        (rendered, rest): (&mut Vec<(usize, usize)>, &mut Vec<usize>),
     ) -> Option<headline::Headline> {
         let mut matcher = headline::Matcher::new(&headline_inputs(scan, &self.stop, &[], sel));
         let mut best = None;
+        let mut scratch = Vec::new();
         for &i in lines {
             let heading = scan.lines.get(i).map_or(0, |l| l.heading);
             if !matcher.may_win(i as u32, heading) {
+                continue;
+            }
+            if !headline::prefilter::may_share_a_term(line_html(scan, i), query, &mut scratch) {
+                rest.push(i);
                 continue;
             }
             let id = fragments.push(line_html(scan, i));
