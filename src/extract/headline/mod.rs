@@ -472,6 +472,23 @@ mod tests {
             .collect()
     }
 
+    /// Inputs with `title` and `candidates` only: no og:title, no
+    /// content start (tests set more with `..inputs(...)`).
+    fn inputs<'a>(
+        title: &'a str,
+        candidates: &'a [Candidate<'a>],
+        stop: &'a StopWords,
+    ) -> Inputs<'a> {
+        Inputs {
+            title,
+            og_title: "",
+            candidates,
+            stop,
+            content_start: None,
+            content_first: None,
+        }
+    }
+
     fn cand(text: &str, line: u32, heading: u8) -> Candidate<'_> {
         Candidate {
             text,
@@ -502,14 +519,7 @@ mod tests {
             ),
             cand("Weather", 9, 0),
         ];
-        let input = Inputs {
-            title: "BBC News - Storm hits coast of Maine",
-            og_title: "",
-            candidates: &c,
-            stop: &s,
-            content_start: None,
-            content_first: None,
-        };
+        let input = inputs("BBC News - Storm hits coast of Maine", &c, &s);
         let h = find(HeadlineMethod::Tf, &input).unwrap();
         assert_eq!(
             h,
@@ -534,14 +544,7 @@ mod tests {
             cand("Latest stories", 2, 2),
             cand("U.S. markets rally as rates fall", 7, 1),
         ];
-        let input = Inputs {
-            title: "U.S. markets rally as rates fall | Example Times",
-            og_title: "",
-            candidates: &c,
-            stop: &s,
-            content_start: None,
-            content_first: None,
-        };
+        let input = inputs("U.S. markets rally as rates fall | Example Times", &c, &s);
         assert_eq!(
             find(HeadlineMethod::Auto, &input).unwrap().text,
             "U.S. markets rally as rates fall"
@@ -553,12 +556,9 @@ mod tests {
         let s = stop();
         let h1 = cand("U.S. markets rally as rates fall", 9, 1);
         let input = Inputs {
-            title: "U.S. markets rally as rates fall | Example Times",
-            og_title: "",
-            candidates: &[],
-            stop: &s,
             content_start: Some(10),
             content_first: Some(10),
+            ..inputs("U.S. markets rally as rates fall | Example Times", &[], &s)
         };
         let mut m = Matcher::new(&input);
         // Nothing matched yet: anything may win.
@@ -577,14 +577,7 @@ mod tests {
     #[test]
     fn a_weak_match_leaves_room_for_better_blocks() {
         let s = stop();
-        let input = Inputs {
-            title: "Markets rally as rates fall",
-            og_title: "",
-            candidates: &[],
-            stop: &s,
-            content_start: None,
-            content_first: None,
-        };
+        let input = inputs("Markets rally as rates fall", &[], &s);
         let mut m = Matcher::new(&input);
         // Shares two of four terms: cosine 0.5, a heading of level 3.
         assert!(m.consider(&cand("Markets rally today here", 3, 3)));
@@ -595,14 +588,11 @@ mod tests {
     #[test]
     fn auto_falls_back_to_the_title_without_the_site_name() {
         let s = stop();
-        let input = Inputs {
-            title: "Small Business Loans Explained | Small Business Administration",
-            og_title: "",
-            candidates: &[],
-            stop: &s,
-            content_start: None,
-            content_first: None,
-        };
+        let input = inputs(
+            "Small Business Loans Explained | Small Business Administration",
+            &[],
+            &s,
+        );
         assert_eq!(
             find(HeadlineMethod::Auto, &input).unwrap().text,
             "Small Business Loans Explained"
