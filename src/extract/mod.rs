@@ -384,18 +384,12 @@ impl Extractor {
         // `Auto`'s first choice must share a term with the title or
         // og:title: only the lines that may are rendered for it. The rest
         // are rendered only when it finds nothing and the fallbacks run.
-        let terms = headline::query_terms(&scan.info.title, &scan.info.og_title, &self.stop);
-        let query = headline::prefilter::Query::new(&terms);
-        let mut rendered = Vec::new();
-        let mut rest = Vec::new();
-        let first = self.first_choice(
-            scan,
-            sel,
-            (&wanted, &query),
-            &mut fragments,
-            (&mut rendered, &mut rest),
-        );
-        let mut found = match first {
+        let FirstChoice {
+            found,
+            mut rendered,
+            rest,
+        } = self.first_choice(scan, sel, &wanted, &mut fragments);
+        let mut found = match found {
             Some(found) => found,
             None => {
                 rendered.extend(render_lines(scan, &rest, &mut fragments));
@@ -409,23 +403,34 @@ impl Extractor {
     }
 }
 
+/// What `Auto`'s first choice found, and what it did with the lines.
+struct FirstChoice {
+    found: Option<headline::Headline>,
+    /// (line, fragment) of every line rendered, in line order.
+    rendered: Vec<(usize, usize)>,
+    /// The lines that cannot share a term with the title, not rendered.
+    rest: Vec<usize>,
+}
+
 impl Extractor {
     /// `Auto`'s first choice ([`headline::best_match`]) over `lines`,
     /// looking at a line only while it may still win: after a strong match
     /// (an `<h1>` agreeing with the title) most later lines cannot, and
     /// are neither prefiltered nor rendered. A line that may win and may
-    /// share a term with the query is rendered and added to `rendered`;
-    /// one that cannot share a term goes to `rest`. When nothing is found,
-    /// no line was skipped: every one is in one list or the other.
+    /// share a term with the title or og:title is rendered; one that
+    /// cannot goes to `rest`. When nothing is found, no line was skipped:
+    /// every one is in one list or the other.
     fn first_choice(
         &self,
         scan: &Scan,
         sel: &select::Selection,
-        (lines, query): (&[usize], &headline::prefilter::Query),
+        lines: &[usize],
         fragments: &mut text::Fragments,
-        (rendered, rest): (&mut Vec<(usize, usize)>, &mut Vec<usize>),
-    ) -> Option<headline::Headline> {
+    ) -> FirstChoice {
+        let terms = headline::query_terms(&scan.info.title, &scan.info.og_title, &self.stop);
+        let query = headline::prefilter::Query::new(&terms);
         let mut matcher = headline::Matcher::new(&headline_inputs(scan, &self.stop, &[], sel));
+        let (mut rendered, mut rest) = (Vec::new(), Vec::new());
         let mut best = None;
         let mut scratch = Vec::new();
         for &i in lines {
@@ -433,7 +438,7 @@ impl Extractor {
             if !matcher.may_win(i as u32, heading) {
                 continue;
             }
-            if !headline::prefilter::may_share_a_term(line_html(scan, i), query, &mut scratch) {
+            if !headline::prefilter::may_share_a_term(line_html(scan, i), &query, &mut scratch) {
                 rest.push(i);
                 continue;
             }
@@ -446,10 +451,15 @@ impl Extractor {
                 best = Some((i, id));
             }
         }
-        best.map(|(i, id)| headline::Headline {
+        let found = best.map(|(i, id)| headline::Headline {
             text: fragments.get(id).to_string(),
             line: Some(i as u32),
-        })
+        });
+        FirstChoice {
+            found,
+            rendered,
+            rest,
+        }
     }
 }
 
