@@ -169,9 +169,15 @@ pub fn prescan(prefix: &[u8]) -> Option<&'static Encoding> {
     None
 }
 
+/// The first place `needle` (not empty) occurs in `hay`, ignoring ASCII
+/// case. memchr finds the candidates by the first byte: a window compare
+/// at every byte of the 8 KiB prescan was 1 % of the core's instructions.
 fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
+    let (&first, rest) = needle.split_first()?;
+    let last_start = hay.len().checked_sub(needle.len())?;
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    memchr::memchr2_iter(lower, upper, &hay[..=last_start])
+        .find(|&i| hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest))
 }
 
 /// The value after `charset=` in a meta tag's attributes.
@@ -253,6 +259,23 @@ impl StreamDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `find_ci` finds what a case-blind compare at every window finds.
+        #[test]
+        fn find_ci_is_the_window_scan(
+            hay in proptest::collection::vec(
+                prop_oneof![Just(b'<'), Just(b'm'), Just(b'M'), Just(b'e'), Just(b'T'),
+                    Just(b'a'), Just(b'c'), Just(b'C'), Just(b'h'), any::<u8>()],
+                0..40,
+            ),
+            needle in prop_oneof![Just(&b"<meta"[..]), Just(&b"charset"[..]), Just(&b"m"[..])],
+        ) {
+            let windows = hay.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle));
+            prop_assert_eq!(find_ci(&hay, needle), windows);
+        }
+    }
 
     #[test]
     fn bom_wins() {

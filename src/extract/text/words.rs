@@ -6,6 +6,8 @@
 //! Unicode whitespace in others. This only finds the words: where spaces
 //! and line breaks go in the output is the renderer's business.
 
+use wide::u8x16;
+
 /// Calls `phrase(space_before, phrase)` for each phrase of `value` and
 /// returns whether `value` ends in whitespace. A phrase is one word or
 /// several joined by single spaces, which collapsing would leave as they
@@ -39,16 +41,14 @@ fn phrases<const UNICODE: bool>(value: &str, phrase: &mut impl FnMut(bool, &str)
         }
         let start = i;
         loop {
-            if UNICODE {
-                while i < n && whitespace_len::<UNICODE>(value, i) == 0 {
-                    i += 1;
-                }
+            i = if UNICODE {
+                next_possible_space(bytes, i)
             } else {
-                i = next_possible_stop(bytes, i);
-                if i < n && whitespace_len::<UNICODE>(value, i) == 0 {
-                    i += 1;
-                    continue;
-                }
+                next_possible_stop(bytes, i)
+            };
+            if i < n && whitespace_len::<UNICODE>(value, i) == 0 {
+                i += 1;
+                continue;
             }
             // One plain space between two words stays in the phrase.
             if i + 1 < n && bytes[i] == b' ' && whitespace_len::<UNICODE>(value, i + 1) == 0 {
@@ -64,17 +64,28 @@ fn phrases<const UNICODE: bool>(value: &str, phrase: &mut impl FnMut(bool, &str)
     space
 }
 
-/// What a byte can start: nothing that matters, ASCII whitespace, U+000B
-/// (whitespace only by the Unicode rule), or perhaps a non-ASCII
-/// whitespace character: the lead bytes of U+0085 and U+00A0 (C2), U+1680
-/// (E1), U+2000-U+205F (E2) and U+3000 (E3).
 /// In ASCII text, the first byte at or after `i` where a phrase may end:
 /// a byte below 0x20, or a space followed by a byte up to 0x20 (or by the
 /// next chunk, or the end); `bytes.len()` if none. Every real end (a tab,
 /// line break, form feed, two spaces, a trailing space) is among them; the
-/// caller checks each exactly. Eight bytes at a time (SWAR): words are
-/// joined by single spaces, so a phrase is often a whole sentence.
+/// caller checks each exactly. Sixteen bytes at a time as a vector, then
+/// eight (SWAR): words are joined by single spaces, so a phrase is often
+/// a whole sentence.
 fn next_possible_stop(bytes: &[u8], mut i: usize) -> usize {
+    // Sixteen bytes at a time as a vector, one bit per byte.
+    while let Some(block) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+        let v = u8x16::new(*block);
+        let low = at_most(v, 0x20);
+        let control = at_most(v, 0x1f);
+        let space = low & !control;
+        // The last byte's next byte is in the next block: that space may
+        // end the phrase.
+        let stop = control | (space & ((low >> 1) | 1 << 15));
+        if stop != 0 {
+            return i + stop.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = LO << 7;
     // Per byte, exact for bytes below 128: the high bit is set where the
@@ -106,12 +117,46 @@ fn next_possible_stop(bytes: &[u8], mut i: usize) -> usize {
     bytes.len()
 }
 
+/// In text that is not all ASCII, the first byte at or after `i` that
+/// may start whitespace: a byte up to 0x20, or a lead byte `START` marks
+/// (0xC2, 0xE1-0xE3); `bytes.len()` if none. The caller checks each
+/// exactly. Sixteen bytes at a time: in most non-ASCII text (accented
+/// Latin, Cyrillic, CJK) such bytes are a few per block.
+fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(block) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+        let v = u8x16::new(*block);
+        let lead = at_most(v - u8x16::splat(0xe1), 2) | v.simd_eq(u8x16::splat(0xc2)).to_bitmask();
+        let maybe = at_most(v, 0x20) | lead;
+        if maybe != 0 {
+            return i + maybe.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b <= 0x20 || START[usize::from(b)] != NONE {
+            return i;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// The bits of the bytes of `v` that are at most `k` (unsigned), one per
+/// byte.
+fn at_most(v: u8x16, k: u8) -> u32 {
+    v.min(u8x16::splat(k)).simd_eq(v).to_bitmask()
+}
+
+/// What a byte can start: nothing that matters, ASCII whitespace, U+000B
+/// (whitespace only by the Unicode rule), or perhaps a non-ASCII
+/// whitespace character: the lead bytes of U+0085 and U+00A0 (C2), U+1680
+/// (E1), U+2000-U+205F (E2) and U+3000 (E3).
 const NONE: u8 = 0;
 const ASCII_SPACE: u8 = 1;
 const VT: u8 = 2;
 const MAYBE: u8 = 3;
 
-/// A table: this runs once per byte of every rendered text.
+/// A table: `whitespace_len` looks up every byte the block scans stop at.
 static START: [u8; 256] = {
     let mut t = [NONE; 256];
     t[b' ' as usize] = ASCII_SPACE;
@@ -267,12 +312,27 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// ASCII phrases found eight bytes at a time collapse as `split`
+        /// ASCII phrases found a block or a word at a time collapse as `split`
         /// does, with every byte below 0x21 that matters, at every lane.
         #[test]
         fn ascii_phrases_collapse_as_split_does(parts in proptest::collection::vec(
             proptest::sample::select(vec![
                 " ", "  ", "a", "bc", "defghij", "\t", "\n", "\r", "\x0b", "\x0c", "\0", "\x1f", "!",
+            ]),
+            0..40,
+        )) {
+            let value = parts.concat();
+            proptest::prop_assert_eq!(collapsed(&value), collapsed_as_split(&value));
+        }
+
+        /// The same for text that is not all ASCII: Unicode whitespace,
+        /// and characters whose lead bytes are those of whitespace
+        /// characters (0xC2, 0xE1-0xE3) without being whitespace.
+        #[test]
+        fn unicode_phrases_collapse_as_split_does(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                " ", "  ", "a", "bc", "\t", "\n", "\x0b", "\0", "é", "日本語", "\u{a0}", "\u{85}",
+                "\u{1680}", "\u{2003}", "\u{2028}", "\u{205f}", "\u{3000}", "©", "ᚠ", "€", "あ",
             ]),
             0..40,
         )) {
