@@ -10,6 +10,7 @@
 //! Feed a page at once with [`Extractor::extract`], or in chunks of any size
 //! with [`Extractor::stream`]: both give the same document.
 
+pub(crate) mod blocks;
 pub mod charset;
 pub mod document;
 pub mod error;

@@ -2,20 +2,20 @@
 //! whitespace runs collapsed to one (and only between two non-space
 //! characters of the same run), plus bytes ≥ 128 and < 128 (R2L, DANA).
 //!
-//! Sixteen bytes at a time as a vector (`wide`: SSE2 on x86-64, NEON on
-//! aarch64, plain code elsewhere), each test giving a bitmask with one
-//! bit per byte; then eight at a time in a `u64` (SWAR) and a byte loop
-//! for the last few. Prose alternates letters and spaces too often for a
-//! branch per byte to predict well, and this is the scanner's busiest
-//! loop (the vector blocks spared 9 % of the core's instructions over
-//! the SWAR words alone). Written by hand because it is one small loop
-//! no crate offers; it only counts, what the counts mean is the
-//! scanner's business.
+//! Sixteen bytes at a time as a vector (`super::blocks`), each test
+//! giving a bitmask with one bit per byte; the buffer's last few bytes
+//! are a block padded with zeros. Prose alternates letters and spaces too often for a branch per
+//! byte to predict well, and this is the scanner's busiest loop (the
+//! vector blocks spared 9 % of the core's instructions over eight-byte
+//! words in a `u64`). Written by hand because it is one small loop no
+//! crate offers; it only counts, what the counts mean is the scanner's
+//! business.
 //!
 //! The same blocks find where a run ends (the next `<`, or a value's
 //! closing quote) without a memchr call, which costs more than the search
 //! over the few bytes most runs and values have.
 
+use super::blocks::{Block, at_most};
 use wide::u8x16;
 
 /// Counts of one piece of a text run.
@@ -48,50 +48,24 @@ pub fn is_space(b: u8) -> bool {
 /// piece), and says where it stopped: the index of that `stop` byte, or
 /// `bytes.len()`.
 ///
-/// Looking for the end of the run in the words being counted spares a
+/// Looking for the end of the run in the blocks being counted spares a
 /// separate search: most text runs (the gaps between tags) are a few
 /// bytes long, shorter than a memchr call costs.
 pub fn count_to(stop: u8, bytes: &[u8], state: &mut RunState) -> (usize, TextCount) {
     let mut total = TextCount::default();
-    let mut blocks = bytes.chunks_exact(16);
     let mut at = 0;
-    for block in &mut blocks {
-        let mut b = [0u8; 16];
-        b.copy_from_slice(block);
-        let v = u8x16::new(b);
-        let hit = v.simd_eq(u8x16::splat(stop)).to_bitmask();
+    while at < bytes.len() {
+        let block = Block::at(bytes, at);
+        let hit = block.eq(stop) & block.present;
         if hit != 0 {
             // Only the bytes before the first hit count.
-            count_block(v, (hit & hit.wrapping_neg()) - 1, state, &mut total);
+            count_block(block.v, (hit & hit.wrapping_neg()) - 1, state, &mut total);
             return (at + hit.trailing_zeros() as usize, total);
         }
-        count_block(v, ALL16, state, &mut total);
+        count_block(block.v, block.present, state, &mut total);
         at += 16;
     }
-    let rest = blocks.remainder();
-    let mut words = rest.chunks_exact(8);
-    for word in &mut words {
-        let mut le = [0u8; 8];
-        le.copy_from_slice(word);
-        let x = u64::from_le_bytes(le);
-        let hit = bytes_equal(x, stop);
-        if hit != 0 {
-            // Only the bytes before the first hit count.
-            let before = ((hit & hit.wrapping_neg()) - 1) & HI;
-            count_word(x, before, state, &mut total);
-            return (at + (hit.trailing_zeros() / 8) as usize, total);
-        }
-        count_word(x, HI, state, &mut total);
-        at += 8;
-    }
-    for &b in words.remainder() {
-        if b == stop {
-            return (at, total);
-        }
-        count_byte(b, state, &mut total);
-        at += 1;
-    }
-    (at, total)
+    (bytes.len(), total)
 }
 
 /// The first `c` in `bytes`, as `memchr::memchr` finds it. Half the
@@ -100,40 +74,18 @@ pub fn count_to(stop: u8, bytes: &[u8], state: &mut RunState) -> (usize, TextCou
 /// are looked at here in one block, and only a longer search goes to
 /// memchr.
 pub fn find(c: u8, bytes: &[u8]) -> Option<usize> {
-    let Some(first) = bytes.first_chunk::<16>() else {
-        return find_short(c, bytes);
-    };
-    let hit = u8x16::new(*first).simd_eq(u8x16::splat(c)).to_bitmask();
+    let block = Block::at(bytes, 0);
+    let hit = block.eq(c) & block.present;
     if hit != 0 {
         return Some(hit.trailing_zeros() as usize);
     }
-    memchr::memchr(c, &bytes[16..]).map(|i| 16 + i)
+    let rest = bytes.get(16..)?;
+    memchr::memchr(c, rest).map(|i| 16 + i)
 }
 
-/// [`find`] in fewer than 16 bytes (the end of the buffer): eight at a
-/// time, then byte by byte.
-fn find_short(c: u8, bytes: &[u8]) -> Option<usize> {
-    let mut words = bytes.chunks_exact(8);
-    let mut at = 0;
-    for word in &mut words {
-        let mut le = [0u8; 8];
-        le.copy_from_slice(word);
-        let hit = bytes_equal(u64::from_le_bytes(le), c);
-        if hit != 0 {
-            return Some(at + (hit.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    let rest = words.remainder().iter().position(|&b| b == c);
-    rest.map(|i| at + i)
-}
-
-/// All sixteen bytes of a block (one bit per byte, bit `i` for byte `i`).
-const ALL16: u32 = 0xffff;
-
-/// Bytes set in a 16-bit mask, by table: the baseline x86-64 target has
-/// no POPCNT, and `count_ones` would take a dozen instructions.
-fn marked16(m: u32) -> u32 {
+/// How many bits of a 16-bit mask are set, by table: the baseline x86-64
+/// target has no POPCNT, and `count_ones` would take a dozen instructions.
+fn marked(m: u32) -> u32 {
     u32::from(ONES[(m & 0xff) as usize]) + u32::from(ONES[(m >> 8 & 0xff) as usize])
 }
 
@@ -148,12 +100,13 @@ static ONES: [u8; 256] = {
     t
 };
 
-/// The bits of the whitespace bytes of `v`. As in [`spaces`]: plain
-/// spaces are the common case, and only blocks with other bytes below
-/// 0x21 take the four further comparisons.
-fn spaces16(v: u8x16) -> u32 {
+/// The bits of the whitespace bytes of `v`. Prose has plain spaces in
+/// almost every word and other bytes below 0x21 (tab, line feed, control
+/// bytes) far more rarely: those blocks take the four further
+/// comparisons.
+fn spaces(v: u8x16) -> u32 {
     let blank = v.simd_eq(u8x16::splat(b' ')).to_bitmask();
-    let below_0x21 = v.min(u8x16::splat(0x20)).simd_eq(v).to_bitmask();
+    let below_0x21 = at_most(v, 0x20);
     if below_0x21 == blank {
         return blank;
     }
@@ -164,12 +117,13 @@ fn spaces16(v: u8x16) -> u32 {
     blank | other.to_bitmask()
 }
 
-/// Sixteen bytes by [`count_byte`]'s rule, as [`count_word`] counts eight
-/// (the same steps, with one bit per byte, bit `i` for byte `i`); only the
-/// bytes `keep` marks are counted.
+/// Sixteen bytes by the rule (`count_byte` in the tests spells it out
+/// byte by byte), with masks holding one bit per byte, bit `i` for byte
+/// `i`; only the bytes `keep` marks are counted (the first ones, as a run
+/// that stops inside the block, or the end of the buffer, leaves them).
 #[inline(always)]
 fn count_block(v: u8x16, keep: u32, state: &mut RunState, total: &mut TextCount) {
-    let space = spaces16(v) & keep;
+    let space = spaces(v) & keep;
     let solid = !space & keep;
     // Most runs between tags are whitespace or nothing at all.
     if solid == 0 {
@@ -181,103 +135,11 @@ fn count_block(v: u8x16, keep: u32, state: &mut RunState, total: &mut TextCount)
     let continuation = (v & u8x16::splat(0xc0))
         .simd_eq(u8x16::splat(0x80))
         .to_bitmask();
-    let after_space = solid & ((space << 1) | u32::from(state.pending));
-    let first = solid & solid.wrapping_neg();
-    let uncounted = !state.seen && after_space & first != 0;
-    let runs = marked16(after_space) - u32::from(uncounted);
-    total.text += marked16(solid & !continuation) + runs;
-    total.low += marked16(solid & !high) + runs;
-    total.high += marked16(high);
-    let last = 31 - solid.leading_zeros();
-    state.pending = space >> last != 0;
-    state.seen = true;
-}
-
-/// One byte: the rule spelled out.
-fn count_byte(b: u8, state: &mut RunState, total: &mut TextCount) {
-    if is_space(b) {
-        state.pending = true;
-        return;
-    }
-    if state.pending && state.seen {
-        total.text += 1;
-        total.low += 1;
-    }
-    state.pending = false;
-    state.seen = true;
-    if b < 0x80 {
-        total.text += 1;
-        total.low += 1;
-    } else {
-        total.high += 1;
-        total.text += u32::from(b & 0xC0 != 0x80);
-    }
-}
-
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of every zero byte of `v` (exact: no carry crosses a byte,
-/// since each byte's low seven bits plus 0x7F stay below 0x100).
-fn zero_bytes(v: u64) -> u64 {
-    !(((v & !HI) + !HI) | v) & HI
-}
-
-/// The high bit of every byte of `x` equal to `c`.
-fn bytes_equal(x: u64, c: u8) -> u64 {
-    zero_bytes(x ^ (LO * u64::from(c)))
-}
-
-/// The high bit of every byte below 0x21 (exact: the low seven bits plus
-/// 0x5F stay below 0x100).
-fn bytes_below_0x21(x: u64) -> u64 {
-    !(((x & !HI) + LO * 0x5f) | x) & HI
-}
-
-/// The high bit of every whitespace byte. Prose has plain spaces in almost
-/// every word and other bytes below 0x21 (tab, line feed, control bytes)
-/// far more rarely: those words take the five full comparisons.
-fn spaces(x: u64) -> u64 {
-    let blank = bytes_equal(x, b' ');
-    if bytes_below_0x21(x) == blank {
-        return blank;
-    }
-    blank
-        | bytes_equal(x, b'\t')
-        | bytes_equal(x, b'\n')
-        | bytes_equal(x, b'\r')
-        | bytes_equal(x, 0x0c)
-}
-
-/// How many bytes a mask marks (one bit per byte, at bit 7). Each byte
-/// of `m >> 7` is 0 or 1; the multiply sums them all into the top byte.
-/// `count_ones` would do, but without POPCNT in the baseline x86-64
-/// target it becomes a dozen instructions, four times per word (this
-/// spares 4 % of the core's instructions).
-fn marked(m: u64) -> u32 {
-    debug_assert_eq!(m & !HI, 0);
-    ((m >> 7).wrapping_mul(LO) >> 56) as u32
-}
-
-/// Eight bytes (little-endian: byte 0 is the first) by [`count_byte`]'s
-/// rule, with masks holding one bit per byte, at bit 7 of that byte; only
-/// the bytes `keep` marks are counted (the first ones, as a run that
-/// stops inside the word leaves them).
-fn count_word(x: u64, keep: u64, state: &mut RunState, total: &mut TextCount) {
-    let space = spaces(x) & keep;
-    let solid = !space & keep;
-    if solid == 0 {
-        state.pending |= space != 0;
-        return;
-    }
-    let high = x & keep;
-    // 10xxxxxx: high bit set, bit 6 (moved up to bit 7) clear.
-    let continuation = high & !(x << 1);
     // A non-space byte right after whitespace (the first byte's
     // predecessor is the carried state) ends a whitespace run...
-    let after_space = solid & ((space << 8) | (u64::from(state.pending) << 7));
+    let after_space = solid & ((space << 1) | u32::from(state.pending));
     // ... which counts unless nothing non-space came before it: possible
-    // only for this word's first non-space byte, and only when the run
+    // only for this block's first non-space byte, and only when the run
     // has seen none yet.
     let first = solid & solid.wrapping_neg();
     let uncounted = !state.seen && after_space & first != 0;
@@ -285,7 +147,7 @@ fn count_word(x: u64, keep: u64, state: &mut RunState, total: &mut TextCount) {
     total.text += marked(solid & !continuation) + runs;
     total.low += marked(solid & !high) + runs;
     total.high += marked(high);
-    let last = 63 - solid.leading_zeros();
+    let last = 31 - solid.leading_zeros();
     state.pending = space >> last != 0;
     state.seen = true;
 }
@@ -294,6 +156,27 @@ fn count_word(x: u64, keep: u64, state: &mut RunState, total: &mut TextCount) {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// One byte: the rule spelled out.
+    fn count_byte(b: u8, state: &mut RunState, total: &mut TextCount) {
+        if is_space(b) {
+            state.pending = true;
+            return;
+        }
+        if state.pending && state.seen {
+            total.text += 1;
+            total.low += 1;
+        }
+        state.pending = false;
+        state.seen = true;
+        if b < 0x80 {
+            total.text += 1;
+            total.low += 1;
+        } else {
+            total.high += 1;
+            total.text += u32::from(b & 0xC0 != 0x80);
+        }
+    }
 
     /// The byte rule, up to the first `stop`.
     fn by_bytes(stop: u8, bytes: &[u8], state: &mut RunState) -> (usize, TextCount) {
@@ -355,15 +238,16 @@ mod tests {
                 prop_oneof![Just(b'"'), Just(b'a'), Just(0x80), Just(0xa2), any::<u8>()],
                 0..60,
             ),
-            c in prop_oneof![Just(b'"'), Just(0xa2), any::<u8>()],
+            c in prop_oneof![Just(b'"'), Just(0xa2), Just(0), any::<u8>()],
         ) {
             prop_assert_eq!(find(c, &bytes), memchr::memchr(c, &bytes));
         }
 
-        /// The eight-byte words count as the byte rule does, whatever the
-        /// bytes, the carried state and where the pieces are cut.
+        /// The blocks count as the byte rule does, whatever the bytes, the
+        /// carried state and where the pieces are cut (the zeros after a
+        /// short piece's end count as nothing, even when 0 is the stop).
         #[test]
-        fn words_count_as_bytes_do(
+        fn blocks_count_as_bytes_do(
             bytes in proptest::collection::vec(
                 prop_oneof![
                     Just(b' '), Just(b'\t'), Just(b'\n'), Just(b'\r'), Just(0x0c),
@@ -373,7 +257,7 @@ mod tests {
                 ],
                 0..80,
             ),
-            stop in prop_oneof![Just(b'<'), Just(0xa9), any::<u8>()],
+            stop in prop_oneof![Just(b'<'), Just(0xa9), Just(0), any::<u8>()],
             cuts in (0usize..80, 0usize..80),
             pending in any::<bool>(),
             seen in any::<bool>(),

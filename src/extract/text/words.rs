@@ -2,10 +2,12 @@
 //! or words joined by single spaces), each knowing whether whitespace
 //! came before it within the run.
 //!
-//! Runs are split byte by byte: on ASCII whitespace in ASCII runs, on
-//! Unicode whitespace in others. This only finds the words: where spaces
+//! Runs are split on ASCII whitespace in ASCII runs, on Unicode
+//! whitespace in others; the bytes where a phrase may end are found
+//! sixteen at a time (`extract::blocks`), then checked one by one. This only finds the words: where spaces
 //! and line breaks go in the output is the renderer's business.
 
+use super::super::blocks::{Block, at_most};
 use wide::u8x16;
 
 /// Calls `phrase(space_before, phrase)` for each phrase of `value` and
@@ -68,51 +70,23 @@ fn phrases<const UNICODE: bool>(value: &str, phrase: &mut impl FnMut(bool, &str)
 /// a byte below 0x20, or a space followed by a byte up to 0x20 (or by the
 /// next chunk, or the end); `bytes.len()` if none. Every real end (a tab,
 /// line break, form feed, two spaces, a trailing space) is among them; the
-/// caller checks each exactly. Sixteen bytes at a time as a vector, then
-/// eight (SWAR): words are joined by single spaces, so a phrase is often
-/// a whole sentence.
+/// caller checks each exactly. Sixteen bytes at a time as a vector:
+/// words are joined by single spaces, so a phrase is often a whole
+/// sentence.
 fn next_possible_stop(bytes: &[u8], mut i: usize) -> usize {
-    // Sixteen bytes at a time as a vector, one bit per byte.
-    while let Some(block) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) {
-        let v = u8x16::new(*block);
-        let low = at_most(v, 0x20);
-        let control = at_most(v, 0x1f);
+    while i < bytes.len() {
+        let block = Block::at(bytes, i);
+        let low = block.at_most(0x20);
+        let control = block.at_most(0x1f);
         let space = low & !control;
         // The last byte's next byte is in the next block: that space may
-        // end the phrase.
-        let stop = control | (space & ((low >> 1) | 1 << 15));
+        // end the phrase. (After the slice's end come zeros: a last space
+        // is followed by a byte below 0x21, and may end it too.)
+        let stop = (control | (space & ((low >> 1) | 1 << 15))) & block.present;
         if stop != 0 {
             return i + stop.trailing_zeros() as usize;
         }
         i += 16;
-    }
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = LO << 7;
-    // Per byte, exact for bytes below 128: the high bit is set where the
-    // byte is below `k` (no lane borrows, each being at least 0x80).
-    let below = |x: u64, k: u64| !((x | HI).wrapping_sub(LO * k)) & HI;
-    while let Some(chunk) = bytes
-        .get(i..i + 8)
-        .and_then(|c| <[u8; 8]>::try_from(c).ok())
-    {
-        let x = u64::from_le_bytes(chunk);
-        let low = below(x, 0x21);
-        let control = below(x, 0x20);
-        let space = low & !control;
-        // A space's next byte is the next lane's; the last lane's is in
-        // the next chunk, so that space may end the phrase.
-        let stop = control | (space & ((low >> 8) | (HI << 56)));
-        if stop != 0 {
-            return i + (stop.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&b) = bytes.get(i) {
-        let next_low = bytes.get(i + 1).is_none_or(|&c| c <= 0x20);
-        if b < 0x20 || (b == b' ' && next_low) {
-            return i;
-        }
-        i += 1;
     }
     bytes.len()
 }
@@ -123,28 +97,16 @@ fn next_possible_stop(bytes: &[u8], mut i: usize) -> usize {
 /// exactly. Sixteen bytes at a time: in most non-ASCII text (accented
 /// Latin, Cyrillic, CJK) such bytes are a few per block.
 fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(block) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) {
-        let v = u8x16::new(*block);
-        let lead = at_most(v - u8x16::splat(0xe1), 2) | v.simd_eq(u8x16::splat(0xc2)).to_bitmask();
-        let maybe = at_most(v, 0x20) | lead;
+    while i < bytes.len() {
+        let block = Block::at(bytes, i);
+        let lead = at_most(block.v - u8x16::splat(0xe1), 2) | block.eq(0xc2);
+        let maybe = (block.at_most(0x20) | lead) & block.present;
         if maybe != 0 {
             return i + maybe.trailing_zeros() as usize;
         }
         i += 16;
     }
-    while let Some(&b) = bytes.get(i) {
-        if b <= 0x20 || START[usize::from(b)] != NONE {
-            return i;
-        }
-        i += 1;
-    }
     bytes.len()
-}
-
-/// The bits of the bytes of `v` that are at most `k` (unsigned), one per
-/// byte.
-fn at_most(v: u8x16, k: u8) -> u32 {
-    v.min(u8x16::splat(k)).simd_eq(v).to_bitmask()
 }
 
 /// What a byte can start: nothing that matters, ASCII whitespace, U+000B

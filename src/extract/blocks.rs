@@ -1,0 +1,86 @@
+//! Sixteen-byte blocks of a byte slice as vectors (`wide`: SSE2 on
+//! x86-64, NEON on aarch64, plain code elsewhere), and tests on them that
+//! give a bitmask with one bit per byte, bit `i` for the block's byte `i`.
+//!
+//! The loops that look for a few kinds of byte in text (text counting,
+//! quotes, phrase ends) take their input a block at a time with these:
+//! one test covers sixteen bytes, with no branch per byte. What the bytes
+//! mean is the callers' business.
+
+use wide::u8x16;
+
+/// A block's bytes and which of them are the slice's.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Block {
+    pub v: u8x16,
+    /// The bits of the bytes that are the slice's: all sixteen, except
+    /// for a block at the end, which is padded with zeros.
+    pub present: u32,
+}
+
+/// All sixteen bytes.
+pub(crate) const ALL: u32 = 0xffff;
+
+impl Block {
+    /// The sixteen bytes of `bytes` from `at` (padded with zeros past the
+    /// end: the slice's last few bytes need no loop of their own).
+    #[inline]
+    pub(crate) fn at(bytes: &[u8], at: usize) -> Block {
+        let rest = bytes.get(at..).unwrap_or_default();
+        match rest.first_chunk::<16>() {
+            Some(block) => Block {
+                v: u8x16::new(*block),
+                present: ALL,
+            },
+            None => {
+                let mut block = [0u8; 16];
+                block[..rest.len()].copy_from_slice(rest);
+                Block {
+                    v: u8x16::new(block),
+                    present: (1 << rest.len()) - 1,
+                }
+            }
+        }
+    }
+
+    /// The bytes equal to `b` (padding included: mask with `present`).
+    #[inline]
+    pub(crate) fn eq(self, b: u8) -> u32 {
+        self.v.simd_eq(u8x16::splat(b)).to_bitmask()
+    }
+
+    /// The bytes at most `k` (unsigned; padding included).
+    #[inline]
+    pub(crate) fn at_most(self, k: u8) -> u32 {
+        at_most(self.v, k)
+    }
+}
+
+/// The bytes of `v` at most `k` (unsigned).
+#[inline]
+pub(crate) fn at_most(v: u8x16, k: u8) -> u32 {
+    v.min(u8x16::splat(k)).simd_eq(v).to_bitmask()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_pad_the_end_with_zeros_and_say_so() {
+        let bytes: Vec<u8> = (1..=20).collect();
+        let whole = Block::at(&bytes, 0);
+        assert_eq!(
+            (whole.present, whole.eq(16), whole.eq(17)),
+            (ALL, 1 << 15, 0)
+        );
+        let end = Block::at(&bytes, 16);
+        assert_eq!(end.present, 0b1111);
+        assert_eq!(end.eq(17), 1);
+        assert_eq!(end.eq(0), 0xfff0);
+        assert_eq!(Block::at(&bytes, 20).present, 0);
+        assert_eq!(Block::at(&bytes, 99).present, 0);
+        assert_eq!(whole.at_most(3), 0b111);
+        assert_eq!(at_most(u8x16::splat(0xff), 0xfe), 0);
+    }
+}
