@@ -19,7 +19,7 @@ pub(crate) struct Block {
 }
 
 /// All sixteen bytes.
-pub(crate) const ALL: u32 = 0xffff;
+const ALL: u32 = 0xffff;
 
 impl Block {
     /// The sixteen bytes of `bytes` from `at` (padded with zeros past the

@@ -4,16 +4,17 @@
 //!
 //! Sixteen bytes at a time as a vector (`super::blocks`), each test
 //! giving a bitmask with one bit per byte; the buffer's last few bytes
-//! are a block padded with zeros. Prose alternates letters and spaces too often for a branch per
-//! byte to predict well, and this is the scanner's busiest loop (the
-//! vector blocks spared 9 % of the core's instructions over eight-byte
-//! words in a `u64`). Written by hand because it is one small loop no
-//! crate offers; it only counts, what the counts mean is the scanner's
-//! business.
+//! are a block padded with zeros. Prose alternates letters and spaces too
+//! often for a branch per byte to predict well, and this is the scanner's
+//! busiest loop (the vector blocks spared 9 % of the core's instructions
+//! over eight-byte words in a `u64`). Written by hand because it is one
+//! small loop no crate offers; it only counts, what the counts mean is
+//! the scanner's business.
 //!
-//! The same blocks find where a run ends (the next `<`, or a value's
-//! closing quote) without a memchr call, which costs more than the search
-//! over the few bytes most runs and values have.
+//! The same blocks find where a run ends (the next `<`) without a memchr
+//! call, which costs more than the search over the few bytes most runs
+//! have; a value's closing quote is looked for in its first block before
+//! memchr takes over.
 
 use super::blocks::{Block, at_most};
 use wide::u8x16;

@@ -4,8 +4,9 @@
 //!
 //! Runs are split on ASCII whitespace in ASCII runs, on Unicode
 //! whitespace in others; the bytes where a phrase may end are found
-//! sixteen at a time (`extract::blocks`), then checked one by one. This only finds the words: where spaces
-//! and line breaks go in the output is the renderer's business.
+//! sixteen at a time (`extract::blocks`), then checked one by one. This
+//! only finds the words: where spaces and line breaks go in the output
+//! is the renderer's business.
 
 use super::super::blocks::{Block, at_most};
 use wide::u8x16;
@@ -274,8 +275,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// ASCII phrases found a block or a word at a time collapse as `split`
-        /// does, with every byte below 0x21 that matters, at every lane.
+        /// ASCII phrases found a block at a time collapse as `split` does,
+        /// with every byte below 0x21 that matters, at every lane.
         #[test]
         fn ascii_phrases_collapse_as_split_does(parts in proptest::collection::vec(
             proptest::sample::select(vec![
