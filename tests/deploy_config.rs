@@ -263,6 +263,89 @@ fn dockerfile_builds_release_and_runs_non_root() {
     }
 }
 
+/// The build stage's `RUN` command as the shell gets it: its continuation
+/// lines joined, without `RUN` and the `--mount` flags.
+fn dockerfile_build_command(dockerfile: &str) -> String {
+    let start = dockerfile
+        .find("RUN --mount=type=cache,target=/usr/local/cargo/registry")
+        .expect("the build stage's RUN");
+    let mut command = String::new();
+    for line in dockerfile[start..].lines() {
+        let continued = line.trim_end().ends_with('\\');
+        command.push_str(line.trim_end().trim_end_matches('\\'));
+        command.push('\n');
+        if !continued {
+            break;
+        }
+    }
+    command
+        .split_whitespace()
+        .filter(|word| *word != "RUN" && !word.starts_with("--mount="))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs the build stage's command under `sh` in a scratch directory whose
+/// `cargo`, `rustup`, `install`, `apt-get` and `scripts/build-pgo.sh` only
+/// log their arguments; returns the log.
+fn run_build_command(command: &str, pgo: &str) -> String {
+    let dir = tempdir(&format!("build-{pgo}"));
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(bin.join("scripts")).unwrap();
+    let log = dir.join("log");
+    let stub = |path: PathBuf| {
+        let script = format!("#!/bin/sh\necho \"$(basename \"$0\") $*\" >> {}\n", log.display());
+        std::fs::write(&path, script).unwrap();
+        let status = Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+        assert!(status.success());
+    };
+    for tool in ["cargo", "rustup", "install", "apt-get"] {
+        stub(bin.join(tool));
+    }
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    stub(dir.join("scripts/build-pgo.sh"));
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new("sh")
+        .args(["-c", command])
+        .current_dir(&dir)
+        .env("PATH", path)
+        .env("PGO", pgo)
+        .output()
+        .unwrap();
+    assert_success(&format!("the Dockerfile's build command with PGO={pgo}"), &out);
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    logged
+}
+
+/// The build stage builds with the release profile by default and with
+/// scripts/build-pgo.sh when asked (`--build-arg PGO=1`), and installs the
+/// binary that build made.
+#[test]
+fn dockerfile_build_step_picks_the_build_by_pgo() {
+    let dockerfile = read("Dockerfile");
+    assert!(dockerfile.contains("ARG PGO=0"));
+    let command = dockerfile_build_command(&dockerfile);
+    let plain = run_build_command(&command, "0");
+    assert_eq!(
+        plain,
+        "cargo build --release --locked\n\
+         install -m 0755 target/release/linesift /usr/local/bin/linesift\n"
+    );
+    let pgo = run_build_command(&command, "1");
+    let lines: Vec<&str> = pgo.lines().filter(|l| !l.starts_with("apt-get")).collect();
+    assert_eq!(
+        lines,
+        [
+            "rustup component add llvm-tools",
+            "build-pgo.sh ",
+            "install -m 0755 target/pgo/use/release/linesift /usr/local/bin/linesift",
+        ]
+    );
+    // The training pages are made by a Python script the stage must have.
+    assert!(read("scripts/build-pgo.sh").contains("python3 scripts/pgo_pages.py"));
+}
+
 // ---------------------------------------------------------------- sample
 
 /// The sample WARC is what scripts/make-sample-warc.py makes of the sample
