@@ -291,10 +291,13 @@ fn dockerfile_build_command(dockerfile: &str) -> String {
 fn run_build_command(command: &str, pgo: &str) -> String {
     let dir = tempdir(&format!("build-{pgo}"));
     let bin = dir.join("bin");
-    std::fs::create_dir_all(bin.join("scripts")).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
     let log = dir.join("log");
     let stub = |path: PathBuf| {
-        let script = format!("#!/bin/sh\necho \"$(basename \"$0\") $*\" >> {}\n", log.display());
+        let script = format!(
+            "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> {}\n",
+            log.display()
+        );
         std::fs::write(&path, script).unwrap();
         let status = Command::new("chmod").arg("+x").arg(&path).status().unwrap();
         assert!(status.success());
@@ -304,7 +307,11 @@ fn run_build_command(command: &str, pgo: &str) -> String {
     }
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
     stub(dir.join("scripts/build-pgo.sh"));
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let out = Command::new("sh")
         .args(["-c", command])
         .current_dir(&dir)
@@ -312,7 +319,10 @@ fn run_build_command(command: &str, pgo: &str) -> String {
         .env("PGO", pgo)
         .output()
         .unwrap();
-    assert_success(&format!("the Dockerfile's build command with PGO={pgo}"), &out);
+    assert_success(
+        &format!("the Dockerfile's build command with PGO={pgo}"),
+        &out,
+    );
     let logged = std::fs::read_to_string(&log).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
     logged

@@ -324,7 +324,10 @@ impl Extractor {
         } else {
             text::Anchors::Drop
         };
-        let mut text = String::new();
+        // Room for the text up front (it is about half the selected HTML)
+        // rather than growing it by copies.
+        let selected: usize = sel.ranges.iter().map(|(start, end)| end - start).sum();
+        let mut text = String::with_capacity((selected / 2).min(o.max_text));
         text::render(&scan.src, &sel.ranges, anchors, &mut text);
         if o.algorithm == Algorithm::R2l {
             text = text::non_ascii_only(&text);
