@@ -238,15 +238,14 @@ impl<S: Sink> Emitter for Events<'_, S> {
     }
 }
 
+/// What the emitter reports, recorded (for this module's tests and those
+/// of other steps that must not change it).
 #[cfg(test)]
-mod tests {
+pub(super) mod testing {
     use super::*;
-    use html5gum::ForwardingEmitter;
-    use html5gum::Span;
-    use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 
     #[derive(Debug, PartialEq, Eq)]
-    enum Ev {
+    pub(in crate::extract::text) enum Ev {
         Start(Vec<u8>),
         End(Vec<u8>),
         Text(Vec<u8>),
@@ -267,12 +266,42 @@ mod tests {
         }
     }
 
-    fn ours(html: &str) -> Vec<Ev> {
+    /// Markup that exercises the tokenizer's corners.
+    pub(in crate::extract::text) const TRICKY: &[&str] = &[
+        "<p>Hel<b>lo</b> w<i>or</i>ld &amp; more</p><div>next</div>x<br>y",
+        "a &lt;b&gt; &#x41;&#66; &notanentity; &amp &copy2 &nbsp;x&NotEqualTilde;",
+        "<![CDATA[ not text ]]>after<!-- comment <p> -->x<!DOCTYPE html>y",
+        "<p>unterminated <b",
+        "<p>text</p  ><a href='x' title=\"<p>\">link</a>",
+        "<DIV CLASS=x>Upper</DIV><Br/>z</BR>",
+        "<script>if (a < b) { x = '</p>'; }</script >after</script>",
+        "<style>p{}</style><title>T &amp; t</title><textarea>a<b>c</textarea>",
+        "<noscript><p>Server <b>rendered</b></p></noscript><noframe>x</noframe>y",
+        "<plaintext><p>all</p> text",
+        "<xmp><b>raw</b></xmp><iframe><p>x</iframe>",
+        "<averyveryveryverylongtagnamethatgoesonandon>x</averyveryveryverylongtagnamethatgoesonandon>",
+        "<script>x</scriptxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx>y</script>z",
+        "<p a=1 b c='2'>x</p d=3>y< p>z</>w<",
+        "x\u{b}y \u{a0} z é <br> ü&#0;&#xD800;\r\n\r",
+        "<a\u{0}b>q</a\u{0}b><p\tclass\n=\nx>r",
+    ];
+
+    /// The events the renderer hears for `html`.
+    pub(in crate::extract::text) fn ours(html: &str) -> Vec<Ev> {
         let mut rec = Record::default();
         let mut chars = Vec::new();
         for _ in html5gum::Tokenizer::new_with_emitter(html, Events::new(&mut rec, &mut chars)) {}
         rec.0
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{Ev, TRICKY, ours};
+    use super::*;
+    use html5gum::ForwardingEmitter;
+    use html5gum::Span;
+    use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 
     /// What the renderer used before: html5gum's `CallbackEmitter` with
     /// naive state switching, `<noscript>` parsed as markup.
@@ -336,25 +365,6 @@ mod tests {
         for _ in html5gum::Tokenizer::new_with_emitter(html, emitter) {}
         evs
     }
-
-    const TRICKY: &[&str] = &[
-        "<p>Hel<b>lo</b> w<i>or</i>ld &amp; more</p><div>next</div>x<br>y",
-        "a &lt;b&gt; &#x41;&#66; &notanentity; &amp &copy2 &nbsp;x&NotEqualTilde;",
-        "<![CDATA[ not text ]]>after<!-- comment <p> -->x<!DOCTYPE html>y",
-        "<p>unterminated <b",
-        "<p>text</p  ><a href='x' title=\"<p>\">link</a>",
-        "<DIV CLASS=x>Upper</DIV><Br/>z</BR>",
-        "<script>if (a < b) { x = '</p>'; }</script >after</script>",
-        "<style>p{}</style><title>T &amp; t</title><textarea>a<b>c</textarea>",
-        "<noscript><p>Server <b>rendered</b></p></noscript><noframe>x</noframe>y",
-        "<plaintext><p>all</p> text",
-        "<xmp><b>raw</b></xmp><iframe><p>x</iframe>",
-        "<averyveryveryverylongtagnamethatgoesonandon>x</averyveryveryverylongtagnamethatgoesonandon>",
-        "<script>x</scriptxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx>y</script>z",
-        "<p a=1 b c='2'>x</p d=3>y< p>z</>w<",
-        "x\u{b}y \u{a0} z é <br> ü&#0;&#xD800;\r\n\r",
-        "<a\u{0}b>q</a\u{0}b><p\tclass\n=\nx>r",
-    ];
 
     #[test]
     fn same_events_as_html5gums_callback_emitter() {

@@ -12,6 +12,7 @@
 //! `<br>` always break. Script, style, svg, select, template, button and
 //! the like contribute nothing.
 
+mod compact;
 mod events;
 mod words;
 
@@ -30,8 +31,15 @@ pub enum Anchors {
 /// Renders the given byte ranges of `src` (each a run of whole lines) to
 /// text, appending to `out`. Paragraphs are separated by `\n`.
 pub fn render(src: &str, ranges: &[(usize, usize)], anchors: Anchors, out: &mut String) {
-    let mut chars = Vec::new();
-    render_into(src, ranges, anchors, out, &mut chars);
+    render_into(src, ranges, anchors, out, &mut Scratch::default());
+}
+
+/// Buffers a render reuses: the HTML as the tokenizer gets it (see
+/// `compact`) and the text runs it reports.
+#[derive(Debug, Default)]
+struct Scratch {
+    html: String,
+    chars: Vec<u8>,
 }
 
 fn render_into(
@@ -39,11 +47,13 @@ fn render_into(
     ranges: &[(usize, usize)],
     anchors: Anchors,
     out: &mut String,
-    chars: &mut Vec<u8>,
+    scratch: &mut Scratch,
 ) {
     let mut r = Renderer::new(out, anchors);
     for &(start, end) in ranges {
-        r.run(&src[start..end], chars);
+        scratch.html.clear();
+        compact::strip_attributes(&src[start..end], &mut scratch.html);
+        r.run(&scratch.html, &mut scratch.chars);
         r.paragraph();
     }
     r.finish();
@@ -63,7 +73,7 @@ pub fn render_fragment(fragment: &str) -> String {
 pub struct Fragments {
     text: String,
     spans: Vec<(usize, usize)>,
-    chars: Vec<u8>,
+    scratch: Scratch,
 }
 
 impl Fragments {
@@ -75,7 +85,7 @@ impl Fragments {
             &[(0, fragment.len())],
             Anchors::Keep,
             &mut self.text,
-            &mut self.chars,
+            &mut self.scratch,
         );
         self.spans.push((start, self.text.len()));
         self.spans.len() - 1
