@@ -124,6 +124,15 @@ impl Tag {
         self.is_tracked() && self != Tag::A
     }
 
+    /// Does the text renderer leave out this element's content (script,
+    /// style, svg, title, textarea and the like)?
+    pub fn hides_text(self) -> bool {
+        matches!(
+            self,
+            Tag::RawText | Tag::Opaque | Tag::Title | Tag::Textarea
+        )
+    }
+
     /// Is this a block element for the text renderer (starts a paragraph)?
     pub fn is_block(self) -> bool {
         self.breaks_line() || matches!(self, Tag::Html)

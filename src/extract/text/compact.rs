@@ -1,25 +1,28 @@
-//! The selected HTML without what the renderer never reads: the attributes
-//! of start tags, dropped before the tokenizer sees them.
+//! The selected HTML without what the renderer never reads, dropped before
+//! the tokenizer sees it: the attributes of start tags, and the text of
+//! the elements whose content the renderer leaves out (script, style,
+//! title, textarea, ...).
 //!
 //! The renderer hears only tag names and text (`events`), yet html5gum
 //! reads every attribute through its attribute states: on the corpus,
 //! attribute values are nearly a third of all bytes. Here a tag
 //! `<name attributes...>` becomes `<name>`, found with the tokenizer's own
 //! rules for where a tag ends (quotes hide `>` only in attribute values),
-//! so the tokenizer reports the same start tag, and everything else it
-//! would see is copied as it is: text, end tags, comments, doctypes, and
-//! the contents of the elements whose text the tokenizer reads by other
-//! rules (script, style, title, textarea, ...; as `events` switches
-//! states, `<noscript>` content is markup). Where this cannot tell what
-//! the tokenizer would do (a tag or comment cut off by the end of the
-//! input, a script holding `<!--`), the rest is copied unchanged.
+//! so the tokenizer reports the same start tag. The raw text of such an
+//! element (up to its end tag, as the tokenizer finds it) goes when the
+//! renderer skips it, and stays otherwise (`<noframe>`; `<noscript>`
+//! content is markup, as `events` switches states). Everything else is
+//! copied as it is: text, end tags, comments, doctypes. Where this cannot
+//! tell what the tokenizer would do (a tag or comment cut off by the end
+//! of the input, a script holding `<!--`), the rest is copied unchanged.
 //!
-//! It does not interpret tags (the renderer does) or touch text, so the
-//! renderer's output is the same with or without it (`tests`: proptests
-//! against tokenizing the original).
+//! It does not interpret tags or touch text: the renderer's output is the
+//! same with or without it (`tests`: proptests against rendering the
+//! original).
 
 // The scanner's whitespace is the tokenizer's in tags (which reads `\r`
 // as `\n`).
+use super::super::tags::Tag;
 use super::super::text_count::{find, is_space};
 
 /// Appends `html` to `out` with the attributes of start tags removed.
@@ -40,7 +43,12 @@ pub(super) fn strip_attributes(html: &str, out: &mut String) {
                 at = match raw {
                     Raw::No => end,
                     Raw::Until(name) => match raw_end(bytes, end, name) {
-                        Some(close) => close,
+                        Some(close) => {
+                            if unread(name) {
+                                copied = close;
+                            }
+                            close
+                        }
                         None => break,
                     },
                     Raw::Rest => break,
@@ -69,7 +77,7 @@ enum Step {
 enum Raw {
     /// Markup.
     No,
-    /// Text up to `</name`.
+    /// Text up to `</name` (`name` lowercase).
     Until(&'static [u8]),
     /// Text to the end (`<plaintext>`).
     Rest,
@@ -175,6 +183,12 @@ fn raw_text(name: &[u8]) -> Raw {
     }
 }
 
+/// Is the text of raw-text element `name` (lowercase) text the renderer
+/// leaves out? (`noframe`, raw text to the tokenizer, is not one of them.)
+fn unread(name: &[u8]) -> bool {
+    Tag::classify(name).hides_text()
+}
+
 /// Where the raw text that starts at `from` ends: at the `<` of its end
 /// tag `</name` followed by whitespace, `/` or `>`. `None` when there is
 /// none, or when a script's text holds `<!--` before it (the tokenizer's
@@ -216,7 +230,8 @@ fn comment_end(bytes: &[u8], lt: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::events::testing::{TRICKY, ours};
+    use super::super::events::testing::{Ev, TRICKY, ours};
+    use super::super::{render_fragment, render_original};
     use super::*;
 
     fn stripped(html: &str) -> String {
@@ -247,14 +262,13 @@ mod tests {
             ("<!--!><p class=x>--><b c=d>", "<!--!><p class=x>--><b>"),
             ("<!DOCTYPE html><p a=b>", "<!DOCTYPE html><p>"),
             ("a < b <3 <p x=y>", "a < b <3 <p>"),
-            // Raw text is text, up to its end tag.
+            // Raw text is text up to its end tag; what the renderer
+            // leaves out goes.
+            ("<title a=b><p c=d></title ><p e=f>", "<title></title ><p>"),
+            ("<script>'<b c=d>'</script><i j=k>", "<script></script><i>"),
             (
-                "<title a=b><p c=d></title ><p e=f>",
-                "<title><p c=d></title ><p>",
-            ),
-            (
-                "<script>'<b c=d>'</script><i j=k>",
-                "<script>'<b c=d>'</script><i>",
+                "<noframe a=b><p c=d></noframe>",
+                "<noframe><p c=d></noframe>",
             ),
             // What cannot be followed is copied to the end.
             ("<p a=b><script><!--<i x=y>", "<p><script><!--<i x=y>"),
@@ -267,26 +281,40 @@ mod tests {
     }
 
     #[test]
-    fn the_tokenizer_hears_the_same_on_tricky_markup() {
+    fn renders_the_same_on_tricky_markup() {
         for html in TRICKY {
-            assert_eq!(ours(&stripped(html)), ours(html), "{html:?}");
+            assert_eq!(render_fragment(html), render_original(html), "{html:?}");
         }
     }
 
     proptest::proptest! {
-        /// Random soup of markup pieces: the renderer's events are the
-        /// same with the attributes stripped.
+        /// Random soup of markup pieces renders the same as the original.
         #[test]
-        fn the_tokenizer_hears_the_same_on_tag_soup(
+        fn renders_the_same_on_tag_soup(
             parts in proptest::collection::vec(proptest::sample::select(vec![
                 "<", ">", "</", "/", "/>", "p", "b", "script", "SCRIPT", "style", "title",
-                "noscript", "textarea", "plaintext", "xmp", "iframe", "noframe", "a", " ", "\n",
-                "\t", "=", "'", "\"", "&amp;", "&", "x", "é", "<!--", "-->", "--!>", "-", "!",
-                "<!", "<?", "[CDATA[", "]]>", " class=\"c\"", " id='i'", " a=b", "\u{0}",
+                "noscript", "textarea", "plaintext", "xmp", "iframe", "noframe", "svg", "a",
+                " ", "\n", "\t", "=", "'", "\"", "&amp;", "&", "x", "é", "<!--", "-->", "--!>",
+                "-", "!", "<!", "<?", "[CDATA[", "]]>", " class=\"c\"", " id='i'", " a=b",
+                "\u{0}", "word", "pre",
             ]), 0..40)
         ) {
             let html: String = parts.concat();
-            proptest::prop_assert_eq!(ours(&stripped(&html)), ours(&html), "{:?}", html);
+            proptest::prop_assert_eq!(render_fragment(&html), render_original(&html), "{:?}", html);
         }
+    }
+
+    /// The tokenizer hears the same tags and the same text outside the
+    /// elements whose text goes.
+    #[test]
+    fn the_tokenizer_hears_the_same_tags() {
+        let html = "<p class=a>x<script src=b>var y;</script><b>z</b></p>";
+        let tags = |events: Vec<Ev>| -> Vec<Ev> {
+            events
+                .into_iter()
+                .filter(|e| !matches!(e, Ev::Text(t) if t == b"var y;"))
+                .collect()
+        };
+        assert_eq!(ours(&stripped(html)), tags(ours(html)));
     }
 }

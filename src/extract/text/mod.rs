@@ -59,6 +59,18 @@ fn render_into(
     r.finish();
 }
 
+/// [`render_fragment`] with the tokenizer reading the fragment as it is
+/// (not `compact`ed): what the compaction must not change.
+#[cfg(test)]
+fn render_original(fragment: &str) -> String {
+    let mut out = String::new();
+    let mut r = Renderer::new(&mut out, Anchors::Keep);
+    r.run(fragment, &mut Vec::new());
+    r.paragraph();
+    r.finish();
+    out
+}
+
 /// Renders one fragment to a fresh string.
 pub fn render_fragment(fragment: &str) -> String {
     let mut out = String::new();
@@ -159,7 +171,7 @@ impl<'a> Renderer<'a> {
             return;
         }
         match tag {
-            Tag::RawText | Tag::Opaque | Tag::Title | Tag::Textarea => {
+            t if t.hides_text() => {
                 self.skip = 1;
                 self.skip_name.clear();
                 self.skip_name.extend_from_slice(name);
