@@ -203,15 +203,44 @@ fn ancestors(elements: &[Element], mut e: u32) -> Vec<u32> {
     chain
 }
 
-fn common_ancestor(elements: &[Element], a: u32, b: u32) -> u32 {
-    if a == b {
-        return a;
+/// The innermost element holding both `a` and `b` (each counts as holding
+/// itself); `NO_ELEMENT` when there is none. Called for every line of the
+/// seed region: it walks up the parent links without allocating, the
+/// deeper element first until both are as deep, then both.
+fn common_ancestor(elements: &[Element], mut a: u32, mut b: u32) -> u32 {
+    let parent = |e: u32| elements.get(e as usize).map_or(NO_ELEMENT, |x| x.parent);
+    let (mut da, mut db) = (depth(elements, a), depth(elements, b));
+    while da > db {
+        a = parent(a);
+        da -= 1;
     }
-    let chain = ancestors(elements, a);
-    ancestors(elements, b)
-        .into_iter()
-        .find(|e| chain.contains(e))
-        .unwrap_or(NO_ELEMENT)
+    while db > da {
+        b = parent(b);
+        db -= 1;
+    }
+    // Both are `da` deep: at most that many steps up to `NO_ELEMENT`.
+    for _ in 0..=da {
+        if a == b {
+            return a;
+        }
+        a = parent(a);
+        b = parent(b);
+    }
+    NO_ELEMENT
+}
+
+/// How many elements from `e` up to the page's outermost, `e` included
+/// (0 for `NO_ELEMENT`). The scanner links every element to an earlier
+/// one; the walk stops after as many steps as there are elements anyway.
+fn depth(elements: &[Element], mut e: u32) -> usize {
+    let mut depth = 0;
+    while let Some(x) = elements.get(e as usize)
+        && depth <= elements.len()
+    {
+        depth += 1;
+        e = x.parent;
+    }
+    depth
 }
 
 /// The headline bounds the content area from above (thesis 000 §7.2.1):
@@ -237,4 +266,53 @@ pub fn extend_to_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
     sel.lines += earlier.iter().map(|r| r.last - r.first + 1).sum::<u32>();
     sel.regions.splice(0..0, earlier);
     sel.ranges = byte_ranges(lines, &sel.regions);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn element(parent: u32) -> Element {
+        Element {
+            tag: Tag::Container,
+            parent,
+            first_line: 0,
+            last_line: 0,
+            text: 0,
+            signal: crate::extract::signals::Signal::Neutral,
+            boiler: false,
+            landmark_main: false,
+        }
+    }
+
+    /// The first of `b`'s ancestors (itself included) that is one of
+    /// `a`'s: the rule spelled out with lists.
+    fn by_lists(elements: &[Element], a: u32, b: u32) -> u32 {
+        let chain = ancestors(elements, a);
+        ancestors(elements, b)
+            .into_iter()
+            .find(|e| chain.contains(e))
+            .unwrap_or(NO_ELEMENT)
+    }
+
+    proptest! {
+        /// On random forests (each element's parent an earlier one or
+        /// none), the walk finds what the lists find.
+        #[test]
+        fn common_ancestor_is_the_first_shared_ancestor(
+            parents in proptest::collection::vec(0u32..1000, 1..40),
+            a in 0u32..45,
+            b in 0u32..45,
+        ) {
+            let elements: Vec<Element> = parents
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| element(if p as usize % (i + 1) == i { NO_ELEMENT } else { p % (i as u32 + 1) }))
+                .collect();
+            // Indices past the end stand for untracked elements.
+            let a = if a as usize >= elements.len() { NO_ELEMENT } else { a };
+            prop_assert_eq!(common_ancestor(&elements, a, b), by_lists(&elements, a, b));
+        }
+    }
 }

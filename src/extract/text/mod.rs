@@ -52,6 +52,7 @@ fn render_into(
     let mut r = Renderer::new(out, anchors);
     for &(start, end) in ranges {
         scratch.html.clear();
+        scratch.html.reserve(end - start);
         compact::strip_attributes(&src[start..end], &mut scratch.html);
         r.run(&scratch.html, &mut scratch.chars);
         r.paragraph();
