@@ -206,6 +206,17 @@ impl Name {
         }
         self.len += 1;
     }
+    /// `self.get() == other.get()`, without a call to compare slices (the
+    /// open-element stack is searched with this at every end tag).
+    fn same(&self, other: &Name) -> bool {
+        // The bytes past `len` are whatever earlier names left: masked off.
+        let key = |n: &Name| match n.len {
+            len if len > NAME_CAP => (0, 0),
+            NAME_CAP => (NAME_CAP, u128::from_le_bytes(n.buf)),
+            len => (len, u128::from_le_bytes(n.buf) & ((1 << (8 * len)) - 1)),
+        };
+        key(self) == key(other)
+    }
     fn get(&self) -> &[u8] {
         if self.len > NAME_CAP {
             b""
@@ -1193,16 +1204,20 @@ impl<'a> Scanner<'a> {
     /// End tags HTML lets authors omit: a new `<li>` closes the open one, a
     /// new cell closes the open cell, a new row the open row.
     fn close_implied(&mut self, name: &[u8]) {
-        let closes: &[&[u8]] = match name {
-            b"li" => &[b"li"],
-            b"td" | b"th" => &[b"td", b"th"],
-            b"tr" => &[b"td", b"th", b"tr"],
-            b"dd" => &[b"dd"],
-            b"tbody" | b"thead" | b"tfoot" => &[b"td", b"th", b"tr", b"tbody", b"thead", b"tfoot"],
+        // Patterns, not a list of names: `contains` would call memcmp for
+        // each.
+        let closes: fn(&[u8]) -> bool = match name {
+            b"li" => |open| matches!(open, b"li"),
+            b"td" | b"th" => |open| matches!(open, b"td" | b"th"),
+            b"tr" => |open| matches!(open, b"td" | b"th" | b"tr"),
+            b"dd" => |open| matches!(open, b"dd"),
+            b"tbody" | b"thead" | b"tfoot" => {
+                |open| matches!(open, b"td" | b"th" | b"tr" | b"tbody" | b"thead" | b"tfoot")
+            }
             _ => return,
         };
         while let Some(top) = self.stack.last() {
-            if !closes.contains(&top.name.get()) {
+            if !closes(top.name.get()) {
                 break;
             }
             self.pop();
@@ -1277,12 +1292,12 @@ impl<'a> Scanner<'a> {
             self.overflow -= 1;
             return;
         }
-        let name = self.tag_name.get();
+        let name = self.tag_name;
         let found = self
             .stack
             .iter()
             .rev()
-            .position(|o| o.tag == tag && o.name.get() == name);
+            .position(|o| o.tag == tag && o.name.same(&name));
         if let Some(k) = found {
             for _ in 0..=k {
                 self.pop();
@@ -1610,5 +1625,40 @@ mod tests {
         assert_eq!(comment_end(b"x-->", 0), Ok(4));
         assert_eq!(comment_end(b">", 2), Ok(1));
         assert_eq!(comment_end(b"x--", 0), Err(2));
+    }
+
+    /// `Name::same` is `get() == get()` whatever the names held before
+    /// (a long name, then a short one set or pushed over it).
+    #[test]
+    fn names_compare_as_their_bytes() {
+        let names = [
+            "",
+            "a",
+            "A",
+            "li",
+            "div",
+            "DIV",
+            "section",
+            "abcdefghijklmnop",
+        ];
+        let long = "abcdefghijklmnopq";
+        let mut all: Vec<Name> = Vec::new();
+        for earlier in ["", long, "blockquote"] {
+            for n in names.iter().chain([&long]) {
+                let mut set = Name::default();
+                set.set(earlier.as_bytes());
+                set.set(n.as_bytes());
+                let mut pushed = Name::default();
+                pushed.set(earlier.as_bytes());
+                pushed.clear();
+                n.bytes().for_each(|b| pushed.push(b));
+                all.extend([set, pushed]);
+            }
+        }
+        for a in &all {
+            for b in &all {
+                assert_eq!(a.same(b), a.get() == b.get(), "{:?} {:?}", a, b);
+            }
+        }
     }
 }
