@@ -507,10 +507,18 @@ impl<'a> Scanner<'a> {
         self.attr_name
             .set(&self.src.as_bytes()[start..start + attr.name]);
         self.begin_capture();
+        let value = &self.src.as_bytes()[start + attr.name + 2..start + attr.len - 1];
+        let value = &value[..value.len().min(VALUE_CAP)];
+        if self.capture == Capture::ClassId {
+            // The commonest capture, classified where it lies (`end_value`
+            // would copy it first).
+            let signal = self.memo.classify(value);
+            self.class_signal(signal);
+            self.capture = Capture::None;
+            return;
+        }
         if self.capture != Capture::None {
-            let value = &self.src.as_bytes()[start + attr.name + 2..start + attr.len - 1];
-            let room = VALUE_CAP.saturating_sub(self.value.len()).min(value.len());
-            self.value.extend_from_slice(&value[..room]);
+            self.value.extend_from_slice(value);
         }
         self.end_value();
     }
@@ -1036,17 +1044,26 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// What a class or id value says, added to the tag's signal: content
+    /// words win, boilerplate only marks a tag nothing else marked.
+    fn class_signal(&mut self, signal: Signal) {
+        match signal {
+            Signal::Neutral => {}
+            Signal::Content => self.tag_signal = Signal::Content,
+            Signal::Boilerplate if self.tag_signal == Signal::Neutral => {
+                self.tag_signal = Signal::Boilerplate
+            }
+            Signal::Boilerplate => {}
+        }
+    }
+
     fn end_value(&mut self) {
         match self.capture {
             Capture::None => {}
-            Capture::ClassId => match self.memo.classify(&self.value) {
-                Signal::Neutral => {}
-                Signal::Content => self.tag_signal = Signal::Content,
-                Signal::Boilerplate if self.tag_signal == Signal::Neutral => {
-                    self.tag_signal = Signal::Boilerplate
-                }
-                Signal::Boilerplate => {}
-            },
+            Capture::ClassId => {
+                let signal = self.memo.classify(&self.value);
+                self.class_signal(signal);
+            }
             Capture::MetaKey => {
                 let v = &self.value;
                 self.meta_is_title |=
