@@ -382,11 +382,22 @@ fn headline_shape(words: usize, numeric: usize) -> bool {
 /// Whitespace-separated words, and how many of them hold an ASCII digit.
 fn word_counts(text: &str) -> (usize, usize) {
     let (mut words, mut numeric) = (0, 0);
-    for w in text.split_whitespace() {
+    let mut count = |w: &[u8]| {
         words += 1;
-        if w.bytes().any(|b| b.is_ascii_digit()) {
+        if w.iter().any(u8::is_ascii_digit) {
             numeric += 1;
         }
+    };
+    let bytes = text.as_bytes();
+    // ASCII text (most candidates) by bytes: its Unicode whitespace is
+    // the ASCII whitespace and U+000B, which the byte test leaves out.
+    if text.is_ascii() && !bytes.contains(&0x0b) {
+        bytes
+            .split(u8::is_ascii_whitespace)
+            .filter(|w| !w.is_empty())
+            .for_each(&mut count);
+    } else {
+        text.split_whitespace().for_each(|w| count(w.as_bytes()));
     }
     (words, numeric)
 }
@@ -464,6 +475,23 @@ pub fn clean(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    proptest::proptest! {
+        /// Counting ASCII text by bytes counts what `split_whitespace` splits.
+        #[test]
+        fn word_counts_split_as_split_whitespace(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "7", " ", "  ", "\t", "\n", "\r", "\u{b}", "\u{c}", "\u{1c}", "é", "\u{a0}",
+                "x1", "-",
+            ]), 0..20)
+        ) {
+            let text: String = parts.concat();
+            let plain = text.split_whitespace().fold((0, 0), |(w, n), word| {
+                (w + 1, n + usize::from(word.bytes().any(|b| b.is_ascii_digit())))
+            });
+            proptest::prop_assert_eq!(super::word_counts(&text), plain);
+        }
+    }
+
     use super::*;
 
     fn stop() -> StopWords {
