@@ -25,8 +25,9 @@
 use super::super::tags::Tag;
 use super::super::text_count::{find, is_space};
 
-/// Appends `html` to `out` with the attributes of start tags removed.
-pub(super) fn strip_attributes(html: &str, out: &mut String) {
+/// Appends `html` to `out` without the attributes of its start tags and
+/// the raw text the renderer skips.
+pub(super) fn drop_unread(html: &str, out: &mut String) {
     let bytes = html.as_bytes();
     let mut copied = 0;
     let mut at = 0;
@@ -234,15 +235,15 @@ mod tests {
     use super::super::{render_fragment, render_original};
     use super::*;
 
-    fn stripped(html: &str) -> String {
+    fn compacted(html: &str) -> String {
         let mut out = String::new();
-        strip_attributes(html, &mut out);
+        drop_unread(html, &mut out);
         out
     }
 
     /// Tags whose attributes go, and markup that must stay as it is.
     #[test]
-    fn strips_start_tag_attributes_only() {
+    fn drops_attributes_and_skipped_raw_text_only() {
         let cases = [
             ("<p class=\"a\" id='b'>x</p>", "<p>x</p>"),
             ("<img src=x.png alt=\"a > b\"/>y", "<img>y"),
@@ -276,7 +277,7 @@ mod tests {
             ("<plaintext x=y><p a=b>", "<plaintext><p a=b>"),
         ];
         for (html, want) in cases {
-            assert_eq!(stripped(html), want, "{html:?}");
+            assert_eq!(compacted(html), want, "{html:?}");
         }
     }
 
@@ -315,6 +316,6 @@ mod tests {
                 .filter(|e| !matches!(e, Ev::Text(t) if t == b"var y;"))
                 .collect()
         };
-        assert_eq!(ours(&stripped(html)), tags(ours(html)));
+        assert_eq!(ours(&compacted(html)), tags(ours(html)));
     }
 }
