@@ -751,16 +751,13 @@ impl<'a> Scanner<'a> {
             };
             let at = self.pos + i;
             self.tag_start = at;
-            let Some(candidate) = self.src.as_bytes().get(at..at + name.len() + 3) else {
+            let Some(closes) = closes_raw(&self.src.as_bytes()[at..], name) else {
                 self.pos = at + 1;
                 self.state = State::Raw(1);
                 return;
             };
-            let term = candidate[name.len() + 2];
-            let closes = candidate[1] == b'/'
-                && candidate[2..2 + name.len()].eq_ignore_ascii_case(name)
-                && ends_tag_name(term);
             if closes {
+                let term = self.src.as_bytes()[at + name.len() + 2];
                 self.pos = at + name.len() + 3;
                 self.leave_raw(term);
                 return;
@@ -1391,8 +1388,21 @@ impl Run {
 }
 
 /// Does `b` end a tag name (and so a raw element's `</name`)?
-fn ends_tag_name(b: u8) -> bool {
+pub(crate) fn ends_tag_name(b: u8) -> bool {
     is_space(b) || b == b'/' || b == b'>'
+}
+
+/// Does `bytes`, from a `<`, end the raw text of element `name` (lowercase):
+/// `</name`, any case, then whitespace, `/` or `>`, as the tokenizer ends
+/// script, style, title and the like? `None` when `bytes` is too short to
+/// tell.
+pub(crate) fn closes_raw(bytes: &[u8], name: &[u8]) -> Option<bool> {
+    let candidate = bytes.get(..name.len() + 3)?;
+    Some(
+        candidate[1] == b'/'
+            && candidate[2..2 + name.len()].eq_ignore_ascii_case(name)
+            && ends_tag_name(candidate[name.len() + 2]),
+    )
 }
 
 /// A complete `name="value"` (or `name='value'`) attribute.

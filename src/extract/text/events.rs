@@ -266,6 +266,65 @@ pub(super) mod testing {
         }
     }
 
+    /// The pieces random markup is made of: tags, raw-text elements,
+    /// attributes, quotes, references, comments, declarations, odd bytes.
+    const SOUP: &[&str] = &[
+        "<",
+        ">",
+        "</",
+        "/",
+        "/>",
+        "p",
+        "b",
+        "script",
+        "SCRIPT",
+        "style",
+        "title",
+        "noscript",
+        "textarea",
+        "plaintext",
+        "xmp",
+        "iframe",
+        "noframe",
+        "svg",
+        "a",
+        "pre",
+        "word",
+        " ",
+        "\n",
+        "\t",
+        "=",
+        "'",
+        "\"",
+        "&amp;",
+        "&",
+        "#",
+        "x",
+        "é",
+        "<!--",
+        "-->",
+        "--!>",
+        "-",
+        "!",
+        "<!",
+        "<?",
+        "?",
+        "[CDATA[",
+        "]]>",
+        " class=\"c\"",
+        " id='i'",
+        " a=b",
+        "\u{0}",
+        "\u{b}",
+    ];
+
+    /// Random soup of up to 40 [`SOUP`] pieces, for proptests.
+    pub(in crate::extract::text) fn soup() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        proptest::collection::vec(proptest::sample::select(SOUP), 0..40)
+            .prop_map(|parts| parts.concat())
+    }
+
     /// Markup that exercises the tokenizer's corners.
     pub(in crate::extract::text) const TRICKY: &[&str] = &[
         "<p>Hel<b>lo</b> w<i>or</i>ld &amp; more</p><div>next</div>x<br>y",
@@ -297,7 +356,7 @@ pub(super) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{Ev, TRICKY, ours};
+    use super::testing::{Ev, TRICKY, ours, soup};
     use super::*;
     use html5gum::ForwardingEmitter;
     use html5gum::Span;
@@ -376,12 +435,7 @@ mod tests {
     proptest::proptest! {
         /// Random soup of the pieces markup is made of.
         #[test]
-        fn same_events_on_tag_soup(parts in proptest::collection::vec(proptest::sample::select(vec![
-            "<", ">", "</", "/>", "p", "b", "script", "style", "title", "noscript", "textarea",
-            "plaintext", "a", " ", "\n", "=", "'", "\"", "&amp;", "&", "#", "x", "é", "<!--",
-            "-->", "<!", "[CDATA[", "]]>", "?", "\u{b}",
-        ]), 0..40)) {
-            let html: String = parts.concat();
+        fn same_events_on_tag_soup(html in soup()) {
             proptest::prop_assert_eq!(ours(&html), reference(&html));
         }
     }
