@@ -33,6 +33,8 @@ use whatlang::Lang;
 /// sample is 500 bytes, at most ~1000 trigrams even if every char
 /// lowercases to two).
 const MAX_TRIGRAMS: usize = 1024;
+// Counts and ranks of trigrams are kept as u16.
+const _: () = assert!(MAX_TRIGRAMS < u16::MAX as usize);
 
 /// Room for the largest alphabet table (checked at compile time).
 const ALPHABET_MAX: usize = 256;
@@ -353,22 +355,27 @@ impl Detector {
         // visiting runs from the greatest trigram down).
         let trigrams = &mut trigrams[..n];
         trigrams.sort_unstable();
-        let mut runs = [(0u32, 0u64); MAX_TRIGRAMS];
+        // Runs of equal trigrams, folded in place: `trigrams[..unique]`
+        // are the distinct ones (ascending), `counts` how often each came.
+        // (Small arrays: every page zeroes them.)
+        let mut counts = [0u16; MAX_TRIGRAMS];
         let mut unique = 0usize;
-        for &t in trigrams.iter() {
-            if unique > 0 && runs[unique - 1].1 == t {
-                runs[unique - 1].0 += 1;
+        for i in 0..trigrams.len() {
+            let t = trigrams[i];
+            if unique > 0 && trigrams[unique - 1] == t {
+                counts[unique - 1] += 1;
             } else {
-                runs[unique] = (1, t);
+                trigrams[unique] = t;
+                counts[unique] = 1;
                 unique += 1;
             }
         }
-        let runs = &runs[..unique];
+        let counts = &counts[..unique];
         // `starts[c]`: where runs of count c start in the ranking (counts
         // are at most `n <= MAX_TRIGRAMS`).
         let mut starts = [0u16; MAX_TRIGRAMS + 2];
-        for &(count, _) in runs {
-            starts[count as usize] += 1;
+        for &count in counts {
+            starts[usize::from(count)] += 1;
         }
         let mut at = 0u16;
         for slot in starts.iter_mut().rev() {
@@ -376,10 +383,11 @@ impl Detector {
             *slot = at;
             at += here;
         }
-        let mut ranked = [0u64; MAX_TRIGRAMS];
-        for &(count, t) in runs.iter().rev() {
-            let slot = &mut starts[count as usize];
-            ranked[*slot as usize] = t;
+        // The distinct trigrams in rank order, as indices into `trigrams`.
+        let mut ranked = [0u16; MAX_TRIGRAMS];
+        for (i, &count) in counts.iter().enumerate().rev() {
+            let slot = &mut starts[usize::from(count)];
+            ranked[usize::from(*slot)] = i as u16;
             *slot += 1;
         }
         let ranked = &ranked[..unique.min(TEXT_TRIGRAMS_SIZE)];
@@ -401,8 +409,8 @@ impl Detector {
         // overlap the misses (a third of this function's time was one).
         let mut found = [(0u32, 0u32, 0u16); TEXT_TRIGRAMS_SIZE];
         let mut hits = 0;
-        for (position, t) in ranked.iter().enumerate() {
-            if let Some(&(start, end)) = index.get(t) {
+        for (position, &t) in ranked.iter().enumerate() {
+            if let Some(&(start, end)) = index.get(&trigrams[usize::from(t)]) {
                 found[hits] = (start, end, position as u16);
                 hits += 1;
             }
