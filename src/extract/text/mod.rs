@@ -128,6 +128,10 @@ struct Renderer<'a> {
     pre: u32,
     in_anchor: bool,
     skip_name: Vec<u8>,
+    /// Where the first line break asked for right after another was left
+    /// out (the length of `out` then): an empty line the text would have
+    /// had there, which `finish` drops with any lines of only whitespace.
+    empty_line: Option<usize>,
 }
 
 impl Sink for Renderer<'_> {
@@ -155,6 +159,7 @@ impl<'a> Renderer<'a> {
             pre: 0,
             in_anchor: false,
             skip_name: Vec::new(),
+            empty_line: None,
         }
     }
 
@@ -277,6 +282,13 @@ impl<'a> Renderer<'a> {
     fn newline(&mut self) {
         self.pending_space = false;
         if self.out.len() > self.base {
+            // A second break in a row would make an empty line, which
+            // `finish` would only take out again (at the cost of a copy
+            // of the whole text): noted instead of written.
+            if self.out.ends_with('\n') {
+                self.empty_line.get_or_insert(self.out.len());
+                return;
+            }
             self.out.push('\n');
         }
     }
@@ -293,8 +305,11 @@ impl<'a> Renderer<'a> {
         while self.out.len() > self.base && self.out.ends_with('\n') {
             self.out.pop();
         }
-        // Collapse runs of blank lines left by consecutive <br>s.
-        if self.written().contains("\n\n") {
+        // Runs of blank lines (consecutive <br>s) collapse, and lines of
+        // only whitespace go with them, when an empty line was left out
+        // before the end of the text (one left out at its end was trailing
+        // and would have been popped above).
+        if self.empty_line.is_some_and(|at| at < self.out.len()) {
             let joined = self
                 .written()
                 .split('\n')
@@ -353,6 +368,26 @@ mod tests {
     fn noscript_content_is_markup() {
         let t = render_fragment("<noscript><p>Server <b>rendered</b></p></noscript><p>x</p>");
         assert_eq!(t, "Server rendered\nx");
+    }
+
+    /// Consecutive `<br>`s leave no empty line, and lines of only
+    /// whitespace (U+000B is a word's byte to the ASCII splitter but
+    /// whitespace to `trim`) go only when an empty line was left out
+    /// before the end: a trailing one would have been popped.
+    #[test]
+    fn empty_lines_collapse_and_take_blank_lines_with_them() {
+        let cases = [
+            ("a<br><br>b", "a\nb"),
+            ("a<br><br><br>", "a"),
+            ("<p>a</p><br><br><p>b</p>", "a\nb"),
+            ("\u{0B}<br>x<br><br>y", "x\ny"),
+            ("\u{0B}<br>x<br><br>", "\u{0B}\nx"),
+            ("\u{0B}<br>x<br>y", "\u{0B}\nx\ny"),
+            ("<pre>a\n\n\nb</pre>", "a\nb"),
+        ];
+        for (html, text) in cases {
+            assert_eq!(render_fragment(html), text, "{html:?}");
+        }
     }
 
     #[test]
