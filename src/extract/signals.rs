@@ -30,11 +30,18 @@ pub fn classify(value: &[u8]) -> Signal {
     let mut found = Found::default();
     let mut part = Part::default();
     let mut prev = 0u8;
+    // Whether the part being read is the first of its class token.
+    let (mut first, mut taken) = (true, false);
     for &b in value {
         let class = CLASS[usize::from(b)];
         let camel = prev & LOWER != 0 && class & UPPER != 0;
         if class == 0 || camel {
-            found.add(part.take());
+            taken |= part.len > 0;
+            found.add(part.take_at(first));
+            first &= !taken;
+            if b.is_ascii_whitespace() {
+                (first, taken) = (true, false);
+            }
         }
         if class != 0 {
             // ASCII letters lowercase by setting bit 5; digits have it set.
@@ -42,7 +49,7 @@ pub fn classify(value: &[u8]) -> Signal {
         }
         prev = class;
     }
-    found.add(part.take());
+    found.add(part.take_at(first));
     found.signal()
 }
 
@@ -196,6 +203,18 @@ impl Part {
         self.len += 1;
     }
 
+    /// What the part says where it stands: a modifier word (see
+    /// [`FIRST_ONLY`]) marks boilerplate only as the first part of its
+    /// class token. The part is empty again after.
+    fn take_at(&mut self, first: bool) -> Signal {
+        let key = u128::from_le_bytes(self.buf);
+        let (len, signal) = (self.len, self.take());
+        if !first && len <= LONGEST && FIRST_ONLY.contains(&key) {
+            return Signal::Neutral;
+        }
+        signal
+    }
+
     /// What the part says; the part is empty again after.
     fn take(&mut self) -> Signal {
         let len = std::mem::take(&mut self.len);
@@ -206,6 +225,22 @@ impl Part {
         lookup(key)
     }
 }
+
+/// Boilerplate words that also name modifiers and layout slots in class
+/// tokens: `class="hidden"` or `class="sidebar"` is page furniture;
+/// `overflow-hidden`, `field--label-hidden`, `l-grid--sidebar`,
+/// `is-style-sidebar` or `banner-layers` say how an element looks or
+/// where it sits, not what it holds. These count only as the first part
+/// of their token (measured on the corpus one word at a time: each of
+/// these raised the mean F1 and lowered no dataset's by more than 0.0004).
+const FIRST_ONLY: [u128; 6] = [
+    key(b"hidden"),
+    key(b"side"),
+    key(b"sidebar"),
+    key(b"banner"),
+    key(b"more"),
+    key(b"teaser"),
+];
 
 /// The longest word in either list; longer parts are neutral.
 const LONGEST: usize = 15;
@@ -378,12 +413,31 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The rule spelled out plainly: split at non-alphanumerics and at
-    /// lower→upper changes, look each part up in lowercase.
+    /// The rule spelled out plainly: split into class tokens at
+    /// whitespace, each token at non-alphanumerics and at lower→upper
+    /// changes, look each part up in lowercase; a modifier word counts
+    /// only as its token's first part.
     fn classify_plainly(value: &[u8]) -> Signal {
+        let mut found = Found::default();
+        for token in value.split(|b| b.is_ascii_whitespace()) {
+            for (k, p) in parts_plainly(token).iter().enumerate() {
+                let p = std::str::from_utf8(p).unwrap();
+                let modifier = p.len() <= LONGEST && FIRST_ONLY.contains(&key(p.as_bytes()));
+                if BOILERPLATE.contains(&p) && (k == 0 || !modifier) {
+                    found.add(Signal::Boilerplate);
+                } else if CONTENT.contains(&p) {
+                    found.add(Signal::Content);
+                }
+            }
+        }
+        found.signal()
+    }
+
+    /// A token's non-empty parts, lowercased.
+    fn parts_plainly(token: &[u8]) -> Vec<Vec<u8>> {
         let mut parts: Vec<Vec<u8>> = vec![Vec::new()];
-        for (i, &b) in value.iter().enumerate() {
-            let camel = i > 0 && value[i - 1].is_ascii_lowercase() && b.is_ascii_uppercase();
+        for (i, &b) in token.iter().enumerate() {
+            let camel = i > 0 && token[i - 1].is_ascii_lowercase() && b.is_ascii_uppercase();
             if !b.is_ascii_alphanumeric() || camel {
                 parts.push(Vec::new());
             }
@@ -391,16 +445,8 @@ mod tests {
                 parts.last_mut().unwrap().push(b.to_ascii_lowercase());
             }
         }
-        let mut found = Found::default();
-        for p in parts.iter().filter(|p| !p.is_empty()) {
-            let p = std::str::from_utf8(p).unwrap();
-            if BOILERPLATE.contains(&p) {
-                found.add(Signal::Boilerplate);
-            } else if CONTENT.contains(&p) {
-                found.add(Signal::Content);
-            }
-        }
-        found.signal()
+        parts.retain(|p| !p.is_empty());
+        parts
     }
 
     proptest! {
@@ -411,6 +457,7 @@ mod tests {
                     Just("nav"), Just("Nav"), Just("content"), Just("MAIN"), Just("x"),
                     Just("-"), Just(" "), Just("_"), Just("2"), Just("ü"),
                     Just("recommendations"), Just("Footer"), Just("ad"),
+                    Just("hidden"), Just("Sidebar"), Just("\t"), Just("\n"),
                 ],
                 0..12,
             )
@@ -478,6 +525,45 @@ mod tests {
         assert_eq!(classify(b"comment-list"), Signal::Boilerplate);
     }
 
+    /// Real class lists from the corpus's pages: a utility class that
+    /// clips overflow or hides a field's label says nothing; an element
+    /// whose own class is `hidden` or `sidebar` is page furniture.
+    #[test]
+    fn modifier_words_count_only_first_in_their_token() {
+        let neutral: [&[u8]; 5] = [
+            b"relative overflow-hidden h-full",
+            b"hx-w-full hx-overflow-x-hidden",
+            b"field field--label-hidden field__items",
+            b"l-grid l-grid--sidebar",
+            b"wp-block-columns is-style-sidebar",
+        ];
+        for value in neutral {
+            assert_eq!(
+                classify(value),
+                Signal::Neutral,
+                "{:?}",
+                value.escape_ascii().to_string()
+            );
+        }
+        let boiler: [&[u8]; 5] = [
+            b"hdrSearch hidden",
+            b"errorMessage\thidden",
+            b"sidebar section",
+            b"sidebar_list",
+            b"hidden-sm col-md-7",
+        ];
+        for value in boiler {
+            assert_eq!(
+                classify(value),
+                Signal::Boilerplate,
+                "{:?}",
+                value.escape_ascii().to_string()
+            );
+        }
+        // Words that are not modifiers count anywhere in a token.
+        assert_eq!(classify(b"js-site-footer"), Signal::Boilerplate);
+    }
+
     #[test]
     fn every_listed_word_is_found_in_any_case() {
         for (words, signal) in [
@@ -487,7 +573,14 @@ mod tests {
             for w in words {
                 assert_eq!(classify(w.as_bytes()), signal, "{w}");
                 assert_eq!(classify(w.to_uppercase().as_bytes()), signal, "{w}");
-                assert_eq!(classify(format!("x-{w}-y").as_bytes()), signal, "{w}");
+                assert_eq!(classify(format!("x {w}-y").as_bytes()), signal, "{w}");
+                // Inside a token, a modifier word says nothing.
+                let inside = if FIRST_ONLY.contains(&key(w.as_bytes())) {
+                    Signal::Neutral
+                } else {
+                    signal
+                };
+                assert_eq!(classify(format!("x-{w}-y").as_bytes()), inside, "{w}");
             }
         }
         // Every word has its slot (a word listed twice fails to compile).
