@@ -31,17 +31,15 @@ pub fn classify(value: &[u8]) -> Signal {
     let mut part = Part::default();
     let mut prev = 0u8;
     // Whether the part being read is the first of its class token.
-    let (mut first, mut taken) = (true, false);
+    let mut first = true;
     for &b in value {
         let class = CLASS[usize::from(b)];
         let camel = prev & LOWER != 0 && class & UPPER != 0;
         if class == 0 || camel {
-            taken |= part.len > 0;
+            let read = part.len > 0;
             found.add(part.take_at(first));
-            first &= !taken;
-            if b.is_ascii_whitespace() {
-                (first, taken) = (true, false);
-            }
+            // Whitespace starts the next token.
+            first = b.is_ascii_whitespace() || (first && !read);
         }
         if class != 0 {
             // ASCII letters lowercase by setting bit 5; digits have it set.
@@ -530,38 +528,24 @@ mod tests {
     /// whose own class is `hidden` or `sidebar` is page furniture.
     #[test]
     fn modifier_words_count_only_first_in_their_token() {
-        let neutral: [&[u8]; 5] = [
-            b"relative overflow-hidden h-full",
-            b"hx-w-full hx-overflow-x-hidden",
-            b"field field--label-hidden field__items",
-            b"l-grid l-grid--sidebar",
-            b"wp-block-columns is-style-sidebar",
+        use Signal::{Boilerplate, Neutral};
+        let cases: [(&[u8], Signal); 11] = [
+            (b"relative overflow-hidden h-full", Neutral),
+            (b"hx-w-full hx-overflow-x-hidden", Neutral),
+            (b"field field--label-hidden field__items", Neutral),
+            (b"l-grid l-grid--sidebar", Neutral),
+            (b"wp-block-columns is-style-sidebar", Neutral),
+            (b"hdrSearch hidden", Boilerplate),
+            (b"errorMessage\thidden", Boilerplate),
+            (b"sidebar section", Boilerplate),
+            (b"sidebar_list", Boilerplate),
+            (b"hidden-sm col-md-7", Boilerplate),
+            // Words that are not modifiers count anywhere in a token.
+            (b"js-site-footer", Boilerplate),
         ];
-        for value in neutral {
-            assert_eq!(
-                classify(value),
-                Signal::Neutral,
-                "{:?}",
-                value.escape_ascii().to_string()
-            );
+        for (value, signal) in cases {
+            assert_eq!(classify(value), signal, "{}", value.escape_ascii());
         }
-        let boiler: [&[u8]; 5] = [
-            b"hdrSearch hidden",
-            b"errorMessage\thidden",
-            b"sidebar section",
-            b"sidebar_list",
-            b"hidden-sm col-md-7",
-        ];
-        for value in boiler {
-            assert_eq!(
-                classify(value),
-                Signal::Boilerplate,
-                "{:?}",
-                value.escape_ascii().to_string()
-            );
-        }
-        // Words that are not modifiers count anywhere in a token.
-        assert_eq!(classify(b"js-site-footer"), Signal::Boilerplate);
     }
 
     #[test]
