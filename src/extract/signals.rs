@@ -37,7 +37,7 @@ pub fn classify(value: &[u8]) -> Signal {
         let camel = prev & LOWER != 0 && class & UPPER != 0;
         if class == 0 || camel {
             let read = part.len > 0;
-            found.add(part.take_at(first));
+            found.add(part.take(first));
             // Whitespace starts the next token.
             first = b.is_ascii_whitespace() || (first && !read);
         }
@@ -47,7 +47,7 @@ pub fn classify(value: &[u8]) -> Signal {
         }
         prev = class;
     }
-    found.add(part.take_at(first));
+    found.add(part.take(first));
     found.signal()
 }
 
@@ -204,23 +204,16 @@ impl Part {
     /// What the part says where it stands: a modifier word (see
     /// [`FIRST_ONLY`]) marks boilerplate only as the first part of its
     /// class token. The part is empty again after.
-    fn take_at(&mut self, first: bool) -> Signal {
-        let key = u128::from_le_bytes(self.buf);
-        let (len, signal) = (self.len, self.take());
-        if !first && len <= LONGEST && FIRST_ONLY.contains(&key) {
-            return Signal::Neutral;
-        }
-        signal
-    }
-
-    /// What the part says; the part is empty again after.
-    fn take(&mut self) -> Signal {
+    fn take(&mut self, first: bool) -> Signal {
         let len = std::mem::take(&mut self.len);
         let key = u128::from_le_bytes(std::mem::take(&mut self.buf));
         if len == 0 || len > LONGEST {
             return Signal::Neutral;
         }
-        lookup(key)
+        match lookup(key) {
+            Signal::Boilerplate if !first && FIRST_ONLY.contains(&key) => Signal::Neutral,
+            signal => signal,
+        }
     }
 }
 
