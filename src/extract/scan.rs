@@ -62,6 +62,9 @@ pub struct Line {
     pub low: u32,
     /// Text characters inside boilerplate elements.
     pub boiler_text: u32,
+    /// The part of `boiler_text` that no element marked as furniture (by
+    /// its name or a furniture word) holds: only layout words mark it.
+    pub layout_text: u32,
     /// Heading level (1-6) when the line opens with a heading, else 0.
     pub heading: u8,
     /// Innermost container element open at the line's start, if any.
@@ -177,6 +180,7 @@ struct Open {
     name: Name,
     element: u32,
     boiler: bool,
+    furniture: bool,
     opaque: bool,
     content: bool,
 }
@@ -255,6 +259,7 @@ pub struct Scanner<'a> {
     stack: Vec<Open>,
     overflow: usize,
     boiler_depth: u32,
+    furniture_depth: u32,
     opaque_depth: u32,
     container: u32,
     prev_space: bool,
@@ -314,6 +319,7 @@ impl<'a> Scanner<'a> {
             stack: Vec::new(),
             overflow: 0,
             boiler_depth: 0,
+            furniture_depth: 0,
             opaque_depth: 0,
             container: NO_ELEMENT,
             prev_space: false,
@@ -633,6 +639,9 @@ impl<'a> Scanner<'a> {
         }
         if self.boiler_depth > 0 {
             self.cur.boiler_text += n;
+            if self.furniture_depth == 0 {
+                self.cur.layout_text += n;
+            }
         }
         if let Some(e) = self.elements.get_mut(self.container as usize) {
             e.text += n;
@@ -1047,10 +1056,13 @@ impl<'a> Scanner<'a> {
         match signal {
             Signal::Neutral => {}
             Signal::Content => self.tag_signal = Signal::Content,
-            Signal::Boilerplate if self.tag_signal == Signal::Neutral => {
+            Signal::Boilerplate if self.tag_signal != Signal::Content => {
                 self.tag_signal = Signal::Boilerplate
             }
-            Signal::Boilerplate => {}
+            Signal::Layout if self.tag_signal == Signal::Neutral => {
+                self.tag_signal = Signal::Layout
+            }
+            Signal::Boilerplate | Signal::Layout => {}
         }
     }
 
@@ -1249,7 +1261,7 @@ impl<'a> Scanner<'a> {
             // nothing about content.
             (Tag::Html | Tag::Body, _) => false,
             (_, Signal::Content) => false,
-            (Tag::Landmark, _) | (_, Signal::Boilerplate) => true,
+            (Tag::Landmark, _) | (_, Signal::Boilerplate | Signal::Layout) => true,
             (Tag::Header, _) => self.content_depth == 0,
             _ => false,
         };
@@ -1260,7 +1272,11 @@ impl<'a> Scanner<'a> {
         let content = self.tag_signal == Signal::Content;
         let opaque = tag == Tag::Opaque;
         let element = self.record_element(tag, boiler);
+        // Boilerplate by its name or a furniture word, not by layout words
+        // alone (see `Line::layout_text`).
+        let furniture = boiler && (tag == Tag::Landmark || self.tag_signal != Signal::Layout);
         self.boiler_depth += u32::from(boiler);
+        self.furniture_depth += u32::from(furniture);
         self.opaque_depth += u32::from(opaque);
         self.content_depth += u32::from(content);
         self.stack.push(Open {
@@ -1268,6 +1284,7 @@ impl<'a> Scanner<'a> {
             name,
             element,
             boiler,
+            furniture,
             opaque,
             content,
         });
@@ -1322,6 +1339,7 @@ impl<'a> Scanner<'a> {
     fn pop(&mut self) {
         if let Some(open) = self.stack.pop() {
             self.boiler_depth -= u32::from(open.boiler);
+            self.furniture_depth -= u32::from(open.furniture);
             self.opaque_depth -= u32::from(open.opaque);
             self.content_depth -= u32::from(open.content);
             self.close_element(open.element);

@@ -81,8 +81,12 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
 /// everything): its lines lose the boilerplate mark.
 ///
 /// And when most of the page's text reads as boilerplate, the class names
-/// are misleading (page builders call every block a "widget"): the marks
-/// are dropped altogether. `None` when no mark is dropped.
+/// are misleading: the marks are dropped altogether. Layout words
+/// ([`Signal::Layout`](super::signals::Signal::Layout): widget, modal, banner, ...) mislead sooner, since
+/// page builders wrap every block of a page in them: when most of the
+/// text sits in elements only they mark, just their marks are dropped,
+/// and furniture marked by name (nav, footer, comments) keeps its mark.
+/// `None` when no mark is dropped.
 fn forgive_dominant_boilerplate(lines: &[Line], elements: &[Element]) -> Option<Vec<Line>> {
     let total: u64 = lines.iter().map(|l| u64::from(l.text)).sum();
     let boiler: u64 = lines.iter().map(|l| u64::from(l.boiler_text)).sum();
@@ -91,21 +95,31 @@ fn forgive_dominant_boilerplate(lines: &[Line], elements: &[Element]) -> Option<
         lines.iter_mut().for_each(|l| l.boiler_text = 0);
         return Some(lines);
     }
+    let layout: u64 = lines.iter().map(|l| u64::from(l.layout_text)).sum();
+    let mut forgiven = (layout * 100 > total * 60).then(|| {
+        let mut lines = lines.to_vec();
+        lines
+            .iter_mut()
+            .for_each(|l| l.boiler_text = l.boiler_text.saturating_sub(l.layout_text));
+        lines
+    });
     // Most pages have no such element: the lines are copied only when
     // one is found.
     let mut dominant = elements
         .iter()
         .filter(|e| e.boiler && u64::from(e.text) * 100 > total * 85)
         .peekable();
-    dominant.peek()?;
-    let mut lines = lines.to_vec();
+    if dominant.peek().is_none() {
+        return forgiven;
+    }
+    let lines = forgiven.get_or_insert_with(|| lines.to_vec());
     for e in dominant {
         let last = (e.last_line as usize).min(lines.len().saturating_sub(1));
         for l in lines.iter_mut().take(last + 1).skip(e.first_line as usize) {
             l.boiler_text = 0;
         }
     }
-    Some(lines)
+    forgiven
 }
 
 /// Merges the chosen regions' lines into byte ranges.
@@ -284,6 +298,67 @@ mod tests {
             boiler: false,
             landmark_main: false,
         }
+    }
+
+    /// Each line with text of `html`: its source, and its text inside
+    /// boilerplate before and after forgiveness (`None` after when
+    /// nothing was forgiven).
+    fn forgiven_boiler_text(html: &str) -> Vec<(&str, u32, Option<u32>)> {
+        let scan = crate::extract::scan::Scanner::borrowed(Default::default(), html).finish();
+        let after = forgive_dominant_boilerplate(&scan.lines, &scan.elements);
+        let source = |l: &Line| &html[l.start as usize..l.end as usize];
+        scan.lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.text > 0)
+            .map(|(i, l)| {
+                (
+                    source(l),
+                    l.boiler_text,
+                    after.as_ref().map(|a| a[i].boiler_text),
+                )
+            })
+            .collect()
+    }
+
+    /// A page builder's page: the article sits in "widget" blocks, which
+    /// hold most of the text, so their marks go; the nav, and a footer and
+    /// a menu widget named as furniture, keep theirs (inside a layout
+    /// block or not). With the article outside the widgets, a widget
+    /// sidebar stays boilerplate.
+    #[test]
+    fn layout_marks_drop_only_where_they_hold_most_of_the_text() {
+        let para = "Words of the article itself, long enough to matter. ".repeat(4);
+        let furniture = concat!(
+            "<nav><a href=/>Home</a> <a href=/a>About</a></nav>",
+            "<div class=widget><footer>Footer words here</footer></div>",
+            "<div class=\"widget widget_nav_menu\"><a href=/b>Links</a></div>",
+        );
+        // Some text outside every mark: a page all boilerplate has its
+        // marks dropped whatever words made them.
+        let intro = "<h1>An introduction that no block of the page marks at all</h1>";
+        let builder = format!(
+            "{furniture}{intro}<div class=elementor-widget-container><p>{para}</p></div>\
+             <div class=elementor-widget-container><p>{para}</p></div>"
+        );
+        let lines = forgiven_boiler_text(&builder);
+        assert_eq!(lines.len(), 6, "{lines:?}");
+        for (source, before, after) in lines.into_iter().filter(|l| !l.0.contains("<h1>")) {
+            assert!(before > 0, "{source}: marked at first");
+            let article = source.contains("article itself");
+            assert_eq!(after == Some(0), article, "{source}: {after:?}");
+        }
+
+        let sidebar = format!(
+            "{furniture}{intro}<article><p>{para}</p><p>{para}</p></article>\
+             <div class=widget><p>Tag cloud and archive links</p></div>"
+        );
+        let lines = forgiven_boiler_text(&sidebar);
+        let last = lines.last().copied();
+        assert!(
+            matches!(last, Some((s, b, None)) if s.contains("Tag cloud") && b > 0),
+            "{lines:?}"
+        );
     }
 
     /// The first of `b`'s ancestors (itself included) that is one of

@@ -5,7 +5,9 @@
 //! `comment_list`), and each part is looked up whole. Substring matching is
 //! deliberately avoided: `content-sidebar-wrap` must not read as "sidebar"
 //! alone, since it wraps the content; content words in the same value
-//! (content, main, article, post, ...) cancel the boilerplate words.
+//! (content, main, article, post, ...) cancel the boilerplate words. Words
+//! that name a page's building blocks (widget, modal, banner, ...) give a
+//! weaker mark, [`Signal::Layout`], which the selection may drop.
 //!
 //! This module only classifies one attribute value; the scanner decides what
 //! an element's signal means for its lines.
@@ -19,6 +21,11 @@ pub enum Signal {
     Boilerplate,
     /// Names the content itself.
     Content,
+    /// Names a building block of the page (widget, modal, banner, ...):
+    /// furniture on most pages, but page builders wrap the article in
+    /// them too. Counted as boilerplate; the selection drops these marks
+    /// when most of the page's text carries them.
+    Layout,
 }
 
 /// Classifies one class or id attribute value.
@@ -162,6 +169,7 @@ static CLASS: [u8; 256] = {
 #[derive(Default)]
 struct Found {
     boiler: bool,
+    layout: bool,
     content: bool,
 }
 
@@ -169,17 +177,20 @@ impl Found {
     fn add(&mut self, signal: Signal) {
         match signal {
             Signal::Boilerplate => self.boiler = true,
+            Signal::Layout => self.layout = true,
             Signal::Content => self.content = true,
             Signal::Neutral => {}
         }
     }
 
-    /// Content words cancel boilerplate ones.
+    /// Content words cancel boilerplate ones; a furniture word outranks a
+    /// layout word.
     fn signal(&self) -> Signal {
-        match (self.boiler, self.content) {
-            (_, true) => Signal::Content,
-            (true, false) => Signal::Boilerplate,
-            (false, false) => Signal::Neutral,
+        match (self.boiler, self.layout, self.content) {
+            (_, _, true) => Signal::Content,
+            (true, _, false) => Signal::Boilerplate,
+            (false, true, false) => Signal::Layout,
+            (false, false, false) => Signal::Neutral,
         }
     }
 }
@@ -211,7 +222,9 @@ impl Part {
             return Signal::Neutral;
         }
         match lookup(key) {
-            Signal::Boilerplate if !first && FIRST_ONLY.contains(&key) => Signal::Neutral,
+            Signal::Boilerplate | Signal::Layout if !first && FIRST_ONLY.contains(&key) => {
+                Signal::Neutral
+            }
             signal => signal,
         }
     }
@@ -246,7 +259,6 @@ const BOILERPLATE: &[&str] = &[
     "menus",
     "footer",
     "sidebar",
-    "side",
     "aside",
     "comment",
     "comments",
@@ -260,19 +272,14 @@ const BOILERPLATE: &[&str] = &[
     "ad",
     "ads",
     "adsense",
-    "banner",
     "breadcrumb",
     "breadcrumbs",
     "promo",
-    "widget",
-    "widgets",
     "cookie",
     "cookies",
     "newsletter",
     "subscribe",
     "subscription",
-    "popup",
-    "modal",
     "masthead",
     "skip",
     "pagination",
@@ -295,15 +302,29 @@ const BOILERPLATE: &[&str] = &[
     "tagcloud",
     "topbar",
     "bottombar",
-    "dropdown",
-    "offcanvas",
     "sitemap",
-    "teaser",
-    "teasers",
-    "more",
     "also",
     "latest",
+];
+/// Name parts that mark the page's building blocks ([`Signal::Layout`]):
+/// furniture on most pages, the article's own wrappers on pages made
+/// with page builders (`elementor-widget-container`,
+/// `so-widget-sow-editor`) and on pages that open as overlays.
+/// (Measured on the corpus: sidebar and menu do not belong here; a page
+/// mostly inside them is still mostly furniture.)
+const LAYOUT: &[&str] = &[
+    "widget",
+    "widgets",
+    "offcanvas",
+    "modal",
+    "popup",
+    "dropdown",
     "hidden",
+    "banner",
+    "side",
+    "more",
+    "teaser",
+    "teasers",
 ];
 /// Name parts that mark the main content.
 const CONTENT: &[&str] = &[
@@ -340,7 +361,8 @@ static TABLE: [(u128, Signal); SLOTS] = table();
 
 /// Table size: a power of two, under a third full.
 const SLOTS: usize = 512;
-const _: () = assert!(3 * (BOILERPLATE.len() + CONTENT.len()) < SLOTS);
+const WORDS: usize = BOILERPLATE.len() + LAYOUT.len() + CONTENT.len();
+const _: () = assert!(3 * WORDS < SLOTS);
 
 /// A lowercase word of at most [`LONGEST`] bytes as an integer: its bytes
 /// little-endian, zero-padded, so the length is part of the key.
@@ -380,11 +402,14 @@ fn lookup(key: u128) -> Signal {
 const fn table() -> [(u128, Signal); SLOTS] {
     let mut t = [(0u128, Signal::Neutral); SLOTS];
     let mut i = 0;
-    while i < BOILERPLATE.len() + CONTENT.len() {
-        let (word, signal) = if i < BOILERPLATE.len() {
+    let (b, l) = (BOILERPLATE.len(), LAYOUT.len());
+    while i < WORDS {
+        let (word, signal) = if i < b {
             (BOILERPLATE[i], Signal::Boilerplate)
+        } else if i < b + l {
+            (LAYOUT[i - b], Signal::Layout)
         } else {
-            (CONTENT[i - BOILERPLATE.len()], Signal::Content)
+            (CONTENT[i - b - l], Signal::Content)
         };
         let k = key(word.as_bytes());
         let mut at = slot(k);
@@ -416,6 +441,8 @@ mod tests {
                 let modifier = p.len() <= LONGEST && FIRST_ONLY.contains(&key(p.as_bytes()));
                 if BOILERPLATE.contains(&p) && (k == 0 || !modifier) {
                     found.add(Signal::Boilerplate);
+                } else if LAYOUT.contains(&p) && (k == 0 || !modifier) {
+                    found.add(Signal::Layout);
                 } else if CONTENT.contains(&p) {
                     found.add(Signal::Content);
                 }
@@ -449,6 +476,7 @@ mod tests {
                     Just("-"), Just(" "), Just("_"), Just("2"), Just("ü"),
                     Just("recommendations"), Just("Footer"), Just("ad"),
                     Just("hidden"), Just("Sidebar"), Just("\t"), Just("\n"),
+                    Just("widget"),
                 ],
                 0..12,
             )
@@ -516,23 +544,44 @@ mod tests {
         assert_eq!(classify(b"comment-list"), Signal::Boilerplate);
     }
 
+    /// Layout words anywhere in a value (page builders' wrappers among
+    /// them) mark a building block, unless a furniture word marks the
+    /// value as furniture or a content word as content.
+    #[test]
+    fn layout_words_rank_below_furniture_and_content() {
+        use Signal::{Boilerplate, Content, Layout};
+        let cases: [(&[u8], Signal); 6] = [
+            (b"elementor-widget-container", Layout),
+            (b"so-widget-sow-editor so-widget-sow-editor-base", Layout),
+            (b"overlay__modal", Layout),
+            (b"widget widget_disquswidget", Layout),
+            (b"widget widget_nav_menu", Boilerplate),
+            (b"widget entry-content", Content),
+        ];
+        for (value, signal) in cases {
+            let shown = String::from_utf8_lossy(value);
+            assert_eq!(classify(value), signal, "{shown}");
+        }
+    }
+
     /// Real class lists from the corpus's pages: a utility class that
     /// clips overflow or hides a field's label says nothing; an element
-    /// whose own class is `hidden` or `sidebar` is page furniture.
+    /// whose own class is `hidden` or `sidebar` is page furniture
+    /// (`hidden` a building block of the page, see [`LAYOUT`]).
     #[test]
     fn modifier_words_count_only_first_in_their_token() {
-        use Signal::{Boilerplate, Neutral};
+        use Signal::{Boilerplate, Layout, Neutral};
         let cases: [(&[u8], Signal); 11] = [
             (b"relative overflow-hidden h-full", Neutral),
             (b"hx-w-full hx-overflow-x-hidden", Neutral),
             (b"field field--label-hidden field__items", Neutral),
             (b"l-grid l-grid--sidebar", Neutral),
             (b"wp-block-columns is-style-sidebar", Neutral),
-            (b"hdrSearch hidden", Boilerplate),
-            (b"errorMessage\thidden", Boilerplate),
+            (b"hdrSearch hidden", Layout),
+            (b"errorMessage\thidden", Layout),
             (b"sidebar section", Boilerplate),
             (b"sidebar_list", Boilerplate),
-            (b"hidden-sm col-md-7", Boilerplate),
+            (b"hidden-sm col-md-7", Layout),
             // Words that are not modifiers count anywhere in a token.
             (b"js-site-footer", Boilerplate),
         ];
@@ -545,6 +594,7 @@ mod tests {
     fn every_listed_word_is_found_in_any_case() {
         for (words, signal) in [
             (BOILERPLATE, Signal::Boilerplate),
+            (LAYOUT, Signal::Layout),
             (CONTENT, Signal::Content),
         ] {
             for w in words {
@@ -562,7 +612,7 @@ mod tests {
         }
         // Every word has its slot (a word listed twice fails to compile).
         let filled = TABLE.iter().filter(|&&(k, _)| k != 0).count();
-        assert_eq!(filled, BOILERPLATE.len() + CONTENT.len());
+        assert_eq!(filled, WORDS);
     }
 
     #[test]
