@@ -82,10 +82,11 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
 ///
 /// And when most of the page's text reads as boilerplate, the class names
 /// are misleading: the marks are dropped altogether. Layout words
-/// ([`Signal::Layout`](super::signals::Signal::Layout): widget, modal, banner, ...) mislead sooner, since
-/// page builders wrap every block of a page in them: when most of the
-/// text sits in elements only they mark, just their marks are dropped,
-/// and furniture marked by name (nav, footer, comments) keeps its mark.
+/// (widget, modal, banner, ...: [`Layout`](super::signals::Signal::Layout))
+/// mislead sooner, since page builders wrap every block of a page in
+/// them: when most of the text sits in elements only they mark, just
+/// their marks are dropped, and furniture marked by name (nav, footer,
+/// comments) keeps its mark.
 /// `None` when no mark is dropped.
 fn forgive_dominant_boilerplate(lines: &[Line], elements: &[Element]) -> Option<Vec<Line>> {
     let total: u64 = lines.iter().map(|l| u64::from(l.text)).sum();
