@@ -1050,20 +1050,10 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// What a class or id value says, added to the tag's signal: content
-    /// words win, boilerplate only marks a tag nothing else marked.
+    /// What a class or id value says, added to the tag's signal: the
+    /// greater wins (see [`Signal`]'s order).
     fn class_signal(&mut self, signal: Signal) {
-        match signal {
-            Signal::Neutral => {}
-            Signal::Content => self.tag_signal = Signal::Content,
-            Signal::Boilerplate if self.tag_signal != Signal::Content => {
-                self.tag_signal = Signal::Boilerplate
-            }
-            Signal::Layout if self.tag_signal == Signal::Neutral => {
-                self.tag_signal = Signal::Layout
-            }
-            Signal::Boilerplate | Signal::Layout => {}
-        }
+        self.tag_signal = self.tag_signal.max(signal);
     }
 
     fn end_value(&mut self) {
