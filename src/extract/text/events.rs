@@ -23,13 +23,13 @@ pub(super) trait Sink {
     fn start_tag(&mut self, name: &[u8]);
     fn end_tag(&mut self, name: &[u8]);
     /// A run of consecutive character tokens, entities decoded.
-    fn text(&mut self, value: &[u8]);
+    fn text(&mut self, value: &str);
 }
 
 /// Longest tag name kept whole. Every name the renderer or the tokenizer's
 /// state switching compares against is much shorter; a longer name is
 /// reported by its first `NAME_CAP` bytes and never equals another.
-const NAME_CAP: usize = 24;
+pub(super) const NAME_CAP: usize = 24;
 
 /// A tag name in a fixed buffer.
 #[derive(Clone, Copy)]
@@ -107,7 +107,13 @@ impl<'a, S: Sink> Events<'a, S> {
 
     fn flush_chars(&mut self) {
         if !self.chars.is_empty() {
-            self.sink.text(self.chars);
+            // Text from a `&str` split at ASCII bytes is UTF-8; simdutf8
+            // checks that at memory speed, the lossy walk only when it is
+            // not.
+            match simdutf8::basic::from_utf8(self.chars) {
+                Ok(text) => self.sink.text(text),
+                Err(_) => self.sink.text(&String::from_utf8_lossy(self.chars)),
+            }
             self.chars.clear();
         }
     }
@@ -252,7 +258,20 @@ pub(super) mod testing {
     }
 
     #[derive(Default)]
-    struct Record(Vec<Ev>);
+    pub(in crate::extract::text) struct Record(pub(in crate::extract::text) Vec<Ev>);
+
+    /// `events` with adjacent text joined: how the text is cut into pieces
+    /// is no concern of the renderer's.
+    pub(in crate::extract::text) fn merged(events: Vec<Ev>) -> Vec<Ev> {
+        let mut out: Vec<Ev> = Vec::with_capacity(events.len());
+        for e in events {
+            match (out.last_mut(), e) {
+                (Some(Ev::Text(t)), Ev::Text(more)) => t.extend_from_slice(&more),
+                (_, e) => out.push(e),
+            }
+        }
+        out
+    }
 
     impl Sink for Record {
         fn start_tag(&mut self, name: &[u8]) {
@@ -261,8 +280,8 @@ pub(super) mod testing {
         fn end_tag(&mut self, name: &[u8]) {
             self.0.push(Ev::End(name.to_vec()));
         }
-        fn text(&mut self, value: &[u8]) {
-            self.0.push(Ev::Text(value.to_vec()));
+        fn text(&mut self, value: &str) {
+            self.0.push(Ev::Text(value.as_bytes().to_vec()));
         }
     }
 
@@ -297,9 +316,17 @@ pub(super) mod testing {
         "'",
         "\"",
         "&amp;",
+        "&nbsp;",
+        "&copy",
+        "&#39;",
+        "&#x2019;",
+        "&#",
         "&",
         "#",
         "x",
+        "1",
+        ";",
+        "\r",
         "é",
         "<!--",
         "-->",

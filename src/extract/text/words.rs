@@ -18,9 +18,11 @@ use wide::u8x16;
 /// or all-whitespace value has no phrases; the latter "ends in
 /// whitespace".
 ///
-/// Whitespace is ASCII whitespace in ASCII text and Unicode whitespace
-/// (`char::is_whitespace`, which adds U+000B and the non-ASCII spaces)
-/// otherwise, as the renderer has always split them.
+/// Whitespace is `char::is_whitespace`'s: ASCII whitespace and U+000B,
+/// and in text that is not all ASCII the non-ASCII spaces too. It is a
+/// property of each character, so a run cut into other pieces gives the
+/// same words (the renderer gets text in pieces that depend on how it was
+/// tokenized).
 pub(super) fn each_phrase(value: &str, mut phrase: impl FnMut(bool, &str)) -> bool {
     if value.is_ascii() {
         phrases::<false>(value, &mut phrase)
@@ -110,14 +112,13 @@ fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
     bytes.len()
 }
 
-/// What a byte can start: nothing that matters, ASCII whitespace, U+000B
-/// (whitespace only by the Unicode rule), or perhaps a non-ASCII
-/// whitespace character: the lead bytes of U+0085 and U+00A0 (C2), U+1680
-/// (E1), U+2000-U+205F (E2) and U+3000 (E3).
+/// What a byte can start: nothing that matters, ASCII whitespace (with
+/// U+000B), or perhaps a non-ASCII whitespace character: the lead bytes
+/// of U+0085 and U+00A0 (C2), U+1680 (E1), U+2000-U+205F (E2) and U+3000
+/// (E3).
 const NONE: u8 = 0;
 const ASCII_SPACE: u8 = 1;
-const VT: u8 = 2;
-const MAYBE: u8 = 3;
+const MAYBE: u8 = 2;
 
 /// A table: `whitespace_len` looks up every byte the block scans stop at.
 static START: [u8; 256] = {
@@ -127,7 +128,7 @@ static START: [u8; 256] = {
     t[b'\n' as usize] = ASCII_SPACE;
     t[0x0c] = ASCII_SPACE;
     t[b'\r' as usize] = ASCII_SPACE;
-    t[0x0b] = VT;
+    t[0x0b] = ASCII_SPACE;
     t[0xc2] = MAYBE;
     t[0xe1] = MAYBE;
     t[0xe2] = MAYBE;
@@ -142,7 +143,6 @@ fn whitespace_len<const UNICODE: bool>(value: &str, i: usize) -> usize {
     match START[usize::from(value.as_bytes()[i])] {
         NONE => 0,
         ASCII_SPACE => 1,
-        VT => usize::from(UNICODE),
         _ if !UNICODE => 0,
         _ => value
             .get(i..)
@@ -170,12 +170,14 @@ mod tests {
             [(true, "a".into()), (true, "b".into()), (true, "c".into())]
         );
         assert!(end);
-        // Single spaces join words into one phrase; other whitespace not.
+        // Single spaces join words into one phrase; other whitespace
+        // (U+000B too, in ASCII text as in any other) not.
         let (w, end) = words("ab\u{b}c d  e f\ng");
         assert_eq!(
             w,
             [
-                (false, "ab\u{b}c d".into()),
+                (false, "ab".into()),
+                (true, "c d".into()),
                 (true, "e f".into()),
                 (true, "g".into())
             ]
@@ -254,11 +256,7 @@ mod tests {
     fn collapsed_as_split(value: &str) -> (String, bool) {
         let mut text = String::new();
         let mut pending = false;
-        let pieces: Vec<&str> = if value.is_ascii() {
-            value.split(|c: char| c.is_ascii_whitespace()).collect()
-        } else {
-            value.split(char::is_whitespace).collect()
-        };
+        let pieces: Vec<&str> = value.split(char::is_whitespace).collect();
         for (k, p) in pieces.iter().enumerate() {
             if !p.is_empty() {
                 if pending {

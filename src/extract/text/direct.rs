@@ -1,0 +1,535 @@
+//! The markup most selected lines are made of, tokenized here directly:
+//! text, start and end tags, comments, doctypes, the raw text of scripts
+//! and styles, and the common character references. The renderer hears
+//! the events html5gum would report (`events`), in the same order, with
+//! text perhaps cut into other pieces (which the renderer does not see).
+//!
+//! Why by hand: html5gum reads every byte through the WHATWG state
+//! machine, attributes and all, and was a fifth of the core's time
+//! (over the selected lines, a tenth of the pages' bytes). The renderer needs only tag
+//! names and text, so a tag `<name attributes...>` is found with the
+//! tokenizer's own rules for where it ends (quotes hide `>` only in
+//! attribute values) and reported by its name, and text between tags is
+//! handed over as it lies in the page, uncopied.
+//!
+//! What it does not follow it leaves to html5gum, which stays the
+//! reference: a text run with a character reference outside the small
+//! table here (or a NUL) goes to html5gum alone (a run holds no `<`, so
+//! it tokenizes the same out of context); and where the markup itself is
+//! beyond it (a tag or comment cut off by the end of the input, a script
+//! holding `<!--`, raw text the renderer reads, `<plaintext>`), it stops
+//! at that `<`, in the data state, and html5gum takes the rest.
+//!
+//! It does not interpret tags: what a tag means is the renderer's business
+//! (`tests`: the same events and text as html5gum on tricky markup and in
+//! proptests).
+
+// The scanner reads tags and raw-text end tags by the tokenizer's rules
+// (its whitespace is the tokenizer's in tags, which reads `\r` as `\n`).
+use super::super::scan::{closes_raw, ends_tag_name};
+use super::super::tags::Tag;
+use super::super::text_count::{find, is_space};
+use super::events::{Events, NAME_CAP, Sink};
+
+/// Reports the events of `html` to `sink` as far as it can follow them,
+/// and returns where it stopped: `html.len()`, or the `<` where html5gum
+/// must take over (see the module doc). `chars` is a buffer for html5gum's
+/// text runs.
+pub(super) fn run<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) -> usize {
+    let bytes = html.as_bytes();
+    let mut at = 0;
+    loop {
+        let lt = find(b'<', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        // `<` is ASCII: every cut is at a char boundary.
+        text(html.get(at..lt).unwrap_or(""), sink, chars);
+        if lt == bytes.len() {
+            return lt;
+        }
+        match markup(bytes, lt) {
+            None => return lt,
+            Some(Step::Less) => {
+                sink.text("<");
+                at = lt + 1;
+            }
+            Some(Step::Ignored(end)) => at = end,
+            Some(Step::EndTag { name_end, end }) => {
+                if !with_name(&bytes[lt + 2..name_end], |name| sink.end_tag(name)) {
+                    return lt;
+                }
+                at = end;
+            }
+            Some(Step::Tag { name_end, end, raw }) => {
+                let after = match raw {
+                    Raw::No => end,
+                    // The text the renderer leaves out goes unread; the
+                    // end tag is the next markup.
+                    Raw::Until(name) if unread(name) => match raw_end(bytes, end, name) {
+                        Some(close) => close,
+                        None => return lt,
+                    },
+                    Raw::Until(_) | Raw::Rest => return lt,
+                };
+                if !with_name(&bytes[lt + 1..name_end], |name| sink.start_tag(name)) {
+                    return lt;
+                }
+                at = after;
+            }
+        }
+    }
+}
+
+/// Tokenizes `html` with html5gum alone, from the data state.
+pub(super) fn tokenize<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) {
+    for _ in html5gum::Tokenizer::new_with_emitter(html, Events::new(sink, chars)) {}
+}
+
+/// Calls `report` with a tag's name as the tokenizer reports it: ASCII
+/// lowercased, cut to `NAME_CAP` bytes as `events` cuts it. False (and no
+/// call) for a name holding NUL, which the tokenizer replaces.
+fn with_name(name: &[u8], report: impl FnOnce(&[u8])) -> bool {
+    if name.contains(&0) {
+        return false;
+    }
+    let mut lower = [0u8; NAME_CAP];
+    let n = name.len().min(NAME_CAP);
+    for (to, from) in lower.iter_mut().zip(&name[..n]) {
+        *to = from.to_ascii_lowercase();
+    }
+    report(&lower[..n]);
+    true
+}
+
+/// A run of text (no `<`): its bytes as they are but for line breaks
+/// (`\r\n` and `\r` read as `\n`, as the tokenizer's input stream reads
+/// them) and the character references of [`reference`]; at anything else
+/// (another reference, a NUL) html5gum takes the rest of the run.
+fn text<S: Sink>(run: &str, sink: &mut S, chars: &mut Vec<u8>) {
+    let bytes = run.as_bytes();
+    let mut from = 0;
+    while let Some(i) = memchr::memchr3(b'&', b'\r', 0, &bytes[from..]) {
+        let at = from + i;
+        // `&`, `\r` and NUL are ASCII: every cut is at a char boundary.
+        if at > from {
+            sink.text(run.get(from..at).unwrap_or(""));
+        }
+        match bytes[at] {
+            b'\r' => {
+                // A `\r\n` leaves its `\n` to the next piece.
+                if bytes.get(at + 1) != Some(&b'\n') {
+                    sink.text("\n");
+                }
+                from = at + 1;
+            }
+            b'&' => match reference(&bytes[at + 1..]) {
+                Some((len, value)) => {
+                    sink.text(value.encode_utf8(&mut [0; 4]));
+                    from = at + 1 + len;
+                }
+                None => {
+                    tokenize(run.get(at..).unwrap_or(""), sink, chars);
+                    return;
+                }
+            },
+            _ => {
+                tokenize(run.get(at..).unwrap_or(""), sink, chars);
+                return;
+            }
+        }
+    }
+    if from < bytes.len() {
+        sink.text(run.get(from..).unwrap_or(""));
+    }
+}
+
+/// The character reference after a `&` (`rest` starts just after it),
+/// when it is one the tokenizer reads plainly: `&` before anything but a
+/// letter, digit or `#` (just `&`); a decimal or hexadecimal reference
+/// with its `;` to a character the tokenizer keeps; one of the [`NAMED`]
+/// with its `;`. Gives the bytes taken after the `&` and the character.
+/// `None` leaves the reference to html5gum.
+fn reference(rest: &[u8]) -> Option<(usize, char)> {
+    match rest.first() {
+        None => Some((0, '&')),
+        Some(b'#') => numeric(&rest[1..]).map(|(len, c)| (len + 1, c)),
+        Some(b) if b.is_ascii_alphanumeric() => {
+            let len = rest.iter().position(|b| !b.is_ascii_alphanumeric())?;
+            if rest[len] != b';' {
+                return None;
+            }
+            let (_, c) = NAMED
+                .iter()
+                .find(|(name, _)| name.as_bytes() == &rest[..len])?;
+            Some((len + 1, *c))
+        }
+        Some(_) => Some((0, '&')),
+    }
+}
+
+/// `123;` or `x7B;` (after `&#`): the bytes and the character, for a
+/// code point the tokenizer keeps as it is (no NUL, control, surrogate,
+/// noncharacter or out-of-range value, which it replaces or flags).
+fn numeric(rest: &[u8]) -> Option<(usize, char)> {
+    let (radix, skip) = match rest.first()? {
+        b'x' | b'X' => (16, 1),
+        _ => (10, 0),
+    };
+    let digits = rest[skip..]
+        .iter()
+        .position(|b| !b.is_ascii_hexdigit() || (radix == 10 && !b.is_ascii_digit()))?;
+    // Seven digits hold any code point; more are left to html5gum.
+    if digits == 0 || digits > 7 || rest[skip + digits] != b';' {
+        return None;
+    }
+    let text = std::str::from_utf8(&rest[skip..skip + digits]).ok()?;
+    let code = u32::from_str_radix(text, radix).ok()?;
+    let kept = matches!(code, 0x09 | 0x0A | 0x20..=0x7E | 0xA0..=0xFDCF | 0xFDF0..=0x10FFFF)
+        && code & 0xFFFE != 0xFFFE;
+    let c = char::from_u32(code).filter(|_| kept)?;
+    Some((skip + digits + 1, c))
+}
+
+/// The named references most pages use, with their `;` (checked against
+/// html5gum in `tests`); any other name goes to html5gum.
+const NAMED: &[(&str, char)] = &[
+    ("amp", '&'),
+    ("nbsp", '\u{A0}'),
+    ("quot", '"'),
+    ("lt", '<'),
+    ("gt", '>'),
+    ("apos", '\''),
+    ("hellip", '\u{2026}'),
+    ("mdash", '\u{2014}'),
+    ("ndash", '\u{2013}'),
+    ("rsquo", '\u{2019}'),
+    ("lsquo", '\u{2018}'),
+    ("rdquo", '\u{201D}'),
+    ("ldquo", '\u{201C}'),
+    ("raquo", '\u{BB}'),
+    ("laquo", '\u{AB}'),
+    ("middot", '\u{B7}'),
+    ("bull", '\u{2022}'),
+    ("copy", '\u{A9}'),
+    ("reg", '\u{AE}'),
+    ("trade", '\u{2122}'),
+    ("euro", '\u{20AC}'),
+    ("shy", '\u{AD}'),
+];
+
+/// What the markup at `lt` (a `<`) is; `None` when the tokenizer might
+/// still be inside it at the end of the input.
+enum Step {
+    /// A start tag: its name ends at `name_end`, the tag at `end`, and its
+    /// content may be raw text.
+    Tag {
+        name_end: usize,
+        end: usize,
+        raw: Raw,
+    },
+    /// An end tag `</name ...>`.
+    EndTag { name_end: usize, end: usize },
+    /// A comment, doctype or bogus comment, which reports nothing, up to
+    /// `end`.
+    Ignored(usize),
+    /// A `<` that starts nothing: text.
+    Less,
+}
+
+/// What follows a start tag, as `events` switches the tokenizer's state.
+enum Raw {
+    /// Markup.
+    No,
+    /// Text up to `</name` (`name` lowercase).
+    Until(&'static [u8]),
+    /// Text to the end (`<plaintext>`).
+    Rest,
+}
+
+fn markup(bytes: &[u8], lt: usize) -> Option<Step> {
+    let next = bytes.get(lt + 1).copied();
+    match next {
+        Some(b) if b.is_ascii_alphabetic() => {
+            let name_end = name_end(bytes, lt + 1)?;
+            let end = tag_end(bytes, name_end)?;
+            let raw = raw_text(&bytes[lt + 1..name_end]);
+            Some(Step::Tag { name_end, end, raw })
+        }
+        Some(b'/') => match bytes.get(lt + 2) {
+            Some(b) if b.is_ascii_alphabetic() => {
+                let name_end = name_end(bytes, lt + 2)?;
+                let end = tag_end(bytes, name_end)?;
+                Some(Step::EndTag { name_end, end })
+            }
+            Some(_) => Some(Step::Ignored(after(b'>', bytes, lt + 2)?)),
+            None => None,
+        },
+        Some(b'!') if bytes[lt..].starts_with(b"<!--") => {
+            Some(Step::Ignored(comment_end(bytes, lt)?))
+        }
+        Some(b'!' | b'?') => Some(Step::Ignored(after(b'>', bytes, lt + 2)?)),
+        Some(_) => Some(Step::Less),
+        None => None,
+    }
+}
+
+/// Where a tag name starting at `from` ends: whitespace, `/` or `>`.
+fn name_end(bytes: &[u8], from: usize) -> Option<usize> {
+    Some(from + bytes[from..].iter().position(|&b| ends_tag_name(b))?)
+}
+
+/// Just past the first `c` at or after `from`.
+fn after(c: u8, bytes: &[u8], from: usize) -> Option<usize> {
+    Some(from + find(c, bytes.get(from..)?)? + 1)
+}
+
+/// Just past the `>` that ends a tag whose name ended at `at`, by the
+/// tokenizer's attribute states (before/after attribute name, attribute
+/// name, before attribute value, the three value states, self-closing).
+fn tag_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+    let len = bytes.len();
+    loop {
+        // Before an attribute name (a `/` not followed by `>` goes back
+        // here too).
+        while at < len && (is_space(bytes[at]) || bytes[at] == b'/') {
+            at += 1;
+        }
+        match bytes.get(at)? {
+            b'>' => return Some(at + 1),
+            // A name's first byte may be anything else, even `=`.
+            _ => at += 1,
+        }
+        while at < len && !(is_space(bytes[at]) || matches!(bytes[at], b'/' | b'>' | b'=')) {
+            at += 1;
+        }
+        while at < len && is_space(bytes[at]) {
+            at += 1;
+        }
+        if *bytes.get(at)? != b'=' {
+            // `/`, `>` or the next attribute's name: the loop's start.
+            continue;
+        }
+        at += 1;
+        while at < len && is_space(bytes[at]) {
+            at += 1;
+        }
+        match *bytes.get(at)? {
+            quote @ (b'"' | b'\'') => at = after(quote, bytes, at + 1)?,
+            b'>' => return Some(at + 1),
+            _ => {
+                while at < len && !(is_space(bytes[at]) || bytes[at] == b'>') {
+                    at += 1;
+                }
+            }
+        }
+    }
+}
+
+/// How the tokenizer reads what follows a start tag named `name` (html5gum's
+/// `naive_next_state`, with `<noscript>` content as markup, as in `events`).
+fn raw_text(name: &[u8]) -> Raw {
+    const NAMES: [&[u8]; 9] = [
+        b"textarea",
+        b"title",
+        b"script",
+        b"style",
+        b"iframe",
+        b"xmp",
+        b"noembed",
+        b"noframe",
+        b"plaintext",
+    ];
+    match NAMES.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+        Some(&b"plaintext") => Raw::Rest,
+        Some(n) => Raw::Until(n),
+        None => Raw::No,
+    }
+}
+
+/// Is the text of raw-text element `name` (lowercase) text the renderer
+/// leaves out? (`noframe`, raw text to the tokenizer, is not one of them.)
+fn unread(name: &[u8]) -> bool {
+    Tag::classify(name).hides_text()
+}
+
+/// Where the raw text that starts at `from` ends: at the `<` of its end
+/// tag `</name` followed by whitespace, `/` or `>`. `None` when there is
+/// none, or when a script's text holds `<!--` before it (the tokenizer's
+/// escaped script states, which this does not follow).
+fn raw_end(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let lt = at + find(b'<', bytes.get(at..)?)?;
+        if name == b"script" && bytes[lt..].starts_with(b"<!--") {
+            return None;
+        }
+        if closes_raw(&bytes[lt..], name)? {
+            return Some(lt);
+        }
+        at = lt + 1;
+    }
+}
+
+/// Just past the end of the comment opened at `lt` (`<!--`): the first
+/// `>` after `--` (counting the opening's own dashes, so `<!-->` and
+/// `<!--->` end at once) or after `--!` (not the opening's).
+fn comment_end(bytes: &[u8], lt: usize) -> Option<usize> {
+    let mut at = lt + 2;
+    loop {
+        let gt = at + find(b'>', bytes.get(at..)?)?;
+        let ends = |tail: &[u8], first: usize| {
+            gt >= first + tail.len() && bytes[gt - tail.len()..gt] == *tail
+        };
+        if ends(b"--", lt + 2) || ends(b"--!", lt + 4) {
+            return Some(gt + 1);
+        }
+        at = gt + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::events::testing::{Ev, Record, TRICKY, merged, ours, soup};
+    use super::super::{render_fragment, render_original};
+    use super::*;
+
+    /// The events `run` reports, then html5gum's for the rest, as
+    /// [`heard`]; and where `run` stopped.
+    fn direct(html: &str) -> (Vec<Ev>, usize) {
+        let mut rec = Record::default();
+        let mut chars = Vec::new();
+        let stop = run(html, &mut rec, &mut chars);
+        tokenize(&html[stop..], &mut rec, &mut chars);
+        (heard(rec.0), stop)
+    }
+
+    /// html5gum's events for `html`, as [`heard`].
+    fn html5gums(html: &str) -> Vec<Ev> {
+        heard(ours(html))
+    }
+
+    /// What the renderer makes of `events`: adjacent text joined, and the
+    /// raw text of the elements it leaves out (which `run` skips) gone.
+    fn heard(events: Vec<Ev>) -> Vec<Ev> {
+        let mut out = merged(events);
+        let mut i = 1;
+        while i < out.len() {
+            let skipped = matches!(&out[i - 1], Ev::Start(name)
+                if matches!(raw_text(name), Raw::Until(n) if unread(n)));
+            if skipped && matches!(out[i], Ev::Text(_)) {
+                out.remove(i);
+            }
+            i += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn same_events_as_html5gum_on_tricky_markup() {
+        for html in TRICKY {
+            assert_eq!(direct(html).0, html5gums(html), "{html:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Random soup of markup pieces: the same events as html5gum.
+        #[test]
+        fn same_events_as_html5gum_on_tag_soup(html in soup()) {
+            proptest::prop_assert_eq!(direct(&html).0, html5gums(&html), "{:?}", html);
+        }
+
+        /// And the same text.
+        #[test]
+        fn renders_the_same_on_tag_soup(html in soup()) {
+            proptest::prop_assert_eq!(render_fragment(&html), render_original(&html), "{:?}", html);
+        }
+    }
+
+    #[test]
+    fn renders_the_same_on_tricky_markup() {
+        for html in TRICKY {
+            assert_eq!(render_fragment(html), render_original(html), "{html:?}");
+        }
+    }
+
+    /// Common markup is followed to its end; what is beyond `run` stops
+    /// it at that `<` (and nowhere else).
+    #[test]
+    fn follows_common_markup_and_stops_where_html5gum_must_go_on() {
+        let whole = [
+            "<p class=\"a\" id='b'>x &amp; y&nbsp;&#8217;&#x2019;</p>",
+            "<img src=x.png alt=\"a > b\"/>y<br/>",
+            "<div\r\n  class=\"c\"\r\n>a\r\nb\rc</div>",
+            "<!-- <p class=x> --><!DOCTYPE html><?xml x?></ p>a < b <3",
+            "<script>if (a < b) {}</script ><style>p{}</style><title>T</title>",
+            "Q & A &",
+        ];
+        for html in whole {
+            assert_eq!(direct(html).1, html.len(), "{html:?}");
+        }
+        let stops = [
+            ("<p>a<script><!--<i x=y>", 4),
+            ("<p>x</p><b class=\"unterminated><i x=y>", 8),
+            ("<p>x<plaintext><p>", 4),
+            ("<p>x<noframe><p>y</noframe>", 4),
+            ("x</a\0b>", 1),
+            ("x<!-- open", 1),
+            ("x<p", 1),
+            ("x<a\0b>", 1),
+        ];
+        for (html, stop) in stops {
+            assert_eq!(direct(html).1, stop, "{html:?}");
+        }
+    }
+
+    /// The references read here decode as html5gum decodes them; the
+    /// others are left to it.
+    #[test]
+    fn references_read_here_are_html5gums() {
+        let text = |html: &str| merged(ours(html));
+        for (name, c) in NAMED {
+            let html = format!("&{name};");
+            assert_eq!(reference(&html.as_bytes()[1..]), Some((name.len() + 1, *c)));
+            assert_eq!(
+                text(&html),
+                vec![Ev::Text(c.to_string().into_bytes())],
+                "{html}"
+            );
+        }
+        for (html, c) in [
+            ("&#39;", '\''),
+            ("&#x2019;", '’'),
+            ("&#X1F600;", '😀'),
+            ("&#0000065;", 'A'),
+        ] {
+            assert_eq!(
+                reference(&html.as_bytes()[1..]).map(|r| r.1),
+                Some(c),
+                "{html}"
+            );
+            assert_eq!(
+                text(html),
+                vec![Ev::Text(c.to_string().into_bytes())],
+                "{html}"
+            );
+        }
+        let left = [
+            "&#0;",
+            "&#128;",
+            "&#x9F;",
+            "&#xD800;",
+            "&#x110000;",
+            "&#12345678;",
+            "&#xFFFE;",
+            "&#13;",
+            "&#39",
+            "&#;",
+            "&#x;",
+            "&copy",
+            "&notin;",
+            "&123;",
+            "&amp",
+        ];
+        for html in left {
+            assert_eq!(reference(&html.as_bytes()[1..]), None, "{html}");
+        }
+    }
+}
