@@ -4,7 +4,7 @@
 //! second), comparable with `../shared/eval/peers.py`, and the share of
 //! each stage of the core (from `Document::timings`).
 //!
-//! usage: cargo run --release --example throughput -- LIST [--algorithm NAME] [--rounds N]
+//! usage: cargo run --release --example throughput -- LIST [--algorithm NAME] [--headline METHOD] [--rounds N]
 //! LIST holds one page path per line.
 
 use linesift::extract::Algorithm;
@@ -15,15 +15,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let mut list = None;
     let mut algorithm = Algorithm::default();
+    let mut headline = None;
     let mut rounds = 1u32;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--algorithm" => algorithm = args.next().ok_or("--algorithm NAME")?.parse()?,
+            "--headline" => headline = Some(args.next().ok_or("--headline METHOD")?.parse()?),
             "--rounds" => rounds = args.next().ok_or("--rounds N")?.parse()?,
             _ => list = Some(a),
         }
     }
-    let list = list.ok_or("usage: throughput LIST [--algorithm NAME] [--rounds N]")?;
+    let list =
+        list.ok_or("usage: throughput LIST [--algorithm NAME] [--headline METHOD] [--rounds N]")?;
     let pages: Vec<Vec<u8>> = std::fs::read_to_string(&list)?
         .lines()
         .map(str::trim)
@@ -31,7 +34,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(std::fs::read)
         .collect::<Result<_, _>>()?;
     let bytes: usize = pages.iter().map(Vec::len).sum();
-    let ex = Extractor::new(Options::for_algorithm(algorithm));
+    let mut options = Options::for_algorithm(algorithm);
+    if let Some(method) = headline {
+        options.headline = method;
+    }
+    let ex = Extractor::new(options);
     let hints = Hints::default();
     let (mut failed, mut chars) = (0usize, 0usize);
     let mut stages = [0f64; 4];
