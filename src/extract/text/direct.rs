@@ -5,10 +5,10 @@
 //! text perhaps cut into other pieces (which the renderer does not see).
 //!
 //! Why by hand: html5gum reads every byte through the WHATWG state
-//! machine, attributes and all, and was a fifth of the core's time
-//! (over the selected lines, a tenth of the pages' bytes). The renderer needs only tag
-//! names and text, so a tag `<name attributes...>` is found with the
-//! tokenizer's own rules for where it ends (quotes hide `>` only in
+//! machine, attributes and all, and was a fifth of the core's time (over
+//! the selected lines, a tenth of the pages' bytes). The renderer needs
+//! only tag names and text, so a tag `<name attributes...>` is found with
+//! the tokenizer's own rules for where it ends (quotes hide `>` only in
 //! attribute values) and reported by its name, and text between tags is
 //! handed over as it lies in the page, uncopied.
 //!

@@ -22,7 +22,9 @@ pub(super) trait Sink {
     /// before its attributes are read.
     fn start_tag(&mut self, name: &[u8]);
     fn end_tag(&mut self, name: &[u8]);
-    /// A run of consecutive character tokens, entities decoded.
+    /// A run of consecutive character tokens, entities decoded, or a
+    /// piece of one (`direct` cuts runs elsewhere than html5gum: where a
+    /// run is cut must not matter to the sink).
     fn text(&mut self, value: &str);
 }
 
