@@ -4,8 +4,12 @@
 # which times only the extraction call) on the same corpus pages, in one
 # run; prints MB/s of each and the ratio. The bar: linesift ≥ 10× resiliparse.
 #
-# usage: scripts/bench-speed.sh [--limit N] [--peer NAME]... [--pgo]
+# usage: scripts/bench-speed.sh [--limit N] [--peer NAME]... [--pgo] [--rounds N]
 #   --limit N   only the first N pages of the manifest (default: all)
+#   --rounds N  N rounds, linesift and the peers in turn each round; prints
+#               each round's ratio and their median (default: 1). The
+#               Python side's speed drifts by more than a change could
+#               show (README, Speed): alternate and take the median.
 #   --peer NAME another peers.py system to run too (e.g. trafilatura)
 #   --pgo       time the profile-guided build too (scripts/build-pgo.sh
 #               first; it is not rebuilt here)
@@ -22,12 +26,14 @@ target=${CARGO_TARGET_DIR:-$here/target}
 python=${PYTHON:-$here/.venv/bin/python}
 limit=
 pgo=
+rounds=1
 peers=(resiliparse)
 while [ $# -gt 0 ]; do
   case $1 in
     --limit) limit=$2; shift 2 ;;
     --peer) peers+=("$2"); shift 2 ;;
     --pgo) pgo=$target/pgo/use/release/examples/throughput; shift ;;
+    --rounds) rounds=$2; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -45,30 +51,48 @@ awk -F'\t' -v root="$corpus" -v lim="${limit:-0}" \
 limit_args=()
 [ -n "$limit" ] && limit_args=(--limit "$limit")
 
-"$target/release/examples/throughput" "$out/pages.txt" | tee "$out/linesift.txt"
 if [ -n "$pgo" ]; then
   [ -x "$pgo" ] || { echo "no $pgo: run scripts/build-pgo.sh first" >&2; exit 1; }
-  "$pgo" "$out/pages.txt" | tee "$out/linesift-pgo.txt"
 fi
-for peer in "${peers[@]}"; do
-  "$python" "$shared/eval/peers.py" "$peer" "$corpus/manifest.tsv" "$out/$peer.jsonl" \
-    "${limit_args[@]}" 2>&1 | tee "$out/$peer.txt"
+: > "$out/linesift.txt"
+[ -n "$pgo" ] && : > "$out/linesift-pgo.txt"
+for peer in "${peers[@]}"; do : > "$out/$peer.txt"; done
+for ((round = 1; round <= rounds; round++)); do
+  [ "$rounds" -gt 1 ] && echo "== round $round of $rounds"
+  "$target/release/examples/throughput" "$out/pages.txt" | tee -a "$out/linesift.txt"
+  if [ -n "$pgo" ]; then
+    "$pgo" "$out/pages.txt" | tee -a "$out/linesift-pgo.txt"
+  fi
+  for peer in "${peers[@]}"; do
+    "$python" "$shared/eval/peers.py" "$peer" "$corpus/manifest.tsv" "$out/$peer.jsonl" \
+      "${limit_args[@]}" 2>&1 | tee -a "$out/$peer.txt"
+  done
 done
 
 python3 - "$out" "${pgo:+pgo}" "${peers[@]}" <<'PY'
-import re, sys, os
+import re, sys, os, statistics
 out, pgo, peers = sys.argv[1], sys.argv[2], sys.argv[3:]
-def mbs(name):
+def runs(name):
+    """(pages/s, MB/s) of each round."""
     text = open(os.path.join(out, f"{name}.txt")).read()
-    m = re.findall(r"([\d.]+) pages/s, ([\d.]+) MB/s", text)
-    return (float(m[-1][0]), float(m[-1][1])) if m else (float("nan"), float("nan"))
-ours = mbs("linesift")
-mine = [("linesift", ours)] + ([("linesift-pgo", mbs("linesift-pgo"))] if pgo else [])
-print(f'{"system":<16}{"pages/s":>10}{"MB/s":>10}' + "".join(f'{n + " ×":>16}' for n, _ in mine))
-for name, m in mine:
-    print(f'{name:<16}{m[0]:>10.1f}{m[1]:>10.2f}')
-for p in peers:
-    theirs = mbs(p)
-    ratios = "".join(f'{m[1] / theirs[1]:>16.1f}' for _, m in mine)
-    print(f'{p:<16}{theirs[0]:>10.1f}{theirs[1]:>10.2f}{ratios}')
+    return [(float(p), float(m)) for p, m in re.findall(r"([\d.]+) pages/s, ([\d.]+) MB/s", text)]
+mine = [("linesift", runs("linesift"))] + ([("linesift-pgo", runs("linesift-pgo"))] if pgo else [])
+theirs = [(p, runs(p)) for p in peers]
+rounds = min(len(r) for _, r in mine + theirs)
+for k in range(rounds):
+    if rounds > 1:
+        print(f"round {k + 1}")
+    print(f'{"system":<16}{"pages/s":>10}{"MB/s":>10}' + "".join(f'{n + " ×":>16}' for n, _ in mine))
+    for name, r in mine:
+        print(f'{name:<16}{r[k][0]:>10.1f}{r[k][1]:>10.2f}')
+    for name, r in theirs:
+        ratios = "".join(f'{m[k][1] / r[k][1]:>16.1f}' for _, m in mine)
+        print(f'{name:<16}{r[k][0]:>10.1f}{r[k][1]:>10.2f}{ratios}')
+if rounds > 1:
+    print(f"median of {rounds} rounds (each round's ratio, in one run)")
+    for name, r in theirs:
+        ratios = "".join(
+            f'{statistics.median(m[k][1] / r[k][1] for k in range(rounds)):>16.1f}' for _, m in mine
+        )
+        print(f'{name:<16}{statistics.median(x[1] for x in r[:rounds]):>10.2f} MB/s{ratios}')
 PY
