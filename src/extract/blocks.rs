@@ -43,6 +43,12 @@ impl Block {
         }
     }
 
+    /// Are all sixteen bytes the slice's (not the block at its end)?
+    #[inline]
+    pub(crate) fn full(self) -> bool {
+        self.present == ALL
+    }
+
     /// The bytes equal to `b` (padding included: mask with `present`).
     #[inline]
     pub(crate) fn eq(self, b: u8) -> u32 {
@@ -79,6 +85,7 @@ mod tests {
         assert_eq!(end.eq(17), 1);
         assert_eq!(end.eq(0), 0xfff0);
         assert_eq!(Block::at(&bytes, 20).present, 0);
+        assert!(whole.full() && !end.full());
         assert_eq!(Block::at(&bytes, 99).present, 0);
         assert_eq!(whole.at_most(3), 0b111);
         assert_eq!(at_most(u8x16::splat(0xff), 0xfe), 0);

@@ -1464,7 +1464,7 @@ fn attr_name_end(bytes: &[u8], from: usize) -> Option<usize> {
             }
             maybe &= maybe - 1;
         }
-        if block.present != 0xffff {
+        if !block.full() {
             return None;
         }
         at += 16;

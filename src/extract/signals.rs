@@ -206,9 +206,10 @@ impl Part {
 /// slots in class tokens: `class="hidden"` or `class="sidebar"` is page
 /// furniture; `overflow-hidden`, `field--label-hidden`,
 /// `l-grid--sidebar`, `is-style-sidebar` or `banner-layers` say how an
-/// element looks or where it sits, not what it holds. These count only as the first part
-/// of their token (measured on the corpus one word at a time: each of
-/// these raised the mean F1 and lowered no dataset's by more than 0.0004).
+/// element looks or where it sits, not what it holds. These count only as
+/// the first part of their token (measured on the corpus one word at a
+/// time: each of these raised the mean F1 and lowered no dataset's by more
+/// than 0.0004).
 const FIRST_ONLY: [u128; 6] = [
     key(b"hidden"),
     key(b"side"),
