@@ -30,7 +30,7 @@
 
 use super::blocks::Block;
 use super::signals::{self, Signal};
-use super::tags::Tag;
+use super::tags::{self, Tag};
 use super::text_count::{self, RunState, is_space};
 use std::borrow::Cow;
 
@@ -221,6 +221,25 @@ impl Name {
             len => (len, u128::from_le_bytes(n.buf) & ((1 << (8 * len)) - 1)),
         };
         key(self) == key(other)
+    }
+    /// The name's [`tags::name_key`] (0 for a name without one), from the
+    /// buffer as it stands.
+    #[inline]
+    fn key(&self) -> u64 {
+        if self.len == 0 || self.len > tags::KEY_NAME_MAX {
+            return 0;
+        }
+        let [b0, b1, b2, b3, b4, b5, b6, b7, ..] = self.buf;
+        let bytes = u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
+        bytes & ((1 << (8 * self.len)) - 1) | (self.len as u64) << 56
+    }
+    /// What the name is, and its key.
+    #[inline]
+    fn tag(&self) -> (Tag, u64) {
+        match self.key() {
+            0 => (Tag::long(self.get()), 0),
+            key => (Tag::by_key(key), key),
+        }
     }
     fn get(&self) -> &[u8] {
         if self.len > NAME_CAP {
@@ -839,7 +858,8 @@ impl<'a> Scanner<'a> {
     /// The name of a start tag is known: break the line if it is a block,
     /// and count the tag so far as code.
     fn start_tag_named(&mut self) {
-        self.tag = Tag::classify(self.tag_name.get());
+        let (tag, key) = self.tag_name.tag();
+        self.tag = tag;
         let long = self.cur.text + self.cur.code > self.limits.wrap;
         if self.tag.breaks_line() || long {
             self.close_line(self.tag_start);
@@ -858,7 +878,9 @@ impl<'a> Scanner<'a> {
             self.cur.inline_bare += cost;
         }
         self.tag_signal = Signal::Neutral;
-        self.tag_main = matches!(self.tag_name.get(), b"article" | b"main");
+        const ARTICLE: u64 = tags::name_key(b"article");
+        const MAIN: u64 = tags::name_key(b"main");
+        self.tag_main = key == ARTICLE || key == MAIN;
         self.meta_is_title = false;
         self.meta_content.clear();
         let run = Run::of(&self.src.as_bytes()[self.tag_start..self.pos]);
@@ -890,7 +912,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn end_tag_named(&mut self) {
-        let tag = Tag::classify(self.tag_name.get());
+        let (tag, _) = self.tag_name.tag();
         let cost = self.tag_name.len.min(NAME_CAP) as u32 + 3;
         self.cur.bare += cost;
         if tag == Tag::Other {

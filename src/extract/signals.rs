@@ -12,6 +12,10 @@
 //! This module only classifies one attribute value; the scanner decides what
 //! an element's signal means for its lines.
 
+use super::blocks::{Block, at_most};
+use super::text_count::spaces;
+use wide::u8x16;
+
 /// What a class/id value says about its element. Ordered by precedence:
 /// when a value (or an element's class and id) says several things, the
 /// greatest wins, so content words cancel boilerplate ones and a
@@ -33,31 +37,136 @@ pub enum Signal {
 
 /// Classifies one class or id attribute value.
 ///
-/// One pass: each part is lowercased into a stack buffer as it is split
-/// off, and looked up when it ends. This runs for every class and id of
-/// every page, so it avoids a second walk over the part.
+/// Sixteen bytes at a time (`super::blocks`): a few vector tests give
+/// bitmasks of the letters, digits and whitespace, and from them where
+/// each name part starts and ends; only those places are visited, and a
+/// part's key is its bytes loaded at once and lowercased together. This
+/// runs for every class and id the memo has not seen (half of them: ids
+/// are unique), and a loop over each byte, pushing it into a part, was
+/// most of the cost of classifying (see [`Memo`]).
 pub fn classify(value: &[u8]) -> Signal {
     let mut found = Signal::Neutral;
-    let mut part = Part::default();
-    let mut prev = 0u8;
-    // Whether the part being read is the first of its class token.
+    // Where the part being read started.
+    let mut start = 0usize;
+    // Whether a part was read in the current whitespace-separated token:
+    // a part is its token's first when none was.
+    let mut token_read = false;
     let mut first = true;
-    for &b in value {
-        let class = CLASS[usize::from(b)];
-        let camel = prev & LOWER != 0 && class & UPPER != 0;
-        if class == 0 || camel {
-            let read = part.len > 0;
-            found = found.max(part.take(first));
-            // Whitespace starts the next token.
-            first = b.is_ascii_whitespace() || (first && !read);
+    // The previous block's last byte: alphanumeric, lowercase letter.
+    let (mut prev_alnum, mut prev_lower) = (0u32, 0u32);
+    // The block's bytes with bit 5 set (see `part_key`), and below, as
+    // `before`, the previous block's: a part's key is cut from them.
+    let mut here = 0u128;
+    let mut at = 0;
+    while at < value.len() {
+        let block = Block::at(value, at);
+        let kinds = Kinds::of(block);
+        let before = here;
+        here = u128::from_le_bytes((block.v | u8x16::splat(0x20)).to_array());
+        let before_alnum = (kinds.alnum << 1) | prev_alnum;
+        let camel = kinds.upper & ((kinds.lower << 1) | prev_lower);
+        // A part ends at a separator after a letter or digit (the zero
+        // padding past the value's end among them) and where a lowercase
+        // letter is followed by an uppercase one, where the next starts.
+        let ends = (!kinds.alnum & before_alnum & 0xffff) | camel;
+        let starts = (kinds.alnum & !before_alnum) | camel;
+        let mut events = ends | starts | kinds.space;
+        while events != 0 {
+            let i = events.trailing_zeros() as usize;
+            let bit = 1 << i;
+            if ends & bit != 0 {
+                let key = part_key(before, here, at, start, at + i);
+                found = found.max(part_signal(key, first));
+                token_read = true;
+            }
+            if kinds.space & bit != 0 {
+                token_read = false;
+            }
+            if starts & bit != 0 {
+                start = at + i;
+                first = !token_read;
+            }
+            events &= events - 1;
         }
-        if class != 0 {
-            // ASCII letters lowercase by setting bit 5; digits have it set.
-            part.push(b | 0x20);
+        if found == Signal::Content {
+            // Nothing outranks it.
+            return found;
         }
-        prev = class;
+        prev_alnum = kinds.alnum >> 15 & 1;
+        prev_lower = kinds.lower >> 15 & 1;
+        at += 16;
     }
-    found.max(part.take(first))
+    // A part running to the very end of a value that fills its last
+    // block had no padding byte to end it.
+    if prev_alnum != 0 && value.len().is_multiple_of(16) {
+        let key = part_key(here, 0, at, start, at);
+        found = found.max(part_signal(key, first));
+    }
+    found
+}
+
+/// The key of the part `start..end`, cut from the two blocks around it:
+/// `here` the block at `at` (where the part ends, or just past it),
+/// `before` the one before it; both lowercased (a part is letters and
+/// digits: setting bit 5 lowercases the letters and leaves the digits).
+/// `None` for a part longer than any word, which may reach further back.
+#[inline]
+fn part_key(before: u128, here: u128, at: usize, start: usize, end: usize) -> Option<u128> {
+    let len = end - start;
+    if len > LONGEST {
+        return None;
+    }
+    let bytes = if start >= at {
+        here >> (8 * (start - at))
+    } else {
+        // The part began in the previous block, `back` bytes before this
+        // one (1 to 15: it is not longer than LONGEST).
+        let back = at - start;
+        (before >> (8 * (16 - back))) | (here << (8 * back))
+    };
+    Some(bytes & ((1u128 << (8 * len)) - 1))
+}
+
+/// The bytes of a block that are ASCII letters (lower and upper case),
+/// letters or digits, and whitespace, as bitmasks (only the value's own
+/// bytes: the padding is none of these).
+struct Kinds {
+    lower: u32,
+    upper: u32,
+    alnum: u32,
+    space: u32,
+}
+
+impl Kinds {
+    #[inline]
+    fn of(block: Block) -> Kinds {
+        let within = |from: u8, to: u8| at_most(block.v - u8x16::splat(from), to - from);
+        let lower = within(b'a', b'z');
+        let upper = within(b'A', b'Z');
+        let digit = within(b'0', b'9');
+        Kinds {
+            lower,
+            upper,
+            alnum: lower | upper | digit,
+            space: spaces(block.v) & block.present,
+        }
+    }
+}
+
+/// What a part with this key (`None`: too long to be a word) says where
+/// it stands: a modifier word (see [`FIRST_ONLY`]) marks boilerplate only
+/// as the first part of its class token.
+#[inline]
+fn part_signal(key: Option<u128>, first: bool) -> Signal {
+    let Some(key) = key else {
+        return Signal::Neutral;
+    };
+    match lookup(key) {
+        Signal::Boilerplate | Signal::Layout if !first && FIRST_ONLY.contains(&key) => {
+            Signal::Neutral
+        }
+        signal => signal,
+    }
 }
 
 /// Remembers the signals of recent class/id values. Pages repeat the same
@@ -140,66 +249,6 @@ fn memo_slot(value: &[u8]) -> usize {
     let h = foldhash::fast::FixedState::with_seed(0).hash_one(value);
     // The top bits: foldhash mixes them best.
     (h >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
-}
-
-const LOWER: u8 = 1;
-const UPPER: u8 = 2;
-const DIGIT: u8 = 4;
-
-/// Each byte's kind: 0 for anything that separates name parts. A table
-/// because this loop sees every byte of every class and id.
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = if c.is_ascii_lowercase() {
-            LOWER
-        } else if c.is_ascii_uppercase() {
-            UPPER
-        } else if c.is_ascii_digit() {
-            DIGIT
-        } else {
-            0
-        };
-        b += 1;
-    }
-    t
-};
-
-/// The name part being split off, lowercased and packed into an integer
-/// key (see [`key`]); parts longer than any word are only counted.
-#[derive(Default)]
-struct Part {
-    buf: [u8; 16],
-    len: usize,
-}
-
-impl Part {
-    /// Adds a lowercase byte.
-    fn push(&mut self, b: u8) {
-        if self.len < LONGEST {
-            self.buf[self.len] = b;
-        }
-        self.len += 1;
-    }
-
-    /// What the part says where it stands: a modifier word (see
-    /// [`FIRST_ONLY`]) marks boilerplate only as the first part of its
-    /// class token. The part is empty again after.
-    fn take(&mut self, first: bool) -> Signal {
-        let len = std::mem::take(&mut self.len);
-        let key = u128::from_le_bytes(std::mem::take(&mut self.buf));
-        if len == 0 || len > LONGEST {
-            return Signal::Neutral;
-        }
-        match lookup(key) {
-            Signal::Boilerplate | Signal::Layout if !first && FIRST_ONLY.contains(&key) => {
-                Signal::Neutral
-            }
-            signal => signal,
-        }
-    }
 }
 
 /// Boilerplate and layout words that also name modifiers and layout
@@ -350,14 +399,53 @@ const fn key(word: &[u8]) -> u128 {
     k
 }
 
-/// The key's first slot (multiplicative hashing of both halves).
-const fn slot(key: u128) -> usize {
-    let mixed = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> (64 - SLOTS.trailing_zeros())) as usize
+/// The key's hash (multiplicative hashing of both halves).
+const fn mix(key: u128) -> u64 {
+    (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// The key's first slot: the hash's top bits.
+const fn slot(key: u128) -> usize {
+    (mix(key) >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+/// Bits in [`FILTER`]: one set for each word, so about one part in
+/// twenty that is no word gets past it.
+const FILTER_BITS: usize = 2048;
+const _: () = assert!(FILTER_BITS.is_power_of_two() && FILTER_BITS >= 16 * WORDS);
+
+/// The key's bit in [`FILTER`]: the hash's top bits too (more of them
+/// than `slot` takes).
+const fn filter_bit(key: u128) -> usize {
+    (mix(key) >> (64 - FILTER_BITS.trailing_zeros())) as usize
+}
+
+/// A bit for each word's [`filter_bit`]: a part whose bit is clear is no
+/// word.
+static FILTER: [u64; FILTER_BITS / 64] = {
+    let mut f = [0u64; FILTER_BITS / 64];
+    let mut i = 0;
+    while i < SLOTS {
+        let k = TABLE[i].0;
+        if k != 0 {
+            let bit = filter_bit(k);
+            f[bit / 64] |= 1 << (bit % 64);
+        }
+        i += 1;
+    }
+    f
+};
+
 /// What a lowercase part's key says.
+#[inline]
 fn lookup(key: u128) -> Signal {
+    // Most parts are no word at all: the filter, small enough to stay in
+    // cache, turns nearly all of them away before the table, whose 16 KiB
+    // a page's scan evicts (its load was a sixth of classifying's time).
+    let bit = filter_bit(key);
+    if FILTER[bit / 64] >> (bit % 64) & 1 == 0 {
+        return Signal::Neutral;
+    }
     let mut i = slot(key);
     // Ends: the table always has empty slots.
     loop {
@@ -451,16 +539,17 @@ mod tests {
 
     proptest! {
         #[test]
-        fn one_pass_split_is_the_plain_rule(
+        fn blockwise_split_is_the_plain_rule(
             pieces in proptest::collection::vec(
                 prop_oneof![
                     Just("nav"), Just("Nav"), Just("content"), Just("MAIN"), Just("x"),
                     Just("-"), Just(" "), Just("_"), Just("2"), Just("ü"),
                     Just("recommendations"), Just("Footer"), Just("ad"),
                     Just("hidden"), Just("Sidebar"), Just("\t"), Just("\n"),
-                    Just("widget"),
+                    Just("widget"), Just("Q"), Just("9"), Just("aB"),
+                    Just("abcdefghijklmno"), Just("sixteen-or-more-bytes"),
                 ],
-                0..12,
+                0..24,
             )
         ) {
             let value = pieces.concat();

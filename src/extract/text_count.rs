@@ -105,7 +105,7 @@ static ONES: [u8; 256] = {
 /// almost every word and other bytes below 0x21 (tab, line feed, control
 /// bytes) far more rarely: those blocks take the four further
 /// comparisons.
-fn spaces(v: u8x16) -> u32 {
+pub(crate) fn spaces(v: u8x16) -> u32 {
     let blank = v.simd_eq(u8x16::splat(b' ')).to_bitmask();
     let below_0x21 = at_most(v, 0x20);
     if below_0x21 == blank {
