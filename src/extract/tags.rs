@@ -1,10 +1,12 @@
 //! Tag names the scanner cares about, and what each one means for line
 //! breaking, counting and boilerplate.
 //!
-//! Names arrive as ASCII-lowercased byte slices (the scanner folds case while
-//! it reads them into a fixed buffer), so classification is one `match` on a
-//! short slice: no hashing, no allocation. Unknown names are `Tag::Other`,
-//! which is inline and counts like any markup.
+//! Names arrive ASCII-lowercased (the scanner folds case while it reads
+//! them into a fixed buffer). A name of up to seven bytes is one integer,
+//! its key, looked up in a small table built at compile time (one
+//! multiply, no allocation); the few longer names are matched as slices.
+//! Unknown names are `Tag::Other`, which is inline and counts like any
+//! markup.
 
 /// The tags that change how the scanner counts or breaks lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
