@@ -1747,6 +1747,10 @@ mod tests {
             "div",
             "DIV",
             "section",
+            "article",
+            "h1",
+            "mainx",
+            "colgroup",
             "abcdefghijklmnop",
         ];
         let long = "abcdefghijklmnopq";
@@ -1767,6 +1771,11 @@ mod tests {
             for b in &all {
                 assert_eq!(a.same(b), a.get() == b.get(), "{:?} {:?}", a, b);
             }
+            // The key read off the buffer (whatever an earlier, longer
+            // name left past `len`) is the one `tags` builds from bytes,
+            // and the tag is the one `Tag::classify` gives.
+            let want = (Tag::classify(a.get()), tags::name_key(a.get()));
+            assert_eq!(a.tag(), want, "{a:?}");
         }
     }
 }
