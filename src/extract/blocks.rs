@@ -55,11 +55,25 @@ impl Block {
         self.v.simd_eq(u8x16::splat(b)).to_bitmask()
     }
 
+    /// The UTF-8 continuation bytes (none among the padding).
+    #[inline]
+    pub(crate) fn continuations(self) -> u32 {
+        continuations(self.v)
+    }
+
     /// The bytes at most `k` (unsigned; padding included).
     #[inline]
     pub(crate) fn at_most(self, k: u8) -> u32 {
         at_most(self.v, k)
     }
+}
+
+/// The UTF-8 continuation bytes of `v` (`10xxxxxx`).
+#[inline]
+pub(crate) fn continuations(v: u8x16) -> u32 {
+    (v & u8x16::splat(0xc0))
+        .simd_eq(u8x16::splat(0x80))
+        .to_bitmask()
 }
 
 /// The bytes of `v` at most `k` (unsigned).
@@ -89,5 +103,21 @@ mod tests {
         assert_eq!(Block::at(&bytes, 99).present, 0);
         assert_eq!(whole.at_most(3), 0b111);
         assert_eq!(at_most(u8x16::splat(0xff), 0xfe), 0);
+    }
+
+    /// Every short tail (each length under sixteen, from every offset) is
+    /// its bytes then zeros.
+    #[test]
+    fn tails_are_their_bytes_then_zeros() {
+        let bytes: Vec<u8> = (1..=40).collect();
+        for start in 0..bytes.len() {
+            for end in start..(start + 16).min(bytes.len() + 1) {
+                let mut want = [0u8; 16];
+                want[..end - start].copy_from_slice(&bytes[start..end]);
+                let block = Block::at(&bytes[..end], start);
+                assert_eq!(block.v.to_array(), want, "{start}..{end}");
+                assert_eq!(block.present, (1 << (end - start)) - 1);
+            }
+        }
     }
 }

@@ -33,6 +33,7 @@ use super::signals::{self, Signal};
 use super::tags::{self, Tag};
 use super::text_count::{self, RunState, is_space};
 use std::borrow::Cow;
+use wide::u8x16;
 
 /// Counts for one logical line. Character counts use collapsed whitespace.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -189,7 +190,9 @@ struct Open {
 /// Fixed-size lowercase name buffer.
 #[derive(Debug, Clone, Copy, Default)]
 struct Name {
-    buf: [u8; NAME_CAP],
+    /// The name's first `NAME_CAP` bytes, then room for a whole block
+    /// stored at any length below `NAME_CAP` (see [`Name::append`]).
+    buf: [u8; NAME_CAP + 16],
     len: usize,
 }
 
@@ -211,14 +214,29 @@ impl Name {
         }
         self.len += 1;
     }
+    /// Appends the first `n` bytes of `block`, already lowercase (as a
+    /// `push` of each): the whole block is stored, and what lies past the
+    /// name's end is masked off wherever the buffer is read.
+    #[inline]
+    fn append(&mut self, block: u8x16, n: usize) {
+        if let Some(room) = self.buf.get_mut(self.len..self.len + 16) {
+            room.copy_from_slice(&block.to_array());
+        }
+        self.len += n;
+    }
     /// `self.get() == other.get()`, without a call to compare slices (the
     /// open-element stack is searched with this at every end tag).
     fn same(&self, other: &Name) -> bool {
         // The bytes past `len` are whatever earlier names left: masked off.
         let key = |n: &Name| match n.len {
             len if len > NAME_CAP => (0, 0),
-            NAME_CAP => (NAME_CAP, u128::from_le_bytes(n.buf)),
-            len => (len, u128::from_le_bytes(n.buf) & ((1 << (8 * len)) - 1)),
+            len => {
+                let bytes = n.buf.first_chunk::<16>().copied().unwrap_or_default();
+                let mask = u128::MAX
+                    .checked_shr(8 * (NAME_CAP - len) as u32)
+                    .unwrap_or(0);
+                (len, u128::from_le_bytes(bytes) & mask)
+            }
         };
         key(self) == key(other)
     }
@@ -523,7 +541,7 @@ impl<'a> Scanner<'a> {
         if attr.name > 1 {
             self.prev_space = false;
         }
-        self.add_code_run(Run::of(&self.src.as_bytes()[start..start + attr.len]));
+        self.add_code_run(Run::of(self.src.as_bytes(), start, start + attr.len));
         self.pos = start + attr.len;
         // Most tags (span, a, img, ...) have no attribute `begin_capture`
         // would keep: their names are not even copied.
@@ -552,15 +570,19 @@ impl<'a> Scanner<'a> {
     /// A tag name up to its end (space, `/` or `>`), then that byte and the
     /// attributes.
     fn tag_name_run(&mut self) {
-        let bytes = &self.src.as_bytes()[self.pos..];
-        let n = bytes
-            .iter()
-            .position(|&b| ends_tag_name(b))
-            .unwrap_or(bytes.len());
-        for &b in &bytes[..n] {
-            self.tag_name.push(b);
+        // Sixteen bytes at a time: names vary in length, and a byte loop's
+        // exit was the scanner's most mispredicted branch.
+        loop {
+            let block = Block::at(self.src.as_bytes(), self.pos);
+            let ends = text_count::spaces(block.v) | block.eq(b'/') | block.eq(b'>');
+            // The padding past the buffer's end stops the name too.
+            let n = (ends | !block.present).trailing_zeros() as usize;
+            self.tag_name.append(lowercase(block.v), n);
+            self.pos += n;
+            if n < 16 {
+                break;
+            }
         }
-        self.pos += n;
         // The byte that ends the name, as `byte` would take it, and on
         // into the attributes: a tag goes through without `step`'s
         // dispatch between its parts.
@@ -591,7 +613,7 @@ impl<'a> Scanner<'a> {
         }
         if n > 0 {
             self.prev_space = false;
-            self.add_code_run(Run::of(run));
+            self.add_code_run(Run::of(self.src.as_bytes(), self.pos, self.pos + n));
         }
         self.pos += n;
         if self.pos < self.src.len() {
@@ -707,7 +729,7 @@ impl<'a> Scanner<'a> {
             let room = VALUE_CAP.saturating_sub(self.value.len()).min(n);
             self.value.extend_from_slice(&run[..room]);
         }
-        self.add_code_run(Run::of(run));
+        self.add_code_run(Run::of(self.src.as_bytes(), self.pos, self.pos + n));
         self.pos += n;
         if self.pos < self.src.len() {
             let b = self.src.as_bytes()[self.pos];
@@ -883,7 +905,7 @@ impl<'a> Scanner<'a> {
         self.tag_main = key == ARTICLE || key == MAIN;
         self.meta_is_title = false;
         self.meta_content.clear();
-        let run = Run::of(&self.src.as_bytes()[self.tag_start..self.pos]);
+        let run = Run::of(self.src.as_bytes(), self.tag_start, self.pos);
         self.add_code_run(run);
     }
 
@@ -918,7 +940,7 @@ impl<'a> Scanner<'a> {
         if tag == Tag::Other {
             self.cur.inline_bare += cost;
         }
-        let run = Run::of(&self.src.as_bytes()[self.tag_start..self.pos]);
+        let run = Run::of(self.src.as_bytes(), self.tag_start, self.pos);
         self.add_code_run(run);
         if tag == Tag::A {
             if self.in_anchor {
@@ -1399,9 +1421,30 @@ struct Run {
 }
 
 impl Run {
-    fn of(run: &[u8]) -> Run {
-        let bytes = run.len() as u32;
-        // ASCII runs (most markup) skip the per-byte counting.
+    /// The counts of `src[start..end]`. A run of up to sixteen bytes (most
+    /// tag names and attributes) is one block read from `src` (past `end`
+    /// where it is there, masked off): no byte loop and no branch per byte.
+    /// Longer ASCII runs (most values) take `is_ascii`'s word loop.
+    #[inline(always)]
+    fn of(src: &[u8], start: usize, end: usize) -> Run {
+        let bytes = end.saturating_sub(start) as u32;
+        if bytes <= 16 {
+            let block = Block::at(src, start);
+            let keep = (1u32 << bytes) - 1;
+            let top = block.v.to_bitmask() & keep;
+            let (high, continuation) = if top == 0 {
+                (0, 0)
+            } else {
+                let continuation = block.continuations() & keep;
+                (text_count::marked(top), text_count::marked(continuation))
+            };
+            return Run {
+                bytes,
+                chars: bytes - continuation,
+                high,
+            };
+        }
+        let run = src.get(start..end).unwrap_or_default();
         if run.is_ascii() {
             return Run {
                 bytes,
@@ -1416,6 +1459,15 @@ impl Run {
         }
         Run { bytes, chars, high }
     }
+}
+
+/// `v` with its ASCII capitals lowercased, as `u8::to_ascii_lowercase`
+/// does byte by byte.
+#[inline]
+fn lowercase(v: u8x16) -> u8x16 {
+    let offset = v - u8x16::splat(b'A');
+    let upper = offset.min(u8x16::splat(25)).simd_eq(offset);
+    v | (upper & u8x16::splat(0x20))
 }
 
 /// Does `b` end a tag name (and so a raw element's `</name`)?
@@ -1776,6 +1828,69 @@ mod tests {
             // and the tag is the one `Tag::classify` gives.
             let want = (Tag::classify(a.get()), tags::name_key(a.get()));
             assert_eq!(a.tag(), want, "{a:?}");
+        }
+    }
+
+    /// Tag names are read in any case: a page and the same page with its
+    /// tag names in capitals scan alike (names shorter than a block, one
+    /// that fills a block, one longer than a block), whole and a byte at a
+    /// time. Mutation-checked: storing the name's block without lowercasing
+    /// it fails this test.
+    #[test]
+    fn tag_names_are_read_in_any_case() {
+        let lower = "<html lang=en><head><title>T</title></head><body>\
+            <nav class=menu><a href=/>Home</a></nav><article><h1>Title</h1>\
+            <p>Some text <b>bold</b> and more</p><blockquote>quoted words</blockquote>\
+            <custom-elements-x>x</custom-elements-x><script>var a = '<p>';</script>\
+            <p>after</p></article><footer>foot</footer></body></html>";
+        let mut upper = String::new();
+        let mut in_name = false;
+        for c in lower.chars() {
+            in_name = if c == '<' || (in_name && c == '/') {
+                true
+            } else {
+                in_name && (c.is_ascii_alphanumeric() || c == '-')
+            };
+            upper.push(if in_name { c.to_ascii_uppercase() } else { c });
+        }
+        assert!(upper.contains("<BLOCKQUOTE>") && upper.contains("</CUSTOM-ELEMENTS-X>"));
+        let want = whole_and_bytewise(lower);
+        assert!(want[0].0.iter().any(|l| l.heading == 1));
+        assert_eq!(whole_and_bytewise(&upper), want);
+    }
+
+    /// The block lowercasing is `to_ascii_lowercase` for every byte value,
+    /// in every lane.
+    #[test]
+    fn blocks_lowercase_as_bytes_do() {
+        for first in (0..=255u8).step_by(16) {
+            let bytes: [u8; 16] = std::array::from_fn(|i| first + i as u8);
+            let want = bytes.map(|b| b.to_ascii_lowercase());
+            assert_eq!(lowercase(u8x16::new(bytes)).to_array(), want);
+        }
+    }
+
+    /// `Run::of` counts a range by blocks read from the whole buffer; the
+    /// byte rule (a char per byte that is no continuation byte, a high
+    /// byte per byte ≥ 128) must come out for every range of a buffer
+    /// mixing one- to four-byte chars, at every offset and length across
+    /// block boundaries, up to the buffer's end (where the block is
+    /// padded). Mutation-checked: leaving out the `keep` mask fails it.
+    #[test]
+    fn runs_count_as_the_byte_rule() {
+        let text = "a<é>\"x\u{1F600}=b€ \u{7FF}'cd\u{10000}ef/ghij\u{FFFD}klmnop\u{80}q".repeat(3);
+        let src = text.as_bytes();
+        for start in 0..=src.len() {
+            for end in start..=src.len() {
+                let run = &src[start..end];
+                let got = Run::of(src, start, end);
+                let want = (
+                    run.len() as u32,
+                    run.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32,
+                    run.iter().filter(|&&b| b >= 0x80).count() as u32,
+                );
+                assert_eq!((got.bytes, got.chars, got.high), want, "{start}..{end}");
+            }
         }
     }
 }

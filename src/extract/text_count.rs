@@ -16,7 +16,7 @@
 //! have; a value's closing quote is looked for in its first block before
 //! memchr takes over.
 
-use super::blocks::{Block, at_most};
+use super::blocks::{Block, at_most, continuations};
 use wide::u8x16;
 
 /// Counts of one piece of a text run.
@@ -86,7 +86,7 @@ pub fn find(c: u8, bytes: &[u8]) -> Option<usize> {
 
 /// How many bits of a 16-bit mask are set, by table: the baseline x86-64
 /// target has no POPCNT, and `count_ones` would take a dozen instructions.
-fn marked(m: u32) -> u32 {
+pub(crate) fn marked(m: u32) -> u32 {
     u32::from(ONES[(m & 0xff) as usize]) + u32::from(ONES[(m >> 8 & 0xff) as usize])
 }
 
@@ -133,9 +133,7 @@ fn count_block(v: u8x16, keep: u32, state: &mut RunState, total: &mut TextCount)
     }
     let high = v.to_bitmask() & keep;
     // 10xxxxxx
-    let continuation = (v & u8x16::splat(0xc0))
-        .simd_eq(u8x16::splat(0x80))
-        .to_bitmask();
+    let continuation = continuations(v);
     // A non-space byte right after whitespace (the first byte's
     // predecessor is the carried state) ends a whitespace run...
     let after_space = solid & ((space << 1) | u32::from(state.pending));
