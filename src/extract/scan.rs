@@ -162,6 +162,7 @@ impl State {
                 | State::Comment(_)
                 | State::Raw(0)
                 | State::ValueQuoted(_)
+                | State::ValueUnquoted
                 | State::TagName
                 | State::EndTagName
                 | State::AttrName
@@ -483,6 +484,7 @@ impl<'a> Scanner<'a> {
             State::Comment(dashes) => self.comment_run(dashes),
             State::Raw(0) => self.raw_run(),
             State::ValueQuoted(q) => self.value_run(q),
+            State::ValueUnquoted => self.unquoted_run(),
             State::InTag => self.attrs_run(),
             State::TagName | State::EndTagName => self.tag_name_run(),
             State::AttrName => self.attr_name_run(),
@@ -735,6 +737,31 @@ impl<'a> Scanner<'a> {
             let b = self.src.as_bytes()[self.pos];
             self.value_quoted(b, quote);
             self.pos += 1;
+        }
+    }
+
+    /// An unquoted attribute value (`width=100`, common in older markup)
+    /// up to its end, space or `>`: code, kept as `value_unquoted` keeps it
+    /// byte by byte; then that end, and on into the attributes.
+    fn unquoted_run(&mut self) {
+        let bytes = &self.src.as_bytes()[self.pos..];
+        let n = unquoted_value_end(bytes).unwrap_or(bytes.len());
+        if self.capture != Capture::None {
+            let room = VALUE_CAP.saturating_sub(self.value.len()).min(n);
+            self.value.extend_from_slice(&bytes[..room]);
+        }
+        if n > 0 {
+            self.prev_space = false;
+            self.add_code_run(Run::of(self.src.as_bytes(), self.pos, self.pos + n));
+        }
+        self.pos += n;
+        let Some(&b) = self.src.as_bytes().get(self.pos) else {
+            return;
+        };
+        self.value_unquoted(b);
+        self.pos += 1;
+        if self.state == State::InTag {
+            self.attrs_run();
         }
     }
 
@@ -1526,11 +1553,24 @@ fn quoted_attribute(bytes: &[u8]) -> Option<QuotedAttr> {
 /// branch. Every space is at most 0x20; the other bytes that low (controls)
 /// are ruled out one by one.
 fn attr_name_end(bytes: &[u8], from: usize) -> Option<usize> {
+    space_or(bytes, from, |block| {
+        block.eq(b'=') | block.eq(b'/') | block.eq(b'>')
+    })
+}
+
+/// Where an unquoted attribute value ends: the first space or `>`, if any.
+fn unquoted_value_end(bytes: &[u8]) -> Option<usize> {
+    space_or(bytes, 0, |block| block.eq(b'>'))
+}
+
+/// The first byte at or after `from` that is a space or one of the bytes
+/// `stops` marks in a block.
+#[inline(always)]
+fn space_or(bytes: &[u8], from: usize, stops: impl Fn(Block) -> u32) -> Option<usize> {
     let mut at = from;
     loop {
         let block = Block::at(bytes, at);
-        let mut maybe = (block.at_most(0x20) | block.eq(b'=') | block.eq(b'/') | block.eq(b'>'))
-            & block.present;
+        let mut maybe = (block.at_most(0x20) | stops(block)) & block.present;
         while maybe != 0 {
             let i = at + maybe.trailing_zeros() as usize;
             if bytes[i] > 0x20 || is_space(bytes[i]) {
@@ -1777,6 +1817,66 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// An unquoted value ends at the first space or `>` a byte loop finds,
+    /// not at other control bytes, across block boundaries and at the end.
+    #[test]
+    fn unquoted_value_end_agrees_with_a_byte_loop() {
+        let by_bytes = |bytes: &[u8]| bytes.iter().position(|&b| is_space(b) || b == b'>');
+        let values = ["", "1", "a/b=c\u{1}\u{b}d", "é\"'", "n\u{0}"];
+        let ends = [
+            "", " ", "\t", "\n", "\r", "\u{c}", ">", "\u{b}", "\u{1f}", "=",
+        ];
+        for value in values {
+            for pad in [0, 15, 16, 17, 31, 40] {
+                for end in ends {
+                    let s = format!("{}{value}{end}x>", "v".repeat(pad));
+                    let bytes = s.as_bytes();
+                    assert_eq!(unquoted_value_end(bytes), by_bytes(bytes), "{s:?}");
+                    let cut = &bytes[..bytes.len() - 2];
+                    assert_eq!(unquoted_value_end(cut), by_bytes(cut), "{s:?} cut");
+                }
+            }
+        }
+    }
+
+    /// Unquoted values are code like quoted ones, less the quotes; they are
+    /// read (a footer class makes the div boilerplate) and end at `>` or a
+    /// space, however the page is cut.
+    #[test]
+    fn unquoted_values_count_and_read_as_quoted_ones() {
+        let counts = |html: &str| {
+            let [whole, bytewise] = whole_and_bytewise(html);
+            assert_eq!(whole, bytewise, "{html:?}");
+            let (lines, elements, _) = whole;
+            let code: u32 = lines.iter().map(|l| l.code).sum();
+            let text: u32 = lines.iter().map(|l| l.text).sum();
+            (code, text, elements.iter().any(|e| e.boiler))
+        };
+        let long = "x".repeat(40);
+        for (unquoted, quoted) in [
+            ("<td width=100>x</td>", "<td width=\"100\">x</td>"),
+            (
+                "<div class=site-footer id=f\u{e9}>x</div>",
+                "<div class=\"site-footer\" id=\"f\u{e9}\">x</div>",
+            ),
+            (
+                &format!("<a href={long}/ title=t>x</a>"),
+                &format!("<a href=\"{long}/\" title=\"t\">x</a>"),
+            ),
+            ("<p al=1  bc=2\t>x</p>", "<p al=\"1\"  bc=\"2\"\t>x</p>"),
+        ] {
+            let (code, text, boiler) = counts(unquoted);
+            let quotes = quoted.matches('"').count() as u32;
+            assert_eq!(
+                (code + quotes, text, boiler),
+                counts(quoted),
+                "{unquoted:?}"
+            );
+        }
+        assert_eq!(counts("<td width=100>x</td>"), (19, 1, false));
+        assert!(counts("<div class=site-footer>x</div>").2);
     }
 
     #[test]
