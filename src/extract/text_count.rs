@@ -16,7 +16,7 @@
 //! have; a value's closing quote is looked for in its first block before
 //! memchr takes over.
 
-use super::blocks::{Block, at_most, continuations};
+use super::blocks::{Block, continuations};
 use wide::u8x16;
 
 /// Counts of one piece of a text run.
@@ -101,21 +101,17 @@ static ONES: [u8; 256] = {
     t
 };
 
-/// The bits of the whitespace bytes of `v`. Prose has plain spaces in
-/// almost every word and other bytes below 0x21 (tab, line feed, control
-/// bytes) far more rarely: those blocks take the four further
-/// comparisons.
+/// The bits of the whitespace bytes of `v`: spaces, and the controls
+/// 0x09-0x0D but for 0x0B. Without a branch: a test for "only plain
+/// spaces here" before the rarer controls was mispredicted on one block
+/// in eight (a sixth of the text counter's mispredictions).
+#[inline]
 pub(crate) fn spaces(v: u8x16) -> u32 {
-    let blank = v.simd_eq(u8x16::splat(b' ')).to_bitmask();
-    let below_0x21 = at_most(v, 0x20);
-    if below_0x21 == blank {
-        return blank;
-    }
-    let other = v.simd_eq(u8x16::splat(b'\t'))
-        | v.simd_eq(u8x16::splat(b'\n'))
-        | v.simd_eq(u8x16::splat(b'\r'))
-        | v.simd_eq(u8x16::splat(0x0c));
-    blank | other.to_bitmask()
+    let control = v - u8x16::splat(0x09);
+    let tab_to_return = control.min(u8x16::splat(4)).simd_eq(control);
+    let vertical_tab = v.simd_eq(u8x16::splat(0x0b));
+    let blank = v.simd_eq(u8x16::splat(b' '));
+    ((tab_to_return & !vertical_tab) | blank).to_bitmask()
 }
 
 /// Sixteen bytes by the rule (`count_byte` in the tests spells it out
@@ -193,6 +189,25 @@ mod tests {
         let (n, total) = count_to(b'<', bytes, state);
         assert_eq!(n, bytes.len(), "no stop byte in {bytes:?}");
         total
+    }
+
+    /// The block test marks exactly the bytes `is_space` calls space, at
+    /// every position (each byte value beside every other at each place).
+    #[test]
+    fn block_spaces_are_the_byte_rule() {
+        for b in 0..=255u8 {
+            for place in 0..16 {
+                let mut block = [b'x'; 16];
+                block[place] = b;
+                block[(place + 7) % 16] = b.wrapping_add(place as u8);
+                let want = block
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| is_space(**c))
+                    .fold(0u32, |m, (i, _)| m | 1 << i);
+                assert_eq!(spaces(u8x16::new(block)), want, "{block:?}");
+            }
+        }
     }
 
     #[test]
