@@ -58,12 +58,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut stages = [0f64; 4];
     let mut timed = Duration::ZERO;
     for _ in 0..rounds {
-        for i in 0..paths.len() {
+        for (i, path) in paths.iter().enumerate() {
             let fresh;
             let page = match pages.get(i) {
                 Some(preloaded) => preloaded,
                 None => {
-                    fresh = std::fs::read(&paths[i])?;
+                    fresh = std::fs::read(path)?;
                     &fresh
                 }
             };
