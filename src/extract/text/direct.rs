@@ -147,7 +147,7 @@ fn text<S: Sink>(run: &str, sink: &mut S, chars: &mut Vec<u8>) {
 /// with its `;` to a character the tokenizer keeps; one of the [`NAMED`]
 /// with its `;`. Gives the bytes taken after the `&` and the character.
 /// `None` leaves the reference to html5gum.
-fn reference(rest: &[u8]) -> Option<(usize, char)> {
+pub(crate) fn reference(rest: &[u8]) -> Option<(usize, char)> {
     match rest.first() {
         None => Some((0, '&')),
         Some(b'#') => numeric(&rest[1..]).map(|(len, c)| (len + 1, c)),

@@ -17,6 +17,7 @@
 //! html5gum (`events`): the same events, a fraction of the time.
 
 mod direct;
+pub(crate) use direct::reference;
 mod events;
 mod words;
 
