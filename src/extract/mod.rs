@@ -431,9 +431,8 @@ impl Extractor {
         lines: &[usize],
         fragments: &mut text::Fragments,
     ) -> FirstChoice {
-        let terms = headline::query_terms(&scan.info.title, &scan.info.og_title, &self.stop);
-        let query = headline::prefilter::Query::new(&terms);
         let mut matcher = headline::Matcher::new(&headline_inputs(scan, &self.stop, &[], sel));
+        let query = headline::prefilter::Query::new(matcher.query_terms());
         let (mut rendered, mut rest) = (Vec::new(), Vec::new());
         let mut best = None;
         let mut scratch = Vec::new();

@@ -225,7 +225,7 @@ pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
 
 /// `Auto`'s first choice: the best-scoring block that agrees with the
 /// title or og:title (cosine at least 0.35 for a heading, 0.5 otherwise).
-/// Only blocks sharing a term with [`query_terms`] can agree, which is what
+/// Only blocks sharing a term with [`Matcher::query_terms`] can agree, which is what
 /// lets the caller skip rendering the others (see [`prefilter`]).
 pub fn best_match(input: &Inputs<'_>) -> Option<Headline> {
     let mut matcher = Matcher::new(input);
@@ -292,6 +292,18 @@ impl<'s> Matcher<'s> {
                 .max(near_content_bonus(line, self.content_first))
     }
 
+    /// The terms a block must share with the title or og:title to agree
+    /// with either: those of the title, then those only og:title has (the
+    /// vectors already made of both, not a second reading of them).
+    pub fn query_terms(&self) -> impl Iterator<Item = &str> {
+        let og_only = self
+            .og_v
+            .iter()
+            .filter(|_| self.og_differs)
+            .filter(|(t, _)| !self.q.iter().any(|(q, _)| q == *t));
+        self.q.iter().chain(og_only).map(|(t, _)| t)
+    }
+
     /// Scores `c`; `true` when it is the best so far.
     pub fn consider(&mut self, c: &Candidate) -> bool {
         let (words, numeric) = word_counts(c.text);
@@ -320,20 +332,6 @@ impl<'s> Matcher<'s> {
         }
         wins
     }
-}
-
-/// The terms a block must share with the title or og:title to agree with
-/// either in [`best_match`].
-pub fn query_terms(title: &str, og_title: &str, stop: &StopWords) -> Vec<String> {
-    let mut out = Vec::new();
-    for text in [clean(title), clean(og_title)] {
-        terms::each_term(&text, stop, &mut String::new(), |t| {
-            if !out.iter().any(|o| o == t) {
-                out.push(t.to_string());
-            }
-        });
-    }
-    out
 }
 
 fn heading_bonus(level: u8) -> f64 {
@@ -600,6 +598,36 @@ mod tests {
         assert!(m.may_win(9, 1));
         // The same text in a plain block scores less and loses.
         assert!(!m.consider(&cand("U.S. markets rally as rates fall", 8, 0)));
+    }
+
+    #[test]
+    fn query_terms_are_the_title_and_og_title_terms_once_each() {
+        let s = stop();
+        let terms = |title: &str, og: &str| {
+            let input = Inputs {
+                og_title: og,
+                ..inputs(title, &[], &s)
+            };
+            let mut t: Vec<String> = Matcher::new(&input)
+                .query_terms()
+                .map(str::to_string)
+                .collect();
+            t.sort();
+            t
+        };
+        assert_eq!(
+            terms(
+                "Storm hits the Maine coast | News",
+                "Storm hits Maine &amp; Vermont"
+            ),
+            ["coast", "hits", "maine", "news", "storm", "vermont"]
+        );
+        assert_eq!(
+            terms("Storm &amp; rain", "Storm &amp; rain"),
+            ["rain", "storm"]
+        );
+        assert_eq!(terms("", "Maine"), ["maine"]);
+        assert!(terms("The", "").is_empty());
     }
 
     #[test]

@@ -8,15 +8,15 @@
 //! look at every line, still get them all.
 //!
 //! The test only ever errs towards "may share": the raw line's text is
-//! approximated by dropping everything from a tag's `<` to the next `>`
-//! (which can only keep more text than the renderer, never lose some),
-//! decoding the character references the renderer reads itself
-//! ([`text::reference`], which decodes them as html5gum does), removing
-//! the quote characters terms lose, and lowercasing per char as terms are;
-//! every term of the rendered text is then a substring of it. Where that
-//! reasoning does not hold, the line may share: any other character
-//! reference, a `<` that does not start a tag, a tag left open at the end,
-//! and `Σ` (whose lowercase depends on its place in the word).
+//! what is left between its markup, skipped as the renderer skips it
+//! ([`text::text_after_markup`]), with the character references the
+//! renderer reads itself decoded as it decodes them ([`text::reference`]),
+//! the quote characters terms lose removed, and lowercased per char as
+//! terms are; every term of the rendered text is then a substring of it
+//! (the renderer only adds breaks and collapses spaces). Where that
+//! reasoning does not hold, the line may share: markup or references the
+//! renderer leaves to html5gum, markup still open at the end, a NUL, and
+//! `Σ` (whose lowercase depends on its place in the word).
 //!
 //! References inside tags (`href="?a=1&amp;b=2"`) render nothing and are
 //! not looked at: on the corpus, three in ten of the candidate lines that
@@ -33,10 +33,10 @@ pub struct Query {
 }
 
 impl Query {
-    pub fn new(terms: &[String]) -> Self {
+    pub fn new<'t>(terms: impl IntoIterator<Item = &'t str>) -> Self {
         Query {
             finders: terms
-                .iter()
+                .into_iter()
                 .map(|t| Finder::new(t.as_bytes()).into_owned())
                 .collect(),
         }
@@ -55,8 +55,8 @@ pub fn may_share_a_term(raw: &str, query: &Query, scratch: &mut Vec<u8>) -> bool
     query.finders.iter().any(|f| f.find(scratch).is_some())
 }
 
-/// `raw` without tags and quote characters, lowercased per char, into
-/// `out`; `None` where the tags cannot be told apart from text.
+/// `raw` without its markup and quote characters, lowercased per char,
+/// into `out`; `None` where the markup cannot be told apart from text.
 fn visible_lowercase(raw: &str, out: &mut Vec<u8>) -> Option<()> {
     out.clear();
     let bytes = raw.as_bytes();
@@ -68,25 +68,31 @@ fn visible_lowercase(raw: &str, out: &mut Vec<u8>) -> Option<()> {
         let Some(lt) = lt else {
             return Some(());
         };
-        let starts_tag = bytes
-            .get(lt + 1)
-            .is_some_and(|&n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?'));
-        if !starts_tag {
-            return None;
-        }
-        // A tag still open at the end of the line: `None` too.
-        pos = lt + 1 + memchr::memchr(b'>', &bytes[lt + 1..])? + 1;
+        // Skipped exactly as the renderer skips it: text kept from inside
+        // a tag (`title="a > b"`) or a comment would join the text on
+        // either side, and a word that spans the markup would be lost.
+        pos = match text::text_after_markup(bytes, lt)? {
+            text if text == lt => {
+                out.push(b'<');
+                lt + 1
+            }
+            text => text,
+        };
     }
 }
 
-/// Appends the text between two tags as [`push_lowercase`] does, its
-/// character references decoded; `None` at a reference the renderer
-/// leaves to html5gum.
+/// Appends the text between two pieces of markup as [`push_lowercase`]
+/// does, its character references decoded; `None` at a reference the
+/// renderer leaves to html5gum, or a NUL.
 fn push_text(text: &str, out: &mut Vec<u8>) -> Option<()> {
     let mut rest = text;
-    while let Some(amp) = memchr::memchr(b'&', rest.as_bytes()) {
-        // `&` is ASCII, and a reference ends at a char boundary.
+    while let Some(amp) = memchr::memchr2(b'&', 0, rest.as_bytes()) {
+        // `&` is ASCII, and a reference ends at a char boundary. A NUL the
+        // tokenizer reports otherwise.
         push_lowercase(rest.get(..amp)?, out)?;
+        if rest.as_bytes()[amp] == 0 {
+            return None;
+        }
         let (len, c) = text::reference(&rest.as_bytes()[amp + 1..])?;
         push_lowercase(c.encode_utf8(&mut [0; 4]), out)?;
         rest = rest.get(amp + 1 + len..)?;
@@ -149,7 +155,7 @@ mod tests {
     ];
 
     fn query(terms: &[&str]) -> Query {
-        Query::new(&terms.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+        Query::new(terms.iter().copied())
     }
 
     /// Every term of the rendered text is found in the raw line: a line
@@ -186,6 +192,10 @@ mod tests {
             "<p><a href=\"/s?q=storm&amp;x=maine\">Home</a></p>",
             "<p>News&nbsp;&amp;&#160;Weather &mdash; today & tomorrow</p>",
             "<p>St&#111;ry</p>",
+            "<p>a < b</p>",
+            "<p><a title=\"Storm > Maine\">Home</a></p>",
+            "<p>x<!-- Storm > Maine -->y</p>",
+            "<p>x<script>Storm</script>y</p>",
         ] {
             assert!(
                 !may_share_a_term(skipped, &storm, &mut scratch),
@@ -194,13 +204,34 @@ mod tests {
         }
         assert!(may_share_a_term("<p>St&#111;rm</p>", &storm, &mut scratch));
         assert!(may_share_a_term("<p>M&#x61;ine</p>", &storm, &mut scratch));
-        // References the renderer leaves to html5gum, a bare `<`, an open
-        // tag, a capital sigma (also as a reference).
+        assert!(may_share_a_term("<p>a <3 storm</p>", &storm, &mut scratch));
+        // A word split by a tag or a comment holding a `>`, or by left-out
+        // raw text, is one word.
+        assert!(may_share_a_term(
+            "<p>Sto<a title=\"x > y\">rm</a></p>",
+            &storm,
+            &mut scratch
+        ));
+        assert!(may_share_a_term(
+            "<p>Sto<!-- > -->rm</p>",
+            &storm,
+            &mut scratch
+        ));
+        assert!(may_share_a_term(
+            "<p>Sto<style>p>a{}</style>rm</p>",
+            &storm,
+            &mut scratch
+        ));
+        // References and markup the renderer leaves to html5gum, a NUL,
+        // raw text it reads, an open tag, a capital sigma (also as a
+        // reference).
         for doubtful in [
             "<p>St&ouml;rm</p>",
             "<p>x &amp y</p>",
             "<p>&#128;</p>",
-            "<p>a < b</p>",
+            "<p>x\0y</p>",
+            "<p>x<noframe>y</noframe></p>",
+            "<p>x<script><!-- y</script>",
             "<p>x</p><a href=",
             "<p>Σ</p>",
             "<p>&#931;</p>",
@@ -256,9 +287,21 @@ mod tests {
             Just("<a href=\"/x?a=1&b>2\">".to_string()),
             Just("<img alt='x &#65; y'>".to_string()),
             Just("<!-- c > d -->".to_string()),
+            Just("<!-->".to_string()),
+            Just("<!--->".to_string()),
+            Just("<!-- e --!>".to_string()),
+            Just("<noframe>".to_string()),
+            Just("</noframe>".to_string()),
+            Just("<xmp>".to_string()),
+            Just("</xmp>".to_string()),
             Just("<script>".to_string()),
             Just("</script>".to_string()),
             Just(" < ".to_string()),
+            Just("<".to_string()),
+            Just("<a title=\"x > y\" b=c>".to_string()),
+            Just("<i x=a\"b>".to_string()),
+            Just("\r\n".to_string()),
+            Just("\0".to_string()),
         ];
         proptest::collection::vec(piece, 1..14).prop_map(|p| p.concat())
     }

@@ -344,6 +344,24 @@ fn raw_text(name: &[u8]) -> Raw {
     }
 }
 
+/// Where the renderer's text goes on after the `<` at `lt`, as [`run`]
+/// reads it: just past a tag (and past the raw text it leaves out, as
+/// script's), an end tag, or a comment, doctype or the like; `lt` itself
+/// when the `<` is text. `None` when that is not plain: markup that runs
+/// past the end, or raw text the renderer reads (its `<` and `&` as they
+/// are) or leaves to html5gum.
+pub(crate) fn text_after_markup(bytes: &[u8], lt: usize) -> Option<usize> {
+    match markup(bytes, lt)? {
+        Step::Tag { end, raw, .. } => match raw {
+            Raw::No => Some(end),
+            Raw::Until(name) if unread(name) => raw_end(bytes, end, name),
+            Raw::Until(_) | Raw::Rest => None,
+        },
+        Step::EndTag { end, .. } | Step::Ignored(end) => Some(end),
+        Step::Less => Some(lt),
+    }
+}
+
 /// Is the text of raw-text element `name` (lowercase) text the renderer
 /// leaves out? (`noframe`, raw text to the tokenizer, is not one of them.)
 fn unread(name: &[u8]) -> bool {

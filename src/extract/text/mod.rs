@@ -17,7 +17,7 @@
 //! html5gum (`events`): the same events, a fraction of the time.
 
 mod direct;
-pub(crate) use direct::reference;
+pub(crate) use direct::{reference, text_after_markup};
 mod events;
 mod words;
 
