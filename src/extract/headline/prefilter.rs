@@ -72,11 +72,11 @@ fn visible_lowercase(raw: &str, out: &mut Vec<u8>) -> Option<()> {
         // a tag (`title="a > b"`) or a comment would join the text on
         // either side, and a word that spans the markup would be lost.
         pos = match text::text_after_markup(bytes, lt)? {
-            text if text == lt => {
+            next if next == lt => {
                 out.push(b'<');
                 lt + 1
             }
-            text => text,
+            next => next,
         };
     }
 }
@@ -260,48 +260,52 @@ mod tests {
     /// and comments.
     fn line() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::prelude::*;
+        let fixed = proptest::sample::select(vec![
+            " ",
+            "'",
+            "’",
+            "É",
+            "İ",
+            "Σ",
+            "\r\n",
+            "\0",
+            "&amp;",
+            "&nbsp;",
+            "&shy;",
+            "&apos;",
+            "&rsquo;",
+            "&amp",
+            "&ouml;",
+            "&#931;",
+            "&#128;",
+            "&",
+            "<b>",
+            "</b>",
+            "<br>",
+            "<",
+            " < ",
+            "<p class=\"a&amp;b\">",
+            "<a href=\"/x?a=1&b>2\">",
+            "<a title=\"x > y\" b=c>",
+            "<i x=a\"b>",
+            "<img alt='x &#65; y'>",
+            "<!-- c > d -->",
+            "<!-->",
+            "<!--->",
+            "<!-- e --!>",
+            "<script>",
+            "</script>",
+            "<noframe>",
+            "</noframe>",
+            "<xmp>",
+            "</xmp>",
+        ])
+        .prop_map(str::to_string);
         let piece = prop_oneof![
-            "[A-Za-z0-9]{1,6}",
-            Just(" ".to_string()),
-            Just("'".to_string()),
-            Just("’".to_string()),
-            Just("É".to_string()),
-            Just("İ".to_string()),
-            Just("Σ".to_string()),
-            Just("&amp;".to_string()),
-            Just("&nbsp;".to_string()),
-            Just("&shy;".to_string()),
-            Just("&apos;".to_string()),
-            Just("&rsquo;".to_string()),
-            Just("&amp".to_string()),
-            Just("&ouml;".to_string()),
-            Just("&#931;".to_string()),
-            Just("&#128;".to_string()),
-            Just("&".to_string()),
-            "&#[0-9]{1,4};",
-            "&#x[0-9a-fA-F]{1,4};",
-            Just("<b>".to_string()),
-            Just("</b>".to_string()),
-            Just("<br>".to_string()),
-            Just("<p class=\"a&amp;b\">".to_string()),
-            Just("<a href=\"/x?a=1&b>2\">".to_string()),
-            Just("<img alt='x &#65; y'>".to_string()),
-            Just("<!-- c > d -->".to_string()),
-            Just("<!-->".to_string()),
-            Just("<!--->".to_string()),
-            Just("<!-- e --!>".to_string()),
-            Just("<noframe>".to_string()),
-            Just("</noframe>".to_string()),
-            Just("<xmp>".to_string()),
-            Just("</xmp>".to_string()),
-            Just("<script>".to_string()),
-            Just("</script>".to_string()),
-            Just(" < ".to_string()),
-            Just("<".to_string()),
-            Just("<a title=\"x > y\" b=c>".to_string()),
-            Just("<i x=a\"b>".to_string()),
-            Just("\r\n".to_string()),
-            Just("\0".to_string()),
+            3 => fixed,
+            1 => "[A-Za-z0-9]{1,6}",
+            1 => "&#[0-9]{1,4};",
+            1 => "&#x[0-9a-fA-F]{1,4};",
         ];
         proptest::collection::vec(piece, 1..14).prop_map(|p| p.concat())
     }
