@@ -225,8 +225,9 @@ pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
 
 /// `Auto`'s first choice: the best-scoring block that agrees with the
 /// title or og:title (cosine at least 0.35 for a heading, 0.5 otherwise).
-/// Only blocks sharing a term with [`Matcher::query_terms`] can agree, which is what
-/// lets the caller skip rendering the others (see [`prefilter`]).
+/// Only blocks sharing a term with [`Matcher::query_terms`] can agree,
+/// which is what lets the caller skip rendering the others (see
+/// [`prefilter`]).
 pub fn best_match(input: &Inputs<'_>) -> Option<Headline> {
     let mut matcher = Matcher::new(input);
     let mut best = None;
