@@ -202,12 +202,17 @@ impl Name {
         self.len = 0;
     }
     /// The name is `bytes` (as `clear` and a `push` of each).
+    #[cfg(test)]
     fn set(&mut self, bytes: &[u8]) {
-        let kept = bytes.len().min(NAME_CAP);
-        for (d, &b) in self.buf[..kept].iter_mut().zip(bytes) {
-            *d = b.to_ascii_lowercase();
-        }
-        self.len = bytes.len();
+        self.set_at(bytes, 0, bytes.len());
+    }
+    /// The name is `src[start..start + len]` (as `clear` and a `push` of
+    /// each): one block from `start`, lowercased at once, with no loop
+    /// over the name's bytes (see [`Name::append`]).
+    #[inline]
+    fn set_at(&mut self, src: &[u8], start: usize, len: usize) {
+        self.len = 0;
+        self.append(lowercase(Block::at(src, start).v), len);
     }
     fn push(&mut self, b: u8) {
         if self.len < NAME_CAP {
@@ -549,8 +554,7 @@ impl<'a> Scanner<'a> {
         if !self.reads_attributes() {
             return;
         }
-        self.attr_name
-            .set(&self.src.as_bytes()[start..start + attr.name]);
+        self.attr_name.set_at(self.src.as_bytes(), start, attr.name);
         self.begin_capture();
         let value = &self.src.as_bytes()[start + attr.name + 2..start + attr.len - 1];
         let value = &value[..value.len().min(VALUE_CAP)];
@@ -604,12 +608,8 @@ impl<'a> Scanner<'a> {
     /// An attribute name up to `=`, space, `/` or `>`: all code.
     fn attr_name_run(&mut self) {
         let bytes = &self.src.as_bytes()[self.pos..];
-        let n = bytes
-            .iter()
-            .position(|&b| is_space(b) || matches!(b, b'=' | b'/' | b'>'))
-            .unwrap_or(bytes.len());
-        let run = &bytes[..n];
-        for &b in run {
+        let n = attr_name_end(bytes, 0).unwrap_or(bytes.len());
+        for &b in &bytes[..n] {
             self.attr_name.push(b);
         }
         if n > 0 {
@@ -1919,7 +1919,8 @@ mod tests {
     }
 
     /// `Name::same` is `get() == get()` whatever the names held before
-    /// (a long name, then a short one set or pushed over it).
+    /// (a long name, then a short one set or pushed over it, or set from
+    /// within a longer source).
     #[test]
     fn names_compare_as_their_bytes() {
         let names = [
@@ -1947,7 +1948,13 @@ mod tests {
                 pushed.set(earlier.as_bytes());
                 pushed.clear();
                 n.bytes().for_each(|b| pushed.push(b));
-                all.extend([set, pushed]);
+                // Set from within a longer source, as an attribute's name
+                // is: the block read runs on past the name's end.
+                let mut within = Name::default();
+                let source = format!("{earlier}{n}=\"V\" Z");
+                within.set_at(source.as_bytes(), earlier.len(), n.len());
+                assert_eq!(within.get(), pushed.get(), "{earlier:?} then {n:?}");
+                all.extend([set, pushed, within]);
             }
         }
         for a in &all {
