@@ -547,7 +547,12 @@ impl<'a> Scanner<'a> {
         if attr.name > 1 {
             self.prev_space = false;
         }
-        self.add_code_run(Run::of(self.src.as_bytes(), start, start + attr.len));
+        let run = if attr.ascii {
+            Run::ascii(attr.len)
+        } else {
+            Run::of(self.src.as_bytes(), start, start + attr.len)
+        };
+        self.add_code_run(run);
         self.pos = start + attr.len;
         // Most tags (span, a, img, ...) have no attribute `begin_capture`
         // would keep: their names are not even copied.
@@ -1447,6 +1452,16 @@ struct Run {
 }
 
 impl Run {
+    /// The counts of `len` ASCII bytes.
+    #[inline]
+    fn ascii(len: usize) -> Run {
+        Run {
+            bytes: len as u32,
+            chars: len as u32,
+            high: 0,
+        }
+    }
+
     /// The counts of `src[start..end]`. A run of up to sixteen bytes (most
     /// tag names and attributes) is one block read from `src` (past `end`
     /// where it is there, masked off): no byte loop and no branch per byte.
@@ -1521,6 +1536,8 @@ struct QuotedAttr {
     name: usize,
     /// Bytes of the whole attribute, closing quote included.
     len: usize,
+    /// All of them ASCII (one character each, none high).
+    ascii: bool,
 }
 
 /// Is `bytes` a whole quoted attribute, as the byte-wise states would read
@@ -1539,11 +1556,23 @@ fn quoted_attribute(bytes: &[u8]) -> Option<QuotedAttr> {
     if quote != b'"' && quote != b'\'' {
         return None;
     }
-    let value = text_count::find(quote, &bytes[name + 2..])?;
+    let (value, value_ascii) = text_count::find_noting_ascii(quote, &bytes[name + 2..])?;
     Some(QuotedAttr {
         name,
         len: name + 2 + value + 1,
+        ascii: value_ascii && name_is_ascii(bytes, name),
     })
+}
+
+/// Are the first `len` bytes of `bytes` (an attribute's name) ASCII? Most
+/// names fit one block.
+#[inline]
+fn name_is_ascii(bytes: &[u8], len: usize) -> bool {
+    if len <= 16 {
+        Block::at(bytes, 0).v.to_bitmask() & ((1u32 << len) - 1) == 0
+    } else {
+        bytes.get(..len).is_some_and(<[u8]>::is_ascii)
+    }
 }
 
 /// The first byte at or after `from` that ends an attribute name (space,
@@ -1738,6 +1767,29 @@ mod tests {
             }
             for (open, rest) in tags {
                 let html = format!("{open}{attrs}{read}{rest}");
+                let [whole, bytewise] = whole_and_bytewise(&html);
+                assert_eq!(whole, bytewise, "{html:?}");
+            }
+        }
+    }
+
+    /// Attributes longer than a block (names and values of 14 to 120
+    /// bytes, a non-ASCII char at either end of either, or in the middle)
+    /// count as the byte states count them: their counts are taken with
+    /// the value's search.
+    #[test]
+    fn long_attributes_count_as_the_byte_states() {
+        for pad in [14, 15, 16, 17, 31, 33, 40] {
+            let long = "x".repeat(pad);
+            for attr in [
+                format!("data-{long}=\"{long}\u{e9}\""),
+                format!("data-{long}=\"\u{e9}{long}\""),
+                format!("data-x=\"{long}\u{e9}{long}{long}\""),
+                format!("data-{long}\u{e9}=\"{long}\""),
+                format!("\u{e9}{long}=\"v\""),
+                format!("title='{long}'"),
+            ] {
+                let html = format!("<div {attr} class=\"nav\">x</div><a {attr}>y</a>");
                 let [whole, bytewise] = whole_and_bytewise(&html);
                 assert_eq!(whole, bytewise, "{html:?}");
             }

@@ -84,6 +84,48 @@ pub fn find(c: u8, bytes: &[u8]) -> Option<usize> {
     memchr::memchr(c, rest).map(|i| 16 + i)
 }
 
+/// The first `c` in `bytes`, as [`find`] finds it, and whether every byte
+/// before it is ASCII. One loop for what took a search and then a second
+/// pass for the counts (`scan::Run`): attribute values are the bulk of
+/// modern markup, and most run to a few dozen bytes, where memchr's call
+/// and set-up cost more than its search saves. Past the first block, two
+/// blocks a step: the loop's exit is mispredicted about once a value, and
+/// a shorter loop is predicted better (cachegrind, every 15th page: with
+/// this in place of memchr and `Run`'s pass, instructions −1.0 %,
+/// mispredictions −7 %; one block a step −5.7 %).
+pub fn find_noting_ascii(c: u8, bytes: &[u8]) -> Option<(usize, bool)> {
+    // Half the values end in their first block: it alone first.
+    let first = Block::at(bytes, 0);
+    let mut high = first.v.to_bitmask();
+    let hit = first.eq(c) & first.present;
+    if hit != 0 {
+        let before = (hit & hit.wrapping_neg()) - 1;
+        return Some((hit.trailing_zeros() as usize, high & before == 0));
+    }
+    if !first.full() {
+        return None;
+    }
+    let mut at = 16;
+    loop {
+        let (a, b) = (Block::at(bytes, at), Block::at(bytes, at + 16));
+        // The padding's zeros have no high bit.
+        let top = a.v.to_bitmask() | b.v.to_bitmask() << 16;
+        let hit = (a.eq(c) & a.present) | (b.eq(c) & b.present) << 16;
+        if hit != 0 {
+            let before = (hit & hit.wrapping_neg()) - 1;
+            return Some((
+                at + hit.trailing_zeros() as usize,
+                (high | top & before) == 0,
+            ));
+        }
+        high |= top;
+        if !b.full() {
+            return None;
+        }
+        at += 32;
+    }
+}
+
 /// How many bits of a 16-bit mask are set, by table: the baseline x86-64
 /// target has no POPCNT, and `count_ones` would take a dozen instructions.
 pub(crate) fn marked(m: u32) -> u32 {
@@ -242,6 +284,34 @@ mod tests {
                 low: 3
             }
         );
+    }
+
+    /// `find_noting_ascii` finds what memchr finds and calls the bytes
+    /// before it ASCII exactly when they are: every length up to five
+    /// blocks, with the quote and a high byte each anywhere (or nowhere),
+    /// so that the two fall in the same block, in blocks one or more
+    /// apart, and either way round.
+    #[test]
+    fn find_noting_ascii_agrees_with_memchr_and_is_ascii() {
+        for len in 0..80 {
+            for quote in (0..len).map(Some).chain([None]) {
+                for high in (0..len).map(Some).chain([None]) {
+                    let mut bytes = vec![b'a'; len];
+                    if let Some(h) = high {
+                        bytes[h] = 0xc3;
+                    }
+                    if let Some(q) = quote {
+                        bytes[q] = b'"';
+                    }
+                    let want = memchr::memchr(b'"', &bytes).map(|i| (i, bytes[..i].is_ascii()));
+                    assert_eq!(
+                        find_noting_ascii(b'"', &bytes),
+                        want,
+                        "{len} {quote:?} {high:?}"
+                    );
+                }
+            }
+        }
     }
 
     proptest! {
