@@ -198,7 +198,7 @@ const EMPTY: Slot = Slot {
 };
 
 /// 256 rather than 64: an eighth fewer values classified again on the
-/// corpus, for 2 KiB more per page to set up.
+/// corpus, for 2 KiB of slots to set up a page (against 512 bytes).
 const MEMO_SLOTS: usize = 256;
 const _: () = assert!(MEMO_SLOTS.is_power_of_two() && MEMO_SLOTS > 1);
 /// Long values are worth remembering most: utility-class lists run to
