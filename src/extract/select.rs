@@ -5,8 +5,10 @@
 //! text inside boilerplate elements counted as code (both in
 //! `regions::counts`, switched on by the policy), growth that follows the
 //! seed's enclosing container and joins regions separated by little markup,
-//! and the headline line as an upper bound of the content area (thesis 000
-//! §7.2.1, applied by the caller once the headline is known).
+//! the headline line as an upper bound of the content area (thesis 000
+//! §7.2.1, applied by the caller once the headline is known), and, on pages
+//! of short items where Algorithm 1 finds only a sliver of the text, code
+//! weighed lighter (`lighter_code`).
 
 use super::options::{Algorithm, Options};
 use super::regions::{self, Policy, Region};
@@ -33,13 +35,7 @@ pub struct Selection {
 
 /// Runs the selection for one page.
 pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Selection {
-    let policy = Policy {
-        algorithm: options.algorithm,
-        filter: options.filter,
-        gap: options.gap,
-        boilerplate: options.algorithm == Algorithm::Linesift,
-        bare_tags: options.algorithm == Algorithm::Linesift,
-    };
+    let policy = policy(options);
     let forgiven = if policy.boilerplate {
         forgive_dominant_boilerplate(lines, elements)
     } else {
@@ -47,8 +43,14 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
     };
     let lines = forgiven.as_deref().unwrap_or(lines);
     let t: Vec<(i64, i64)> = lines.iter().map(|l| regions::counts(l, &policy)).collect();
-    let diff = regions::smooth(&t);
-    let all = regions::regions(&t, &diff);
+    let mut page = Counted::new(t);
+    // The seed variants stay as the thesis has them.
+    if options.algorithm == Algorithm::Linesift
+        && let Some(lighter) = lighter_code(&page, policy.gap)
+    {
+        page = lighter;
+    }
+    let Counted { t, diff, all } = page;
     let Some(m) = regions::seed(&all) else {
         return Selection {
             diff,
@@ -74,6 +76,76 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
         all,
         counts: t,
     }
+}
+
+/// How the variant counts lines.
+fn policy(options: &Options) -> Policy {
+    Policy {
+        algorithm: options.algorithm,
+        filter: options.filter,
+        gap: options.gap,
+        boilerplate: options.algorithm == Algorithm::Linesift,
+        bare_tags: options.algorithm == Algorithm::Linesift,
+    }
+}
+
+/// A page's per-line (T1, T2) under a policy, their smoothed diff and
+/// the regions they form.
+struct Counted {
+    t: Vec<(i64, i64)>,
+    diff: Vec<i64>,
+    all: Vec<Region>,
+}
+
+impl Counted {
+    fn new(t: Vec<(i64, i64)>) -> Self {
+        let diff = regions::smooth(&t);
+        let all = regions::regions(&t, &diff);
+        Counted { t, diff, all }
+    }
+
+    /// The seed region (Algorithm 1: the one with the most content).
+    fn seed(&self) -> Option<Region> {
+        regions::seed(&self.all).map(|m| self.all[m])
+    }
+}
+
+/// A seed region holding less than this share of the page's text (1/20)
+/// is a sliver of it.
+const SLIVER: u64 = 20;
+
+/// How far code may be weighted down when the seed is a sliver: each step
+/// halves it, to a sixteenth at most.
+const LIGHTER_CODE_STEPS: u32 = 4;
+
+/// On pages of short items (listings, link lists, shop grids, forum
+/// indexes) markup outweighs the text on every line: Algorithm 1 finds no
+/// region at all, or only a sliver of the page's text (an intro line above
+/// the list). Then the code is weighed lighter, halved step by step, until
+/// a seed with more content comes out: where the page is densest relative
+/// to itself rather than against a fixed one-to-one balance.
+///
+/// The new seed must lie within `gap` lines of the old one: lighter code
+/// should widen the area Algorithm 1 found, not move to another part of
+/// the page. A short article beside a long comment thread or a link
+/// sidebar is a sliver too, and the heavier markup there is what kept it
+/// apart. `None` when the seed is no sliver or nothing better is found, as
+/// on most pages.
+fn lighter_code(page: &Counted, gap: u32) -> Option<Counted> {
+    let total: u64 = page.t.iter().map(|&(t1, _)| t1.max(0) as u64).sum();
+    let old = page.seed();
+    let content = old.map_or(0, |r| r.content);
+    if content.saturating_mul(SLIVER) >= total {
+        return None;
+    }
+    (1..=LIGHTER_CODE_STEPS).find_map(|shift| {
+        let lighter = Counted::new(page.t.iter().map(|&(t1, t2)| (t1, t2 >> shift)).collect());
+        let new = lighter.seed()?;
+        let near = old.is_none_or(|o| {
+            new.first <= o.last.saturating_add(gap) && new.last.saturating_add(gap) >= o.first
+        });
+        (near && new.content > content).then_some(lighter)
+    })
 }
 
 /// An element flagged as boilerplate that holds most of the page's text is
@@ -360,6 +432,124 @@ mod tests {
             matches!(last, Some((s, b, None)) if s.contains("Tag cloud") && b > 0),
             "{lines:?}"
         );
+    }
+
+    /// What the tests below look at on `html` under the default options:
+    /// the document's text; the seed Algorithm 1 finds on the linesift
+    /// counts before any code is weighed lighter; and the seed lighter
+    /// code finds when it may go anywhere on the page (no `gap`). Seeds as
+    /// the source of their first and last line.
+    struct Seeds {
+        text: String,
+        plain: Option<(String, String)>,
+        anywhere: Option<(String, String)>,
+    }
+
+    fn seeds(html: &str) -> Seeds {
+        use crate::extract::{Extractor, Hints};
+        let options = Options::default();
+        let doc = Extractor::new(options)
+            .extract(html.as_bytes(), &Hints::default())
+            .expect("extracts");
+        let scan = crate::extract::scan::Scanner::borrowed(Default::default(), html).finish();
+        let policy = policy(&options);
+        let t = scan
+            .lines
+            .iter()
+            .map(|l| regions::counts(l, &policy))
+            .collect();
+        let source = |r: Region| {
+            let line = |i: u32| {
+                let l = &scan.lines[i as usize];
+                html[l.start as usize..l.end as usize].to_string()
+            };
+            (line(r.first), line(r.last))
+        };
+        let plain = Counted::new(t);
+        let anywhere = lighter_code(&plain, u32::MAX).and_then(|c| c.seed());
+        Seeds {
+            text: doc.text,
+            plain: plain.seed().map(source),
+            anywhere: anywhere.map(source),
+        }
+    }
+
+    /// A job board (Hacker News' "jobs" page, rebuilt by hand): every
+    /// item's line carries more markup than text, so Algorithm 1 alone
+    /// seeds on the one-line intro above the list, a sliver of the page's
+    /// text. Weighed lighter, the code lets the list through, intro and
+    /// all thirty items.
+    #[test]
+    fn a_listing_is_found_whole_where_only_its_intro_was() {
+        let intro = "These are jobs at our startups. See more on the jobs page.";
+        let items: String = (1..=30)
+            .map(|i| {
+                format!(
+                    "<tr class=\"athing submission\" id=\"item{i}\"><td align=\"right\" \
+                     valign=\"top\" class=\"rank\">{i}.</td><td><img src=\"s.gif\" \
+                     height=\"1\" width=\"14\"></td><td class=\"title\"><a \
+                     href=\"https://example.com/jobs/{i}\" rel=\"nofollow\">Startup number \
+                     {i} is hiring engineers</a> <span class=\"sitebit\">(example.com)</span>\
+                     </td></tr>\n<tr><td colspan=\"2\"></td><td class=\"subtext\"><span \
+                     class=\"age\" title=\"2026-03-07\">{i} hours ago</span></td></tr>\n"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Jobs</title></head><body><table id=\"main\"><tr><td>\
+             <div style=\"margin:6px\">{intro}</div><table>{items}</table></td></tr>\
+             </table></body></html>"
+        );
+        let Seeds { text, plain, .. } = seeds(&html);
+        let (first, last) = plain.expect("a seed");
+        assert!(first.contains(intro) && first == last, "{first} .. {last}");
+        assert!(text.starts_with(intro), "{text}");
+        for i in 1..=30 {
+            assert!(
+                text.contains(&format!("Startup number {i} is hiring engineers")),
+                "item {i}: {text}"
+            );
+        }
+    }
+
+    /// A short article far above a long archive list: the article is a
+    /// sliver of the page's text too, and lighter code would seed on the
+    /// list. The list is more than `gap` lines away, so the article
+    /// stays what it was.
+    #[test]
+    fn lighter_code_does_not_move_the_content_elsewhere() {
+        let para =
+            "The council voted on the new budget late last night after a long debate. ".repeat(2);
+        let filler = "<div class=x><img src=a.png></div>\n".repeat(60);
+        let links: String = (0..200)
+            .map(|i| {
+                format!(
+                    "<li class=\"month\"><a href=\"/archive/{i}\" title=\"Archive page \
+                     {i}\">Archive of the month {i}</a></li>\n"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Budget</title></head><body><h1>Budget passes</h1><p>{para}</p>\
+             {filler}<ul class=\"archive-list\">{links}</ul></body></html>"
+        );
+        let Seeds {
+            text,
+            plain,
+            anywhere,
+        } = seeds(&html);
+        let (first, last) = plain.expect("a seed");
+        assert!(
+            first.contains("<h1>") && last.contains("council"),
+            "{first} .. {last}"
+        );
+        let (first, last) = anywhere.expect("lighter code seeds somewhere");
+        assert!(
+            first.contains("Archive") && last.contains("Archive"),
+            "{first} .. {last}"
+        );
+        assert!(text.contains("council voted"), "{text}");
+        assert!(!text.contains("Archive of the month"), "{text}");
     }
 
     /// The first of `b`'s ancestors (itself included) that is one of
