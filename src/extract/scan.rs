@@ -186,6 +186,9 @@ struct Open {
     furniture: bool,
     opaque: bool,
     content: bool,
+    /// The boilerplate and furniture bases (see `Scanner::boiler_base`)
+    /// outside this element, restored when it closes.
+    bases: (u32, u32),
 }
 
 /// Fixed-size lowercase name buffer.
@@ -304,6 +307,14 @@ pub struct Scanner<'a> {
     overflow: usize,
     boiler_depth: u32,
     furniture_depth: u32,
+    /// The boilerplate and furniture depths at the innermost open
+    /// `<main>` (or `role="main"`): text is inside boilerplate only where
+    /// the depth is above its base. The page's main element is no
+    /// furniture whatever its wrappers are called (a Bootstrap
+    /// `row-offcanvas`, a `menu-side-transition` around the whole page);
+    /// furniture inside it still counts.
+    boiler_base: u32,
+    furniture_base: u32,
     opaque_depth: u32,
     container: u32,
     prev_space: bool,
@@ -333,6 +344,9 @@ pub struct Scanner<'a> {
     /// The tag being read is `<main>`, `<article>`, `role="main"` or
     /// `itemprop="articleBody"`.
     tag_main: bool,
+    /// The tag being read is `<main>` or `role="main"`: the page's own
+    /// main element (see `boiler_base`).
+    tag_page_main: bool,
     info: PageInfo,
     /// Signals of recent class/id values.
     memo: signals::Memo,
@@ -363,6 +377,8 @@ impl<'a> Scanner<'a> {
             stack: Vec::new(),
             overflow: 0,
             boiler_depth: 0,
+            boiler_base: 0,
+            furniture_base: 0,
             furniture_depth: 0,
             opaque_depth: 0,
             container: NO_ELEMENT,
@@ -387,6 +403,7 @@ impl<'a> Scanner<'a> {
             is_end_tag: false,
             content_depth: 0,
             tag_main: false,
+            tag_page_main: false,
             info: PageInfo::default(),
             memo: signals::Memo::default(),
         }
@@ -690,9 +707,9 @@ impl<'a> Scanner<'a> {
             self.cur.anchor_text += n;
             self.anchor_text += n;
         }
-        if self.boiler_depth > 0 {
+        if self.boiler_depth > self.boiler_base {
             self.cur.boiler_text += n;
-            if self.furniture_depth == 0 {
+            if self.furniture_depth == self.furniture_base {
                 self.cur.layout_text += n;
             }
         }
@@ -939,6 +956,7 @@ impl<'a> Scanner<'a> {
         const ARTICLE: u64 = tags::name_key(b"article");
         const MAIN: u64 = tags::name_key(b"main");
         self.tag_main = key == ARTICLE || key == MAIN;
+        self.tag_page_main = key == MAIN;
         self.meta_is_title = false;
         self.meta_content.clear();
         let run = Run::of(self.src.as_bytes(), self.tag_start, self.pos);
@@ -1158,6 +1176,9 @@ impl<'a> Scanner<'a> {
                 if v.eq_ignore_ascii_case(b"main") || v.eq_ignore_ascii_case(b"articleBody") {
                     self.tag_main = true;
                 }
+                if v.eq_ignore_ascii_case(b"main") {
+                    self.tag_page_main = true;
+                }
             }
             Capture::Lang => {
                 if self.info.lang.is_empty() {
@@ -1350,6 +1371,11 @@ impl<'a> Scanner<'a> {
         self.furniture_depth += u32::from(furniture);
         self.opaque_depth += u32::from(opaque);
         self.content_depth += u32::from(content);
+        let bases = (self.boiler_base, self.furniture_base);
+        if self.tag_page_main {
+            self.boiler_base = self.boiler_depth;
+            self.furniture_base = self.furniture_depth;
+        }
         self.stack.push(Open {
             tag,
             name,
@@ -1358,6 +1384,7 @@ impl<'a> Scanner<'a> {
             furniture,
             opaque,
             content,
+            bases,
         });
         if element != NO_ELEMENT {
             self.container = element;
@@ -1413,6 +1440,7 @@ impl<'a> Scanner<'a> {
             self.furniture_depth -= u32::from(open.furniture);
             self.opaque_depth -= u32::from(open.opaque);
             self.content_depth -= u32::from(open.content);
+            (self.boiler_base, self.furniture_base) = open.bases;
             self.close_element(open.element);
         }
     }
@@ -1743,6 +1771,48 @@ mod tests {
             run(&mut std::iter::once(html)),
             run(&mut bytewise.collect::<Vec<_>>().into_iter()),
         ]
+    }
+
+    /// The page's main element shelters its text from the boilerplate
+    /// around it (a `menu-side-transition` wrapping the whole page),
+    /// not from furniture inside it (a share bar), and only while open:
+    /// after it, the wrapper's mark applies again. `<article>` is no
+    /// shelter: teaser cards in a "related" sidebar are articles too.
+    #[test]
+    fn the_main_element_shelters_its_text_from_outer_boilerplate() {
+        let html = "<div class=\"menu-side-transition\"><nav>Menu words</nav>\
+                    <main class=\"col\"><h1>The headline</h1><p>Article words</p>\
+                    <div class=\"share\"><p>Share this</p></div><div class=\"widget\"><p>Widget words\
+                    </p></div><p>More words</p></main>\
+                    <p>Wrapper tail</p><div role=\"main\"><p>Role main words</p></div>\
+                    <aside class=\"related\"><article><p>Teaser words</p></article></aside></div>";
+        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
+        assert_eq!(lines, bytewise.0);
+        let boiler = |needle: &str| {
+            let l = lines
+                .iter()
+                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
+                .unwrap_or_else(|| panic!("no line holds {needle:?}"));
+            (l.boiler_text > 0, l.layout_text > 0)
+        };
+        for (needle, marked) in [
+            ("Menu words", true),
+            ("The headline", false),
+            ("Article words", false),
+            ("Share this", true),
+            ("More words", false),
+            ("Wrapper tail", true),
+            ("Role main words", false),
+            ("Teaser words", true),
+        ] {
+            assert_eq!(boiler(needle).0, marked, "{needle}");
+        }
+        // Inside the main element, furniture still is furniture, and a
+        // layout word marks layout only, as at the top of a page: the
+        // wrapper's furniture mark does not reach in.
+        assert_eq!(boiler("Share this"), (true, false));
+        assert_eq!(boiler("Widget words"), (true, true));
+        assert_eq!(boiler("Menu words"), (true, false));
     }
 
     /// `attrs_run` takes whole quoted attributes at once; every attribute
