@@ -1172,13 +1172,11 @@ impl<'a> Scanner<'a> {
                 self.meta_content.extend_from_slice(&self.value);
             }
             Capture::Role => {
-                let v = &self.value;
-                if v.eq_ignore_ascii_case(b"main") || v.eq_ignore_ascii_case(b"articleBody") {
+                let main = self.value.eq_ignore_ascii_case(b"main");
+                if main || self.value.eq_ignore_ascii_case(b"articleBody") {
                     self.tag_main = true;
                 }
-                if v.eq_ignore_ascii_case(b"main") {
-                    self.tag_page_main = true;
-                }
+                self.tag_page_main |= main;
             }
             Capture::Lang => {
                 if self.info.lang.is_empty() {
