@@ -191,6 +191,23 @@ struct Open {
     bases: (u32, u32),
 }
 
+/// An `id` that names the page's main element, as `<main>` does: the
+/// page's own name for its content area (`<section id="main">` inside a
+/// wrapper marked as a side menu). Whole values only: `main-side` or
+/// `content-sidebar` name something else.
+#[inline]
+fn is_main_id(value: &[u8]) -> bool {
+    [
+        &b"main"[..],
+        b"content",
+        b"main-content",
+        b"maincontent",
+        b"main_content",
+    ]
+    .iter()
+    .any(|w| value.eq_ignore_ascii_case(w))
+}
+
 /// Fixed-size lowercase name buffer.
 #[derive(Debug, Clone, Copy, Default)]
 struct Name {
@@ -282,6 +299,9 @@ impl Name {
 enum Capture {
     None,
     ClassId,
+    /// An `id`: classified as a class is, and an id such as `main` or
+    /// `content` names the page's main element (see `is_main_id`).
+    Id,
     MetaKey,
     MetaContent,
     Lang,
@@ -308,8 +328,9 @@ pub struct Scanner<'a> {
     boiler_depth: u32,
     furniture_depth: u32,
     /// The boilerplate and furniture depths at the innermost open
-    /// `<main>` (or `role="main"`): text is inside boilerplate only where
-    /// the depth is above its base. The page's main element is no
+    /// `<main>` (or `role="main"`, or an id naming the main content: see
+    /// `is_main_id`): text is inside boilerplate only where the depth is
+    /// above its base. The page's main element is no
     /// furniture whatever its wrappers are called (a Bootstrap
     /// `row-offcanvas`, a `menu-side-transition` around the whole page);
     /// furniture inside it still counts.
@@ -344,8 +365,8 @@ pub struct Scanner<'a> {
     /// The tag being read is `<main>`, `<article>`, `role="main"` or
     /// `itemprop="articleBody"`.
     tag_main: bool,
-    /// The tag being read is `<main>` or `role="main"`: the page's own
-    /// main element (see `boiler_base`).
+    /// The tag being read is `<main>`, `role="main"` or has an id naming the
+    /// main content: the page's own main element (see `boiler_base`).
     tag_page_main: bool,
     info: PageInfo,
     /// Signals of recent class/id values.
@@ -581,10 +602,11 @@ impl<'a> Scanner<'a> {
         self.begin_capture();
         let value = &self.src.as_bytes()[start + attr.name + 2..start + attr.len - 1];
         let value = &value[..value.len().min(VALUE_CAP)];
-        if self.capture == Capture::ClassId {
+        if matches!(self.capture, Capture::ClassId | Capture::Id) {
             // The commonest capture, classified where it lies (`end_value`
             // would copy it first).
             let signal = self.memo.classify(value);
+            self.tag_page_main |= self.capture == Capture::Id && is_main_id(value);
             self.class_signal(signal);
             self.capture = Capture::None;
             return;
@@ -1134,7 +1156,8 @@ impl<'a> Scanner<'a> {
     fn capture_for_name(&self) -> Capture {
         let stacked = self.tag.is_stacked();
         match (self.tag, self.attr_name.get()) {
-            (_, b"class" | b"id") if stacked => Capture::ClassId,
+            (_, b"class") if stacked => Capture::ClassId,
+            (_, b"id") if stacked => Capture::Id,
             (Tag::Meta, b"property" | b"name") => Capture::MetaKey,
             (Tag::Meta, b"content") => Capture::MetaContent,
             (Tag::Html, b"lang") => Capture::Lang,
@@ -1158,9 +1181,10 @@ impl<'a> Scanner<'a> {
     fn end_value(&mut self) {
         match self.capture {
             Capture::None => {}
-            Capture::ClassId => {
+            Capture::ClassId | Capture::Id => {
                 let signal = self.memo.classify(&self.value);
                 self.class_signal(signal);
+                self.tag_page_main |= self.capture == Capture::Id && is_main_id(&self.value);
             }
             Capture::MetaKey => {
                 let v = &self.value;
@@ -1811,6 +1835,44 @@ mod tests {
         assert_eq!(boiler("Share this"), (true, false));
         assert_eq!(boiler("Widget words"), (true, true));
         assert_eq!(boiler("Menu words"), (true, false));
+    }
+
+    /// An element whose id names it the page's main content (`main`,
+    /// `content`, `main-content`, quoted or not) shelters its text as
+    /// `<main>` does; a class of those words does not, nor an id that
+    /// only starts with one (`main-side`, a menu).
+    #[test]
+    fn an_id_naming_the_main_content_shelters_its_text() {
+        let html = "<div id=\"wrap\" class=\"menu-side-transition\">\
+                    <nav id=\"main-side\"><p>Side menu words</p></nav>\
+                    <section id=\"main\"><h1>Listing heading</h1><p>Intro words</p>\
+                    <div class=\"footer\"><p>Inner footer</p></div></section>\
+                    <div id=content><p>Unquoted id words</p></div>\
+                    <div ID=\"Main-Content\"><p>Hyphenated id words</p></div>\
+                    <div class=\"main\"><p>Class main words</p></div>\
+                    <p>Wrapper tail</p></div>";
+        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
+        assert_eq!(lines, bytewise.0);
+        let boiler = |needle: &str| {
+            lines
+                .iter()
+                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
+                .unwrap_or_else(|| panic!("no line holds {needle:?}"))
+                .boiler_text
+                > 0
+        };
+        for (needle, marked) in [
+            ("Side menu words", true),
+            ("Listing heading", false),
+            ("Intro words", false),
+            ("Inner footer", true),
+            ("Unquoted id words", false),
+            ("Hyphenated id words", false),
+            ("Class main words", true),
+            ("Wrapper tail", true),
+        ] {
+            assert_eq!(boiler(needle), marked, "{needle}");
+        }
     }
 
     /// `attrs_run` takes whole quoted attributes at once; every attribute
