@@ -318,6 +318,9 @@ impl Extractor {
         {
             select::extend_to_headline(&mut sel, &scan.lines, line);
         }
+        if o.algorithm == Algorithm::Linesift {
+            select::cut_at_noise_heading(&mut sel, &scan.lines, &scan.src);
+        }
         let t2 = Instant::now();
         let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {
             text::Anchors::Keep

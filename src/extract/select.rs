@@ -355,6 +355,173 @@ pub fn extend_to_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
     sel.ranges = byte_ranges(lines, &sel.regions);
 }
 
+/// A heading that opens a section of links to other pages, of reader
+/// comments or of sharing buttons ("Related articles", "You may also
+/// like", "Most popular", "12 comments", "Share this article": seed
+/// 003's noise headings) ends the article: when one follows chosen
+/// content, the chosen lines from it on are dropped. Only while they
+/// hold a small part of the chosen text, though (see [`Noise::share`]):
+/// a long section after such a heading is more likely content under a
+/// label that looks like one. Only the first such heading is weighed.
+pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
+    let mut before = 0u64;
+    let mut found = None;
+    'regions: for r in &sel.regions {
+        for i in r.first..=r.last {
+            let line = &lines[i as usize];
+            if line.heading > 0 && before > 0 {
+                let source = src
+                    .get(line.start as usize..line.end as usize)
+                    .unwrap_or("");
+                if let Some(noise) = noise_heading(source) {
+                    found = Some((i, noise));
+                    break 'regions;
+                }
+            }
+            before += u64::from(line.text);
+        }
+    }
+    let Some((at, noise)) = found else {
+        return;
+    };
+    let after: u64 = sel
+        .regions
+        .iter()
+        .flat_map(|r| r.first.max(at)..=r.last)
+        .map(|i| u64::from(lines[i as usize].text))
+        .sum();
+    if after * noise.share() > before {
+        return;
+    }
+    sel.regions.retain(|r| r.first < at);
+    if let Some(last) = sel.regions.last_mut() {
+        last.last = last.last.min(at - 1);
+    }
+    sel.lines = sel.regions.iter().map(|r| r.last - r.first + 1).sum();
+    sel.ranges = byte_ranges(lines, &sel.regions);
+}
+
+/// What a noise heading opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Noise {
+    /// Sharing buttons and the like: nothing of the article follows.
+    Share,
+    /// Links to other pages (related, popular, recommended ...).
+    Links,
+    /// Reader comments, which some collections keep as the page's text
+    /// (CleanEval's blogs), others not.
+    Comments,
+}
+
+impl Noise {
+    /// The section is dropped while the text before the heading is at
+    /// least this many times the text from it on (measured on the corpus:
+    /// a long "Related" section is often content; a comment thread only
+    /// when short beside the article is dropped everywhere).
+    fn share(self) -> u64 {
+        match self {
+            Noise::Share => 1,
+            Noise::Links => 2,
+            Noise::Comments => 4,
+        }
+    }
+}
+
+/// Longest heading text (characters, whitespace collapsed) weighed as a
+/// noise heading: a long heading is a title, not a section label.
+const NOISE_HEADING_MAX: usize = 80;
+
+/// What a heading line's text (its tags skipped, whitespace collapsed,
+/// ASCII case ignored) opens, if it is a noise heading.
+fn noise_heading(source: &str) -> Option<Noise> {
+    let mut text = [0u8; NOISE_HEADING_MAX];
+    let mut len = 0;
+    let (mut in_tag, mut space) = (false, false);
+    for &b in source.as_bytes() {
+        match b {
+            b'<' => in_tag = true,
+            b'>' if in_tag => in_tag = false,
+            _ if in_tag => {}
+            _ if b.is_ascii_whitespace() => space = len > 0,
+            _ => {
+                let wanted = 1 + usize::from(space);
+                if len + wanted > NOISE_HEADING_MAX {
+                    return None;
+                }
+                if space {
+                    text[len] = b' ';
+                    len += 1;
+                    space = false;
+                }
+                text[len] = b.to_ascii_lowercase();
+                len += 1;
+            }
+        }
+    }
+    noise_phrase(&text[..len])
+}
+
+/// A heading's lowercase text as a noise heading: it starts with one of
+/// [`NOISE_STARTS`] (a whole word or words), is one of [`NOISE_WHOLE`], or
+/// is a count of comments ("12 comments", "3 responses to ...").
+fn noise_phrase(text: &[u8]) -> Option<Noise> {
+    let word_at = |s: &[u8], w: &str| {
+        s.starts_with(w.as_bytes()) && s.get(w.len()).is_none_or(|b| !b.is_ascii_alphanumeric())
+    };
+    let start = NOISE_STARTS.iter().find(|(w, _)| word_at(text, w));
+    let whole = NOISE_WHOLE.iter().find(|(w, _)| text == w.as_bytes());
+    if let Some(&(_, noise)) = start.or(whole) {
+        return Some(noise);
+    }
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    let rest = text[digits..].strip_prefix(b" ")?;
+    let counted = ["comment", "comments", "responses", "replies"];
+    (digits > 0 && counted.iter().any(|w| word_at(rest, w))).then_some(Noise::Comments)
+}
+
+const NOISE_STARTS: &[(&str, Noise)] = &[
+    ("related", Noise::Links),
+    ("you may also like", Noise::Links),
+    ("you might also like", Noise::Links),
+    ("you may like", Noise::Links),
+    ("you might like", Noise::Links),
+    ("you may also enjoy", Noise::Links),
+    ("you might also enjoy", Noise::Links),
+    ("you may enjoy", Noise::Links),
+    ("you might enjoy", Noise::Links),
+    ("more from", Noise::Links),
+    ("more stories", Noise::Links),
+    ("more articles", Noise::Links),
+    ("more news", Noise::Links),
+    ("more posts", Noise::Links),
+    ("read next", Noise::Links),
+    ("most popular", Noise::Links),
+    ("most read", Noise::Links),
+    ("popular posts", Noise::Links),
+    ("popular articles", Noise::Links),
+    ("popular stories", Noise::Links),
+    ("trending", Noise::Links),
+    ("recommended for you", Noise::Links),
+    ("recommended reading", Noise::Links),
+    ("recommended articles", Noise::Links),
+    ("recommended stories", Noise::Links),
+    ("recommended posts", Noise::Links),
+    ("further reading", Noise::Links),
+    ("leave a reply", Noise::Comments),
+    ("leave a comment", Noise::Comments),
+    ("share this", Noise::Share),
+    ("share with", Noise::Share),
+];
+
+const NOISE_WHOLE: &[(&str, Noise)] = &[
+    ("comment", Noise::Comments),
+    ("comments", Noise::Comments),
+    ("latest news", Noise::Links),
+    ("latest posts", Noise::Links),
+    ("latest articles", Noise::Links),
+    ("latest stories", Noise::Links),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,6 +717,115 @@ mod tests {
         );
         assert!(text.contains("council voted"), "{text}");
         assert!(!text.contains("Archive of the month"), "{text}");
+    }
+
+    /// A page's text under the default options.
+    fn text_of(html: &str) -> String {
+        use crate::extract::{Extractor, Hints};
+        Extractor::new(Options::default())
+            .extract(html.as_bytes(), &Hints::default())
+            .expect("extracts")
+            .text
+    }
+
+    /// Sections that noise headings open after the article ("Related
+    /// articles", "3 Comments", "Share this article") are dropped while
+    /// short beside it; a long one stays (content under a label that
+    /// looks like one), and so does one before the article's text.
+    #[test]
+    fn a_noise_heading_ends_the_article_when_little_follows() {
+        let article = (1..=8)
+            .map(|i| {
+                format!("<p>Paragraph {i} of the story tells what happened at the harbour.</p>")
+            })
+            .collect::<String>();
+        let items = |n: usize, what: &str| -> String {
+            (1..=n)
+                .map(|i| format!("<li>{what} number {i} has a title of some length</li>"))
+                .collect()
+        };
+        let page = |section: &str| {
+            format!(
+                "<html><head><title>Harbour story</title></head><body><div class=\"story\">\
+                 <h1>Harbour story</h1>{article}{section}</div></body></html>"
+            )
+        };
+        for (section, dropped) in [
+            (
+                format!(
+                    "<h2>Related articles</h2><ul>{}</ul>",
+                    items(3, "Other story")
+                ),
+                true,
+            ),
+            (
+                format!(
+                    "<h2>Related articles</h2><ul>{}</ul>",
+                    items(7, "Other story")
+                ),
+                false,
+            ),
+            (
+                format!("<h3>3 Comments</h3><ul>{}</ul>", items(1, "Reader comment")),
+                true,
+            ),
+            (
+                format!("<h3>3 Comments</h3><ul>{}</ul>", items(3, "Reader comment")),
+                false,
+            ),
+            (
+                format!(
+                    "<h4>Share this article</h4><ul>{}</ul>",
+                    items(6, "Share button")
+                ),
+                true,
+            ),
+        ] {
+            let text = text_of(&page(&section));
+            assert!(text.contains("Paragraph 8 of the story"), "{text}");
+            let heading = section.split(['<', '>']).nth(2).unwrap_or_default();
+            assert_eq!(!text.contains(heading), dropped, "{section}: {text}");
+            assert_eq!(!text.contains("number 1 has"), dropped, "{section}: {text}");
+        }
+        // The same heading above the article's text ends nothing.
+        let html = format!(
+            "<html><head><title>Harbour story</title></head><body><div class=\"story\">\
+             <h1>Harbour story</h1><p>An opening line of the story.</p><h2>Related</h2>{article}\
+             </div></body></html>"
+        );
+        assert!(text_of(&html).contains("Paragraph 8 of the story"));
+    }
+
+    /// What counts as a noise heading: whole words at the start, whole
+    /// headings, counts of comments; tags and spacing do not matter.
+    #[test]
+    fn noise_headings_are_told_by_their_words() {
+        for (source, noise) in [
+            ("<h2>Related Articles</h2>", Some(Noise::Links)),
+            (
+                "<h2 class=\"x\"><span>You may  also\n like</span>&hellip;</h2>",
+                Some(Noise::Links),
+            ),
+            (
+                "<h3>More from <a href=/>the desk</a></h3>",
+                Some(Noise::Links),
+            ),
+            ("<h3>Trending</h3>", Some(Noise::Links)),
+            ("<h2>Latest news</h2>", Some(Noise::Links)),
+            ("<h2>12 Comments</h2>", Some(Noise::Comments)),
+            ("<h2>3 Responses to “A post”</h2>", Some(Noise::Comments)),
+            ("<h2>Leave a Reply</h2>", Some(Noise::Comments)),
+            ("<h2>Comments</h2>", Some(Noise::Comments)),
+            ("<h4>Share this article</h4>", Some(Noise::Share)),
+            ("<h2>Relatedness of species</h2>", None),
+            ("<h2>Latest news from the front line of the war</h2>", None),
+            ("<h2>Comments on the draft law</h2>", None),
+            ("<h2>12 commentators agree</h2>", None),
+            ("<h2>Sharing economy</h2>", None),
+            (&format!("<h2>Related {}</h2>", "word ".repeat(20)), None),
+        ] {
+            assert_eq!(noise_heading(source), noise, "{source}");
+        }
     }
 
     /// The first of `b`'s ancestors (itself included) that is one of
