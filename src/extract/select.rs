@@ -360,8 +360,9 @@ pub fn extend_to_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
 /// like", "Most popular", "12 comments", "Share this article": seed
 /// 003's noise headings) ends the article: when one follows chosen
 /// content, the chosen lines from it on are dropped. Only while they
-/// hold a small part of the chosen text, though (see [`Noise::share`]):
-/// a long section after such a heading is more likely content under a
+/// hold a small part of the chosen text, though (see [`Noise::share`]),
+/// or a quarter of their text is links (see [`LINKED_SECTION`]): a long
+/// section of text after such a heading is more likely content under a
 /// label that looks like one. Only the first such heading is weighed.
 pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
     let mut before = 0u64;
@@ -384,13 +385,15 @@ pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
     let Some((at, noise)) = found else {
         return;
     };
-    let after: u64 = sel
+    let (after, links) = sel
         .regions
         .iter()
         .flat_map(|r| r.first.max(at)..=r.last)
-        .map(|i| u64::from(lines[i as usize].text))
-        .sum();
-    if after * noise.share() > before {
+        .map(|i| &lines[i as usize])
+        .fold((0u64, 0u64), |(t, a), l| {
+            (t + u64::from(l.text), a + u64::from(l.anchor_text))
+        });
+    if after * noise.share() > before && links * LINKED_SECTION < after {
         return;
     }
     sel.regions.retain(|r| r.first < at);
@@ -400,6 +403,12 @@ pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
     sel.lines = sel.regions.iter().map(|r| r.last - r.first + 1).sum();
     sel.ranges = byte_ranges(lines, &sel.regions);
 }
+
+/// A section after a noise heading with at least 1/4 of its text in
+/// links is a list of links, dropped whatever its length (an article's
+/// text has a few links; a long section under "Related" that is content
+/// had, on the corpus, under a fifth).
+const LINKED_SECTION: u64 = 4;
 
 /// What a noise heading opens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -730,8 +739,9 @@ mod tests {
 
     /// Sections that noise headings open after the article ("Related
     /// articles", "3 Comments", "Share this article") are dropped while
-    /// short beside it; a long one stays (content under a label that
-    /// looks like one), and so does one before the article's text.
+    /// short beside it, or whatever their length when a quarter of their
+    /// text is links; a long one of text stays (content under a label
+    /// that looks like one), and so does one before the article's text.
     #[test]
     fn a_noise_heading_ends_the_article_when_little_follows() {
         let article = (1..=8)
@@ -764,6 +774,16 @@ mod tests {
                     items(7, "Other story")
                 ),
                 false,
+            ),
+            (
+                format!(
+                    "<h2>Related articles</h2><ul>{}</ul>",
+                    items(
+                        7,
+                        "<a href=\"/other\">Other story with a longer linked title</a>"
+                    )
+                ),
+                true,
             ),
             (
                 format!("<h3>3 Comments</h3><ul>{}</ul>", items(1, "Reader comment")),
