@@ -4,7 +4,8 @@
 //! `linesift` variant keeps the mechanism and adds: bare-tag code counts and
 //! text inside boilerplate elements counted as code (both in
 //! `regions::counts`, switched on by the policy), growth that follows the
-//! seed's enclosing container and joins regions separated by little markup,
+//! seed's enclosing container and joins regions separated by little markup
+//! but stops before the lists of links at its far end,
 //! the headline line as an upper bound of the content area (thesis 000
 //! §7.2.1, applied by the caller once the headline is known), and, on pages
 //! of short items where Algorithm 1 finds only a sliver of the text, code
@@ -60,7 +61,8 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
         };
     };
     let (lo, hi) = if options.algorithm == Algorithm::Linesift {
-        grow_in_container(lines, elements, &t, &all, m, policy.gap)
+        let (lo, hi) = grow_in_container(lines, elements, &t, &all, m, policy.gap);
+        (lo, without_trailing_links(lines, &all, m, hi))
     } else {
         regions::grow(&all, m, policy.gap)
     };
@@ -238,6 +240,40 @@ fn grow_in_container(
     let (glo, _) = regions::grow_by(all, lo, &joins);
     let (_, ghi) = regions::grow_by(all, hi, &joins);
     (glo, ghi)
+}
+
+/// How much more of its text a region after the seed may have in links
+/// than the seed has, in tenths: more, and it is a list of links (related
+/// posts, teasers, a link sidebar) rather than the article's own text.
+/// (Measured on the corpus: a twentieth cut listing items on wcxb-dev, a
+/// fifth kept related lists on dragnet and l3s-gn1.)
+const MORE_LINKS_TENTHS: u64 = 1;
+
+/// Growth past the seed stops before the regions at its far end that are
+/// denser in links than the seed by more than [`MORE_LINKS_TENTHS`]: on
+/// article pages what follows the text in the same container, or within
+/// the gap, is mostly lists of links to other pages. Measured against the
+/// seed, not a fixed share, so that on listing pages, where the seed is a
+/// list of links too, the other items stay. Regions between the seed and
+/// the last kept one stay whatever their links (a reading list inside the
+/// article). Returns the new last region index (at least `m`).
+fn without_trailing_links(lines: &[Line], all: &[Region], m: usize, mut hi: usize) -> usize {
+    let links = |r: &Region| {
+        lines[r.first as usize..=r.last as usize]
+            .iter()
+            .fold((0u128, 0u128), |(a, x), l| {
+                (a + u128::from(l.anchor_text), x + u128::from(l.text))
+            })
+    };
+    let (seed_links, seed_text) = links(&all[m]);
+    // a / x > a_s / x_s + k / 10, without division.
+    let denser = |(a, x): (u128, u128)| {
+        10 * a * seed_text > 10 * seed_links * x + u128::from(MORE_LINKS_TENTHS) * x * seed_text
+    };
+    while hi > m && denser(links(&all[hi])) {
+        hi -= 1;
+    }
+    hi
 }
 
 /// Code characters that may separate two regions of one content area
@@ -845,6 +881,64 @@ mod tests {
             (&format!("<h2>Related {}</h2>", "word ".repeat(20)), None),
         ] {
             assert_eq!(noise_heading(source), noise, "{source}");
+        }
+    }
+
+    /// A blog post followed, in the post's own container, by a list of
+    /// related posts, each a linked title and a line of excerpt: growth
+    /// joins the list to the post, but it is denser in links than the
+    /// post and at the far end, so it stays out. A reading list in the
+    /// middle of the post, with more of the post after it, stays in.
+    #[test]
+    fn growth_stops_before_a_trailing_list_of_links() {
+        let para = |topic: &str| {
+            format!(
+                "<p>We spent the whole week on {topic} and learned more than we expected \
+                 about the way small teams decide what to build next and why.</p>\n"
+            )
+        };
+        // Markup without text (a figure, share buttons) between the parts,
+        // so that each is a region of its own.
+        let figure = "<div class=\"figure\"><a href=\"/img/1.png\"><img src=\"1.png\" \
+                      alt=\"\"></a></div>\n"
+            .repeat(3);
+        let reading: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<li><a href=\"/books/{i}\">A book about how small teams work, volume \
+                     {i}</a>, read twice this spring</li>\n"
+                )
+            })
+            .collect();
+        let related: String = (1..=6)
+            .map(|i| {
+                format!(
+                    "<li><a href=\"/posts/{i}\">Another post from this blog, number {i}</a> \
+                     <span>A short excerpt of it.</span></li>\n"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>A week of planning</title></head><body>\
+             <div class=\"entry\">\n<h1>A week of planning</h1>\n{}{}{}{figure}<ul>\n{reading}\
+             </ul>\n{figure}{}{figure}<h3>You may also like</h3>\n<ul>\n{related}</ul>\n\
+             </div></body></html>",
+            para("planning"),
+            para("roadmaps"),
+            para("estimates"),
+            para("retrospectives"),
+        );
+        let Seeds { text, .. } = seeds(&html);
+        assert!(text.contains("planning and learned"), "{text}");
+        assert!(text.contains("retrospectives and learned"), "{text}");
+        for i in 1..=4 {
+            assert!(text.contains(&format!("volume {i}")), "book {i}: {text}");
+        }
+        for i in 1..=6 {
+            assert!(
+                !text.contains(&format!("this blog, number {i}")),
+                "related post {i}: {text}"
+            );
         }
     }
 
