@@ -312,10 +312,8 @@ impl Extractor {
         let t1 = Instant::now();
         // The headline sits before the seed region (the article's core);
         // the first chosen region may start much earlier on landing pages.
-        let found = self.headline(scan, &sel);
-        if let (Algorithm::Linesift, Some(line)) =
-            (o.algorithm, found.as_ref().and_then(|h| h.line))
-        {
+        let (found, anchor) = self.headline(scan, &sel);
+        if let (Algorithm::Linesift, Some(line)) = (o.algorithm, anchor) {
             select::extend_to_headline(&mut sel, &scan.lines, line);
         }
         if o.algorithm == Algorithm::Linesift {
@@ -374,7 +372,34 @@ impl Extractor {
         }
     }
 
-    fn headline(&self, scan: &Scan, sel: &select::Selection) -> Option<headline::Headline> {
+    /// The headline, and the line of the block found for it: the upper
+    /// bound of the main content, also when og:title is the headline
+    /// ([`headline::og_title_instead`]).
+    fn headline(
+        &self,
+        scan: &Scan,
+        sel: &select::Selection,
+    ) -> (Option<headline::Headline>, Option<u32>) {
+        let found = self.find_headline(scan, sel);
+        let anchor = found.as_ref().and_then(|h| h.line);
+        if self.options.headline != HeadlineMethod::Auto {
+            return (found, anchor);
+        }
+        let Some(mut found) = found else {
+            return (None, None);
+        };
+        let heading = anchor
+            .and_then(|l| scan.lines.get(l as usize))
+            .map_or(0, |l| l.heading);
+        let input = headline_inputs(scan, &self.stop, &[], sel);
+        if let Some(og) = headline::og_title_instead(&found, heading, &input) {
+            found = og;
+        }
+        found.text = headline::normalize(&found.text);
+        (Some(found), anchor)
+    }
+
+    fn find_headline(&self, scan: &Scan, sel: &select::Selection) -> Option<headline::Headline> {
         let content_start = sel.seed.map(|r| r.first);
         let method = self.options.headline;
         if method == HeadlineMethod::Off {
@@ -396,17 +421,12 @@ impl Extractor {
             mut rendered,
             rest,
         } = self.first_choice(scan, sel, &wanted, &mut fragments);
-        let mut found = match found {
-            Some(found) => found,
-            None => {
-                rendered.extend(render_lines(scan, &rest, &mut fragments));
-                rendered.sort_unstable_by_key(|&(line, _)| line);
-                let all = as_candidates(scan, &fragments, &rendered);
-                headline::auto_fallback(&headline_inputs(scan, &self.stop, &all, sel))?
-            }
-        };
-        found.text = headline::normalize(&found.text);
-        Some(found)
+        found.or_else(|| {
+            rendered.extend(render_lines(scan, &rest, &mut fragments));
+            rendered.sort_unstable_by_key(|&(line, _)| line);
+            let all = as_candidates(scan, &fragments, &rendered);
+            headline::auto_fallback(&headline_inputs(scan, &self.stop, &all, sel))
+        })
     }
 }
 
@@ -562,4 +582,65 @@ fn floor_boundary(s: &str, i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shop page: og:title and the title name the product, the only
+    /// heading is a call to action above a gallery, a short intro sits
+    /// under it and the description far below, past a long list of links.
+    fn shop_page(og: &str) -> String {
+        let links: String = (1..=60)
+            .map(|i| {
+                format!(
+                    "<li class=\"menu-item menu-item-type-taxonomy menu-item-object-category\">\
+                     <a href=\"/c/{i}\">Aisle {i}</a></li>\n"
+                )
+            })
+            .collect();
+        let gallery = "<div class=\"gallery-slide js-zoom\"><img src=\"/media/shots/harbor-1.jpg\" \
+                       alt=\"\" loading=\"lazy\" width=\"640\" height=\"360\"></div>\n";
+        let para = "<p>The harbor lights flicker over the water as the ferry comes in, \
+                    and every keeper on the coast has a story about the night the \
+                    lamps went dark and the boats found their way home anyway.</p>\n";
+        format!(
+            "<html><head><title>Harbor Lights on Steam</title>\n\
+             <meta property=\"og:title\" content=\"{og}\"></head><body>\n\
+             <h2>Buy Harbor Lights</h2>\n{}\
+             <p>A quiet puzzle game about lighthouses, tides and the people who keep them, \
+             set on a coast where every light has a keeper and every keeper a logbook.</p>\n\
+             <ul>\n{links}</ul>\n{}</body></html>",
+            gallery.repeat(3),
+            para.repeat(8)
+        )
+    }
+
+    fn extract(html: &str, headline: HeadlineMethod) -> Document {
+        let options = Options {
+            headline,
+            ..Options::default()
+        };
+        Extractor::new(options)
+            .extract(html.as_bytes(), &Hints::default())
+            .expect("extracts")
+    }
+
+    #[test]
+    fn og_title_is_the_headline_and_the_block_found_still_bounds_the_content() {
+        let doc = extract(&shop_page("Harbor Lights on Steam"), HeadlineMethod::Auto);
+        assert_eq!(doc.headline.as_deref(), Some("Harbor Lights on Steam"));
+        assert_eq!(doc.headline_line, None);
+        // The call to action the title agreed with still marks where the
+        // content begins: the intro under it is content.
+        assert!(doc.text.contains("A quiet puzzle game"), "{}", doc.text);
+        // og:title with the site name set apart is not taken whole.
+        let doc = extract(&shop_page("Harbor Lights | Steam"), HeadlineMethod::Auto);
+        assert_eq!(doc.headline.as_deref(), Some("Buy Harbor Lights"));
+        assert!(doc.headline_line.is_some());
+        // The thesis's methods keep to the page's blocks.
+        let doc = extract(&shop_page("Harbor Lights on Steam"), HeadlineMethod::Tf);
+        assert_eq!(doc.headline.as_deref(), Some("Buy Harbor Lights"));
+    }
 }

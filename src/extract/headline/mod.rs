@@ -12,7 +12,8 @@
 //! up by inline tags. It scores whole heading blocks against the title and
 //! against each part of the title split at its separators, prefers an `<h1>`
 //! that agrees with the title, and falls back to og:title, then the
-//! title's longest part.
+//! title's longest part. An og:title without a site name is the headline
+//! where no `<h1>` repeats it ([`og_title_instead`]).
 
 pub mod prefilter;
 pub mod terms;
@@ -174,6 +175,35 @@ fn title_finder(method: HeadlineMethod, input: &Inputs<'_>) -> Option<Headline> 
     best.map(|(_, s, line)| Headline {
         text: s.to_string(),
         line: Some(line),
+    })
+}
+
+/// og:title in place of `found` when the publisher's og:title names the
+/// page by itself (no site name set apart by a separator; `": "` may
+/// stay inside a headline) and `found`, not an `<h1>`, does not repeat
+/// it (cosine below 0.9): on landing, product and shop pages the blocks
+/// that agree with the title best are teasers and calls to action ("Buy
+/// Rust" for "Rust on Steam"), while og:title is what a reader sees as
+/// the page's name. An `<h1>` is the page's own choice and stays.
+pub fn og_title_instead(found: &Headline, heading: u8, input: &Inputs<'_>) -> Option<Headline> {
+    if heading == 1 {
+        return None;
+    }
+    let og = clean(input.og_title);
+    let separated = SEPARATORS
+        .iter()
+        .filter(|&&sep| sep != ": ")
+        .any(|sep| og.contains(sep));
+    if og.is_empty() || separated {
+        return None;
+    }
+    let sim = terms::cosine(
+        &TermVector::of(&og, input.stop),
+        &TermVector::of(&found.text, input.stop),
+    );
+    (sim < 0.9).then_some(Headline {
+        text: og,
+        line: None,
     })
 }
 
@@ -640,6 +670,46 @@ mod tests {
         assert!(m.consider(&cand("Markets rally today here", 3, 3)));
         assert!(m.may_win(4, 0));
         assert!(m.may_win(5, 1));
+    }
+
+    #[test]
+    fn og_title_names_the_page_where_no_h1_repeats_it() {
+        let s = stop();
+        let og = |og_title: &'static str, text: &str, heading: u8| {
+            let input = Inputs {
+                og_title,
+                ..inputs("Harbor Lights on Steam", &[], &s)
+            };
+            let found = Headline {
+                text: text.to_string(),
+                line: Some(4),
+            };
+            og_title_instead(&found, heading, &input).map(|h| (h.text, h.line))
+        };
+        // A call to action agreeing with the title in part gives way,
+        // and the headline has no line of its own.
+        assert_eq!(
+            og("Harbor Lights on Steam", "Buy Harbor Lights", 2),
+            Some(("Harbor Lights on Steam".to_string(), None))
+        );
+        assert_eq!(
+            og("Harbor &amp; Lights", "Play now", 0),
+            Some(("Harbor & Lights".to_string(), None))
+        );
+        // An <h1> is the page's own choice.
+        assert_eq!(og("Harbor Lights on Steam", "Buy Harbor Lights", 1), None);
+        // A block repeating og:title stays (it may differ in case or
+        // punctuation from og:title).
+        assert_eq!(
+            og("Harbor Lights on Steam", "HARBOR LIGHTS ON STEAM!", 0),
+            None
+        );
+        // A site name set apart: og:title is no headline by itself.
+        assert_eq!(og("Harbor Lights | Steam", "Buy Harbor Lights", 0), None);
+        assert_eq!(og("Harbor Lights – Steam", "Buy Harbor Lights", 0), None);
+        // ... but a colon may sit inside a headline.
+        assert!(og("Harbor Lights: the game", "Buy Harbor Lights", 0).is_some());
+        assert_eq!(og("", "Buy Harbor Lights", 0), None);
     }
 
     #[test]
