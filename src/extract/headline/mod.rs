@@ -335,13 +335,16 @@ impl<'s> Matcher<'s> {
         self.q.iter().chain(og_only).map(|(t, _)| t)
     }
 
-    /// Scores `c`; `true` when it is the best so far.
+    /// Scores `c` by its first line (what the headline would be of it: a
+    /// heading's line may go on with a date or a teaser after a break);
+    /// `true` when it is the best so far.
     pub fn consider(&mut self, c: &Candidate) -> bool {
-        let (words, numeric) = word_counts(c.text);
+        let text = first_line(c.text);
+        let (words, numeric) = word_counts(text);
         if words == 0 || words > 40 {
             return false;
         }
-        self.v.set(c.text, self.stop);
+        self.v.set(text, self.stop);
         let mut sim = terms::cosine(&self.q, &self.v);
         if self.og_differs {
             sim = sim.max(terms::cosine(&self.og_v, &self.v));
@@ -476,14 +479,19 @@ fn fallback(title: &str, og: &str, candidates: &[Candidate]) -> Option<Headline>
     })
 }
 
+/// The first line of a block with text, trimmed: what [`normalize`]
+/// keeps of it.
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+}
+
 /// A headline as people write it down: its first line only (a heading
 /// block may carry a byline after a `<br>`), typographic quotes as ASCII.
 pub fn normalize(text: &str) -> String {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let first = first_line(text);
     // Permalink markers documentation generators append to headings.
     let first = first.trim_end_matches(['¶', '#', '🔗', '§']).trim_end();
     first
@@ -670,6 +678,21 @@ mod tests {
         assert!(m.consider(&cand("Markets rally today here", 3, 3)));
         assert!(m.may_win(4, 0));
         assert!(m.may_win(5, 1));
+    }
+
+    #[test]
+    fn a_block_is_scored_by_its_first_line() {
+        let s = stop();
+        // The headline's line carries the date after a break; the section
+        // label above it agrees with the title's breadcrumb part.
+        let c = [
+            cand("Coast News", 3, 1),
+            cand("Storm hits the coast\nSun, 13 Jan 2008 10:15 a.m.", 6, 1),
+        ];
+        let input = inputs("Site > Coast News > Storm hits the coast", &c, &s);
+        let h = best_match(&input).unwrap();
+        assert_eq!(h.line, Some(6));
+        assert_eq!(normalize(&h.text), "Storm hits the coast");
     }
 
     #[test]
