@@ -489,11 +489,13 @@ fn first_line(text: &str) -> &str {
 }
 
 /// A headline as people write it down: its first line only (a heading
-/// block may carry a byline after a `<br>`), typographic quotes as ASCII.
+/// block may carry a byline after a `<br>`), without a short suffix after
+/// a bar, typographic quotes as ASCII.
 pub fn normalize(text: &str) -> String {
     let first = first_line(text);
     // Permalink markers documentation generators append to headings.
     let first = first.trim_end_matches(['¶', '#', '🔗', '§']).trim_end();
+    let first = without_bar_suffix(first);
     first
         .chars()
         .map(|c| match c {
@@ -502,6 +504,16 @@ pub fn normalize(text: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+/// A headline without what follows its first `" | "` when that is at
+/// most five words: the site name or section a heading repeats from the
+/// title ("… | Opinion", "… | Top 19 Companies").
+fn without_bar_suffix(text: &str) -> &str {
+    match text.split_once(" | ") {
+        Some((head, tail)) if tail.split_whitespace().count() <= 5 => head.trim_end(),
+        _ => text,
+    }
 }
 
 /// Decodes entities and collapses whitespace in a title-like string.
@@ -678,6 +690,23 @@ mod tests {
         assert!(m.consider(&cand("Markets rally today here", 3, 3)));
         assert!(m.may_win(4, 0));
         assert!(m.may_win(5, 1));
+    }
+
+    #[test]
+    fn a_short_suffix_after_a_bar_is_left_out() {
+        assert_eq!(normalize("How tides turn | Opinion"), "How tides turn");
+        assert_eq!(
+            normalize("Best ferries in 2025 | Top 9 Lines Compared Here\nby A. Keeper"),
+            "Best ferries in 2025"
+        );
+        // Six words after the bar are part of the headline; so is a
+        // leading bar, or one without spaces.
+        assert_eq!(
+            normalize("Ferries | The best boats on the coast"),
+            "Ferries | The best boats on the coast"
+        );
+        assert_eq!(normalize("| Opinion"), "| Opinion");
+        assert_eq!(normalize("Either|Or"), "Either|Or");
     }
 
     #[test]
