@@ -490,7 +490,8 @@ fn first_line(text: &str) -> &str {
 
 /// A headline as people write it down: its first line only (a heading
 /// block may carry a byline after a `<br>`), without a short suffix after
-/// a bar, typographic quotes as ASCII.
+/// a bar, typographic apostrophes and single quotes as ASCII (double
+/// quotes stay as set: “Calm”, most gold headlines keep them).
 pub fn normalize(text: &str) -> String {
     let first = first_line(text);
     // Permalink markers documentation generators append to headings.
@@ -500,7 +501,7 @@ pub fn normalize(text: &str) -> String {
         .chars()
         .map(|c| match c {
             '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' => '\'',
-            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => '"',
+            '\u{2033}' => '"',
             c => c,
         })
         .collect()
@@ -690,6 +691,15 @@ mod tests {
         assert!(m.consider(&cand("Markets rally today here", 3, 3)));
         assert!(m.may_win(4, 0));
         assert!(m.may_win(5, 1));
+    }
+
+    #[test]
+    fn apostrophes_become_ascii_and_double_quotes_stay() {
+        assert_eq!(
+            normalize("The keeper\u{2019}s \u{2018}last\u{2019} \u{201C}light\u{201D} 16\u{2033}"),
+            "The keeper's 'last' \u{201C}light\u{201D} 16\""
+        );
+        assert_eq!(normalize("\u{201E}Licht\u{201C}"), "\u{201E}Licht\u{201C}");
     }
 
     #[test]
