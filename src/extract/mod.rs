@@ -374,7 +374,9 @@ impl Extractor {
 
     /// The headline, and the line of the block found for it: the upper
     /// bound of the main content, also when og:title is the headline
-    /// ([`headline::og_title_instead`]).
+    /// ([`headline::og_title_instead`]). A block that is no heading and
+    /// hardly agrees with the title (a fallback's pick) gives way to the
+    /// page's one `<h1>`, which then bounds the content.
     fn headline(
         &self,
         scan: &Scan,
@@ -385,16 +387,28 @@ impl Extractor {
         if self.options.headline != HeadlineMethod::Auto {
             return (found, anchor);
         }
-        let Some(mut found) = found else {
+        let Some(found) = found else {
             return (None, None);
         };
         let heading = anchor
             .and_then(|l| scan.lines.get(l as usize))
             .map_or(0, |l| l.heading);
         let input = headline_inputs(scan, &self.stop, &[], sel);
-        if let Some(og) = headline::og_title_instead(&found, heading, &input) {
-            found = og;
-        }
+        let (mut found, anchor) = match headline::og_title_instead(&found, heading, &input) {
+            Some(og) => (og, anchor),
+            None if heading == 0
+                && headline::agreement(headline::first_line(&found.text), &input) < 0.5 =>
+            {
+                match lone_h1(scan) {
+                    Some(h1) => {
+                        let line = h1.line;
+                        (h1, line)
+                    }
+                    None => (found, anchor),
+                }
+            }
+            None => (found, anchor),
+        };
         found.text = headline::normalize(&found.text);
         (Some(found), anchor)
     }
@@ -428,6 +442,27 @@ impl Extractor {
             headline::auto_fallback(&headline_inputs(scan, &self.stop, &all, sel))
         })
     }
+}
+
+/// The page's one `<h1>` with text, rendered; `None` when it has none or
+/// several.
+fn lone_h1(scan: &Scan) -> Option<headline::Headline> {
+    let mut h1 = scan
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.heading == 1 && l.text > 0)
+        .map(|(i, _)| i);
+    let (Some(i), None) = (h1.next(), h1.next()) else {
+        return None;
+    };
+    let mut fragments = text::Fragments::default();
+    let id = fragments.push(line_html(scan, i));
+    let text = headline::first_line(fragments.get(id));
+    (!text.is_empty()).then(|| headline::Headline {
+        text: text.to_string(),
+        line: Some(i as u32),
+    })
 }
 
 /// What `Auto`'s first choice found, and what it did with the lines.
@@ -625,6 +660,58 @@ mod tests {
         Extractor::new(options)
             .extract(html.as_bytes(), &Hints::default())
             .expect("extracts")
+    }
+
+    /// A news page titled with the site's name: its one `<h1>` is far
+    /// above the story, past a menu, and a byline sits just before it
+    /// (above the share buttons).
+    fn story_page(og: &str) -> String {
+        let menu: String = (1..=40)
+            .map(|i| {
+                format!(
+                    "<li class=\"menu-item menu-item-type-taxonomy menu-item-object-category\">\
+                     <a href=\"/s/{i}\">Desk {i}</a></li>\n"
+                )
+            })
+            .collect();
+        let share = "<div class=\"share-tools js-share-bar\" data-share-url=\"/s/keepers-vote\" \
+                     data-share-count=\"0\"><span class=\"icon icon-share\"></span></div>\n";
+        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                    windy argument, that the old lamps would burn again from the first \
+                    night of spring until the ferries stop running in the autumn.</p>\n";
+        format!(
+            "<html><head><title>Harbor Times</title>{og}</head><body>\n\
+             <h1>Keepers vote to light the lamps again</h1>\n<ul>\n{menu}</ul>\n\
+             <p>By Ann Reed, coast reporter</p>\n{}{}</body></html>",
+            share.repeat(2),
+            para.repeat(8)
+        )
+    }
+
+    #[test]
+    fn a_lone_h1_is_the_headline_where_the_block_found_hardly_agrees() {
+        let doc = extract(&story_page(""), HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+        // Its line is the <h1>'s, at the top (the byline's is past the menu).
+        assert!(doc.headline_line.is_some_and(|l| l < 10), "{doc:?}");
+        // A block agreeing with the title stays.
+        let agreeing = story_page("").replace("By Ann Reed", "Harbor Times staff report");
+        let doc = extract(&agreeing, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Harbor Times staff report, coast reporter")
+        );
+        // A second <h1> and the page has no one heading to go by.
+        let two = story_page("").replace("<ul>", "<h1>Desks</h1>\n<ul>");
+        let doc = extract(&two, HeadlineMethod::Auto);
+        assert_eq!(doc.headline.as_deref(), Some("By Ann Reed, coast reporter"));
+        // og:title naming the page comes first.
+        let og = "<meta property=\"og:title\" content=\"Spring on the pier\">";
+        let doc = extract(&story_page(og), HeadlineMethod::Auto);
+        assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
     }
 
     #[test]

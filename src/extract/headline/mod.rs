@@ -207,6 +207,15 @@ pub fn og_title_instead(found: &Headline, heading: u8, input: &Inputs<'_>) -> Op
     })
 }
 
+/// How well `text` agrees with the title or og:title (TF cosine, the
+/// higher of the two).
+pub fn agreement(text: &str, input: &Inputs<'_>) -> f64 {
+    let v = TermVector::of(text, input.stop);
+    let title = terms::cosine(&TermVector::of(&clean(input.title), input.stop), &v);
+    let og = terms::cosine(&TermVector::of(&clean(input.og_title), input.stop), &v);
+    title.max(og)
+}
+
 /// Separators sites put between headline and site name in `<title>`.
 const SEPARATORS: &[&str] = &[
     " | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", " / ", ": ",
@@ -481,7 +490,7 @@ fn fallback(title: &str, og: &str, candidates: &[Candidate]) -> Option<Headline>
 
 /// The first line of a block with text, trimmed: what [`normalize`]
 /// keeps of it.
-fn first_line(text: &str) -> &str {
+pub fn first_line(text: &str) -> &str {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
