@@ -498,13 +498,14 @@ pub fn first_line(text: &str) -> &str {
 }
 
 /// A headline as people write it down: its first line only (a heading
-/// block may carry a byline after a `<br>`), without a short suffix after
-/// a bar, typographic apostrophes and single quotes as ASCII (double
+/// block may carry a byline after a `<br>`), without a breadcrumb trail
+/// before it or a short suffix after a bar, typographic apostrophes and single quotes as ASCII (double
 /// quotes stay as set: “Calm”, most gold headlines keep them).
 pub fn normalize(text: &str) -> String {
     let first = first_line(text);
     // Permalink markers documentation generators append to headings.
     let first = first.trim_end_matches(['¶', '#', '🔗', '§']).trim_end();
+    let first = without_breadcrumb(first);
     let first = without_bar_suffix(first);
     first
         .chars()
@@ -514,6 +515,15 @@ pub fn normalize(text: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+/// A headline without the breadcrumb trail before it ("Home > News >
+/// …"): what follows the last `" > "`.
+fn without_breadcrumb(text: &str) -> &str {
+    match text.rsplit_once(" > ") {
+        Some((_, last)) => last.trim_start(),
+        _ => text,
+    }
 }
 
 /// A headline without what follows its first `" | "` when that is at
@@ -709,6 +719,16 @@ mod tests {
             "The keeper's 'last' \u{201C}light\u{201D} 16\""
         );
         assert_eq!(normalize("\u{201E}Licht\u{201C}"), "\u{201E}Licht\u{201C}");
+    }
+
+    #[test]
+    fn a_breadcrumb_trail_is_left_out() {
+        assert_eq!(
+            normalize("Home > News > Coast > Keepers vote to light the lamps"),
+            "Keepers vote to light the lamps"
+        );
+        assert_eq!(normalize("Tides > \n"), "Tides >");
+        assert_eq!(normalize("Tides >Lamps"), "Tides >Lamps");
     }
 
     #[test]
