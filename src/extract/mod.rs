@@ -623,18 +623,23 @@ fn floor_boundary(s: &str, i: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// A menu of `n` linked items, as WordPress writes one.
+    fn menu(n: usize, path: &str, label: &str) -> String {
+        (1..=n)
+            .map(|i| {
+                format!(
+                    "<li class=\"menu-item menu-item-type-taxonomy menu-item-object-category\">\
+                     <a href=\"{path}/{i}\">{label} {i}</a></li>\n"
+                )
+            })
+            .collect()
+    }
+
     /// A shop page: og:title and the title name the product, the only
     /// heading is a call to action above a gallery, a short intro sits
     /// under it and the description far below, past a long list of links.
     fn shop_page(og: &str) -> String {
-        let links: String = (1..=60)
-            .map(|i| {
-                format!(
-                    "<li class=\"menu-item menu-item-type-taxonomy menu-item-object-category\">\
-                     <a href=\"/c/{i}\">Aisle {i}</a></li>\n"
-                )
-            })
-            .collect();
+        let links = menu(60, "/c", "Aisle");
         let gallery = "<div class=\"gallery-slide js-zoom\"><img src=\"/media/shots/harbor-1.jpg\" \
                        alt=\"\" loading=\"lazy\" width=\"640\" height=\"360\"></div>\n";
         let para = "<p>The harbor lights flicker over the water as the ferry comes in, \
@@ -666,14 +671,7 @@ mod tests {
     /// above the story, past a menu, and a byline sits just before it
     /// (above the share buttons).
     fn story_page(og: &str) -> String {
-        let menu: String = (1..=40)
-            .map(|i| {
-                format!(
-                    "<li class=\"menu-item menu-item-type-taxonomy menu-item-object-category\">\
-                     <a href=\"/s/{i}\">Desk {i}</a></li>\n"
-                )
-            })
-            .collect();
+        let menu = menu(40, "/s", "Desk");
         let share = "<div class=\"share-tools js-share-bar\" data-share-url=\"/s/keepers-vote\" \
                      data-share-count=\"0\"><span class=\"icon icon-share\"></span></div>\n";
         let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
