@@ -942,6 +942,45 @@ mod tests {
         }
     }
 
+    /// The linked-section rule on its own, on counted lines (on a whole
+    /// page, a section of links at the page's far end goes already in
+    /// growth, `without_trailing_links`): a long section after "Related
+    /// articles" goes when a quarter of its text is links, and stays just
+    /// under that.
+    #[test]
+    fn a_long_section_of_links_after_a_noise_heading_goes() {
+        let src = "<p>The story.</p><h2>Related articles</h2><ul><li>Items</li></ul>";
+        let cut = |links: u32| {
+            let line = |start, end, text, heading, anchor_text| Line {
+                start,
+                end,
+                text,
+                heading,
+                anchor_text,
+                ..Line::default()
+            };
+            let lines = [
+                line(0, 17, 500, 0, 0),
+                line(17, 42, 16, 2, 0),
+                line(42, 65, 800, 0, links),
+            ];
+            let region = Region {
+                first: 0,
+                last: 2,
+                content: 1316,
+            };
+            let mut sel = Selection {
+                regions: vec![region],
+                ..Selection::default()
+            };
+            cut_at_noise_heading(&mut sel, &lines, src);
+            (sel.regions.last().map(|r| r.last), sel.lines, sel.ranges)
+        };
+        // From the heading on: 816 characters, so a quarter is 204.
+        assert_eq!(cut(210), (Some(0), 1, vec![(0, 17)]));
+        assert_eq!(cut(200).0, Some(2));
+    }
+
     /// The first of `b`'s ancestors (itself included) that is one of
     /// `a`'s: the rule spelled out with lists.
     fn by_lists(elements: &[Element], a: u32, b: u32) -> u32 {
