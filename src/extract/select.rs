@@ -15,6 +15,7 @@ use super::options::{Algorithm, Options};
 use super::regions::{self, Policy, Region};
 use super::scan::{Element, Line, NO_ELEMENT};
 use super::tags::Tag;
+use super::text;
 
 /// The chosen lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -476,32 +477,40 @@ impl Noise {
 /// noise heading: a long heading is a title, not a section label.
 const NOISE_HEADING_MAX: usize = 80;
 
-/// What a heading line's text (its tags skipped, whitespace collapsed,
-/// ASCII case ignored) opens, if it is a noise heading.
+/// What a heading line's text (its markup skipped as the renderer skips
+/// it, whitespace collapsed, ASCII case ignored) opens, if it is a noise
+/// heading. Markup the renderer's rules cannot follow makes it none.
 fn noise_heading(source: &str) -> Option<Noise> {
+    let bytes = source.as_bytes();
     let mut text = [0u8; NOISE_HEADING_MAX];
-    let mut len = 0;
-    let (mut in_tag, mut space) = (false, false);
-    for &b in source.as_bytes() {
-        match b {
-            b'<' => in_tag = true,
-            b'>' if in_tag => in_tag = false,
-            _ if in_tag => {}
-            _ if b.is_ascii_whitespace() => space = len > 0,
-            _ => {
-                let wanted = 1 + usize::from(space);
-                if len + wanted > NOISE_HEADING_MAX {
-                    return None;
-                }
-                if space {
-                    text[len] = b' ';
-                    len += 1;
-                    space = false;
-                }
-                text[len] = b.to_ascii_lowercase();
-                len += 1;
+    let (mut len, mut space, mut at) = (0, false, 0);
+    while let Some(&b) = bytes.get(at) {
+        if b == b'<' {
+            // A tag, comment or raw text left out, as the renderer leaves
+            // it out (a `>` inside a quoted attribute does not end a tag);
+            // `at` itself when the `<` is text.
+            let next = text::text_after_markup(bytes, at)?;
+            if next > at {
+                at = next;
+                continue;
             }
         }
+        at += 1;
+        if b.is_ascii_whitespace() {
+            space = len > 0;
+            continue;
+        }
+        let wanted = 1 + usize::from(space);
+        if len + wanted > NOISE_HEADING_MAX {
+            return None;
+        }
+        if space {
+            text[len] = b' ';
+            len += 1;
+            space = false;
+        }
+        text[len] = b.to_ascii_lowercase();
+        len += 1;
     }
     noise_phrase(&text[..len])
 }
@@ -873,6 +882,12 @@ mod tests {
             ("<h2>Leave a Reply</h2>", Some(Noise::Comments)),
             ("<h2>Comments</h2>", Some(Noise::Comments)),
             ("<h4>Share this article</h4>", Some(Noise::Share)),
+            // Markup skipped as the renderer skips it: a `>` inside a
+            // quoted attribute, a comment.
+            (
+                "<h2 data-x=\"a > b\">Related <!-- x > y -->stories</h2>",
+                Some(Noise::Links),
+            ),
             ("<h2>Relatedness of species</h2>", None),
             ("<h2>Latest news from the front line of the war</h2>", None),
             ("<h2>Comments on the draft law</h2>", None),
