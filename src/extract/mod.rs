@@ -468,7 +468,7 @@ fn lone_h1(scan: &Scan) -> Option<headline::Headline> {
 /// What `Auto`'s first choice found, and what it did with the lines.
 struct FirstChoice {
     found: Option<headline::Headline>,
-    /// (line, fragment) of every line rendered, in line order.
+    /// (line, fragment) of every line rendered.
     rendered: Vec<(usize, usize)>,
     /// The lines that cannot share a term with the title, not rendered.
     rest: Vec<usize>,
@@ -477,7 +477,7 @@ struct FirstChoice {
 impl Extractor {
     /// `Auto`'s first choice ([`headline::best_match`]) over `lines`,
     /// looking at a line only while it may still win: after a strong match
-    /// (an `<h1>` agreeing with the title) most later lines cannot, and
+    /// (an `<h1>` agreeing with the title) most other lines cannot, and
     /// are neither prefiltered nor rendered. A line that may win and may
     /// share a term with the title or og:title is rendered; one that
     /// cannot goes to `rest`. When nothing is found, no line was skipped:
@@ -494,10 +494,20 @@ impl Extractor {
         let (mut rendered, mut rest) = (Vec::new(), Vec::new());
         let mut best = None;
         let mut scratch = Vec::new();
-        for &i in lines {
-            let heading = scan.lines.get(i).map_or(0, |l| l.heading);
-            if !matcher.may_win(i as u32, heading) {
-                continue;
+        let heading = |i: usize| scan.lines.get(i).map_or(0, |l| l.heading);
+        // Strongest first: once a block agrees well (an `<h1>` repeating
+        // the title), the lines whose bonus cannot lift them past it are
+        // all that is left, and the loop ends without prefiltering them.
+        // Ties keep the earlier line ([`headline::Matcher::consider`]), so
+        // the choice is the one a pass in line order makes.
+        let mut order = lines.to_vec();
+        order.sort_by(|&a, &b| {
+            let bonus = |i: usize| matcher.bonus(i as u32, heading(i));
+            bonus(b).total_cmp(&bonus(a)).then(a.cmp(&b))
+        });
+        for i in order {
+            if !matcher.may_win(i as u32, heading(i)) {
+                break;
             }
             if !headline::prefilter::may_share_a_term(line_html(scan, i), &query, &mut scratch) {
                 rest.push(i);

@@ -292,7 +292,8 @@ pub struct Matcher<'s> {
     stop: &'s StopWords,
     content_start: Option<u32>,
     content_first: Option<u32>,
-    best: Option<f64>,
+    /// The best score so far and its block's line.
+    best: Option<(f64, u32)>,
 }
 
 /// A cosine is at most 1; this much more covers its rounding.
@@ -323,10 +324,13 @@ impl<'s> Matcher<'s> {
     /// same as with it.
     pub fn may_win(&self, line: u32, heading: u8) -> bool {
         self.best
-            .is_none_or(|best| 1.0 + COSINE_SLACK + self.bonus(line, heading) > best)
+            .is_none_or(|(best, _)| 1.0 + COSINE_SLACK + self.bonus(line, heading) > best)
     }
 
-    fn bonus(&self, line: u32, heading: u8) -> f64 {
+    /// What a block on `line` with this heading level scores on top of
+    /// its cosine: blocks looked at in falling order of it meet the
+    /// strong ones first ([`Matcher::may_win`]).
+    pub fn bonus(&self, line: u32, heading: u8) -> f64 {
         heading_bonus(heading)
             + near_content_bonus(line, self.content_start)
                 .max(near_content_bonus(line, self.content_first))
@@ -346,7 +350,9 @@ impl<'s> Matcher<'s> {
 
     /// Scores `c` by its first line (what the headline would be of it: a
     /// heading's line may go on with a date or a teaser after a break);
-    /// `true` when it is the best so far.
+    /// `true` when it is the best so far: it scores higher, or as high
+    /// and comes first on the page (so the choice does not depend on the
+    /// order the blocks are considered in).
     pub fn consider(&mut self, c: &Candidate) -> bool {
         let text = first_line(c.text);
         let (words, numeric) = word_counts(text);
@@ -369,9 +375,12 @@ impl<'s> Matcher<'s> {
             + heading_bonus(c.heading)
             + near_content_bonus(c.line, self.content_start)
                 .max(near_content_bonus(c.line, self.content_first));
-        let wins = sim >= needed && self.best.is_none_or(|b| score > b);
+        let wins = sim >= needed
+            && self
+                .best
+                .is_none_or(|(b, line)| score > b || (score == b && c.line < line));
         if wins {
-            self.best = Some(score);
+            self.best = Some((score, c.line));
         }
         wins
     }
@@ -669,6 +678,26 @@ mod tests {
         assert!(m.may_win(9, 1));
         // The same text in a plain block scores less and loses.
         assert!(!m.consider(&cand("U.S. markets rally as rates fall", 8, 0)));
+    }
+
+    #[test]
+    fn an_equal_score_goes_to_the_earlier_block_whatever_the_order_considered() {
+        let s = stop();
+        let input = Inputs {
+            content_start: Some(40),
+            content_first: Some(40),
+            ..inputs("Storm hits the coast | Example Times", &[], &s)
+        };
+        // The extractor looks at the strongest lines first, not in page
+        // order; the same heading on two lines, both far from the content,
+        // scores the same, and the earlier one must still be the pick.
+        let mut m = Matcher::new(&input);
+        assert!(m.consider(&cand("Storm hits the coast", 12, 1)));
+        assert!(m.consider(&cand("Storm hits the coast", 5, 1)));
+        assert!(!m.consider(&cand("Storm hits the coast", 9, 1)));
+        let mut m = Matcher::new(&input);
+        assert!(m.consider(&cand("Storm hits the coast", 5, 1)));
+        assert!(!m.consider(&cand("Storm hits the coast", 12, 1)));
     }
 
     #[test]
