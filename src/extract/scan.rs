@@ -196,6 +196,22 @@ struct Open {
 /// wrapper marked as a side menu). Whole values only: `main-side` or
 /// `content-sidebar` name something else.
 #[inline]
+/// An ARIA role that names page furniture: the landmarks `<nav>`,
+/// `<header>`, `<footer>` and `<aside>` stand for, and dialogs (cookie and
+/// consent notices, sign-up overlays: long prose that otherwise wins the
+/// seed on pages with little text of their own).
+fn is_furniture_role(value: &[u8]) -> bool {
+    const ROLES: &[&[u8]] = &[
+        b"navigation",
+        b"contentinfo",
+        b"complementary",
+        b"dialog",
+        b"alertdialog",
+        b"banner",
+    ];
+    ROLES.iter().any(|r| value.eq_ignore_ascii_case(r))
+}
+
 fn is_main_id(value: &[u8]) -> bool {
     [
         &b"main"[..],
@@ -1201,6 +1217,9 @@ impl<'a> Scanner<'a> {
                     self.tag_main = true;
                 }
                 self.tag_page_main |= main;
+                if is_furniture_role(&self.value) {
+                    self.class_signal(Signal::Boilerplate);
+                }
             }
             Capture::Lang => {
                 if self.info.lang.is_empty() {
@@ -1870,6 +1889,46 @@ mod tests {
             ("Hyphenated id words", false),
             ("Class main words", true),
             ("Wrapper tail", true),
+        ] {
+            assert_eq!(boiler(needle), marked, "{needle}");
+        }
+    }
+
+    /// An ARIA role naming furniture (a dialog such as a cookie notice,
+    /// navigation, the site's banner or footer, a complementary box) marks
+    /// its element as its class would; other roles, and a furniture role
+    /// on a tag that cannot hold it as an attribute value, do not.
+    #[test]
+    fn furniture_roles_mark_their_elements() {
+        let html = "<div role=\"dialog\" aria-label=\"Consent\"><p>We use cookies words</p></div>\
+                    <div role=alertdialog><p>Unquoted alert words</p></div>\
+                    <div ROLE=\"Navigation\"><p>Nav role words</p></div>\
+                    <div role=\"contentinfo\"><p>Footer role words</p></div>\
+                    <div role=\"complementary\"><p>Aside role words</p></div>\
+                    <div role=\"banner\"><p>Banner role words</p></div>\
+                    <div role=\"article\"><p>Article role words</p></div>\
+                    <div title=\"dialog\"><p>Titled words</p></div>\
+                    <p>Plain words</p>";
+        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
+        assert_eq!(lines, bytewise.0);
+        let boiler = |needle: &str| {
+            lines
+                .iter()
+                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
+                .unwrap_or_else(|| panic!("no line holds {needle:?}"))
+                .boiler_text
+                > 0
+        };
+        for (needle, marked) in [
+            ("We use cookies words", true),
+            ("Unquoted alert words", true),
+            ("Nav role words", true),
+            ("Footer role words", true),
+            ("Aside role words", true),
+            ("Banner role words", true),
+            ("Article role words", false),
+            ("Titled words", false),
+            ("Plain words", false),
         ] {
             assert_eq!(boiler(needle), marked, "{needle}");
         }
