@@ -30,6 +30,10 @@ pub struct ExtractOptions {
     /// (K, M, G suffixes; default 8M).
     #[arg(long, env = "LINESIFT_MAX_TEXT", value_name = "SIZE", value_parser = parse_size_usize)]
     pub max_text: Option<usize>,
+    /// Keep every copy of a long paragraph the text repeats (by default
+    /// the linesift algorithm drops the later copies).
+    #[arg(long)]
+    pub keep_repeats: bool,
 }
 
 /// Parses a size such as `4096`, `512K`, `16M` or `1G`.
@@ -92,6 +96,7 @@ impl ExtractOptions {
             o.max_text = max;
         }
         o.headline = self.headline;
+        o.keep_repeats = self.keep_repeats;
         o
     }
 }

@@ -333,6 +333,9 @@ impl Extractor {
         if o.algorithm == Algorithm::R2l {
             text = text::non_ascii_only(&text);
         }
+        if o.algorithm == Algorithm::Linesift && !o.keep_repeats {
+            text::repeats::drop_repeated_paragraphs(&mut text);
+        }
         let text_truncated = text.len() > o.max_text;
         if text_truncated {
             text.truncate(floor_boundary(&text, o.max_text));
@@ -675,6 +678,35 @@ mod tests {
         Extractor::new(options)
             .extract(html.as_bytes(), &Hints::default())
             .expect("extracts")
+    }
+
+    /// A story carried twice (a variant hidden by script, which the scanner
+    /// cannot see) is extracted once; `keep_repeats` keeps both copies,
+    /// and short lines that repeat ("Reply") stay either way.
+    #[test]
+    fn a_story_carried_twice_is_extracted_once() {
+        let story = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                     patient debate, to light the old lamp again this winter.</p>\n\
+                     <p>Reply</p>\n\
+                     <p>The council will pay for the oil, and the school will keep the \
+                     logbook that every keeper since 1870 has written in.</p>\n<p>Reply</p>\n";
+        let html = format!(
+            "<html><head><title>Keepers vote</title></head><body>\n\
+             <div class=\"story variant-a\">\n{story}</div>\n\
+             <div class=\"story variant-b\">\n{story}</div>\n</body></html>"
+        );
+        let count = |doc: &Document, needle: &str| doc.text.matches(needle).count();
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(count(&doc, "light the old lamp"), 1, "{}", doc.text);
+        assert_eq!(count(&doc, "every keeper since 1870"), 1, "{}", doc.text);
+        assert_eq!(count(&doc, "Reply"), 4, "{}", doc.text);
+        let keep = Extractor::new(Options {
+            keep_repeats: true,
+            ..Options::default()
+        })
+        .extract(html.as_bytes(), &Hints::default())
+        .expect("extracts");
+        assert_eq!(count(&keep, "light the old lamp"), 2, "{}", keep.text);
     }
 
     /// A news page titled with the site's name: its one `<h1>` is far

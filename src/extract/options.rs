@@ -106,6 +106,13 @@ pub struct Options {
     /// boundary) and the document flagged `text_truncated`.
     #[serde(default = "default_max_text")]
     pub max_text: usize,
+    /// Keep every copy of a paragraph the text repeats. By default
+    /// `Linesift` drops the later copies of long paragraphs (a page's
+    /// hidden A/B or print copy of its article; see
+    /// [`text::repeats`](super::text::repeats)); the seed variants always
+    /// keep them.
+    #[serde(default)]
+    pub keep_repeats: bool,
 }
 
 fn default_max_bytes() -> usize {
@@ -148,6 +155,7 @@ impl Options {
             max_bytes: DEFAULT_MAX_BYTES,
             max_lines: DEFAULT_MAX_LINES,
             max_text: DEFAULT_MAX_TEXT,
+            keep_repeats: false,
         }
     }
 }

@@ -15,10 +15,12 @@
 //!
 //! `direct` tokenizes the common markup itself and leaves the rest to
 //! html5gum (`events`): the same events, a fraction of the time.
+//! `repeats` drops the paragraphs a page's text says twice.
 
 mod direct;
 pub(crate) use direct::{reference, text_after_markup};
 mod events;
+pub mod repeats;
 mod words;
 
 use super::tags::Tag;
