@@ -754,6 +754,48 @@ mod tests {
         assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
     }
 
+    /// A 2000s news page titled with the site's name only: no heading,
+    /// the story's headline in bold on the content's first line.
+    fn site_titled_page(title: &str, og: &str) -> String {
+        let menu = menu(40, "/s", "Desk");
+        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                    windy argument, that the old lamps would burn again from the first \
+                    night of spring until the ferries stop running in the autumn.</p>\n";
+        format!(
+            "<html><head><title>{title}</title>{og}</head><body>\n<ul>\n{menu}</ul>\n\
+             <p><b>Keepers vote to light the lamps again</b><br>\n{}</body></html>",
+            para.repeat(8)
+        )
+    }
+
+    #[test]
+    fn the_contents_first_line_is_the_headline_under_a_site_name_title() {
+        let doc = extract(&site_titled_page("Harbor Times", ""), HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+        // A page without a title too.
+        let doc = extract(&site_titled_page("", ""), HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+        // A longer title names the page itself.
+        let doc = extract(
+            &site_titled_page("Lamps lit again on the harbor | Harbor Times", ""),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Lamps lit again on the harbor")
+        );
+        // And so does og:title.
+        let og = "<meta property=\"og:title\" content=\"Spring on the pier\">";
+        let doc = extract(&site_titled_page("Harbor Times", og), HeadlineMethod::Auto);
+        assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
+    }
+
     #[test]
     fn og_title_is_the_headline_and_the_block_found_still_bounds_the_content() {
         let doc = extract(&shop_page("Harbor Lights on Steam"), HeadlineMethod::Auto);

@@ -253,6 +253,7 @@ fn auto(input: &Inputs<'_>) -> Option<Headline> {
 pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
     nearest_heading(input)
         .or_else(|| nearest_block(input))
+        .or_else(|| content_first_line(input))
         .or_else(|| {
             fallback(
                 &clean(input.title),
@@ -462,6 +463,37 @@ fn nearest_block(input: &Inputs<'_>) -> Option<Headline> {
         .filter(|c| c.line < start && start - c.line <= 12 && !c.links)
         .filter(|c| looks_like_headline(c.text))
         .max_by_key(|c| c.line)
+        .map(|c| Headline {
+            text: c.text.to_string(),
+            line: Some(c.line),
+        })
+}
+
+/// A title of at most three words ("Bloomberg.com", "Charleston Daily
+/// Mail", "Top Stories") without an og:title names the site or a section,
+/// not the page: the page's own headline, set in neither a heading nor a
+/// block before the content, is then the content's first line (news
+/// pages of the 2000s open the story with its headline in a `<p>` or a
+/// `<font>`). The first headline-shaped block on the content's first two
+/// lines that is not a link; `None` where og:title names the page or the
+/// title is longer (it is more likely the page's own name then).
+fn content_first_line(input: &Inputs<'_>) -> Option<Headline> {
+    let start = input.content_start?;
+    if !clean(input.og_title).is_empty() {
+        return None;
+    }
+    let title = clean(input.title);
+    let site_only = title_parts(&title)
+        .first()
+        .is_none_or(|part| part.split_whitespace().count() <= 3);
+    if !site_only {
+        return None;
+    }
+    input
+        .candidates
+        .iter()
+        .filter(|c| c.line >= start && c.line - start <= 1 && !c.links)
+        .find(|c| looks_like_headline(first_line(c.text)))
         .map(|c| Headline {
             text: c.text.to_string(),
             line: Some(c.line),
