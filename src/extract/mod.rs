@@ -393,9 +393,17 @@ impl Extractor {
         let Some(found) = found else {
             return (None, None);
         };
-        let heading = anchor
+        let mut heading = anchor
             .and_then(|l| scan.lines.get(l as usize))
             .map_or(0, |l| l.heading);
+        let (found, anchor) = match heading_above_content(scan, sel, anchor, heading) {
+            Some((h, level)) => {
+                heading = level;
+                let line = h.line;
+                (h, line)
+            }
+            None => (found, anchor),
+        };
         let input = headline_inputs(scan, &self.stop, &[], sel);
         let (mut found, anchor) = match headline::og_title_instead(&found, heading, &input) {
             Some(og) => (og, anchor),
@@ -445,6 +453,53 @@ impl Extractor {
             headline::auto_fallback(&headline_inputs(scan, &self.stop, &all, sel))
         })
     }
+}
+
+/// A footer or sidebar heading found for the headline gives way to the
+/// heading at the content start that outranks it, with its level. Titles
+/// that name only the site ("Cape Argus", "The Independent on Saturday")
+/// agree best with a heading repeating that name well past the story's
+/// start ("About Cape Argus", an `<h5>`), while the story's `<h1>` agrees
+/// with nothing. Only a heading found more than 15 lines past the content
+/// start (no headline heads content that began above it) and not made of
+/// link text (a teaser linking to the page itself may name it better than
+/// its heading does) is replaced; plain blocks stay (on pages with a
+/// specific title they are mostly the headline set in a `<p>`, and the
+/// heading above the content a section label). The heading is the
+/// nearest `<h1>`-`<h3>` at most 30 lines before the content start that
+/// looks like a headline (3 to 25 words, not a date).
+fn heading_above_content(
+    scan: &Scan,
+    sel: &select::Selection,
+    anchor: Option<u32>,
+    heading: u8,
+) -> Option<(headline::Headline, u8)> {
+    let start = sel.seed?.first as usize;
+    let line = anchor? as usize;
+    let found = scan.lines.get(line)?;
+    let teaser = found.anchor_text * 2 > found.text;
+    if line <= start + 15 || heading == 0 || teaser {
+        return None;
+    }
+    let mut fragments = text::Fragments::default();
+    let (i, level, text) = (start.saturating_sub(30)..=start)
+        .rev()
+        .filter_map(|i| {
+            let l = scan.lines.get(i)?;
+            ((1..=3).contains(&l.heading) && l.text > 0).then_some((i, l.heading))
+        })
+        .find_map(|(i, level)| {
+            let id = fragments.push(line_html(scan, i));
+            let text = headline::first_line(fragments.get(id));
+            headline::looks_like_headline(text).then(|| (i, level, text.to_string()))
+        })?;
+    (level < heading).then_some((
+        headline::Headline {
+            text,
+            line: Some(i as u32),
+        },
+        level,
+    ))
 }
 
 /// The page's one `<h1>` with text, rendered; `None` when it has none or
@@ -794,6 +849,47 @@ mod tests {
         let og = "<meta property=\"og:title\" content=\"Spring on the pier\">";
         let doc = extract(&site_titled_page("Harbor Times", og), HeadlineMethod::Auto);
         assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
+    }
+
+    /// A story under a title naming the site, with the site's name again
+    /// in a footer heading well past the story's start.
+    fn footer_named_page(footer: &str) -> String {
+        let menu = menu(40, "/s", "Desk");
+        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                    windy argument, that the old lamps would burn again from the first \
+                    night of spring until the ferries stop running in the autumn.</p>\n";
+        format!(
+            "<html><head><title>Harbor Times</title></head><body>\n<ul>\n{menu}</ul>\n\
+             <h1>Keepers vote to light the lamps again</h1>\n{}{footer}\n\
+             <p>News from the coast since 1901.</p>\n</body></html>",
+            para.repeat(20)
+        )
+    }
+
+    #[test]
+    fn a_heading_at_the_content_start_outranks_a_footer_heading_repeating_the_title() {
+        let doc = extract(
+            &footer_named_page("<h5>About Harbor Times</h5>"),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+        // Its line is the <h1>'s, at the content start (the footer's is past it).
+        assert!(doc.headline_line.is_some_and(|l| l < 50), "{doc:?}");
+        // A footer <h1> is not outranked and stays.
+        let doc = extract(
+            &footer_named_page("<h1>About Harbor Times</h1>"),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(doc.headline.as_deref(), Some("About Harbor Times"));
+        // Nor is a linked one (a teaser) replaced.
+        let doc = extract(
+            &footer_named_page("<h5><a href=\"/about\">About Harbor Times</a></h5>"),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(doc.headline.as_deref(), Some("About Harbor Times"));
     }
 
     #[test]

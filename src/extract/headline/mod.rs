@@ -421,7 +421,7 @@ fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
 
 /// A sentence-like block: 3 to 25 words, not a date or a section label
 /// ("Business", "STATE NEWS", "Dec 30 2007").
-fn looks_like_headline(text: &str) -> bool {
+pub fn looks_like_headline(text: &str) -> bool {
     let (words, numeric) = word_counts(text);
     headline_shape(words, numeric)
 }
