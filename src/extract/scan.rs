@@ -67,6 +67,10 @@ pub struct Line {
     /// The part of `boiler_text` that no element marked as furniture (by
     /// its name or a furniture word) holds: only layout words mark it.
     pub layout_text: u32,
+    /// The part of `boiler_text` inside an element that a comment word
+    /// marks ([`Signal::Comment`]): the reader comments, which keep their
+    /// mark where the selection forgives the others.
+    pub comment_text: u32,
     /// Heading level (1-6) when the line opens with a heading, else 0.
     pub heading: u8,
     /// Innermost container element open at the line's start, if any.
@@ -184,11 +188,13 @@ struct Open {
     element: u32,
     boiler: bool,
     furniture: bool,
+    comment: bool,
     opaque: bool,
     content: bool,
-    /// The boilerplate and furniture bases (see `Scanner::boiler_base`)
-    /// outside this element, restored when it closes.
-    bases: (u32, u32),
+    /// The boilerplate, furniture and comment bases (see
+    /// `Scanner::boiler_base`) outside this element, restored when it
+    /// closes.
+    bases: (u32, u32, u32),
 }
 
 /// An `id` that names the page's main element, as `<main>` does: the
@@ -352,6 +358,10 @@ pub struct Scanner<'a> {
     /// furniture inside it still counts.
     boiler_base: u32,
     furniture_base: u32,
+    /// Open elements marked as reader comments, and their depth at the
+    /// innermost main element (as `boiler_base`).
+    comment_depth: u32,
+    comment_base: u32,
     opaque_depth: u32,
     container: u32,
     prev_space: bool,
@@ -417,6 +427,8 @@ impl<'a> Scanner<'a> {
             boiler_base: 0,
             furniture_base: 0,
             furniture_depth: 0,
+            comment_depth: 0,
+            comment_base: 0,
             opaque_depth: 0,
             container: NO_ELEMENT,
             prev_space: false,
@@ -749,6 +761,9 @@ impl<'a> Scanner<'a> {
             self.cur.boiler_text += n;
             if self.furniture_depth == self.furniture_base {
                 self.cur.layout_text += n;
+            }
+            if self.comment_depth > self.comment_base {
+                self.cur.comment_text += n;
             }
         }
         if let Some(e) = self.elements.get_mut(self.container as usize) {
@@ -1394,7 +1409,9 @@ impl<'a> Scanner<'a> {
             // nothing about content.
             (Tag::Html | Tag::Body, _) => false,
             (_, Signal::Content) => false,
-            (Tag::Landmark, _) | (_, Signal::Boilerplate | Signal::Layout) => true,
+            (Tag::Landmark, _) | (_, Signal::Boilerplate | Signal::Comment | Signal::Layout) => {
+                true
+            }
             (Tag::Header, _) => self.content_depth == 0,
             _ => false,
         };
@@ -1408,14 +1425,17 @@ impl<'a> Scanner<'a> {
         // Boilerplate by its name or a furniture word, not by layout words
         // alone (see `Line::layout_text`).
         let furniture = boiler && (tag == Tag::Landmark || self.tag_signal != Signal::Layout);
+        let comment = boiler && self.tag_signal == Signal::Comment;
         self.boiler_depth += u32::from(boiler);
         self.furniture_depth += u32::from(furniture);
+        self.comment_depth += u32::from(comment);
         self.opaque_depth += u32::from(opaque);
         self.content_depth += u32::from(content);
-        let bases = (self.boiler_base, self.furniture_base);
+        let bases = (self.boiler_base, self.furniture_base, self.comment_base);
         if self.tag_page_main {
             self.boiler_base = self.boiler_depth;
             self.furniture_base = self.furniture_depth;
+            self.comment_base = self.comment_depth;
         }
         self.stack.push(Open {
             tag,
@@ -1423,6 +1443,7 @@ impl<'a> Scanner<'a> {
             element,
             boiler,
             furniture,
+            comment,
             opaque,
             content,
             bases,
@@ -1479,9 +1500,10 @@ impl<'a> Scanner<'a> {
         if let Some(open) = self.stack.pop() {
             self.boiler_depth -= u32::from(open.boiler);
             self.furniture_depth -= u32::from(open.furniture);
+            self.comment_depth -= u32::from(open.comment);
             self.opaque_depth -= u32::from(open.opaque);
             self.content_depth -= u32::from(open.content);
-            (self.boiler_base, self.furniture_base) = open.bases;
+            (self.boiler_base, self.furniture_base, self.comment_base) = open.bases;
             self.close_element(open.element);
         }
     }
@@ -1854,6 +1876,41 @@ mod tests {
         assert_eq!(boiler("Share this"), (true, false));
         assert_eq!(boiler("Widget words"), (true, true));
         assert_eq!(boiler("Menu words"), (true, false));
+    }
+
+    /// Text inside an element a comment word marks counts as comment
+    /// text, by a quoted class (the whole-attribute path) or an unquoted
+    /// id (byte by byte), furniture nested in the thread included; a main
+    /// element inside shelters its text as from any boilerplate, and
+    /// other furniture is no comment.
+    #[test]
+    fn text_in_comment_elements_counts_as_comment_text() {
+        let html = "<div class=\"comments-area\"><p>Reader one says</p>\
+                    <div class=\"nav\"><p>Older comments</p></div>\
+                    <main><p>Main inside</p></main></div><p>After words</p>\
+                    <div id=disqus_thread><p>Disqus words</p></div>\
+                    <div class=\"widget\"><p>Widget words</p></div>\
+                    <footer><p>Footer words</p></footer>";
+        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
+        assert_eq!(lines, bytewise.0);
+        let counts = |needle: &str| {
+            let l = lines
+                .iter()
+                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
+                .unwrap_or_else(|| panic!("no line holds {needle:?}"));
+            (l.boiler_text > 0, l.comment_text)
+        };
+        for (needle, marked, comment) in [
+            ("Reader one says", true, 15),
+            ("Older comments", true, 14),
+            ("Main inside", false, 0),
+            ("After words", false, 0),
+            ("Disqus words", true, 12),
+            ("Widget words", true, 0),
+            ("Footer words", true, 0),
+        ] {
+            assert_eq!(counts(needle), (marked, comment), "{needle}");
+        }
     }
 
     /// An element whose id names it the page's main content (`main`,

@@ -29,8 +29,15 @@ pub enum Signal {
     /// them too. Counted as boilerplate; the selection drops these marks
     /// when most of the page's text carries them.
     Layout,
-    /// Names page furniture: navigation, footers, comments, sharing, ads.
+    /// Names page furniture: navigation, footers, sharing, ads.
     Boilerplate,
+    /// Names reader comments (comments, disqus, ...): furniture like
+    /// [`Boilerplate`](Signal::Boilerplate) everywhere, except that the
+    /// selection keeps these marks when it drops the others on a page
+    /// that reads as mostly boilerplate (a blog post and its thread under
+    /// one misleading wrapper). Above furniture: `comment-nav` is still
+    /// the thread's.
+    Comment,
     /// Names the content itself.
     Content,
 }
@@ -273,8 +280,8 @@ const FIRST_ONLY: [u128; 6] = [
 /// The longest word in any list; longer parts are neutral.
 const LONGEST: usize = 15;
 
-/// Name parts that mark page furniture: navigation, footers, comments,
-/// sharing, ads.
+/// Name parts that mark page furniture: navigation, footers, sharing,
+/// ads.
 const BOILERPLATE: &[&str] = &[
     "nav",
     "navbar",
@@ -284,9 +291,6 @@ const BOILERPLATE: &[&str] = &[
     "footer",
     "sidebar",
     "aside",
-    "comment",
-    "comments",
-    "commentlist",
     "share",
     "sharing",
     "social",
@@ -311,7 +315,6 @@ const BOILERPLATE: &[&str] = &[
     "toolbar",
     "login",
     "signup",
-    "disqus",
     "outbrain",
     "taboola",
     "sponsored",
@@ -350,6 +353,8 @@ const LAYOUT: &[&str] = &[
     "teaser",
     "teasers",
 ];
+/// Name parts that mark reader comments ([`Signal::Comment`]).
+const COMMENT: &[&str] = &["comment", "comments", "commentlist", "disqus"];
 /// Name parts that mark the main content.
 const CONTENT: &[&str] = &[
     "content",
@@ -385,7 +390,7 @@ static TABLE: [(u128, Signal); SLOTS] = table();
 
 /// Table size: a power of two, under a third full.
 const SLOTS: usize = 512;
-const WORDS: usize = BOILERPLATE.len() + LAYOUT.len() + CONTENT.len();
+const WORDS: usize = BOILERPLATE.len() + LAYOUT.len() + COMMENT.len() + CONTENT.len();
 const _: () = assert!(3 * WORDS < SLOTS);
 
 /// A lowercase word of at most [`LONGEST`] bytes as an integer: its bytes
@@ -465,14 +470,16 @@ fn lookup(key: u128) -> Signal {
 const fn table() -> [(u128, Signal); SLOTS] {
     let mut t = [(0u128, Signal::Neutral); SLOTS];
     let mut i = 0;
-    let (b, l) = (BOILERPLATE.len(), LAYOUT.len());
+    let (b, l, c) = (BOILERPLATE.len(), LAYOUT.len(), COMMENT.len());
     while i < WORDS {
         let (word, signal) = if i < b {
             (BOILERPLATE[i], Signal::Boilerplate)
         } else if i < b + l {
             (LAYOUT[i - b], Signal::Layout)
+        } else if i < b + l + c {
+            (COMMENT[i - b - l], Signal::Comment)
         } else {
-            (CONTENT[i - b - l], Signal::Content)
+            (CONTENT[i - b - l - c], Signal::Content)
         };
         let k = key(word.as_bytes());
         let mut at = slot(k);
@@ -502,7 +509,9 @@ mod tests {
             for (k, p) in parts_plainly(token).iter().enumerate() {
                 let p = std::str::from_utf8(p).unwrap();
                 let modifier = p.len() <= LONGEST && FIRST_ONLY.contains(&key(p.as_bytes()));
-                let said = if BOILERPLATE.contains(&p) && (k == 0 || !modifier) {
+                let said = if COMMENT.contains(&p) {
+                    Signal::Comment
+                } else if BOILERPLATE.contains(&p) && (k == 0 || !modifier) {
                     Signal::Boilerplate
                 } else if LAYOUT.contains(&p) && (k == 0 || !modifier) {
                     Signal::Layout
@@ -511,9 +520,11 @@ mod tests {
                 } else {
                     Signal::Neutral
                 };
-                // Content over furniture over layout, spelled out.
+                // Content over comments over furniture over layout,
+                // spelled out.
                 found = match (found, said) {
                     (Signal::Content, _) | (_, Signal::Content) => Signal::Content,
+                    (Signal::Comment, _) | (_, Signal::Comment) => Signal::Comment,
                     (Signal::Boilerplate, _) | (_, Signal::Boilerplate) => Signal::Boilerplate,
                     (Signal::Layout, _) | (_, Signal::Layout) => Signal::Layout,
                     _ => Signal::Neutral,
@@ -549,6 +560,7 @@ mod tests {
                     Just("recommendations"), Just("Footer"), Just("ad"),
                     Just("hidden"), Just("Sidebar"), Just("\t"), Just("\n"),
                     Just("widget"), Just("Q"), Just("9"), Just("aB"),
+                    Just("comments"), Just("Disqus"),
                     Just("abcdefghijklmno"), Just("sixteen-or-more-bytes"),
                 ],
                 0..24,
@@ -614,7 +626,7 @@ mod tests {
         // A word that merely contains "ad" is not an advert.
         assert_eq!(classify(b"headline shadow"), Signal::Neutral);
         assert_eq!(classify(b""), Signal::Neutral);
-        assert_eq!(classify(b"comment-list"), Signal::Boilerplate);
+        assert_eq!(classify(b"comment-list"), Signal::Comment);
     }
 
     /// Layout words anywhere in a value (page builders' wrappers among
@@ -634,6 +646,26 @@ mod tests {
         for (value, signal) in cases {
             let shown = String::from_utf8_lossy(value);
             assert_eq!(classify(value), signal, "{shown}");
+        }
+    }
+
+    /// Comment words mark the thread whatever furniture word shares the
+    /// value (`comment-nav`, `widget_comments`), and content words still
+    /// cancel them (`comment-content` is a comment's own text, inside a
+    /// thread marked as such above it).
+    #[test]
+    fn comment_words_rank_above_furniture_and_below_content() {
+        use Signal::{Comment, Content};
+        let cases: [(&[u8], Signal); 6] = [
+            (b"comments-area", Comment),
+            (b"comment-nav", Comment),
+            (b"widget widget_comments", Comment),
+            (b"commentList footer", Comment),
+            (b"disqus_thread", Comment),
+            (b"comment-content", Content),
+        ];
+        for (value, signal) in cases {
+            assert_eq!(classify(value), signal, "{}", value.escape_ascii());
         }
     }
 
@@ -668,6 +700,7 @@ mod tests {
         for (words, signal) in [
             (BOILERPLATE, Signal::Boilerplate),
             (LAYOUT, Signal::Layout),
+            (COMMENT, Signal::Comment),
             (CONTENT, Signal::Content),
         ] {
             for w in words {
