@@ -1809,6 +1809,14 @@ mod tests {
         })
     }
 
+    /// The line of `lines` whose source in `html` holds `needle`.
+    fn line_holding<'l>(lines: &'l [Line], html: &str, needle: &str) -> &'l Line {
+        lines
+            .iter()
+            .find(|l| html[l.start as usize..l.end as usize].contains(needle))
+            .unwrap_or_else(|| panic!("no line holds {needle:?}"))
+    }
+
     /// What the scanner makes of `html` fed whole and fed a character at a
     /// time (then a quoted attribute is never complete in the buffer, so
     /// only the byte-wise tag states run).
@@ -1852,10 +1860,7 @@ mod tests {
         let [(lines, _, _), bytewise] = whole_and_bytewise(html);
         assert_eq!(lines, bytewise.0);
         let boiler = |needle: &str| {
-            let l = lines
-                .iter()
-                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
-                .unwrap_or_else(|| panic!("no line holds {needle:?}"));
+            let l = line_holding(&lines, html, needle);
             (l.boiler_text > 0, l.layout_text > 0)
         };
         for (needle, marked) in [
@@ -1894,10 +1899,7 @@ mod tests {
         let [(lines, _, _), bytewise] = whole_and_bytewise(html);
         assert_eq!(lines, bytewise.0);
         let counts = |needle: &str| {
-            let l = lines
-                .iter()
-                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
-                .unwrap_or_else(|| panic!("no line holds {needle:?}"));
+            let l = line_holding(&lines, html, needle);
             (l.boiler_text > 0, l.comment_text)
         };
         for (needle, marked, comment) in [
@@ -1929,14 +1931,7 @@ mod tests {
                     <p>Wrapper tail</p></div>";
         let [(lines, _, _), bytewise] = whole_and_bytewise(html);
         assert_eq!(lines, bytewise.0);
-        let boiler = |needle: &str| {
-            lines
-                .iter()
-                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
-                .unwrap_or_else(|| panic!("no line holds {needle:?}"))
-                .boiler_text
-                > 0
-        };
+        let boiler = |needle: &str| line_holding(&lines, html, needle).boiler_text > 0;
         for (needle, marked) in [
             ("Side menu words", true),
             ("Listing heading", false),
@@ -1953,8 +1948,8 @@ mod tests {
 
     /// An ARIA role naming furniture (a dialog such as a cookie notice,
     /// navigation, the site's banner or footer, a complementary box) marks
-    /// its element as its class would; other roles, and a furniture role
-    /// on a tag that cannot hold it as an attribute value, do not.
+    /// its element as its class would; other roles, and the same word in
+    /// another attribute, do not.
     #[test]
     fn furniture_roles_mark_their_elements() {
         let html = "<div role=\"dialog\" aria-label=\"Consent\"><p>We use cookies words</p></div>\
@@ -1968,14 +1963,7 @@ mod tests {
                     <p>Plain words</p>";
         let [(lines, _, _), bytewise] = whole_and_bytewise(html);
         assert_eq!(lines, bytewise.0);
-        let boiler = |needle: &str| {
-            lines
-                .iter()
-                .find(|l| html[l.start as usize..l.end as usize].contains(needle))
-                .unwrap_or_else(|| panic!("no line holds {needle:?}"))
-                .boiler_text
-                > 0
-        };
+        let boiler = |needle: &str| line_holding(&lines, html, needle).boiler_text > 0;
         for (needle, marked) in [
             ("We use cookies words", true),
             ("Unquoted alert words", true),
