@@ -647,6 +647,10 @@ const NOISE_STARTS: &[(&str, Noise)] = &[
     ("recommended stories", Noise::Links),
     ("recommended posts", Noise::Links),
     ("further reading", Noise::Links),
+    ("from other news sites", Noise::Links),
+    ("from around the web", Noise::Links),
+    ("around the web", Noise::Links),
+    ("elsewhere on the web", Noise::Links),
     ("leave a reply", Noise::Comments),
     ("leave a comment", Noise::Comments),
     ("share this", Noise::Share),
@@ -1056,6 +1060,8 @@ mod tests {
                 Some(Noise::Links),
             ),
             ("<h3>Trending</h3>", Some(Noise::Links)),
+            ("<h3>From other news sites</h3>", Some(Noise::Links)),
+            ("<h3>Around the Web</h3>", Some(Noise::Links)),
             ("<h2>Latest news</h2>", Some(Noise::Links)),
             ("<h2>12 Comments</h2>", Some(Noise::Comments)),
             ("<h2>3 Responses to “A post”</h2>", Some(Noise::Comments)),
@@ -1073,6 +1079,7 @@ mod tests {
             ("<h2>Comments on the draft law</h2>", None),
             ("<h2>12 commentators agree</h2>", None),
             ("<h2>Sharing economy</h2>", None),
+            ("<h2>From other worlds</h2>", None),
             (&format!("<h2>Related {}</h2>", "word ".repeat(20)), None),
         ] {
             assert_eq!(noise_heading(source), noise, "{source}");
