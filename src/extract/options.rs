@@ -92,7 +92,7 @@ pub struct Options {
     /// A logical line longer than this many characters breaks at its next tag.
     pub wrap: u32,
     // Resource limits. Memory per page is about `max_bytes` (the decoded
-    // source is kept to render the selected lines) plus ~60 bytes per
+    // source is kept to render the selected lines) plus ~70 bytes per
     // logical line, so both are capped; see README "Resource limits".
     /// Pages larger than this many bytes are refused with
     /// [`ExtractError::TooLarge`](super::ExtractError::TooLarge).
