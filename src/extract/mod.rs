@@ -489,8 +489,7 @@ fn heading_above_content(
             ((1..=3).contains(&l.heading) && l.text > 0).then_some((i, l.heading))
         })
         .find_map(|(i, level)| {
-            let id = fragments.push(line_html(scan, i));
-            let text = headline::first_line(fragments.get(id));
+            let text = rendered_first_line(scan, &mut fragments, i);
             headline::looks_like_headline(text).then(|| (i, level, text.to_string()))
         })?;
     (level < heading).then_some((
@@ -515,12 +514,18 @@ fn lone_h1(scan: &Scan) -> Option<headline::Headline> {
         return None;
     };
     let mut fragments = text::Fragments::default();
-    let id = fragments.push(line_html(scan, i));
-    let text = headline::first_line(fragments.get(id));
+    let text = rendered_first_line(scan, &mut fragments, i);
     (!text.is_empty()).then(|| headline::Headline {
         text: text.to_string(),
         line: Some(i as u32),
     })
+}
+
+/// Line `i` rendered into `fragments`: its first line, what a headline
+/// is of a block ([`headline::first_line`]).
+fn rendered_first_line<'f>(scan: &Scan, fragments: &'f mut text::Fragments, i: usize) -> &'f str {
+    let id = fragments.push(line_html(scan, i));
+    headline::first_line(fragments.get(id))
 }
 
 /// What `Auto`'s first choice found, and what it did with the lines.

@@ -197,11 +197,6 @@ struct Open {
     bases: (u32, u32, u32),
 }
 
-/// An `id` that names the page's main element, as `<main>` does: the
-/// page's own name for its content area (`<section id="main">` inside a
-/// wrapper marked as a side menu). Whole values only: `main-side` or
-/// `content-sidebar` name something else.
-#[inline]
 /// An ARIA role that names page furniture: the landmarks `<nav>`,
 /// `<header>`, `<footer>` and `<aside>` stand for, and dialogs (cookie and
 /// consent notices, sign-up overlays: long prose that otherwise wins the
@@ -218,6 +213,11 @@ fn is_furniture_role(value: &[u8]) -> bool {
     ROLES.iter().any(|r| value.eq_ignore_ascii_case(r))
 }
 
+/// An `id` that names the page's main element, as `<main>` does: the
+/// page's own name for its content area (`<section id="main">` inside a
+/// wrapper marked as a side menu). Whole values only: `main-side` or
+/// `content-sidebar` name something else.
+#[inline]
 fn is_main_id(value: &[u8]) -> bool {
     [
         &b"main"[..],
@@ -228,6 +228,19 @@ fn is_main_id(value: &[u8]) -> bool {
     ]
     .iter()
     .any(|w| value.eq_ignore_ascii_case(w))
+}
+
+/// What a class or id value (`capture` says which) tells of its element:
+/// its signal, and whether it names the page's main element. One reading
+/// for both the whole-attribute path and the byte states; a function of
+/// the fields it needs, so that either can pass a value it borrows from
+/// the scanner.
+#[inline]
+fn read_class_or_id(memo: &mut signals::Memo, capture: Capture, value: &[u8]) -> (Signal, bool) {
+    (
+        memo.classify(value),
+        capture == Capture::Id && is_main_id(value),
+    )
 }
 
 /// Fixed-size lowercase name buffer.
@@ -633,9 +646,8 @@ impl<'a> Scanner<'a> {
         if matches!(self.capture, Capture::ClassId | Capture::Id) {
             // The commonest capture, classified where it lies (`end_value`
             // would copy it first).
-            let signal = self.memo.classify(value);
-            self.tag_page_main |= self.capture == Capture::Id && is_main_id(value);
-            self.class_signal(signal);
+            let read = read_class_or_id(&mut self.memo, self.capture, value);
+            self.class_or_id(read);
             self.capture = Capture::None;
             return;
         }
@@ -1209,13 +1221,19 @@ impl<'a> Scanner<'a> {
         self.tag_signal = self.tag_signal.max(signal);
     }
 
+    /// What a class or id value says ([`read_class_or_id`]), taken into the
+    /// tag being read.
+    fn class_or_id(&mut self, (signal, main): (Signal, bool)) {
+        self.class_signal(signal);
+        self.tag_page_main |= main;
+    }
+
     fn end_value(&mut self) {
         match self.capture {
             Capture::None => {}
             Capture::ClassId | Capture::Id => {
-                let signal = self.memo.classify(&self.value);
-                self.class_signal(signal);
-                self.tag_page_main |= self.capture == Capture::Id && is_main_id(&self.value);
+                let read = read_class_or_id(&mut self.memo, self.capture, &self.value);
+                self.class_or_id(read);
             }
             Capture::MetaKey => {
                 let v = &self.value;

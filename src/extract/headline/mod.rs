@@ -540,8 +540,9 @@ pub fn first_line(text: &str) -> &str {
 
 /// A headline as people write it down: its first line only (a heading
 /// block may carry a byline after a `<br>`), without a breadcrumb trail
-/// before it or a short suffix after a bar, typographic apostrophes and single quotes as ASCII (double
-/// quotes stay as set: “Calm”, most gold headlines keep them).
+/// before it or a short suffix after a bar, typographic apostrophes and
+/// single quotes as ASCII (double quotes stay as set: “Calm”, most gold
+/// headlines keep them).
 pub fn normalize(text: &str) -> String {
     let first = first_line(text);
     // Permalink markers documentation generators append to headings.
