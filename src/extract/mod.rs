@@ -769,6 +769,34 @@ mod tests {
         assert_eq!(count(&keep, "light the old lamp"), 2, "{}", keep.text);
     }
 
+    /// Text a `style` hides (a sign-up form shown by a script, an
+    /// email's preview text) does not win the seed over a shorter story
+    /// the reader sees; without the style the hidden text would be chosen.
+    #[test]
+    fn hidden_text_does_not_outweigh_the_visible_story() {
+        let offer = "<p>Join our list today and be the very first to hear about every new \
+                     issue, every event on the pier and every special offer from the shop, \
+                     delivered to your inbox each and every week of the year for free.</p>\n";
+        let story = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                     patient debate, to light the old lamp again this winter.</p>\n";
+        let page = |style: &str| {
+            format!(
+                "<html><head><title>Keepers vote</title></head><body>\n\
+                 <div class=\"box\"{style}>\n{}</div>\n<ul>\n{}</ul>\n\
+                 <div class=\"story\">\n{}</div>\n</body></html>",
+                offer.repeat(4),
+                menu(12, "/s", "Desk"),
+                story.repeat(2)
+            )
+        };
+        let doc = extract(&page(" style=\"display:none\""), HeadlineMethod::Auto);
+        assert!(doc.text.contains("light the old lamp"), "{}", doc.text);
+        assert!(!doc.text.contains("Join our list"), "{}", doc.text);
+        // The same page with the form shown: its text is the longest block.
+        let doc = extract(&page(""), HeadlineMethod::Auto);
+        assert!(doc.text.contains("Join our list"), "{}", doc.text);
+    }
+
     /// A news page titled with the site's name: its one `<h1>` is far
     /// above the story, past a menu, and a byline sits just before it
     /// (above the share buttons).

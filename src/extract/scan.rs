@@ -213,6 +213,29 @@ fn is_furniture_role(value: &[u8]) -> bool {
     ROLES.iter().any(|r| value.eq_ignore_ascii_case(r))
 }
 
+/// Does a `style` attribute value hide its element: `display: none` or
+/// `visibility: hidden` (ASCII case and whitespace around the colon
+/// ignored)? Pages keep text there that no reader sees until a script
+/// shows it: a second copy of the content for another screen size,
+/// an email's preview text, menus, sign-up forms.
+fn hides_element(style: &[u8]) -> bool {
+    style.split(|&b| b == b';').any(|decl| {
+        let mut parts = decl.splitn(2, |&b| b == b':');
+        let (Some(name), Some(value)) = (parts.next(), parts.next()) else {
+            return false;
+        };
+        let value = value.trim_ascii();
+        let value = value
+            .strip_suffix(b"!important")
+            .map_or(value, <[u8]>::trim_ascii);
+        match name.trim_ascii() {
+            n if n.eq_ignore_ascii_case(b"display") => value.eq_ignore_ascii_case(b"none"),
+            n if n.eq_ignore_ascii_case(b"visibility") => value.eq_ignore_ascii_case(b"hidden"),
+            _ => false,
+        }
+    })
+}
+
 /// An `id` that names the page's main element, as `<main>` does: the
 /// page's own name for its content area (`<section id="main">` inside a
 /// wrapper marked as a side menu). Whole values only: `main-side` or
@@ -341,6 +364,8 @@ enum Capture {
     MetaContent,
     Lang,
     Role,
+    /// A `style`: whether it hides the element (see `hides_element`).
+    Style,
 }
 
 /// The streaming line scanner. Feed it decoded text with [`Scanner::push`],
@@ -407,6 +432,13 @@ pub struct Scanner<'a> {
     /// The tag being read is `<main>`, `role="main"` or has an id naming the
     /// main content: the page's own main element (see `boiler_base`).
     tag_page_main: bool,
+    /// The tag being read has a `style` that hides it (`display: none`,
+    /// `visibility: hidden`): its text is not on the page a reader sees.
+    tag_hidden: bool,
+    /// The tag being read is a panel a reader opens in place
+    /// (`role="tabpanel"` or `"region"`: tabs, accordions, FAQ answers):
+    /// hidden or not, its text is the page's.
+    tag_panel: bool,
     info: PageInfo,
     /// Signals of recent class/id values.
     memo: signals::Memo,
@@ -466,6 +498,8 @@ impl<'a> Scanner<'a> {
             content_depth: 0,
             tag_main: false,
             tag_page_main: false,
+            tag_hidden: false,
+            tag_panel: false,
             info: PageInfo::default(),
             memo: signals::Memo::default(),
         }
@@ -648,6 +682,12 @@ impl<'a> Scanner<'a> {
             // would copy it first).
             let read = read_class_or_id(&mut self.memo, self.capture, value);
             self.class_or_id(read);
+            self.capture = Capture::None;
+            return;
+        }
+        if self.capture == Capture::Style {
+            // Read where it lies too: inline styles can be long.
+            self.tag_hidden |= hides_element(value);
             self.capture = Capture::None;
             return;
         }
@@ -1022,6 +1062,8 @@ impl<'a> Scanner<'a> {
         const MAIN: u64 = tags::name_key(b"main");
         self.tag_main = key == ARTICLE || key == MAIN;
         self.tag_page_main = key == MAIN;
+        self.tag_hidden = false;
+        self.tag_panel = false;
         self.meta_is_title = false;
         self.meta_content.clear();
         let run = Run::of(self.src.as_bytes(), self.tag_start, self.pos);
@@ -1205,6 +1247,7 @@ impl<'a> Scanner<'a> {
             (Tag::Meta, b"content") => Capture::MetaContent,
             (Tag::Html, b"lang") => Capture::Lang,
             (_, b"role" | b"itemprop") if stacked => Capture::Role,
+            (_, b"style") if stacked => Capture::Style,
             _ => Capture::None,
         }
     }
@@ -1250,10 +1293,13 @@ impl<'a> Scanner<'a> {
                     self.tag_main = true;
                 }
                 self.tag_page_main |= main;
+                self.tag_panel |= self.value.eq_ignore_ascii_case(b"tabpanel")
+                    || self.value.eq_ignore_ascii_case(b"region");
                 if is_furniture_role(&self.value) {
                     self.class_signal(Signal::Boilerplate);
                 }
             }
+            Capture::Style => self.tag_hidden |= hides_element(&self.value),
             Capture::Lang => {
                 if self.info.lang.is_empty() {
                     self.info.lang = String::from_utf8_lossy(&self.value).into_owned();
@@ -1423,6 +1469,10 @@ impl<'a> Scanner<'a> {
             self.tag_signal = Signal::Content;
         }
         let boiler = match (tag, self.tag_signal) {
+            // A page hidden whole until its scripts run is still the page.
+            (Tag::Html | Tag::Body, _) if self.tag_hidden => false,
+            // Hidden text is furniture whatever the element is called.
+            _ if self.tag_hidden && !self.tag_panel => true,
             // Page-wide classes (`<html class="sidebar-visible">`) say
             // nothing about content.
             (Tag::Html | Tag::Body, _) => false,
@@ -1442,7 +1492,10 @@ impl<'a> Scanner<'a> {
         let element = self.record_element(tag, boiler);
         // Boilerplate by its name or a furniture word, not by layout words
         // alone (see `Line::layout_text`).
-        let furniture = boiler && (tag == Tag::Landmark || self.tag_signal != Signal::Layout);
+        let furniture = boiler
+            && (tag == Tag::Landmark
+                || (self.tag_hidden && !self.tag_panel)
+                || self.tag_signal != Signal::Layout);
         let comment = boiler && self.tag_signal == Signal::Comment;
         self.boiler_depth += u32::from(boiler);
         self.furniture_depth += u32::from(furniture);
@@ -1961,6 +2014,47 @@ mod tests {
             ("Wrapper tail", true),
         ] {
             assert_eq!(boiler(needle), marked, "{needle}");
+        }
+    }
+
+    /// Text inside an element whose `style` hides it (`display: none`,
+    /// `visibility: hidden`, any case and spacing, `!important` or not)
+    /// counts as furniture, nested elements included; a shown element, a
+    /// hiding word elsewhere in the style, the page's `<body>` hidden until
+    /// its scripts run, and hidden tab or accordion panels (`role` tabpanel
+    /// or region) are not marked for it.
+    #[test]
+    fn hidden_elements_mark_their_text() {
+        let html = "<body style=\"display:none\"><div style=\"display: none\"><p>Hidden words</p>\
+                    <div class=\"x\"><p>Nested hidden words</p></div></div>\
+                    <div class=\"copy\" STYLE=\"color:red; Display : NONE !important\">\
+                    <p>Important hidden words</p></div>\
+                    <section style=\"visibility:hidden\"><p>Invisible words</p></section>\
+                    <div style=\"display:block\"><p>Shown words</p></div>\
+                    <div style=\"content: \'display:none\'; border:none\"><p>Border words</p></div>\
+                    <div role=\"tabpanel\" style=\"display:none\"><p>Tab panel words</p></div>\
+                    <div style=\"display:none\" role=\"region\"><p>Accordion words</p></div>\
+                    <p>Plain words</p></body>";
+        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
+        assert_eq!(lines, bytewise.0);
+        let marks = |needle: &str| {
+            let l = line_holding(&lines, html, needle);
+            (l.boiler_text > 0, l.layout_text > 0)
+        };
+        for (needle, marked) in [
+            ("Hidden words", true),
+            ("Nested hidden words", true),
+            ("Important hidden words", true),
+            ("Invisible words", true),
+            ("Shown words", false),
+            ("Border words", false),
+            ("Tab panel words", false),
+            ("Accordion words", false),
+            ("Plain words", false),
+        ] {
+            // Hidden text is furniture, not a layout mark the selection
+            // may forgive with the page builders' wrappers.
+            assert_eq!(marks(needle), (marked, false), "{needle}");
         }
     }
 
