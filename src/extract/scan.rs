@@ -236,6 +236,50 @@ fn hides_element(style: &[u8]) -> bool {
     })
 }
 
+/// Does a class value name a panel a reader opens in place: an
+/// accordion's or a tab's pane, a FAQ answer, an expander's or a
+/// toggle's content (`faq__answer`, `tab-pane`, `a-expander-content`)?
+/// Name parts as `signals` splits them (at anything not a letter or a
+/// digit, and lower→upper case changes), ASCII case ignored. Only read
+/// for hidden elements: collapsed panels are content, hidden the way
+/// menus and pop-ups are but opened where they stand.
+fn names_a_panel(class: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"accordion",
+        b"collapse",
+        b"collapsible",
+        b"expander",
+        b"expandable",
+        b"toggle",
+        b"faq",
+        b"answer",
+        b"tab",
+        b"pane",
+    ];
+    let mut start = 0;
+    for i in 0..=class.len() {
+        let end = match (class.get(i), i.checked_sub(1).and_then(|j| class.get(j))) {
+            (None, _) => true,
+            (Some(b), _) if !b.is_ascii_alphanumeric() => true,
+            (Some(b), Some(p)) => b.is_ascii_uppercase() && p.is_ascii_lowercase(),
+            (Some(_), None) => false,
+        };
+        if !end {
+            continue;
+        }
+        let part = &class[start..i];
+        if WORDS.iter().any(|w| part.eq_ignore_ascii_case(w)) {
+            return true;
+        }
+        start = if class.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+            i
+        } else {
+            i + 1
+        };
+    }
+    false
+}
+
 /// An `id` that names the page's main element, as `<main>` does: the
 /// page's own name for its content area (`<section id="main">` inside a
 /// wrapper marked as a side menu). Whole values only: `main-side` or
@@ -439,6 +483,11 @@ pub struct Scanner<'a> {
     /// (`role="tabpanel"` or `"region"`: tabs, accordions, FAQ answers):
     /// hidden or not, its text is the page's.
     tag_panel: bool,
+    /// Where the tag's `class` value lies in the source (start, length),
+    /// when read whole: looked at only if the tag is hidden (see
+    /// `names_a_panel`). A value read byte by byte is looked at in
+    /// `end_value` and sets `tag_panel` itself.
+    tag_class: (usize, usize),
     info: PageInfo,
     /// Signals of recent class/id values.
     memo: signals::Memo,
@@ -500,6 +549,7 @@ impl<'a> Scanner<'a> {
             tag_page_main: false,
             tag_hidden: false,
             tag_panel: false,
+            tag_class: (0, 0),
             info: PageInfo::default(),
             memo: signals::Memo::default(),
         }
@@ -681,6 +731,9 @@ impl<'a> Scanner<'a> {
             // The commonest capture, classified where it lies (`end_value`
             // would copy it first).
             let read = read_class_or_id(&mut self.memo, self.capture, value);
+            if self.capture == Capture::ClassId {
+                self.tag_class = (start + attr.name + 2, value.len());
+            }
             self.class_or_id(read);
             self.capture = Capture::None;
             return;
@@ -1064,6 +1117,7 @@ impl<'a> Scanner<'a> {
         self.tag_page_main = key == MAIN;
         self.tag_hidden = false;
         self.tag_panel = false;
+        self.tag_class = (0, 0);
         self.meta_is_title = false;
         self.meta_content.clear();
         let run = Run::of(self.src.as_bytes(), self.tag_start, self.pos);
@@ -1277,6 +1331,9 @@ impl<'a> Scanner<'a> {
             Capture::ClassId | Capture::Id => {
                 let read = read_class_or_id(&mut self.memo, self.capture, &self.value);
                 self.class_or_id(read);
+                if self.capture == Capture::ClassId {
+                    self.tag_panel |= names_a_panel(&self.value);
+                }
             }
             Capture::MetaKey => {
                 let v = &self.value;
@@ -1465,6 +1522,15 @@ impl<'a> Scanner<'a> {
     fn push_open(&mut self, tag: Tag) {
         let name = self.tag_name;
         self.close_implied(name.get());
+        if self.tag_hidden && !self.tag_panel {
+            let (start, len) = self.tag_class;
+            let class = self
+                .src
+                .as_bytes()
+                .get(start..start + len)
+                .unwrap_or_default();
+            self.tag_panel = names_a_panel(class);
+        }
         if self.tag_main {
             self.tag_signal = Signal::Content;
         }
@@ -2022,7 +2088,9 @@ mod tests {
     /// counts as furniture, nested elements included; a shown element, a
     /// hiding word elsewhere in the style, the page's `<body>` hidden until
     /// its scripts run, and hidden tab or accordion panels (`role` tabpanel
-    /// or region) are not marked for it.
+    /// or region, or a class naming a panel: `faq__answer`, `tab-pane`,
+    /// `toggleContent`, before or after the style) are not marked for it;
+    /// a class merely starting like one (`tablet-menu`) is no panel.
     #[test]
     fn hidden_elements_mark_their_text() {
         let html = "<body style=\"display:none\"><div style=\"display: none\"><p>Hidden words</p>\
@@ -2034,6 +2102,10 @@ mod tests {
                     <div style=\"content: \'display:none\'; border:none\"><p>Border words</p></div>\
                     <div role=\"tabpanel\" style=\"display:none\"><p>Tab panel words</p></div>\
                     <div style=\"display:none\" role=\"region\"><p>Accordion words</p></div>\
+                    <div class=\"faq__answer\" style=\"display:none\"><p>Answer words</p></div>\
+                    <div style=\"display:none\" class=\"tab-pane fade\"><p>Pane words</p></div>\
+                    <div class=\"toggleContent\" style=\"display:none\"><p>Toggle words</p></div>\
+                    <div class=\"tablet-menu\" style=\"display:none\"><p>Menu words</p></div>\
                     <p>Plain words</p></body>";
         let [(lines, _, _), bytewise] = whole_and_bytewise(html);
         assert_eq!(lines, bytewise.0);
@@ -2050,6 +2122,10 @@ mod tests {
             ("Border words", false),
             ("Tab panel words", false),
             ("Accordion words", false),
+            ("Answer words", false),
+            ("Pane words", false),
+            ("Toggle words", false),
+            ("Menu words", true),
             ("Plain words", false),
         ] {
             // Hidden text is furniture, not a layout mark the selection
