@@ -219,20 +219,25 @@ fn is_furniture_role(value: &[u8]) -> bool {
 /// shows it: a second copy of the content for another screen size,
 /// an email's preview text, menus, sign-up forms.
 fn hides_element(style: &[u8]) -> bool {
-    style.split(|&b| b == b';').any(|decl| {
-        let mut parts = decl.splitn(2, |&b| b == b':');
-        let (Some(name), Some(value)) = (parts.next(), parts.next()) else {
-            return false;
-        };
-        let value = value.trim_ascii();
+    // Each declaration's colon, found by memchr: most styles are a few
+    // declarations, and the bytes between are not looked at.
+    memchr::memchr_iter(b':', style).any(|colon| {
+        let name = style[..colon].trim_ascii_end();
+        let value = style[colon + 1..].trim_ascii_start();
+        let value = &value[..memchr::memchr(b';', value).unwrap_or(value.len())];
+        let value = value.trim_ascii_end();
         let value = value
             .strip_suffix(b"!important")
-            .map_or(value, <[u8]>::trim_ascii);
-        match name.trim_ascii() {
-            n if n.eq_ignore_ascii_case(b"display") => value.eq_ignore_ascii_case(b"none"),
-            n if n.eq_ignore_ascii_case(b"visibility") => value.eq_ignore_ascii_case(b"hidden"),
-            _ => false,
-        }
+            .map_or(value, <[u8]>::trim_ascii_end);
+        let ends = |word: &[u8]| {
+            name.len() >= word.len()
+                && name[name.len() - word.len()..].eq_ignore_ascii_case(word)
+                && name[..name.len() - word.len()]
+                    .last()
+                    .is_none_or(|&b| b == b';' || b.is_ascii_whitespace())
+        };
+        (ends(b"display") && value.eq_ignore_ascii_case(b"none"))
+            || (ends(b"visibility") && value.eq_ignore_ascii_case(b"hidden"))
     })
 }
 
