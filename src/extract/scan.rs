@@ -737,6 +737,11 @@ impl<'a> Scanner<'a> {
             // would copy it first).
             let read = read_class_or_id(&mut self.memo, self.capture, value);
             if self.capture == Capture::ClassId {
+                // A second `class` on the tag: the first one's panel words
+                // still count, as `end_value` counts every class it reads.
+                if self.tag_class.1 > 0 {
+                    self.tag_panel |= names_a_panel(self.class_value());
+                }
                 self.tag_class = (start + attr.name + 2, value.len());
             }
             self.class_or_id(read);
@@ -1524,17 +1529,21 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The tag's `class` value where it lies, when read whole (see
+    /// `tag_class`); empty otherwise.
+    fn class_value(&self) -> &[u8] {
+        let (start, len) = self.tag_class;
+        self.src
+            .as_bytes()
+            .get(start..start + len)
+            .unwrap_or_default()
+    }
+
     fn push_open(&mut self, tag: Tag) {
         let name = self.tag_name;
         self.close_implied(name.get());
         if self.tag_hidden && !self.tag_panel {
-            let (start, len) = self.tag_class;
-            let class = self
-                .src
-                .as_bytes()
-                .get(start..start + len)
-                .unwrap_or_default();
-            self.tag_panel = names_a_panel(class);
+            self.tag_panel = names_a_panel(self.class_value());
         }
         if self.tag_main {
             self.tag_signal = Signal::Content;
@@ -2111,6 +2120,7 @@ mod tests {
                     <div style=\"display:none\" class=\"tab-pane fade\"><p>Pane words</p></div>\
                     <div class=\"toggleContent\" style=\"display:none\"><p>Toggle words</p></div>\
                     <div class=\"tablet-menu\" style=\"display:none\"><p>Menu words</p></div>\
+                    <div class=\"tab-pane\" class=\"x\" style=\"display:none\"><p>Twice words</p></div>\
                     <p>Plain words</p></body>";
         let [(lines, _, _), bytewise] = whole_and_bytewise(html);
         assert_eq!(lines, bytewise.0);
@@ -2131,6 +2141,7 @@ mod tests {
             ("Pane words", false),
             ("Toggle words", false),
             ("Menu words", true),
+            ("Twice words", false),
             ("Plain words", false),
         ] {
             // Hidden text is furniture, not a layout mark the selection
