@@ -285,6 +285,16 @@ fn names_a_panel(class: &[u8]) -> bool {
     false
 }
 
+/// Is an `id` React's name for a streamed segment (`S:0`, `S:12`)? A
+/// page rendered on the server in parts sends each late part as
+/// `<div hidden id="S:n">` at the end of the body, and a script moves it
+/// into its place: hidden markup, but the page's content (often most of
+/// it).
+fn is_streamed_segment(id: &[u8]) -> bool {
+    id.strip_prefix(b"S:")
+        .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
+}
+
 /// An `id` that names the page's main element, as `<main>` does: the
 /// page's own name for its content area (`<section id="main">` inside a
 /// wrapper marked as a side menu). Whole values only: `main-side` or
@@ -415,6 +425,12 @@ enum Capture {
     Role,
     /// A `style`: whether it hides the element (see `hides_element`).
     Style,
+    /// A `hidden` with a value: the element is hidden unless the value is
+    /// `until-found` (text a reader's search in the page reveals).
+    Hidden,
+    /// An `aria-labelledby`: the element is a region its heading labels,
+    /// as accordion panels are.
+    Labelled,
 }
 
 /// The streaming line scanner. Feed it decoded text with [`Scanner::push`],
@@ -482,11 +498,14 @@ pub struct Scanner<'a> {
     /// main content: the page's own main element (see `boiler_base`).
     tag_page_main: bool,
     /// The tag being read has a `style` that hides it (`display: none`,
-    /// `visibility: hidden`): its text is not on the page a reader sees.
+    /// `visibility: hidden`) or the `hidden` attribute: its text is not on
+    /// the page a reader sees.
     tag_hidden: bool,
     /// The tag being read is a panel a reader opens in place
-    /// (`role="tabpanel"` or `"region"`: tabs, accordions, FAQ answers):
-    /// hidden or not, its text is the page's.
+    /// (`role="tabpanel"` or `"region"`, `aria-labelledby`: tabs,
+    /// accordions, FAQ answers) or
+    /// a segment a script moves into place (`is_streamed_segment`): hidden
+    /// or not, its text is the page's.
     tag_panel: bool,
     /// Where the tag's `class` value lies in the source (start, length),
     /// when read whole: looked at only if the tag is hidden (see
@@ -743,6 +762,8 @@ impl<'a> Scanner<'a> {
                     self.tag_panel |= names_a_panel(self.class_value());
                 }
                 self.tag_class = (start + attr.name + 2, value.len());
+            } else {
+                self.tag_panel |= is_streamed_segment(value);
             }
             self.class_or_id(read);
             self.capture = Capture::None;
@@ -1212,12 +1233,19 @@ impl<'a> Scanner<'a> {
                 self.begin_capture();
                 self.state = State::BeforeValue;
             }
-            b'>' => self.tag_closed(),
+            b'>' => {
+                self.name_without_value();
+                self.tag_closed();
+            }
             b'/' => {
+                self.name_without_value();
                 self.add_code_byte(b);
                 self.state = State::InTag;
             }
             _ if is_space(b) => {
+                // A value may still follow (`hidden = "…"`): the name is
+                // taken as ending here, whatever follows.
+                self.name_without_value();
                 self.code_space();
                 self.state = State::AfterAttrName;
             }
@@ -1226,6 +1254,14 @@ impl<'a> Scanner<'a> {
                 self.attr_name.push(b);
                 self.add_code_byte(b);
             }
+        }
+    }
+
+    /// An attribute name ended without `=` right after it: the boolean
+    /// `hidden` (the HTML way to hide an element) is the one read.
+    fn name_without_value(&mut self) {
+        if self.tag.is_stacked() && self.attr_name.get() == b"hidden" {
+            self.tag_hidden = true;
         }
     }
 
@@ -1312,6 +1348,8 @@ impl<'a> Scanner<'a> {
             (Tag::Html, b"lang") => Capture::Lang,
             (_, b"role" | b"itemprop") if stacked => Capture::Role,
             (_, b"style") if stacked => Capture::Style,
+            (_, b"hidden") if stacked => Capture::Hidden,
+            (_, b"aria-labelledby") if stacked => Capture::Labelled,
             _ => Capture::None,
         }
     }
@@ -1343,6 +1381,8 @@ impl<'a> Scanner<'a> {
                 self.class_or_id(read);
                 if self.capture == Capture::ClassId {
                     self.tag_panel |= names_a_panel(&self.value);
+                } else {
+                    self.tag_panel |= is_streamed_segment(&self.value);
                 }
             }
             Capture::MetaKey => {
@@ -1367,6 +1407,8 @@ impl<'a> Scanner<'a> {
                 }
             }
             Capture::Style => self.tag_hidden |= hides_element(&self.value),
+            Capture::Hidden => self.tag_hidden |= !self.value.eq_ignore_ascii_case(b"until-found"),
+            Capture::Labelled => self.tag_panel = true,
             Capture::Lang => {
                 if self.info.lang.is_empty() {
                     self.info.lang = String::from_utf8_lossy(&self.value).into_owned();
@@ -2147,6 +2189,50 @@ mod tests {
             // Hidden text is furniture, not a layout mark the selection
             // may forgive with the page builders' wrappers.
             assert_eq!(marks(needle), (marked, false), "{needle}");
+        }
+    }
+
+    /// The `hidden` attribute hides its element as `display: none` does,
+    /// valueless (before `>`, `/`, a space or another attribute) or with
+    /// a value, any case; `hidden="until-found"` (revealed by a search in
+    /// the page), a name that only starts with it, `aria-hidden`, a hidden
+    /// `<body>`, a segment of a page streamed in parts (`id="S:12"`) and
+    /// an accordion's panel (labelled by its heading: `aria-labelledby`)
+    /// do not. Read the same whole and byte by byte.
+    #[test]
+    fn the_hidden_attribute_marks_its_text() {
+        let html = "<body hidden><div hidden><p>Bare words</p></div>\
+                    <div HIDDEN class=\"x\"><p>Upper words</p></div>\
+                    <section id=\"s\" hidden/><p>Slash words</p></section>\
+                    <div hidden=\"hidden\"><p>Valued words</p></div>\
+                    <div hidden=''><p>Empty words</p></div>\
+                    <div hidden=\"until-found\"><p>Found words</p></div>\
+                    <div hiddenx><p>Longer words</p></div>\
+                    <div aria-hidden=\"true\"><p>Aria words</p></div>\
+                    <div role=\"tabpanel\" hidden><p>Panel words</p></div>\
+                    <div hidden id=\"S:12\"><p>Streamed words</p></div>\
+                    <div hidden id=\"S:x\"><p>Not streamed words</p></div>\
+                    <div hidden aria-labelledby=\"q1\"><p>Labelled words</p></div>\
+                    <p>Plain words</p></body>";
+        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
+        assert_eq!(lines, bytewise.0);
+        for (needle, marked) in [
+            ("Bare words", true),
+            ("Upper words", true),
+            ("Slash words", true),
+            ("Valued words", true),
+            ("Empty words", true),
+            ("Found words", false),
+            ("Longer words", false),
+            ("Aria words", false),
+            ("Panel words", false),
+            ("Streamed words", false),
+            ("Not streamed words", true),
+            ("Labelled words", false),
+            ("Plain words", false),
+        ] {
+            let l = line_holding(&lines, html, needle);
+            assert_eq!(l.boiler_text > 0, marked, "{needle}");
         }
     }
 
