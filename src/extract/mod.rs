@@ -396,7 +396,9 @@ impl Extractor {
         let mut heading = anchor
             .and_then(|l| scan.lines.get(l as usize))
             .map_or(0, |l| l.heading);
-        let (found, anchor) = match heading_above_content(scan, sel, anchor, heading) {
+        let replaced = heading_below_label(scan, sel, anchor, heading, &found.text)
+            .or_else(|| heading_above_content(scan, sel, anchor, heading));
+        let (found, anchor) = match replaced {
             Some((h, level)) => {
                 heading = level;
                 let line = h.line;
@@ -478,20 +480,11 @@ fn heading_above_content(
     let line = anchor? as usize;
     let found = scan.lines.get(line)?;
     let teaser = found.anchor_text * 2 > found.text;
-    if line <= start + 15 || heading == 0 || teaser {
+    if line <= start + headline::PAST_CONTENT as usize || heading == 0 || teaser {
         return None;
     }
     let mut fragments = text::Fragments::default();
-    let (i, level, text) = (start.saturating_sub(30)..=start)
-        .rev()
-        .filter_map(|i| {
-            let l = scan.lines.get(i)?;
-            ((1..=3).contains(&l.heading) && l.text > 0).then_some((i, l.heading))
-        })
-        .find_map(|(i, level)| {
-            let text = rendered_first_line(scan, &mut fragments, i);
-            headline::looks_like_headline(text).then(|| (i, level, text.to_string()))
-        })?;
+    let (i, level, text) = nearest_heading_before(scan, &mut fragments, start, 0)?;
     (level < heading).then_some((
         headline::Headline {
             text,
@@ -499,6 +492,59 @@ fn heading_above_content(
         },
         level,
     ))
+}
+
+/// A label found for the headline gives way to the nearest headline-shaped
+/// `<h1>`-`<h3>` between it and the content start, with its level. A
+/// block of one or two words that agrees with the title ("CTV Toronto",
+/// "STATE NEWS", "News" in "Sportal > Golf > News") names the site or the
+/// section above the story, whose own heading follows it; the story's
+/// heading agrees less with a title that is mostly the site's name. An
+/// `<h1>` label stays (the page's own choice: "Flexbox", "Hiking boots"),
+/// and so does one with no such heading after it, at most 30 lines
+/// before the content start.
+fn heading_below_label(
+    scan: &Scan,
+    sel: &select::Selection,
+    anchor: Option<u32>,
+    heading: u8,
+    text: &str,
+) -> Option<(headline::Headline, u8)> {
+    let start = sel.seed?.first as usize;
+    let line = anchor? as usize;
+    if heading == 1 || line >= start || headline::looks_like_headline(headline::first_line(text)) {
+        return None;
+    }
+    let mut fragments = text::Fragments::default();
+    let (i, level, text) = nearest_heading_before(scan, &mut fragments, start, line + 1)?;
+    Some((
+        headline::Headline {
+            text,
+            line: Some(i as u32),
+        },
+        level,
+    ))
+}
+
+/// The nearest `<h1>`-`<h3>` at most 30 lines before line `start` (and
+/// not before line `from`) whose first line looks like a headline (3 to
+/// 25 words, not a date): its line, level and first line.
+fn nearest_heading_before(
+    scan: &Scan,
+    fragments: &mut text::Fragments,
+    start: usize,
+    from: usize,
+) -> Option<(usize, u8, String)> {
+    (start.saturating_sub(30).max(from)..=start)
+        .rev()
+        .filter_map(|i| {
+            let l = scan.lines.get(i)?;
+            ((1..=3).contains(&l.heading) && l.text > 0).then_some((i, l.heading))
+        })
+        .find_map(|(i, level)| {
+            let text = rendered_first_line(scan, fragments, i);
+            headline::looks_like_headline(text).then(|| (i, level, text.to_string()))
+        })
 }
 
 /// The page's one `<h1>` with text, rendered; `None` when it has none or
@@ -832,10 +878,11 @@ mod tests {
             doc.headline.as_deref(),
             Some("Harbor Times staff report, coast reporter")
         );
-        // A second <h1> and the page has no one heading to go by.
+        // A second <h1> and the page has no one heading to go by; the
+        // byline is no headline either: the title is.
         let two = story_page("").replace("<ul>", "<h1>Desks</h1>\n<ul>");
         let doc = extract(&two, HeadlineMethod::Auto);
-        assert_eq!(doc.headline.as_deref(), Some("By Ann Reed, coast reporter"));
+        assert_eq!(doc.headline.as_deref(), Some("Harbor Times"));
         // og:title naming the page comes first.
         let og = "<meta property=\"og:title\" content=\"Spring on the pier\">";
         let doc = extract(&story_page(og), HeadlineMethod::Auto);
@@ -923,6 +970,43 @@ mod tests {
             HeadlineMethod::Auto,
         );
         assert_eq!(doc.headline.as_deref(), Some("About Harbor Times"));
+    }
+
+    /// A story under a site-name title, with the site's name as a label
+    /// above the menu and the story's own heading after it.
+    fn labelled_page(label: &str) -> String {
+        let menu = menu(40, "/s", "Desk");
+        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                    windy argument, that the old lamps would burn again from the first \
+                    night of spring until the ferries stop running in the autumn.</p>\n";
+        format!(
+            "<html><head><title>Harbor Times</title></head><body>\n{label}\n<ul>\n{menu}</ul>\n\
+             <h3>Keepers vote to light the lamps again</h3>\n{}</body></html>",
+            para.repeat(8)
+        )
+    }
+
+    #[test]
+    fn a_label_repeating_the_title_gives_way_to_the_heading_below_it() {
+        let doc = extract(
+            &labelled_page("<h2>Harbor Times</h2>"),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+        let doc = extract(&labelled_page("<p>Harbor Times</p>"), HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+        // An <h1> is the page's own choice, however short.
+        let doc = extract(
+            &labelled_page("<h1>Harbor Times</h1>"),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(doc.headline.as_deref(), Some("Harbor Times"));
     }
 
     #[test]

@@ -236,6 +236,20 @@ pub fn title_parts(title: &str) -> Vec<&str> {
     parts
 }
 
+/// The part of a title that is its page's headline: the longest of its
+/// parts split at the separators, where it has more than one and that
+/// part has at least six words. A block repeating it agrees with it
+/// fully, while against the whole title a short block repeating the site
+/// name ("CTV Toronto" in "CTV Toronto - OPP says 'enough' after 2
+/// accused of drunk driving - CTV News, Shows and Sports") can score
+/// higher than the headline itself. Site names and section labels are
+/// shorter than six words; headlines mostly are not.
+fn headline_part(title: &str) -> Option<&str> {
+    let parts = title_parts(title);
+    let longest = parts.first().copied().filter(|_| parts.len() > 1)?;
+    (longest.split_whitespace().count() >= 6).then_some(longest)
+}
+
 /// linesift's block-level headline finder.
 ///
 /// Every short block is scored by TF cosine against the title (or
@@ -289,6 +303,8 @@ pub struct Matcher<'s> {
     og_v: TermVector,
     /// Most pages repeat the title as og:title: one cosine then does.
     og_differs: bool,
+    /// The title's headline part ([`headline_part`]), if it has one.
+    part_v: TermVector,
     v: TermVector,
     stop: &'s StopWords,
     content_start: Option<u32>,
@@ -296,6 +312,11 @@ pub struct Matcher<'s> {
     /// The best score so far and its block's line.
     best: Option<(f64, u32)>,
 }
+
+/// How many lines past the content start a plain block may sit and still
+/// be the headline; the same reach as a heading's before it is replaced
+/// by one above the content (`heading_above_content` in the extractor).
+pub const PAST_CONTENT: u32 = 15;
 
 /// A cosine is at most 1; this much more covers its rounding.
 const COSINE_SLACK: f64 = 1e-9;
@@ -310,6 +331,9 @@ impl<'s> Matcher<'s> {
             q: TermVector::of(&title, input.stop),
             og_v: TermVector::of(&og, input.stop),
             og_differs: og != title,
+            part_v: headline_part(&title)
+                .map(|p| TermVector::of(p, input.stop))
+                .unwrap_or_default(),
             v: TermVector::default(),
             stop: input.stop,
             content_start: input.content_start,
@@ -354,16 +378,31 @@ impl<'s> Matcher<'s> {
     /// `true` when it is the best so far: it scores higher, or as high
     /// and comes first on the page (so the choice does not depend on the
     /// order the blocks are considered in).
+    ///
+    /// A byline ("By Ann Reed -- Harbor Times, 1/21/2008") agrees with a
+    /// title's site name and date but is never the headline; nor is a
+    /// plain block more than [`PAST_CONTENT`] lines past the content
+    /// start (a headline comes before what it heads: past it, blocks
+    /// naming the site are footers, copyright lines and comment notices).
     pub fn consider(&mut self, c: &Candidate) -> bool {
         let text = first_line(c.text);
         let (words, numeric) = word_counts(text);
-        if words == 0 || words > 40 {
+        if words == 0 || words > 40 || is_byline(text) {
+            return false;
+        }
+        let past = self
+            .content_start
+            .is_some_and(|start| c.line > start.saturating_add(PAST_CONTENT));
+        if c.heading == 0 && past {
             return false;
         }
         self.v.set(text, self.stop);
         let mut sim = terms::cosine(&self.q, &self.v);
         if self.og_differs {
             sim = sim.max(terms::cosine(&self.og_v, &self.v));
+        }
+        if !self.part_v.is_empty() {
+            sim = sim.max(terms::cosine(&self.part_v, &self.v));
         }
         let needed = if c.heading > 0 { 0.35 } else { 0.5 };
         let sure = if c.heading > 0 { 0.5 } else { 0.9 };
@@ -420,10 +459,17 @@ fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
 }
 
 /// A sentence-like block: 3 to 25 words, not a date or a section label
-/// ("Business", "STATE NEWS", "Dec 30 2007").
+/// ("Business", "STATE NEWS", "Dec 30 2007"), nor a byline.
 pub fn looks_like_headline(text: &str) -> bool {
     let (words, numeric) = word_counts(text);
-    headline_shape(words, numeric)
+    headline_shape(words, numeric) && !is_byline(text)
+}
+
+/// A byline ("By Ann Reed, Harbor Times"): its first word is "By".
+fn is_byline(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("by"))
 }
 
 fn headline_shape(words: usize, numeric: usize) -> bool {
@@ -549,6 +595,7 @@ pub fn normalize(text: &str) -> String {
     let first = first.trim_end_matches(['¶', '#', '🔗', '§']).trim_end();
     let first = without_breadcrumb(first);
     let first = without_bar_suffix(first);
+    let first = without_reply_prefix(first);
     first
         .chars()
         .map(|c| match c {
@@ -564,6 +611,15 @@ pub fn normalize(text: &str) -> String {
 fn without_breadcrumb(text: &str) -> &str {
     match text.rsplit_once(" > ") {
         Some((_, last)) => last.trim_start(),
+        _ => text,
+    }
+}
+
+/// A forum post's subject without the reply marker before it ("Re:
+/// Turning off all LEDs"): the thread's title is what follows.
+fn without_reply_prefix(text: &str) -> &str {
+    match text.get(..4) {
+        Some(re) if re.eq_ignore_ascii_case("re: ") => text.get(4..).map_or(text, str::trim_start),
         _ => text,
     }
 }
@@ -772,6 +828,77 @@ mod tests {
         assert!(m.consider(&cand("Markets rally today here", 3, 3)));
         assert!(m.may_win(4, 0));
         assert!(m.may_win(5, 1));
+    }
+
+    #[test]
+    fn the_titles_headline_part_outweighs_a_block_repeating_the_site_name() {
+        let s = stop();
+        // Against the whole title the site's name (twice in it) agrees
+        // more than the story's heading does.
+        let c = [
+            cand("Harbor Times", 3, 2),
+            cand("Keepers vote to light the lamps tonight", 8, 3),
+        ];
+        let title = "Harbor Times - Keepers vote to light the lamps tonight - \
+                     Harbor Times News, Weather and Sports";
+        let h = best_match(&inputs(title, &c, &s)).unwrap();
+        assert_eq!(h.line, Some(8));
+        // A title part of five words or fewer may be the site's own name.
+        assert_eq!(
+            headline_part("Harbor Times - Coast News, Weather and Sports"),
+            None
+        );
+        assert_eq!(
+            headline_part("Harbor Times | Keepers vote to light the lamps"),
+            Some("Keepers vote to light the lamps")
+        );
+        assert_eq!(headline_part("Keepers vote to light the lamps"), None);
+    }
+
+    #[test]
+    fn a_byline_is_no_headline() {
+        let s = stop();
+        // The byline repeats the title's site name and date; the heading
+        // shares only its own three words with the title.
+        let c = [
+            cand("Lamps lit again", 5, 2),
+            cand("By Ann Reed -- Harbor Times Coast Edition, 1/21/2008", 7, 3),
+        ];
+        let title = "Lamps lit again - 1/21/2008 - Harbor Times Coast Edition";
+        assert_eq!(best_match(&inputs(title, &c, &s)).unwrap().line, Some(5));
+        assert!(!looks_like_headline("By Ann Reed, coast reporter"));
+        assert!(!looks_like_headline("BY ANN REED"));
+        assert!(looks_like_headline("Bypass opens to traffic today"));
+    }
+
+    #[test]
+    fn a_plain_block_far_past_the_content_start_is_no_headline() {
+        let s = stop();
+        let input = Inputs {
+            content_start: Some(10),
+            content_first: Some(10),
+            ..inputs("Harbor Times", &[], &s)
+        };
+        let footer = "Copyright 2008 Harbor Times, all rights reserved";
+        // A footer naming the site, 16 lines past the content start.
+        assert!(!Matcher::new(&input).consider(&cand(footer, 26, 0)));
+        // Closer, it may still be the headline; so may a heading.
+        assert!(Matcher::new(&input).consider(&cand(footer, 25, 0)));
+        assert!(Matcher::new(&input).consider(&cand("About Harbor Times", 26, 5)));
+    }
+
+    #[test]
+    fn a_reply_marker_is_left_out() {
+        assert_eq!(
+            normalize("Re: Turning off the lamps"),
+            "Turning off the lamps"
+        );
+        assert_eq!(
+            normalize("RE:  Turning off the lamps"),
+            "Turning off the lamps"
+        );
+        assert_eq!(normalize("Re:Zero returns"), "Re:Zero returns");
+        assert_eq!(normalize("Red lamps"), "Red lamps");
     }
 
     #[test]
