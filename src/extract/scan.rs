@@ -2010,6 +2010,20 @@ mod tests {
             .unwrap_or_else(|| panic!("no line holds {needle:?}"))
     }
 
+    /// `html` reads the same whole and byte by byte, and `view` of the
+    /// line holding each needle is what `expected` pairs it with.
+    fn assert_lines<T: PartialEq + std::fmt::Debug>(
+        html: &str,
+        view: impl Fn(&Line) -> T,
+        expected: &[(&str, T)],
+    ) {
+        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
+        assert_eq!(lines, bytewise.0);
+        for (needle, want) in expected {
+            assert_eq!(&view(line_holding(&lines, html, needle)), want, "{needle}");
+        }
+    }
+
     /// What the scanner makes of `html` fed whole and fed a character at a
     /// time (then a quoted attribute is never complete in the buffer, so
     /// only the byte-wise tag states run).
@@ -2089,23 +2103,20 @@ mod tests {
                     <div id=disqus_thread><p>Disqus words</p></div>\
                     <div class=\"widget\"><p>Widget words</p></div>\
                     <footer><p>Footer words</p></footer>";
-        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
-        assert_eq!(lines, bytewise.0);
-        let counts = |needle: &str| {
-            let l = line_holding(&lines, html, needle);
-            (l.boiler_text > 0, l.comment_text)
-        };
-        for (needle, marked, comment) in [
-            ("Reader one says", true, 15),
-            ("Older comments", true, 14),
-            ("Main inside", false, 0),
-            ("After words", false, 0),
-            ("Disqus words", true, 12),
-            ("Widget words", true, 0),
-            ("Footer words", true, 0),
-        ] {
-            assert_eq!(counts(needle), (marked, comment), "{needle}");
-        }
+        let counts = |l: &Line| (l.boiler_text > 0, l.comment_text);
+        assert_lines(
+            html,
+            counts,
+            &[
+                ("Reader one says", (true, 15)),
+                ("Older comments", (true, 14)),
+                ("Main inside", (false, 0)),
+                ("After words", (false, 0)),
+                ("Disqus words", (true, 12)),
+                ("Widget words", (true, 0)),
+                ("Footer words", (true, 0)),
+            ],
+        );
     }
 
     /// An element whose id names it the page's main content (`main`,
@@ -2122,21 +2133,21 @@ mod tests {
                     <div ID=\"Main-Content\"><p>Hyphenated id words</p></div>\
                     <div class=\"main\"><p>Class main words</p></div>\
                     <p>Wrapper tail</p></div>";
-        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
-        assert_eq!(lines, bytewise.0);
-        let boiler = |needle: &str| line_holding(&lines, html, needle).boiler_text > 0;
-        for (needle, marked) in [
-            ("Side menu words", true),
-            ("Listing heading", false),
-            ("Intro words", false),
-            ("Inner footer", true),
-            ("Unquoted id words", false),
-            ("Hyphenated id words", false),
-            ("Class main words", true),
-            ("Wrapper tail", true),
-        ] {
-            assert_eq!(boiler(needle), marked, "{needle}");
-        }
+        let boiler = |l: &Line| l.boiler_text > 0;
+        assert_lines(
+            html,
+            boiler,
+            &[
+                ("Side menu words", true),
+                ("Listing heading", false),
+                ("Intro words", false),
+                ("Inner footer", true),
+                ("Unquoted id words", false),
+                ("Hyphenated id words", false),
+                ("Class main words", true),
+                ("Wrapper tail", true),
+            ],
+        );
     }
 
     /// Text inside an element whose `style` hides it (`display: none`,
@@ -2164,32 +2175,29 @@ mod tests {
                     <div class=\"tablet-menu\" style=\"display:none\"><p>Menu words</p></div>\
                     <div class=\"tab-pane\" class=\"x\" style=\"display:none\"><p>Twice words</p></div>\
                     <p>Plain words</p></body>";
-        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
-        assert_eq!(lines, bytewise.0);
-        let marks = |needle: &str| {
-            let l = line_holding(&lines, html, needle);
-            (l.boiler_text > 0, l.layout_text > 0)
-        };
-        for (needle, marked) in [
-            ("Hidden words", true),
-            ("Nested hidden words", true),
-            ("Important hidden words", true),
-            ("Invisible words", true),
-            ("Shown words", false),
-            ("Border words", false),
-            ("Tab panel words", false),
-            ("Accordion words", false),
-            ("Answer words", false),
-            ("Pane words", false),
-            ("Toggle words", false),
-            ("Menu words", true),
-            ("Twice words", false),
-            ("Plain words", false),
-        ] {
-            // Hidden text is furniture, not a layout mark the selection
-            // may forgive with the page builders' wrappers.
-            assert_eq!(marks(needle), (marked, false), "{needle}");
-        }
+        // Hidden text is furniture, not a layout mark the selection may
+        // forgive with the page builders' wrappers: (marked, layout only).
+        let marks = |l: &Line| (l.boiler_text > 0, l.layout_text > 0);
+        assert_lines(
+            html,
+            marks,
+            &[
+                ("Hidden words", (true, false)),
+                ("Nested hidden words", (true, false)),
+                ("Important hidden words", (true, false)),
+                ("Invisible words", (true, false)),
+                ("Shown words", (false, false)),
+                ("Border words", (false, false)),
+                ("Tab panel words", (false, false)),
+                ("Accordion words", (false, false)),
+                ("Answer words", (false, false)),
+                ("Pane words", (false, false)),
+                ("Toggle words", (false, false)),
+                ("Menu words", (true, false)),
+                ("Twice words", (false, false)),
+                ("Plain words", (false, false)),
+            ],
+        );
     }
 
     /// The `hidden` attribute hides its element as `display: none` does,
@@ -2214,26 +2222,26 @@ mod tests {
                     <div hidden id=\"S:x\"><p>Not streamed words</p></div>\
                     <div hidden aria-labelledby=\"q1\"><p>Labelled words</p></div>\
                     <p>Plain words</p></body>";
-        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
-        assert_eq!(lines, bytewise.0);
-        for (needle, marked) in [
-            ("Bare words", true),
-            ("Upper words", true),
-            ("Slash words", true),
-            ("Valued words", true),
-            ("Empty words", true),
-            ("Found words", false),
-            ("Longer words", false),
-            ("Aria words", false),
-            ("Panel words", false),
-            ("Streamed words", false),
-            ("Not streamed words", true),
-            ("Labelled words", false),
-            ("Plain words", false),
-        ] {
-            let l = line_holding(&lines, html, needle);
-            assert_eq!(l.boiler_text > 0, marked, "{needle}");
-        }
+        let boiler = |l: &Line| l.boiler_text > 0;
+        assert_lines(
+            html,
+            boiler,
+            &[
+                ("Bare words", true),
+                ("Upper words", true),
+                ("Slash words", true),
+                ("Valued words", true),
+                ("Empty words", true),
+                ("Found words", false),
+                ("Longer words", false),
+                ("Aria words", false),
+                ("Panel words", false),
+                ("Streamed words", false),
+                ("Not streamed words", true),
+                ("Labelled words", false),
+                ("Plain words", false),
+            ],
+        );
     }
 
     /// An ARIA role naming furniture (a dialog such as a cookie notice,
@@ -2251,22 +2259,22 @@ mod tests {
                     <div role=\"article\"><p>Article role words</p></div>\
                     <div title=\"dialog\"><p>Titled words</p></div>\
                     <p>Plain words</p>";
-        let [(lines, _, _), bytewise] = whole_and_bytewise(html);
-        assert_eq!(lines, bytewise.0);
-        let boiler = |needle: &str| line_holding(&lines, html, needle).boiler_text > 0;
-        for (needle, marked) in [
-            ("We use cookies words", true),
-            ("Unquoted alert words", true),
-            ("Nav role words", true),
-            ("Footer role words", true),
-            ("Aside role words", true),
-            ("Banner role words", true),
-            ("Article role words", false),
-            ("Titled words", false),
-            ("Plain words", false),
-        ] {
-            assert_eq!(boiler(needle), marked, "{needle}");
-        }
+        let boiler = |l: &Line| l.boiler_text > 0;
+        assert_lines(
+            html,
+            boiler,
+            &[
+                ("We use cookies words", true),
+                ("Unquoted alert words", true),
+                ("Nav role words", true),
+                ("Footer role words", true),
+                ("Aside role words", true),
+                ("Banner role words", true),
+                ("Article role words", false),
+                ("Titled words", false),
+                ("Plain words", false),
+            ],
+        );
     }
 
     /// `attrs_run` takes whole quoted attributes at once; every attribute
