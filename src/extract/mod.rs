@@ -609,12 +609,13 @@ impl Extractor {
         // all that is left, and the loop ends without prefiltering them.
         // Ties keep the earlier line ([`headline::Matcher::consider`]), so
         // the choice is the one a pass in line order makes.
-        let mut order = lines.to_vec();
-        order.sort_by(|&a, &b| {
-            let bonus = |i: usize| matcher.bonus(i as u32, heading(i));
-            bonus(b).total_cmp(&bonus(a)).then(a.cmp(&b))
-        });
-        for i in order {
+        // Each line's bonus computed once, not in every comparison.
+        let mut order: Vec<(f64, usize)> = lines
+            .iter()
+            .map(|&i| (matcher.bonus(i as u32, heading(i)), i))
+            .collect();
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (_, i) in order {
             if !matcher.may_win(i as u32, heading(i)) {
                 break;
             }
