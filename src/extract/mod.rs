@@ -844,6 +844,11 @@ mod tests {
         assert!(doc.text.contains("Join our list"), "{}", doc.text);
     }
 
+    /// The story paragraph of the news-page builders below.
+    const STORY_PARAGRAPH: &str = "<p>The keepers met on the pier at dawn and agreed, after a \
+        long and windy argument, that the old lamps would burn again from the first night of \
+        spring until the ferries stop running in the autumn.</p>\n";
+
     /// A news page titled with the site's name: its one `<h1>` is far
     /// above the story, past a menu, and a byline sits just before it
     /// (above the share buttons).
@@ -851,9 +856,7 @@ mod tests {
         let menu = menu(40, "/s", "Desk");
         let share = "<div class=\"share-tools js-share-bar\" data-share-url=\"/s/keepers-vote\" \
                      data-share-count=\"0\"><span class=\"icon icon-share\"></span></div>\n";
-        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
-                    windy argument, that the old lamps would burn again from the first \
-                    night of spring until the ferries stop running in the autumn.</p>\n";
+        let para = STORY_PARAGRAPH;
         format!(
             "<html><head><title>Harbor Times</title>{og}</head><body>\n\
              <h1>Keepers vote to light the lamps again</h1>\n<ul>\n{menu}</ul>\n\
@@ -894,9 +897,7 @@ mod tests {
     /// the story's headline in bold on the content's first line.
     fn site_titled_page(title: &str, og: &str) -> String {
         let menu = menu(40, "/s", "Desk");
-        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
-                    windy argument, that the old lamps would burn again from the first \
-                    night of spring until the ferries stop running in the autumn.</p>\n";
+        let para = STORY_PARAGRAPH;
         format!(
             "<html><head><title>{title}</title>{og}</head><body>\n<ul>\n{menu}</ul>\n\
              <p><b>Keepers vote to light the lamps again</b><br>\n{}</body></html>",
@@ -936,9 +937,7 @@ mod tests {
     /// in a footer heading well past the story's start.
     fn footer_named_page(footer: &str) -> String {
         let menu = menu(40, "/s", "Desk");
-        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
-                    windy argument, that the old lamps would burn again from the first \
-                    night of spring until the ferries stop running in the autumn.</p>\n";
+        let para = STORY_PARAGRAPH;
         format!(
             "<html><head><title>Harbor Times</title></head><body>\n<ul>\n{menu}</ul>\n\
              <h1>Keepers vote to light the lamps again</h1>\n{}{footer}\n\
@@ -977,9 +976,7 @@ mod tests {
     /// above the menu and the story's own heading after it.
     fn labelled_page(label: &str) -> String {
         let menu = menu(40, "/s", "Desk");
-        let para = "<p>The keepers met on the pier at dawn and agreed, after a long and \
-                    windy argument, that the old lamps would burn again from the first \
-                    night of spring until the ferries stop running in the autumn.</p>\n";
+        let para = STORY_PARAGRAPH;
         format!(
             "<html><head><title>Harbor Times</title></head><body>\n{label}\n<ul>\n{menu}</ul>\n\
              <h3>Keepers vote to light the lamps again</h3>\n{}</body></html>",
