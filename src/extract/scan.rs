@@ -502,8 +502,8 @@ pub struct Scanner<'a> {
     /// the page a reader sees.
     tag_hidden: bool,
     /// The tag being read is a panel a reader opens in place
-    /// (`role="tabpanel"` or `"region"`, `aria-labelledby`: tabs,
-    /// accordions, FAQ answers) or
+    /// (`role="tabpanel"` or `"region"`, `aria-labelledby`, a hidden
+    /// element right after a heading: tabs, accordions, FAQ answers) or
     /// a segment a script moves into place (`is_streamed_segment`): hidden
     /// or not, its text is the page's.
     tag_panel: bool,
@@ -512,6 +512,13 @@ pub struct Scanner<'a> {
     /// `names_a_panel`). A value read byte by byte is looked at in
     /// `end_value` and sets `tag_panel` itself.
     tag_class: (usize, usize),
+    /// A heading (`</h1>` … `</h6>`) has just ended, with nothing after it
+    /// yet but whitespace, comments and tags that neither end nor go on
+    /// the stack: an element opening here is the heading's next sibling.
+    /// Hidden, it is the panel that heading opens (an accordion's question
+    /// and its folded answer, a section title and its collapsed text; see
+    /// `push_open`).
+    after_heading: bool,
     info: PageInfo,
     /// Signals of recent class/id values.
     memo: signals::Memo,
@@ -574,6 +581,7 @@ impl<'a> Scanner<'a> {
             tag_hidden: false,
             tag_panel: false,
             tag_class: (0, 0),
+            after_heading: false,
             info: PageInfo::default(),
             memo: signals::Memo::default(),
         }
@@ -884,6 +892,7 @@ impl<'a> Scanner<'a> {
         if n == 0 {
             return;
         }
+        self.after_heading = false;
         if self.opaque_depth > 0 {
             self.cur.code += n;
             return;
@@ -1196,6 +1205,10 @@ impl<'a> Scanner<'a> {
         } else if tag.is_tracked() {
             self.pop_to(tag);
         }
+        // Any other end tag between a heading and a hidden element means
+        // the element is not the heading's own (`</h6></div><div hidden>`:
+        // an error message under a form's title).
+        self.after_heading = matches!(tag, Tag::Heading(_));
         // End tags carry no attributes worth reading.
         self.tag = Tag::Other;
     }
@@ -1584,8 +1597,18 @@ impl<'a> Scanner<'a> {
     fn push_open(&mut self, tag: Tag) {
         let name = self.tag_name;
         self.close_implied(name.get());
+        // A heading's reach ends at the first element opened after it.
+        let after_heading = std::mem::take(&mut self.after_heading);
         if self.tag_hidden && !self.tag_panel {
-            self.tag_panel = names_a_panel(self.class_value());
+            // Right after a heading, a hidden element is that heading's
+            // panel whatever its class says: accordions built of hashed
+            // class names (`<h3><button aria-expanded="false">Weight</button>
+            // </h3><div hidden class="css-1k075w5">`) or of words no list
+            // could hold (`<h3>Question?</h3><div class="content"
+            // style="display: none">`). Menus and pop-ups rarely sit under
+            // a heading of their own, and those in a footer or a sidebar
+            // stay marked by it.
+            self.tag_panel = after_heading || names_a_panel(self.class_value());
         }
         if self.tag_main {
             self.tag_signal = Signal::Content;
@@ -2239,6 +2262,42 @@ mod tests {
                 ("Streamed words", false),
                 ("Not streamed words", true),
                 ("Labelled words", false),
+                ("Plain words", false),
+            ],
+        );
+    }
+
+    /// A hidden element right after a heading is the panel the heading
+    /// opens (an accordion of hashed class names, a FAQ whose answers are
+    /// classed `content`), with whitespace, a comment and a void tag
+    /// between; not when any end tag, text or an element comes between
+    /// (a form's error message under its title, a panel's hidden second
+    /// sibling, a hidden element inside a wrapper), nor once the heading
+    /// is further back. Read the same whole and byte by byte.
+    #[test]
+    fn a_hidden_element_after_a_heading_is_its_panel() {
+        let html = "<body><h3><button aria-expanded=\"false\">Weight</button></h3>\
+                    <div aria-hidden=\"true\" hidden class=\"css-1k075w5\"><p>Weight words</p></div>\
+                    <h3>Question?</h3>\n  <!-- answer --> <br>\
+                    <div class=\"content\" style=\"display: none;\"><p>Answer words</p></div>\
+                    <div hidden><p>Second sibling words</p></div>\
+                    <div class=\"form\"><h6>Your zip code</h6></div>\
+                    <div style=\"display:none\"><p>Invalid zip words</p></div>\
+                    <h2>Intro</h2><p>Lead words</p><div hidden><p>After text words</p></div>\
+                    <h2>Head</h2><div class=\"wrap\"><div hidden><p>Wrapped words</p></div></div>\
+                    <p>Plain words</p></body>";
+        let boiler = |l: &Line| l.boiler_text > 0;
+        assert_lines(
+            html,
+            boiler,
+            &[
+                ("Weight words", false),
+                ("Answer words", false),
+                ("Second sibling words", true),
+                ("Invalid zip words", true),
+                ("Lead words", false),
+                ("After text words", true),
+                ("Wrapped words", true),
                 ("Plain words", false),
             ],
         );
