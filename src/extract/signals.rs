@@ -59,6 +59,8 @@ pub fn classify(value: &[u8]) -> Signal {
     // a part is its token's first when none was.
     let mut token_read = false;
     let mut first = true;
+    // What the current token's first part said (see `in_token`).
+    let mut head = Signal::Neutral;
     // The previous block's last byte: alphanumeric, lowercase letter.
     let (mut prev_alnum, mut prev_lower) = (0u32, 0u32);
     // The block's bytes with bit 5 set (see `part_key`), and below, as
@@ -83,7 +85,7 @@ pub fn classify(value: &[u8]) -> Signal {
             let bit = 1 << i;
             if ends & bit != 0 {
                 let key = part_key(before, here, at, start, at + i);
-                found = found.max(part_signal(key, first));
+                found = found.max(in_token(&mut head, part_signal(key, first), first));
                 token_read = true;
             }
             if kinds.space & bit != 0 {
@@ -107,7 +109,7 @@ pub fn classify(value: &[u8]) -> Signal {
     // block had no padding byte to end it.
     if prev_alnum != 0 && value.len().is_multiple_of(16) {
         let key = part_key(here, 0, at, start, at);
-        found = found.max(part_signal(key, first));
+        found = found.max(in_token(&mut head, part_signal(key, first), first));
     }
     found
 }
@@ -157,6 +159,26 @@ impl Kinds {
             alnum: lower | upper | digit,
             space: spaces(block.v) & block.present,
         }
+    }
+}
+
+/// What a part's signal says within its class token, whose first part
+/// said `head` (set here when the part is the first). A content word
+/// after a comment word names a part of a comment (`comment-body`,
+/// `comment-content`, `comments-body`: WordPress's and Movable Type's
+/// comments), not the page's content. (Measured on the corpus: l3s-gn1
+/// +0.0025, dragnet +0.0006, wcxb-dev +0.0001, blog posts whose Movable
+/// Type threads were taken whole (0.03-0.30 to 0.89-0.98); cleaneval
+/// -0.0014, whose golds keep such threads; mean +0.0004.)
+#[inline]
+fn in_token(head: &mut Signal, signal: Signal, first: bool) -> Signal {
+    if first {
+        *head = signal;
+        signal
+    } else if *head == Signal::Comment && signal == Signal::Content {
+        Signal::Comment
+    } else {
+        signal
     }
 }
 
@@ -506,10 +528,12 @@ mod tests {
     /// The rule spelled out plainly: split into class tokens at
     /// whitespace, each token at non-alphanumerics and at lower→upper
     /// changes, look each part up in lowercase; a modifier word counts
-    /// only as its token's first part.
+    /// only as its token's first part, and a content word after a token's
+    /// first part that is a comment word counts as a comment word.
     fn classify_plainly(value: &[u8]) -> Signal {
         let mut found = Signal::Neutral;
         for token in value.split(|b| b.is_ascii_whitespace()) {
+            let mut head = Signal::Neutral;
             for (k, p) in parts_plainly(token).iter().enumerate() {
                 let p = std::str::from_utf8(p).unwrap();
                 let modifier = p.len() <= LONGEST && FIRST_ONLY.contains(&key(p.as_bytes()));
@@ -519,11 +543,16 @@ mod tests {
                     Signal::Boilerplate
                 } else if LAYOUT.contains(&p) && (k == 0 || !modifier) {
                     Signal::Layout
+                } else if CONTENT.contains(&p) && head == Signal::Comment {
+                    Signal::Comment
                 } else if CONTENT.contains(&p) {
                     Signal::Content
                 } else {
                     Signal::Neutral
                 };
+                if k == 0 {
+                    head = said;
+                }
                 // Content over comments over furniture over layout,
                 // spelled out.
                 found = match (found, said) {
@@ -655,19 +684,25 @@ mod tests {
 
     /// Comment words mark the thread whatever furniture word shares the
     /// value (`comment-nav`, `widget_comments`), and content words still
-    /// cancel them (`comment-content` is a comment's own text, inside a
-    /// thread marked as such above it).
+    /// cancel them (`comments content`, `post-comments`), except after a
+    /// comment word at the head of their token: `comment-content`,
+    /// `comments-body` and `commentBody` name a comment's own text, which
+    /// on some blogs (Movable Type's) nothing else marks.
     #[test]
     fn comment_words_rank_above_furniture_and_below_content() {
         use Signal::{Comment, Content};
-        let cases: [(&[u8], Signal); 7] = [
+        let cases: [(&[u8], Signal); 11] = [
             (b"comments-area", Comment),
             (b"comment-nav", Comment),
             (b"widget widget_comments", Comment),
             (b"commentList footer", Comment),
             (b"disqus_thread", Comment),
             (b"respond", Comment),
-            (b"comment-content", Content),
+            (b"comment-content", Comment),
+            (b"comments-body", Comment),
+            (b"commentBody", Comment),
+            (b"comments content", Content),
+            (b"post-comments", Content),
         ];
         for (value, signal) in cases {
             assert_eq!(classify(value), signal, "{}", value.escape_ascii());
