@@ -62,10 +62,11 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
     if !missed {
         return sel;
     }
-    let forgiven = forgive_dominant_boilerplate(lines, elements, false);
     // Comment marks outside the elements forgiven go too: the comments
     // were the content.
-    let mut posts = forgiven.lines(lines).to_vec();
+    let mut posts = forgive_dominant_boilerplate(lines, elements, false)
+        .forgiven
+        .unwrap_or_else(|| lines.to_vec());
     for l in &mut posts {
         l.boiler_text -= l.comment_text.min(l.boiler_text);
     }
@@ -397,15 +398,18 @@ fn without_trailing_links(lines: &[Line], all: &[Region], m: usize, mut hi: usiz
                 (a + u128::from(l.anchor_text), x + u128::from(l.text))
             })
     };
-    let (seed_links, seed_text) = links(&all[m]);
-    // a / x > a_s / x_s + k / 10, without division.
-    let denser = |(a, x): (u128, u128)| {
-        10 * a * seed_text > 10 * seed_links * x + u128::from(MORE_LINKS_TENTHS) * x * seed_text
-    };
-    while hi > m && denser(links(&all[hi])) {
+    let seed = links(&all[m]);
+    while hi > m && denser_in_links(links(&all[hi]), seed) {
         hi -= 1;
     }
     hi
+}
+
+/// Whether a region with `a` characters of link text in `x` of text is
+/// denser in links than the seed (`a_s` in `x_s`) by more than
+/// [`MORE_LINKS_TENTHS`]: a / x > a_s / x_s + k / 10, without division.
+fn denser_in_links((a, x): (u128, u128), (a_s, x_s): (u128, u128)) -> bool {
+    10 * a * x_s > 10 * a_s * x + u128::from(MORE_LINKS_TENTHS) * x * x_s
 }
 
 /// Code characters that may separate two regions of one content area
@@ -471,12 +475,8 @@ fn joins_by_lines_or_code(
         let (a1, x1) = linked[r.last as usize + 1];
         (u128::from(a1 - a0), u128::from(x1 - x0))
     };
-    let (seed_links, seed_text) = links(&seed);
-    // As in `without_trailing_links`: a / x <= a_s / x_s + k / 10.
-    let plain = move |r: &Region| {
-        let (a, x) = links(r);
-        10 * a * seed_text <= 10 * seed_links * x + u128::from(MORE_LINKS_TENTHS) * x * seed_text
-    };
+    let seed = links(&seed);
+    let plain = move |r: &Region| !denser_in_links(links(r), seed);
     move |a: &Region, b: &Region| {
         let between = prefix[b.first as usize] - prefix[a.last as usize + 1];
         let least = a.content.min(b.content) as i64;
