@@ -96,6 +96,12 @@ pub struct Element {
     pub boiler: bool,
     /// `<main>` or `<article>`: the page says this is its content.
     pub landmark_main: bool,
+    /// A boilerplate element whose role is a dialog (`role="dialog"`):
+    /// text shown only when a script opens it. A shop's policies kept in
+    /// modals may outweigh all its other text, but they say nothing about
+    /// whether its class names mislead. (Hidden elements are not counted
+    /// so: some pages hide their whole body until their scripts run.)
+    pub dialog: bool,
 }
 
 /// What the scanner learned about a page besides its lines.
@@ -211,6 +217,12 @@ fn is_furniture_role(value: &[u8]) -> bool {
         b"banner",
     ];
     ROLES.iter().any(|r| value.eq_ignore_ascii_case(r))
+}
+
+/// A dialog role: text shown only when a script opens it (see
+/// `Element::dialog`).
+fn is_dialog_role(value: &[u8]) -> bool {
+    value.eq_ignore_ascii_case(b"dialog") || value.eq_ignore_ascii_case(b"alertdialog")
 }
 
 /// Does a `style` attribute value hide its element: `display: none` or
@@ -507,6 +519,8 @@ pub struct Scanner<'a> {
     /// a segment a script moves into place (`is_streamed_segment`): hidden
     /// or not, its text is the page's.
     tag_panel: bool,
+    /// The tag's role is a dialog.
+    tag_dialog: bool,
     /// Where the tag's `class` value lies in the source (start, length),
     /// when read whole: looked at only if the tag is hidden (see
     /// `names_a_panel`). A value read byte by byte is looked at in
@@ -580,6 +594,7 @@ impl<'a> Scanner<'a> {
             tag_page_main: false,
             tag_hidden: false,
             tag_panel: false,
+            tag_dialog: false,
             tag_class: (0, 0),
             after_heading: false,
             info: PageInfo::default(),
@@ -1157,6 +1172,7 @@ impl<'a> Scanner<'a> {
         self.tag_page_main = key == MAIN;
         self.tag_hidden = false;
         self.tag_panel = false;
+        self.tag_dialog = false;
         self.tag_class = (0, 0);
         self.meta_is_title = false;
         self.meta_content.clear();
@@ -1417,6 +1433,7 @@ impl<'a> Scanner<'a> {
                     || self.value.eq_ignore_ascii_case(b"region");
                 if is_furniture_role(&self.value) {
                     self.class_signal(Signal::Boilerplate);
+                    self.tag_dialog |= is_dialog_role(&self.value);
                 }
             }
             Capture::Style => self.tag_hidden |= hides_element(&self.value),
@@ -1687,6 +1704,7 @@ impl<'a> Scanner<'a> {
             signal: self.tag_signal,
             boiler,
             landmark_main: self.tag_main,
+            dialog: boiler && self.tag_dialog,
         });
         (self.elements.len() - 1) as u32
     }
@@ -2334,6 +2352,22 @@ mod tests {
                 ("Plain words", false),
             ],
         );
+        // Only the dialogs are dialogs, whichever way the role is written.
+        let html = "<div role=\"dialog\"><div><p>Modal policy words</p></div></div>\
+                    <div role=alertdialog><p>Unquoted alert words</p></div>\
+                    <div role=\"navigation\"><p>Nav role words</p></div>\
+                    <div style=\"display:none\"><p>Hidden words</p></div>\
+                    <div class=\"dialog\"><p>Classed words</p></div>";
+        for (_, elements, _) in whole_and_bytewise(html) {
+            let dialogs: Vec<(bool, u32)> = elements
+                .iter()
+                .filter(|e| e.tag == Tag::Container)
+                .map(|e| (e.dialog, e.text))
+                .collect();
+            let texts = [18, 18, 20, 14, 12, 13];
+            let want = [true, false, true, false, false, false];
+            assert_eq!(dialogs, want.into_iter().zip(texts).collect::<Vec<_>>());
+        }
     }
 
     /// `attrs_run` takes whole quoted attributes at once; every attribute

@@ -280,6 +280,13 @@ fn forgive_dominant_boilerplate(
     };
     let total: u64 = lines.iter().map(|l| u64::from(l.text)).sum();
     let boiler: u64 = lines.iter().map(|l| u64::from(l.boiler_text)).sum();
+    // Text in dialogs, which no reader sees until a script opens them,
+    // says nothing about the class names: it is left out of the shares.
+    let dialogs = Dialogs::of(elements);
+    let (total, boiler) = (
+        total.saturating_sub(dialogs.text),
+        boiler.saturating_sub(dialogs.text),
+    );
     if boiler * 100 > total * 92 {
         let mut lines = lines.to_vec();
         lines.iter_mut().for_each(forgive);
@@ -300,7 +307,7 @@ fn forgive_dominant_boilerplate(
     // one is found.
     let mut dominant = elements
         .iter()
-        .filter(|e| e.boiler && u64::from(e.text) * 100 > total * 85)
+        .filter(|e| e.boiler && dialogs.outside(e) * 100 > total * 85)
         .peekable();
     if dominant.peek().is_none() {
         return Forgiven { forgiven, comments };
@@ -313,6 +320,66 @@ fn forgive_dominant_boilerplate(
         }
     }
     Forgiven { forgiven, comments }
+}
+
+/// A page's dialogs ([`Element::dialog`]), outermost ones only.
+struct Dialogs<'e> {
+    elements: &'e [Element],
+    /// Their indices in `elements`.
+    dialogs: Vec<usize>,
+    /// Their text.
+    text: u64,
+}
+
+impl<'e> Dialogs<'e> {
+    fn of(elements: &'e [Element]) -> Self {
+        let mut found = Dialogs {
+            elements,
+            dialogs: Vec::new(),
+            text: 0,
+        };
+        // A dialog in another is in its text already.
+        for (i, e) in elements.iter().enumerate() {
+            if e.dialog && !found.in_a_dialog(e) {
+                found.dialogs.push(i);
+                found.text += u64::from(e.text);
+            }
+        }
+        found
+    }
+
+    /// The text of `e` less that of the dialogs in it: a footer holding a
+    /// shop's policies in modals holds little of what a reader sees. An
+    /// element in a dialog has none.
+    fn outside(&self, e: &Element) -> u64 {
+        if self.dialogs.is_empty() {
+            return u64::from(e.text);
+        }
+        if e.dialog || self.in_a_dialog(e) {
+            return 0;
+        }
+        let inside: u64 = self
+            .dialogs
+            .iter()
+            .map(|&d| &self.elements[d])
+            .filter(|d| parents_of(self.elements, d).any(|a| std::ptr::eq(a, e)))
+            .map(|d| u64::from(d.text))
+            .sum();
+        u64::from(e.text).saturating_sub(inside)
+    }
+
+    /// Whether one of `e`'s ancestors is a dialog found so far.
+    fn in_a_dialog(&self, e: &Element) -> bool {
+        !self.dialogs.is_empty() && parents_of(self.elements, e).any(|a| a.dialog)
+    }
+}
+
+/// The recorded elements around `e`, innermost first. A parent is
+/// recorded before its children, so the walk ends.
+fn parents_of<'e>(elements: &'e [Element], e: &Element) -> impl Iterator<Item = &'e Element> {
+    std::iter::successors(elements.get(e.parent as usize), move |p| {
+        elements.get(p.parent as usize)
+    })
 }
 
 /// What [`forgive_dominant_boilerplate`] made of a page's lines.
@@ -784,6 +851,7 @@ mod tests {
             signal: crate::extract::signals::Signal::Neutral,
             boiler: false,
             landmark_main: false,
+            dialog: false,
         }
     }
 
@@ -986,6 +1054,39 @@ mod tests {
             assert!(!text.contains("Place 30"), "{text}");
             assert_eq!(text.contains("booking ourselves"), !posts_kept, "{text}");
         }
+    }
+
+    /// A shop page keeps its policies in modal dialogs inside the footer,
+    /// far more text than the product's own. That text is no reason to
+    /// think the page's marks mislead: without leaving it out, the footer
+    /// (or the modal's own wrapper) held most of the text and was
+    /// forgiven, and the policy won.
+    #[test]
+    fn policies_in_dialogs_do_not_make_the_footer_the_content() {
+        let policy: String = (1..=40)
+            .map(|i| {
+                format!(
+                    "<p>Clause {i}. Items bought in the holiday season may be returned until \
+                     the middle of January when they are unworn, unwashed and in their box.</p>\n"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Wool Runner</title></head><body>\
+             <nav><a href=\"/men\">Men</a> <a href=\"/women\">Women</a></nav>\n\
+             <div class=\"product\"><h1>Wool Runner</h1>\n<p>A true original, our Wool \
+             Runner combines soft merino wool with cloud-like comfort. The responsibly \
+             sourced wool keeps the fit cozy and itch-free inside and durable outside, \
+             and the sole is made of sugarcane.</p></div>\n\
+             <footer><div>Copyright 2025 The Shop</div>\n\
+             <a role=\"button\" aria-controls=\"modal-refund\">Refund policy</a>\n\
+             <div id=\"modal-refund\" role=\"dialog\" aria-modal=\"true\">\n\
+             <div class=\"popup-inner\"><h2>Refund policy</h2>\n{policy}</div></div>\n\
+             </footer></body></html>"
+        );
+        let text = text_of(&html);
+        assert!(text.contains("merino wool"), "{text}");
+        assert!(!text.contains("Clause 20."), "{text}");
     }
 
     /// What the tests below look at on `html` under the default options:
