@@ -596,6 +596,7 @@ pub fn normalize(text: &str) -> String {
     let first = without_breadcrumb(first);
     let first = without_bar_suffix(first);
     let first = without_reply_prefix(first);
+    let first = without_source_domain(first);
     first
         .chars()
         .map(|c| match c {
@@ -612,6 +613,34 @@ fn without_breadcrumb(text: &str) -> &str {
     match text.rsplit_once(" > ") {
         Some((_, last)) => last.trim_start(),
         _ => text,
+    }
+}
+
+/// A link aggregator's story title without the site it links to after
+/// it ("… guarantee jobs (latimes.com)"): the story's headline is what
+/// comes before. Only a bare host name is taken, a word with a dot and a
+/// top-level domain of letters, so "(2025)" or "(Part 2)" stay.
+fn without_source_domain(text: &str) -> &str {
+    let Some(head) = text.strip_suffix(')') else {
+        return text;
+    };
+    let Some((head, host)) = head.rsplit_once(" (") else {
+        return text;
+    };
+    // The host before any path ("github.com/someone").
+    let name = host.split('/').next().unwrap_or(host);
+    let host_like = name.rsplit_once('.').is_some_and(|(name, tld)| {
+        !name.is_empty()
+            && tld.len() >= 2
+            && tld.bytes().all(|b| b.is_ascii_alphabetic())
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'/'))
+    });
+    if host_like && !head.trim().is_empty() {
+        head.trim_end()
+    } else {
+        text
     }
 }
 
@@ -899,6 +928,29 @@ mod tests {
         );
         assert_eq!(normalize("Re:Zero returns"), "Re:Zero returns");
         assert_eq!(normalize("Red lamps"), "Red lamps");
+    }
+
+    /// A link aggregator's "(site.com)" after a story goes; other
+    /// parentheses stay.
+    #[test]
+    fn a_linked_site_after_a_story_is_left_out() {
+        assert_eq!(
+            normalize("Grads find degrees no longer guarantee jobs (latimes.com)"),
+            "Grads find degrees no longer guarantee jobs"
+        );
+        assert_eq!(
+            normalize("Porting a parser (github.com/someone)"),
+            "Porting a parser"
+        );
+        for kept in [
+            "Best movers in New York (2025)",
+            "Notes on merging (Part 2)",
+            "Version 1.2 (v1.2)",
+            "Why 3.14 (pi.2)",
+            "(example.com)",
+        ] {
+            assert_eq!(normalize(kept), kept);
+        }
     }
 
     #[test]
