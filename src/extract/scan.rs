@@ -71,6 +71,11 @@ pub struct Line {
     /// marks ([`Signal::Comment`]): the reader comments, which keep their
     /// mark where the selection forgives the others.
     pub comment_text: u32,
+    /// The part of `layout_text` inside an element that a word naming a
+    /// block shown on demand marks ([`Signal::Overlay`]: modal, popup,
+    /// dropdown, hidden): never in the article's flow, where the rest of
+    /// `layout_text` (widget, more, teaser) may be.
+    pub overlay_text: u32,
     /// Heading level (1-6) when the line opens with a heading, else 0.
     pub heading: u8,
     /// Innermost container element open at the line's start, if any.
@@ -195,12 +200,13 @@ struct Open {
     boiler: bool,
     furniture: bool,
     comment: bool,
+    overlay: bool,
     opaque: bool,
     content: bool,
-    /// The boilerplate, furniture and comment bases (see
+    /// The boilerplate, furniture, comment and overlay bases (see
     /// `Scanner::boiler_base`) outside this element, restored when it
     /// closes.
-    bases: (u32, u32, u32),
+    bases: (u32, u32, u32, u32),
 }
 
 /// An ARIA role that names page furniture: the landmarks `<nav>`,
@@ -477,6 +483,10 @@ pub struct Scanner<'a> {
     /// innermost main element (as `boiler_base`).
     comment_depth: u32,
     comment_base: u32,
+    /// Open elements marked as shown on demand ([`Signal::Overlay`]), and
+    /// their depth at the innermost main element (as `boiler_base`).
+    overlay_depth: u32,
+    overlay_base: u32,
     opaque_depth: u32,
     container: u32,
     prev_space: bool,
@@ -568,6 +578,8 @@ impl<'a> Scanner<'a> {
             furniture_depth: 0,
             comment_depth: 0,
             comment_base: 0,
+            overlay_depth: 0,
+            overlay_base: 0,
             opaque_depth: 0,
             container: NO_ELEMENT,
             prev_space: false,
@@ -921,6 +933,9 @@ impl<'a> Scanner<'a> {
             self.cur.boiler_text += n;
             if self.furniture_depth == self.furniture_base {
                 self.cur.layout_text += n;
+                if self.overlay_depth > self.overlay_base {
+                    self.cur.overlay_text += n;
+                }
             }
             if self.comment_depth > self.comment_base {
                 self.cur.comment_text += n;
@@ -1639,9 +1654,8 @@ impl<'a> Scanner<'a> {
             // nothing about content.
             (Tag::Html | Tag::Body, _) => false,
             (_, Signal::Content) => false,
-            (Tag::Landmark, _) | (_, Signal::Boilerplate | Signal::Comment | Signal::Layout) => {
-                true
-            }
+            (Tag::Landmark, _)
+            | (_, Signal::Boilerplate | Signal::Comment | Signal::Layout | Signal::Overlay) => true,
             (Tag::Header, _) => self.content_depth == 0,
             _ => false,
         };
@@ -1657,18 +1671,26 @@ impl<'a> Scanner<'a> {
         let furniture = boiler
             && (tag == Tag::Landmark
                 || (self.tag_hidden && !self.tag_panel)
-                || self.tag_signal != Signal::Layout);
+                || !matches!(self.tag_signal, Signal::Layout | Signal::Overlay));
         let comment = boiler && self.tag_signal == Signal::Comment;
+        let overlay = boiler && self.tag_signal == Signal::Overlay;
         self.boiler_depth += u32::from(boiler);
         self.furniture_depth += u32::from(furniture);
         self.comment_depth += u32::from(comment);
+        self.overlay_depth += u32::from(overlay);
         self.opaque_depth += u32::from(opaque);
         self.content_depth += u32::from(content);
-        let bases = (self.boiler_base, self.furniture_base, self.comment_base);
+        let bases = (
+            self.boiler_base,
+            self.furniture_base,
+            self.comment_base,
+            self.overlay_base,
+        );
         if self.tag_page_main {
             self.boiler_base = self.boiler_depth;
             self.furniture_base = self.furniture_depth;
             self.comment_base = self.comment_depth;
+            self.overlay_base = self.overlay_depth;
         }
         self.stack.push(Open {
             tag,
@@ -1677,6 +1699,7 @@ impl<'a> Scanner<'a> {
             boiler,
             furniture,
             comment,
+            overlay,
             opaque,
             content,
             bases,
@@ -1735,9 +1758,15 @@ impl<'a> Scanner<'a> {
             self.boiler_depth -= u32::from(open.boiler);
             self.furniture_depth -= u32::from(open.furniture);
             self.comment_depth -= u32::from(open.comment);
+            self.overlay_depth -= u32::from(open.overlay);
             self.opaque_depth -= u32::from(open.opaque);
             self.content_depth -= u32::from(open.content);
-            (self.boiler_base, self.furniture_base, self.comment_base) = open.bases;
+            (
+                self.boiler_base,
+                self.furniture_base,
+                self.comment_base,
+                self.overlay_base,
+            ) = open.bases;
             self.close_element(open.element);
         }
     }

@@ -133,8 +133,98 @@ fn comment_follows(lines: &[Line], sel: &Selection, within: u32) -> bool {
         .any(|l| l.comment_text > 0)
 }
 
-/// The selection on lines already forgiven as the policy says.
+/// The selection on lines already forgiven as the policy says, made
+/// again without the in-flow layout marks inside the article when it has
+/// any (see [`inflow_layout_forgiven`]): kept when the new choice still
+/// covers the first one's seed, so that it widens the article rather
+/// than moving elsewhere.
 fn select_on(
+    lines: &[Line],
+    elements: &[Element],
+    options: &Options,
+    policy: &Policy,
+) -> Selection {
+    let sel = select_once(lines, elements, options, policy);
+    if options.algorithm != Algorithm::Linesift {
+        return sel;
+    }
+    let Some(relaxed) = inflow_layout_forgiven(lines, elements, &sel) else {
+        return sel;
+    };
+    let again = select_once(&relaxed, elements, options, policy);
+    let covers = sel.seed.is_some_and(|seed| {
+        again
+            .regions
+            .iter()
+            .any(|r| r.first <= seed.first && r.last >= seed.last)
+    });
+    if covers { again } else { sel }
+}
+
+/// Content characters of the first chosen region from which in-flow
+/// layout marks are dropped (a heading or a byline above it is no part
+/// of the article's body yet).
+const INFLOW_FROM: u64 = 50;
+
+/// In-flow layout characters a line needs to lose its mark: a
+/// paragraph's worth, not a label or a button.
+const INFLOW_MIN: u32 = 40;
+
+/// The lines with their in-flow layout marks (widget, more, teaser: a
+/// [`Layout`](super::signals::Signal::Layout) mark not inside a block
+/// shown on demand, see `Line::overlay_text`) dropped inside the article:
+/// from the first chosen region with [`INFLOW_FROM`] content characters
+/// to the last chosen region, within the parent of the seed's container,
+/// on lines of at least [`INFLOW_MIN`] such characters that are not
+/// mostly links. The article's paragraphs wrapped one by one in
+/// `class="widget"` or a "read more" block (`<div class="more">` holding
+/// the rest of a story) are cut out of the article by their marks while
+/// the first ones are chosen. Marks of pop-ups, dropdowns and hidden
+/// blocks stay: an author's dropdown or a reviews pop-up inside the
+/// article is no part of it. `None` when no such line is found, as on
+/// most pages. (Measured on the corpus: dragnet +0.0008, wcxb-dev
+/// +0.0008, l3s-gn1 -0.00003, mean +0.0003; R838 0.19→0.90, 4705
+/// 0.32→1.00, 2858 0.67→0.98, R197 0.14→0.36, R196 0.08→0.21, 0601
+/// 0.28→0.39; no page
+/// lost more than 0.02.)
+fn inflow_layout_forgiven(
+    lines: &[Line],
+    elements: &[Element],
+    sel: &Selection,
+) -> Option<Vec<Line>> {
+    let seed = sel.seed?;
+    let first = sel.regions.iter().find(|r| r.content >= INFLOW_FROM)?.first as usize;
+    let last = sel.regions.last()?.last as usize;
+    let mut lca = lines.get(seed.first as usize)?.container;
+    for line in lines.get(seed.first as usize..=seed.last as usize)? {
+        lca = common_ancestor(elements, lca, line.container);
+    }
+    let e = elements.get(elements.get(lca as usize)?.parent as usize)?;
+    if matches!(e.tag, Tag::Body | Tag::Html) {
+        return None;
+    }
+    let first = first.max(e.first_line as usize);
+    let last = last
+        .min(e.last_line as usize)
+        .min(lines.len().saturating_sub(1));
+    let inflow = |l: &Line| l.layout_text.saturating_sub(l.overlay_text);
+    let plain = |l: &Line| l.anchor_text * 4 < l.text && inflow(l) >= INFLOW_MIN;
+    if !lines.get(first..=last)?.iter().any(plain) {
+        return None;
+    }
+    let mut out = lines.to_vec();
+    for l in out.get_mut(first..=last)? {
+        if plain(l) {
+            let n = inflow(l);
+            l.boiler_text = l.boiler_text.saturating_sub(n);
+            l.layout_text -= n;
+        }
+    }
+    Some(out)
+}
+
+/// One selection on the lines as given.
+fn select_once(
     lines: &[Line],
     elements: &[Element],
     options: &Options,
@@ -1225,6 +1315,38 @@ mod tests {
         let text = text_of(&html);
         assert!(text.contains("merino wool"), "{text}");
         assert!(!text.contains("Clause 20."), "{text}");
+    }
+
+    /// A story whose middle paragraphs a page builder wrapped one by one
+    /// in widgets, between plain ones, with an author's dropdown among
+    /// them: the widgets' marks go inside the article, so its middle
+    /// comes back, and the dropdown's stay.
+    #[test]
+    fn inflow_layout_marks_inside_the_article_go() {
+        let para = |i: u32| {
+            format!(
+                "<p>Paragraph {i} of the story goes on about the harbour, the boats that \
+                 came in late, and the people who waited for them on the quay.</p>\n"
+            )
+        };
+        let plain: String = (1..=4).map(para).collect();
+        let widgets: String = (5..=7)
+            .map(|i| format!("<div class=\"widget\">{}</div>\n", para(i)))
+            .collect();
+        let tail: String = (8..=11).map(para).collect();
+        let html = format!(
+            "<html><body><nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav>\n\
+             <div class=\"page\"><div class=\"story\"><h1>The harbour</h1>\n{plain}\
+             <div class=\"dropdown\"><p>The author writes about the sea, boats and harbours \
+             for the paper, and lives by the coast with two dogs.</p></div>\n\
+             {widgets}{tail}</div></div>\n\
+             <footer>Copyright 2025 The Paper</footer></body></html>"
+        );
+        let text = text_of(&html);
+        assert!(text.contains("Paragraph 1 "), "{text}");
+        assert!(text.contains("Paragraph 6 "), "{text}");
+        assert!(text.contains("Paragraph 11 "), "{text}");
+        assert!(!text.contains("two dogs"), "{text}");
     }
 
     /// What the tests below look at on `html` under the default options:

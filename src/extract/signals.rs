@@ -6,8 +6,10 @@
 //! deliberately avoided: `content-sidebar-wrap` must not read as "sidebar"
 //! alone, since it wraps the content; content words in the same value
 //! (content, main, article, post, ...) cancel the boilerplate words. Words
-//! that name a page's building blocks (widget, modal, banner, ...) give a
-//! weaker mark, [`Signal::Layout`], which the selection may drop.
+//! that name a page's building blocks (widget, banner, teaser, ...) give a
+//! weaker mark, [`Signal::Layout`], which the selection may drop, and so
+//! do those that name blocks shown only on demand (modal, popup,
+//! dropdown, hidden, ...), [`Signal::Overlay`].
 //!
 //! This module only classifies one attribute value; the scanner decides what
 //! an element's signal means for its lines.
@@ -24,11 +26,17 @@ use wide::u8x16;
 pub enum Signal {
     #[default]
     Neutral,
-    /// Names a building block of the page (widget, modal, banner, ...):
+    /// Names a building block of the page (widget, banner, teaser, ...):
     /// furniture on most pages, but page builders wrap the article in
     /// them too. Counted as boilerplate; the selection drops these marks
     /// when most of the page's text carries them.
     Layout,
+    /// Names a block shown only on demand (modal, popup, dropdown,
+    /// hidden, offcanvas): a [`Layout`](Signal::Layout) mark in every
+    /// respect, except that such a block is never part of the article's
+    /// flow (the selection drops in-flow layout marks inside an article,
+    /// not these). Above `Layout`: a widget that pops up is a pop-up.
+    Overlay,
     /// Names page furniture: navigation, footers, sharing, ads.
     Boilerplate,
     /// Names reader comments (comments, disqus, ...): furniture like
@@ -191,7 +199,9 @@ fn part_signal(key: Option<u128>, first: bool) -> Signal {
         return Signal::Neutral;
     };
     match lookup(key) {
-        Signal::Boilerplate | Signal::Layout if !first && FIRST_ONLY.contains(&key) => {
+        Signal::Boilerplate | Signal::Layout | Signal::Overlay
+            if !first && FIRST_ONLY.contains(&key) =>
+        {
             Signal::Neutral
         }
         signal => signal,
@@ -362,19 +372,12 @@ const BOILERPLATE: &[&str] = &[
 /// (Measured on the corpus: sidebar and menu do not belong here; a page
 /// mostly inside them is still mostly furniture.)
 const LAYOUT: &[&str] = &[
-    "widget",
-    "widgets",
-    "offcanvas",
-    "modal",
-    "popup",
-    "dropdown",
-    "hidden",
-    "banner",
-    "side",
-    "more",
-    "teaser",
-    "teasers",
+    "widget", "widgets", "banner", "side", "more", "teaser", "teasers",
 ];
+/// Name parts that mark blocks shown only on demand
+/// ([`Signal::Overlay`]): layout words too, split from [`LAYOUT`] since
+/// they never name a part of the article's flow.
+const OVERLAY: &[&str] = &["offcanvas", "modal", "popup", "dropdown", "hidden"];
 /// Name parts that mark reader comments ([`Signal::Comment`]). `respond`
 /// is WordPress's comment form (`<div id="respond">`, often with no other
 /// name), which sits between a post and its thread. (Measured on the
@@ -416,7 +419,8 @@ static TABLE: [(u128, Signal); SLOTS] = table();
 
 /// Table size: a power of two, under a third full.
 const SLOTS: usize = 512;
-const WORDS: usize = BOILERPLATE.len() + LAYOUT.len() + COMMENT.len() + CONTENT.len();
+const WORDS: usize =
+    BOILERPLATE.len() + LAYOUT.len() + OVERLAY.len() + COMMENT.len() + CONTENT.len();
 const _: () = assert!(3 * WORDS < SLOTS);
 
 /// A lowercase word of at most [`LONGEST`] bytes as an integer: its bytes
@@ -496,16 +500,23 @@ fn lookup(key: u128) -> Signal {
 const fn table() -> [(u128, Signal); SLOTS] {
     let mut t = [(0u128, Signal::Neutral); SLOTS];
     let mut i = 0;
-    let (b, l, c) = (BOILERPLATE.len(), LAYOUT.len(), COMMENT.len());
+    let (b, l, o, c) = (
+        BOILERPLATE.len(),
+        LAYOUT.len(),
+        OVERLAY.len(),
+        COMMENT.len(),
+    );
     while i < WORDS {
         let (word, signal) = if i < b {
             (BOILERPLATE[i], Signal::Boilerplate)
         } else if i < b + l {
             (LAYOUT[i - b], Signal::Layout)
-        } else if i < b + l + c {
-            (COMMENT[i - b - l], Signal::Comment)
+        } else if i < b + l + o {
+            (OVERLAY[i - b - l], Signal::Overlay)
+        } else if i < b + l + o + c {
+            (COMMENT[i - b - l - o], Signal::Comment)
         } else {
-            (CONTENT[i - b - l - c], Signal::Content)
+            (CONTENT[i - b - l - o - c], Signal::Content)
         };
         let k = key(word.as_bytes());
         let mut at = slot(k);
@@ -541,6 +552,8 @@ mod tests {
                     Signal::Comment
                 } else if BOILERPLATE.contains(&p) && (k == 0 || !modifier) {
                     Signal::Boilerplate
+                } else if OVERLAY.contains(&p) && (k == 0 || !modifier) {
+                    Signal::Overlay
                 } else if LAYOUT.contains(&p) && (k == 0 || !modifier) {
                     Signal::Layout
                 } else if CONTENT.contains(&p) && head == Signal::Comment {
@@ -559,6 +572,7 @@ mod tests {
                     (Signal::Content, _) | (_, Signal::Content) => Signal::Content,
                     (Signal::Comment, _) | (_, Signal::Comment) => Signal::Comment,
                     (Signal::Boilerplate, _) | (_, Signal::Boilerplate) => Signal::Boilerplate,
+                    (Signal::Overlay, _) | (_, Signal::Overlay) => Signal::Overlay,
                     (Signal::Layout, _) | (_, Signal::Layout) => Signal::Layout,
                     _ => Signal::Neutral,
                 };
@@ -667,11 +681,13 @@ mod tests {
     /// value as furniture or a content word as content.
     #[test]
     fn layout_words_rank_below_furniture_and_content() {
-        use Signal::{Boilerplate, Content, Layout};
-        let cases: [(&[u8], Signal); 6] = [
+        use Signal::{Boilerplate, Content, Layout, Overlay};
+        let cases: [(&[u8], Signal); 8] = [
             (b"elementor-widget-container", Layout),
             (b"so-widget-sow-editor so-widget-sow-editor-base", Layout),
-            (b"overlay__modal", Layout),
+            (b"overlay__modal", Overlay),
+            (b"widget dropdown-panel", Overlay),
+            (b"modal footer", Boilerplate),
             (b"widget widget_disquswidget", Layout),
             (b"widget widget_nav_menu", Boilerplate),
             (b"widget entry-content", Content),
@@ -712,21 +728,22 @@ mod tests {
     /// Real class lists from the corpus's pages: a utility class that
     /// clips overflow or hides a field's label says nothing; an element
     /// whose own class is `hidden` or `sidebar` is page furniture
-    /// (`hidden` a building block of the page, see [`LAYOUT`]).
+    /// (`hidden` a block shown on demand, see [`OVERLAY`]).
     #[test]
     fn modifier_words_count_only_first_in_their_token() {
-        use Signal::{Boilerplate, Layout, Neutral};
-        let cases: [(&[u8], Signal); 11] = [
+        use Signal::{Boilerplate, Layout, Neutral, Overlay};
+        let cases: [(&[u8], Signal); 12] = [
             (b"relative overflow-hidden h-full", Neutral),
             (b"hx-w-full hx-overflow-x-hidden", Neutral),
             (b"field field--label-hidden field__items", Neutral),
             (b"l-grid l-grid--sidebar", Neutral),
             (b"wp-block-columns is-style-sidebar", Neutral),
-            (b"hdrSearch hidden", Layout),
-            (b"errorMessage\thidden", Layout),
+            (b"hdrSearch hidden", Overlay),
+            (b"errorMessage\thidden", Overlay),
+            (b"more-link", Layout),
             (b"sidebar section", Boilerplate),
             (b"sidebar_list", Boilerplate),
-            (b"hidden-sm col-md-7", Layout),
+            (b"hidden-sm col-md-7", Overlay),
             // Words that are not modifiers count anywhere in a token.
             (b"js-site-footer", Boilerplate),
         ];
@@ -740,6 +757,7 @@ mod tests {
         for (words, signal) in [
             (BOILERPLATE, Signal::Boilerplate),
             (LAYOUT, Signal::Layout),
+            (OVERLAY, Signal::Overlay),
             (COMMENT, Signal::Comment),
             (CONTENT, Signal::Content),
         ] {
