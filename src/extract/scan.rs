@@ -101,6 +101,9 @@ pub struct Element {
     pub boiler: bool,
     /// `<main>` or `<article>`: the page says this is its content.
     pub landmark_main: bool,
+    /// `<article>` (or `role="articleBody"`), not `<main>`: one piece of
+    /// content rather than the page's whole content area.
+    pub article: bool,
     /// A boilerplate element whose role is a dialog (`role="dialog"`):
     /// text shown only when a script opens it. A shop's policies kept in
     /// modals may outweigh all its other text, but they say nothing about
@@ -1727,6 +1730,7 @@ impl<'a> Scanner<'a> {
             signal: self.tag_signal,
             boiler,
             landmark_main: self.tag_main,
+            article: self.tag_main && !self.tag_page_main,
             dialog: boiler && self.tag_dialog,
         });
         (self.elements.len() - 1) as u32

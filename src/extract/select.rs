@@ -504,7 +504,14 @@ fn byte_ranges(lines: &[Line], chosen: &[Region]) -> Vec<(usize, usize)> {
 /// Growth that follows the document's structure (thesis 000 §7.2.1): every
 /// region inside the seed's enclosing container is content, however far
 /// apart; outside it, Algorithm 1's gap applies from the container's
-/// outermost regions.
+/// outermost regions. After an `<article>` container, growth goes on only
+/// into regions inside an article (measured on the corpus: dragnet
+/// +0.0015, R445 0.77 -> 0.96 (the author box just after the story),
+/// R642 0.77 -> 0.93, R375 0.86 -> 0.99; wcxb-dev +0.0001, 4064 0.87 ->
+/// 0.90; other datasets unchanged; no page lost.
+/// Stopping before the article too gained dragnet 28 0.63 -> 0.93 but
+/// lost 22 pages: wcxb-dev 4277 0.99 -> 0.86, whose opening paragraphs
+/// inside its `<article>` were then left out, dragnet R942 -0.06.)
 fn grow_in_container(
     lines: &[Line],
     elements: &[Element],
@@ -515,7 +522,7 @@ fn grow_in_container(
 ) -> (usize, usize) {
     let seed = all[m];
     let joins = joins_by_lines_or_code(lines, t, gap, seed);
-    let Some(span) = enclosing(lines, elements, all, seed) else {
+    let Some((span, article)) = enclosing(lines, elements, all, seed) else {
         return regions::grow_by(all, m, &joins);
     };
     let inside = |r: &Region| r.first >= span.0 && r.last <= span.1;
@@ -528,8 +535,30 @@ fn grow_in_container(
         hi += 1;
     }
     let (glo, _) = regions::grow_by(all, lo, &joins);
+    if article {
+        // Past an `<article>`, growth goes on only into other articles
+        // (the next posts of a thread): what follows one within the gap
+        // is an author box, a promotion, reviews, a product page's other
+        // sections.
+        let in_article = |r: &Region| in_an_article(lines, elements, r);
+        let inner = |a: &Region, b: &Region| joins(a, b) && in_article(b);
+        let (_, ghi) = regions::grow_by(all, hi, inner);
+        return (glo, ghi);
+    }
     let (_, ghi) = regions::grow_by(all, hi, &joins);
     (glo, ghi)
+}
+
+/// Whether a region's first line is inside an `<article>` element.
+fn in_an_article(lines: &[Line], elements: &[Element], r: &Region) -> bool {
+    let mut e = lines[r.first as usize].container;
+    while let Some(el) = elements.get(e as usize) {
+        if el.article {
+            return true;
+        }
+        e = el.parent;
+    }
+    false
 }
 
 /// How much more of its text a region after the seed may have in links
@@ -693,7 +722,7 @@ fn enclosing(
     elements: &[Element],
     all: &[Region],
     seed: Region,
-) -> Option<(u32, u32)> {
+) -> Option<((u32, u32), bool)> {
     let mut lca = lines[seed.first as usize].container;
     for line in &lines[seed.first as usize..=seed.last as usize] {
         lca = common_ancestor(elements, lca, line.container);
@@ -713,7 +742,7 @@ fn enclosing(
     if matches!(e.tag, Tag::Body | Tag::Html) {
         return None;
     }
-    Some((e.first_line, e.last_line))
+    Some(((e.first_line, e.last_line), e.article))
 }
 
 /// How many blocks alike make a run of them (see [`repeated_blocks`]).
@@ -1079,6 +1108,7 @@ mod tests {
             signal: crate::extract::signals::Signal::Neutral,
             boiler: false,
             landmark_main: false,
+            article: false,
             dialog: false,
         }
     }
@@ -1347,6 +1377,58 @@ mod tests {
         assert!(text.contains("Paragraph 6 "), "{text}");
         assert!(text.contains("Paragraph 11 "), "{text}");
         assert!(!text.contains("two dogs"), "{text}");
+    }
+
+    /// A story in an `<article>` element ends where the element ends: an
+    /// author box and a promotion just after it, within the gap, stay
+    /// out; a thread of posts, each in its own `<article>`, still joins.
+    #[test]
+    fn growth_stays_inside_the_article() {
+        let para = |i: u32| {
+            format!(
+                "<p>Paragraph {i} of the story goes on about the harbour, the boats that \
+                 came in late, and the people who waited for them on the quay.</p>\n"
+            )
+        };
+        let story: String = (1..=5).map(para).collect();
+        let share: String = (1..=5)
+            .map(|i| {
+                format!(
+                    "<a href=\"/share?site={i}&amp;u=/news/harbour\" class=\"share-link\">\
+                     <img src=\"/i/{i}.svg\" alt=\"\"></a>\n"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav>\n\
+             <div class=\"page\"><article><h1>The harbour</h1>\n{story}</article>\n\
+             <div class=\"share\">\n{share}</div>\n\
+             <div><p>Jo writes about the sea and boats for us, and \
+             lives by the coast with two dogs.</p></div>\n\
+             <div><p>Sign up today and save twenty percent on your \
+             first year of the paper.</p></div></div>\n\
+             <footer>Copyright 2025 The Paper</footer></body></html>"
+        );
+        let text = text_of(&html);
+        assert!(text.contains("Paragraph 1 "), "{text}");
+        assert!(text.contains("Paragraph 5 "), "{text}");
+        assert!(!text.contains("two dogs"), "{text}");
+        assert!(!text.contains("twenty percent"), "{text}");
+        let post = |i: u32| {
+            format!(
+                "<article><p>Post {i}: I bought the same card last year and it runs every \
+                 game I play at high settings without getting loud.</p></article>\n\
+                 <div class=\"sig\"><p>Posted by user {i}</p></div>\n"
+            )
+        };
+        let posts: String = (1..=4).map(post).collect();
+        let html = format!(
+            "<html><body><div class=\"thread\">{posts}</div>\n\
+             <footer>Copyright 2025 The Forum</footer></body></html>"
+        );
+        let text = text_of(&html);
+        assert!(text.contains("Post 1:"), "{text}");
+        assert!(text.contains("Post 4:"), "{text}");
     }
 
     /// What the tests below look at on `html` under the default options:
