@@ -195,10 +195,7 @@ fn inflow_layout_forgiven(
     let seed = sel.seed?;
     let first = sel.regions.iter().find(|r| r.content >= INFLOW_FROM)?.first as usize;
     let last = sel.regions.last()?.last as usize;
-    let mut lca = lines.get(seed.first as usize)?.container;
-    for line in lines.get(seed.first as usize..=seed.last as usize)? {
-        lca = common_ancestor(elements, lca, line.container);
-    }
+    let lca = seed_container(lines, elements, seed)?;
     let e = elements.get(elements.get(lca as usize)?.parent as usize)?;
     if matches!(e.tag, Tag::Body | Tag::Html) {
         return None;
@@ -551,14 +548,20 @@ fn grow_in_container(
 
 /// Whether a region's first line is inside an `<article>` element.
 fn in_an_article(lines: &[Line], elements: &[Element], r: &Region) -> bool {
-    let mut e = lines[r.first as usize].container;
-    while let Some(el) = elements.get(e as usize) {
-        if el.article {
-            return true;
-        }
-        e = el.parent;
+    elements
+        .get(lines[r.first as usize].container as usize)
+        .is_some_and(|e| e.article || parents_of(elements, e).any(|p| p.article))
+}
+
+/// The innermost element holding every line of the seed region (its
+/// lines' common container), `NO_ELEMENT` when none does; `None` when the
+/// region is not on the page's lines.
+fn seed_container(lines: &[Line], elements: &[Element], seed: Region) -> Option<u32> {
+    let mut lca = lines.get(seed.first as usize)?.container;
+    for line in lines.get(seed.first as usize..=seed.last as usize)? {
+        lca = common_ancestor(elements, lca, line.container);
     }
-    false
+    Some(lca)
 }
 
 /// How much more of its text a region after the seed may have in links
@@ -723,10 +726,7 @@ fn enclosing(
     all: &[Region],
     seed: Region,
 ) -> Option<((u32, u32), bool)> {
-    let mut lca = lines[seed.first as usize].container;
-    for line in &lines[seed.first as usize..=seed.last as usize] {
-        lca = common_ancestor(elements, lca, line.container);
-    }
+    let lca = seed_container(lines, elements, seed)?;
     // Prefer the outermost <main> or <article> around the seed: landing and
     // listing pages spread their content over many sibling blocks under it.
     // Or, when further out, the container of the blocks the seed's is one
