@@ -674,8 +674,15 @@ fn candidate_lines(scan: &Scan, auto: bool, content_start: Option<u32>) -> Vec<u
         let heading = l.heading > 0 && content_start.is_none_or(|s| i <= s as usize + 40);
         l.text > 0 && (!auto || heading || (l.text <= 300 && near(i)))
     };
+    // `Auto` wants nothing past 40 lines after the content start: the
+    // walk stops there rather than reading every line's record.
+    let end = match (auto, content_start) {
+        (true, Some(start)) => (start as usize).saturating_add(41),
+        _ => usize::MAX,
+    };
     scan.lines
         .iter()
+        .take(end)
         .enumerate()
         .filter(|(i, l)| wanted(*i, l))
         .map(|(i, _)| i)
