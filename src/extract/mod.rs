@@ -900,6 +900,27 @@ mod tests {
         assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
     }
 
+    /// A shop page rendered by script: no `<title>`, og:title naming the
+    /// page, and the one heading near the content a sign-up box's (its
+    /// label, then a line of teaser). The headline is judged by its first
+    /// line, the one it would keep: "Subscribe" is a label, not a
+    /// headline, and og:title's name of the page wins.
+    #[test]
+    fn a_heading_is_judged_by_the_line_it_would_keep() {
+        let para = STORY_PARAGRAPH;
+        let html = format!(
+            "<html><head><meta property=\"og:title\" \
+             content=\"Insulated Down Jackets for Women | Outdoor Shop\"></head><body>\n\
+             <h2>Subscribe<br>Trade-in offers, repair tips, events and more.</h2>\n\
+             {para}{para}</body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Insulated Down Jackets for Women")
+        );
+    }
+
     /// A 2000s news page titled with the site's name only: no heading,
     /// the story's headline in bold on the content's first line.
     fn site_titled_page(title: &str, og: &str) -> String {

@@ -453,14 +453,17 @@ fn near_content_bonus(line: u32, content_start: Option<u32>) -> f64 {
     }
 }
 
-/// The closest `<h1>`-`<h3>` at most 30 lines before the content start.
+/// The closest `<h1>`-`<h3>` at most 30 lines before the content start
+/// whose first line, the one [`normalize`] keeps, looks like a headline: a
+/// label with a teaser after a break ("Subscribe" / "Offers, tips and
+/// more") is no headline for the teaser's words.
 fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
     let start = input.content_start?;
     input
         .candidates
         .iter()
         .filter(|c| (1..=3).contains(&c.heading) && c.line <= start && start - c.line <= 30)
-        .filter(|c| looks_like_headline(c.text))
+        .filter(|c| looks_like_headline(first_line(c.text)))
         .max_by_key(|c| c.line)
         .map(|c| Headline {
             text: c.text.to_string(),
