@@ -900,8 +900,8 @@ mod tests {
         assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
     }
 
-    /// A shop page rendered by script: no `<title>`, og:title naming the
-    /// page, and the one heading near the content a sign-up box's (its
+    /// A shop page titled with the shop's name, og:title naming the page,
+    /// and the one heading near the content a sign-up box's (its
     /// label, then a line of teaser). The headline is judged by its first
     /// line, the one it would keep: "Subscribe" is a label, not a
     /// headline, and og:title's name of the page wins.
@@ -909,7 +909,7 @@ mod tests {
     fn a_heading_is_judged_by_the_line_it_would_keep() {
         let para = STORY_PARAGRAPH;
         let html = format!(
-            "<html><head><meta property=\"og:title\" \
+            "<html><head><title>Outdoor Shop</title><meta property=\"og:title\" \
              content=\"Insulated Down Jackets for Women | Outdoor Shop\"></head><body>\n\
              <h2>Subscribe<br>Trade-in offers, repair tips, events and more.</h2>\n\
              {para}{para}</body></html>"
@@ -918,6 +918,24 @@ mod tests {
         assert_eq!(
             doc.headline.as_deref(),
             Some("Insulated Down Jackets for Women")
+        );
+    }
+
+    /// A shop page its scripts would name: no `<title>`, an og:title, and
+    /// a menu heading just before the product's text. og:title, the one
+    /// name the page has, is the headline, without the shop's name.
+    #[test]
+    fn without_a_title_og_title_names_the_page() {
+        let para = STORY_PARAGRAPH;
+        let html = format!(
+            "<html><head><meta property=\"og:title\" \
+             content=\"Keeper EVO80 Wireless Mechanical Keyboard - Lamp Shop 7\"></head><body>\n\
+             <h2>Browse by Category</h2>\n{para}{para}</body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keeper EVO80 Wireless Mechanical Keyboard")
         );
     }
 

@@ -273,8 +273,15 @@ fn auto(input: &Inputs<'_>) -> Option<Headline> {
 
 /// `Auto` when no block agrees with the title: the nearest heading before
 /// the content, the nearest short block, then og:title, a lone `<h1>` or
-/// the title's longest part.
+/// the title's longest part. A page without a `<title>` (one its scripts
+/// would name) but with an og:title goes by og:title's longest part
+/// first: it is the only name its publisher gave it, and the headings
+/// near the content of such shop pages are menus ("Browse by Category").
 pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
+    let og = clean(input.og_title);
+    if clean(input.title).is_empty() && !og.is_empty() {
+        return fallback("", &og, input.candidates);
+    }
     nearest_heading(input)
         .or_else(|| nearest_block(input))
         .or_else(|| content_first_line(input))
