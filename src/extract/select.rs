@@ -1379,6 +1379,46 @@ mod tests {
         assert!(!text.contains("two dogs"), "{text}");
     }
 
+    /// Panels of a tabbed feature page (`lm_navSource`: the panel a nav
+    /// tab shows) and a feed in a block whose BEM modifier names ads
+    /// (`container--section-more-ads`) hold the page's text: their
+    /// furniture words are modifiers and mark nothing. The tabs
+    /// themselves (`lm_navigation`) stay out.
+    #[test]
+    fn furniture_words_as_modifiers_keep_their_text() {
+        let para = |i: u32| {
+            format!(
+                "<p>Section {i} tells how the tool files each contact, keeps the notes of \
+                 every call, and reminds the team of the next step to take.</p>\n"
+            )
+        };
+        let panels: String = (2..=4)
+            .map(|i| format!("<div class=\"tab_panel lm_navSource\">{}</div>\n", para(i)))
+            .collect();
+        let feed: String = (6..=8)
+            .map(|i| {
+                format!(
+                    "<div class=\"feed container--section-more-ads\">{}</div>\n",
+                    para(i)
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=\"/\">Home</a> <a href=\"/crm\">CRM</a></nav>\n\
+             <main><h1>The free edition</h1>\n{}\
+             <ul class=\"lm_navigation\"><li>Contacts</li><li>Deals</li><li>Mail</li></ul>\n\
+             {panels}{}{feed}</main>\n\
+             <footer>Copyright 2025 The Company</footer></body></html>",
+            para(1),
+            para(5),
+        );
+        let text = text_of(&html);
+        assert!(text.contains("Section 1 "), "{text}");
+        assert!(text.contains("Section 3 "), "{text}");
+        assert!(text.contains("Section 7 "), "{text}");
+        assert!(!text.contains("Deals"), "{text}");
+    }
+
     /// A story in an `<article>` element ends where the element ends: an
     /// author box and a promotion just after it, within the gap, stay
     /// out; a thread of posts, each in its own `<article>`, still joins.

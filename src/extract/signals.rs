@@ -5,7 +5,10 @@
 //! `comment_list`), and each part is looked up whole. Substring matching is
 //! deliberately avoided: `content-sidebar-wrap` must not read as "sidebar"
 //! alone, since it wraps the content; content words in the same value
-//! (content, main, article, post, ...) cancel the boilerplate words. Words
+//! (content, main, article, post, ...) cancel the boilerplate words. A
+//! furniture word in a modifier's place marks nothing: after a BEM
+//! modifier's `--`, or inside a compound before a camelCase head
+//! (`lm_navSource`). Words
 //! that name a page's building blocks (widget, banner, teaser, ...) give a
 //! weaker mark, [`Signal::Layout`], which the selection may drop, and so
 //! do those that name blocks shown only on demand (modal, popup,
@@ -71,6 +74,12 @@ pub fn classify(value: &[u8]) -> Signal {
     let mut head = Signal::Neutral;
     // The previous block's last byte: alphanumeric, lowercase letter.
     let (mut prev_alnum, mut prev_lower) = (0u32, 0u32);
+    // Whether the token read so far had a BEM modifier's `--`, and
+    // whether the previous block ended with a dash.
+    let (mut modifier, mut prev_dash) = (false, 0u32);
+    // The furniture word a camelCase part just followed inside a
+    // compound: it counts when that part is `bar`.
+    let mut camel_modifier = Signal::Neutral;
     // The block's bytes with bit 5 set (see `part_key`), and below, as
     // `before`, the previous block's: a part's key is cut from them.
     let mut here = 0u128;
@@ -87,17 +96,39 @@ pub fn classify(value: &[u8]) -> Signal {
         // letter is followed by an uppercase one, where the next starts.
         let ends = (!kinds.alnum & before_alnum & 0xffff) | camel;
         let starts = (kinds.alnum & !before_alnum) | camel;
-        let mut events = ends | starts | kinds.space;
+        let dash = at_most(block.v - u8x16::splat(b'-'), 0);
+        let double = dash & ((dash << 1) | prev_dash);
+        let mut events = ends | starts | kinds.space | double;
         while events != 0 {
             let i = events.trailing_zeros() as usize;
             let bit = 1 << i;
             if ends & bit != 0 {
                 let key = part_key(before, here, at, start, at + i);
-                found = found.max(in_token(&mut head, part_signal(key, first), first));
+                let mut signal = unless_modifier(part_signal(key, first), modifier);
+                if key == Some(BAR) {
+                    found = found.max(camel_modifier);
+                }
+                camel_modifier = Signal::Neutral;
+                // Inside a compound, a furniture word that a camelCase
+                // part follows modifies that part, the compound's head:
+                // `lm_navSource` is the panel a nav tab shows,
+                // `StoreSaleWidgetShortDesc` a description. Unless the
+                // head is `Bar` (`topNavBar` spells a navbar). A token's
+                // first part is left alone: there camelCase names a
+                // block by its place (`sidePanel`, `AdsLeft`).
+                if camel & bit != 0 && !first && signal < Signal::Comment {
+                    camel_modifier = signal;
+                    signal = Signal::Neutral;
+                }
+                found = found.max(in_token(&mut head, signal, first));
                 token_read = true;
             }
             if kinds.space & bit != 0 {
                 token_read = false;
+                modifier = false;
+            }
+            if double & bit != 0 {
+                modifier = true;
             }
             if starts & bit != 0 {
                 start = at + i;
@@ -111,13 +142,18 @@ pub fn classify(value: &[u8]) -> Signal {
         }
         prev_alnum = kinds.alnum >> 15 & 1;
         prev_lower = kinds.lower >> 15 & 1;
+        prev_dash = dash >> 15 & 1;
         at += 16;
     }
     // A part running to the very end of a value that fills its last
     // block had no padding byte to end it.
     if prev_alnum != 0 && value.len().is_multiple_of(16) {
         let key = part_key(here, 0, at, start, at);
-        found = found.max(in_token(&mut head, part_signal(key, first), first));
+        if key == Some(BAR) {
+            found = found.max(camel_modifier);
+        }
+        let signal = unless_modifier(part_signal(key, first), modifier);
+        found = found.max(in_token(&mut head, signal, first));
     }
     found
 }
@@ -167,6 +203,18 @@ impl Kinds {
             alnum: lower | upper | digit,
             space: spaces(block.v) & block.present,
         }
+    }
+}
+
+/// A part's signal where it stands after a BEM modifier's `--`
+/// (`container--section-more-ads`, `card--sidebar`): there a furniture
+/// word says how a block looks or where it sits, not what it holds.
+#[inline]
+fn unless_modifier(signal: Signal, modifier: bool) -> Signal {
+    if modifier && signal < Signal::Comment {
+        Signal::Neutral
+    } else {
+        signal
     }
 }
 
@@ -308,6 +356,9 @@ const FIRST_ONLY: [u128; 6] = [
     key(b"more"),
     key(b"teaser"),
 ];
+
+/// The head that keeps a compound's furniture word (`topNavBar`).
+const BAR: u128 = key(b"bar");
 
 /// The longest word in any list; longer parts are neutral.
 const LONGEST: usize = 15;
@@ -545,7 +596,8 @@ mod tests {
         let mut found = Signal::Neutral;
         for token in value.split(|b| b.is_ascii_whitespace()) {
             let mut head = Signal::Neutral;
-            for (k, p) in parts_plainly(token).iter().enumerate() {
+            let parts = parts_plainly(token);
+            for (k, (p, bem, camel_next)) in parts.iter().enumerate() {
                 let p = std::str::from_utf8(p).unwrap();
                 let modifier = p.len() <= LONGEST && FIRST_ONLY.contains(&key(p.as_bytes()));
                 let said = if COMMENT.contains(&p) {
@@ -562,6 +614,16 @@ mod tests {
                     Signal::Content
                 } else {
                     Signal::Neutral
+                };
+                // Furniture words after a `--` are modifiers.
+                // And a furniture word inside a compound that a
+                // camelCase part other than `bar` follows.
+                let bar_next = parts.get(k + 1).is_some_and(|n| n.0 == b"bar");
+                let camel_mod = *camel_next && k > 0 && !bar_next;
+                let said = if (*bem || camel_mod) && said < Signal::Comment {
+                    Signal::Neutral
+                } else {
+                    said
                 };
                 if k == 0 {
                     head = said;
@@ -582,18 +644,25 @@ mod tests {
     }
 
     /// A token's non-empty parts, lowercased.
-    fn parts_plainly(token: &[u8]) -> Vec<Vec<u8>> {
-        let mut parts: Vec<Vec<u8>> = vec![Vec::new()];
+    fn parts_plainly(token: &[u8]) -> Vec<(Vec<u8>, bool, bool)> {
+        let mut parts: Vec<(Vec<u8>, bool, bool)> = vec![(Vec::new(), false, false)];
+        let mut bem = false;
         for (i, &b) in token.iter().enumerate() {
             let camel = i > 0 && token[i - 1].is_ascii_lowercase() && b.is_ascii_uppercase();
+            bem |= b == b'-' && i > 0 && token[i - 1] == b'-';
+            if camel {
+                parts.last_mut().unwrap().2 = true;
+            }
             if !b.is_ascii_alphanumeric() || camel {
-                parts.push(Vec::new());
+                parts.push((Vec::new(), false, false));
             }
             if b.is_ascii_alphanumeric() {
-                parts.last_mut().unwrap().push(b.to_ascii_lowercase());
+                let part = parts.last_mut().unwrap();
+                part.0.push(b.to_ascii_lowercase());
+                part.1 = bem;
             }
         }
-        parts.retain(|p| !p.is_empty());
+        parts.retain(|p| !p.0.is_empty());
         parts
     }
 
@@ -607,7 +676,7 @@ mod tests {
                     Just("recommendations"), Just("Footer"), Just("ad"),
                     Just("hidden"), Just("Sidebar"), Just("\t"), Just("\n"),
                     Just("widget"), Just("Q"), Just("9"), Just("aB"),
-                    Just("comments"), Just("Disqus"),
+                    Just("comments"), Just("Disqus"), Just("--"), Just("Bar"),
                     Just("abcdefghijklmno"), Just("sixteen-or-more-bytes"),
                 ],
                 0..24,
@@ -659,6 +728,31 @@ mod tests {
             let v = format!("{i:05} share {}", "y".repeat(i % 40));
             assert_eq!(memo.classify(v.as_bytes()), classify(v.as_bytes()), "{v:?}");
             assert!(memo.arena.len() <= ARENA_CAP);
+        }
+    }
+
+    /// A furniture word in a modifier's place marks nothing: after a BEM
+    /// modifier's `--`, or inside a compound before a camelCase head.
+    /// At a token's head, or before `Bar`, it still marks.
+    #[test]
+    fn furniture_words_as_modifiers_mark_nothing() {
+        use Signal::{Boilerplate, Comment, Layout, Neutral};
+        let cases: [(&[u8], Signal); 10] = [
+            (b"tab_panel lm_navSource", Neutral),
+            (b"StoreSaleWidgetShortDesc", Neutral),
+            (b"container--section-more-ads", Neutral),
+            (b"card card--footer", Neutral),
+            (b"box--comments", Comment),
+            (b"menu--primary-links", Boilerplate),
+            (b"topNavBar", Boilerplate),
+            (b"footerLinks", Boilerplate),
+            (b"sidePanel", Layout),
+            (b"lm_nav", Boilerplate),
+        ];
+        for (value, signal) in cases {
+            let shown = String::from_utf8_lossy(value);
+            assert_eq!(classify(value), signal, "{shown}");
+            assert_eq!(classify_plainly(value), signal, "{shown} plainly");
         }
     }
 
