@@ -939,6 +939,25 @@ mod tests {
         );
     }
 
+    /// A 2000s news page titled with its paper's name: the logo, a link
+    /// home, repeats the title; the story's headline, in bold and no
+    /// heading, agrees with nothing. The logo is not the headline.
+    #[test]
+    fn a_linked_logo_is_no_headline_under_a_site_title() {
+        let para = STORY_PARAGRAPH;
+        let menu = menu(12, "/s", "Desk");
+        let html = format!(
+            "<html><head><title>The Harbor Sun</title></head><body>\n\
+             <div class=\"logo\"><a href=\"/\">Harbor Sun</a></div>\n<ul>\n{menu}</ul>\n\
+             <p><b>Keepers vote to light the lamps again</b></p>\n{para}{para}{para}</body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+    }
+
     /// A 2000s news page titled with the site's name only: no heading,
     /// the story's headline in bold on the content's first line.
     fn site_titled_page(title: &str, og: &str) -> String {

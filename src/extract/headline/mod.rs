@@ -254,8 +254,7 @@ pub fn title_parts(title: &str) -> Vec<&str> {
 /// accused of drunk driving - CTV News, Shows and Sports") can score
 /// higher than the headline itself. Site names and section labels are
 /// shorter than six words; headlines mostly are not.
-fn headline_part(title: &str) -> Option<&str> {
-    let parts = title_parts(title);
+fn headline_part<'t>(parts: &[&'t str]) -> Option<&'t str> {
     let longest = parts.first().copied().filter(|_| parts.len() > 1)?;
     (longest.split_whitespace().count() >= 6).then_some(longest)
 }
@@ -326,6 +325,8 @@ pub struct Matcher<'s> {
     stop: &'s StopWords,
     content_start: Option<u32>,
     content_first: Option<u32>,
+    /// The title names only the site or a section ([`names_the_site_only`]).
+    site_title: bool,
     /// The best score so far and its block's line.
     best: Option<(f64, u32)>,
 }
@@ -344,17 +345,19 @@ impl<'s> Matcher<'s> {
     pub fn new(input: &Inputs<'s>) -> Self {
         let title = clean(input.title);
         let og = clean(input.og_title);
+        let parts = title_parts(&title);
         Matcher {
             q: TermVector::of(&title, input.stop),
             og_v: TermVector::of(&og, input.stop),
             og_differs: og != title,
-            part_v: headline_part(&title)
+            part_v: headline_part(&parts)
                 .map(|p| TermVector::of(p, input.stop))
                 .unwrap_or_default(),
             v: TermVector::default(),
             stop: input.stop,
             content_start: input.content_start,
             content_first: input.content_first,
+            site_title: og.is_empty() && names_a_site(&parts),
             best: None,
         }
     }
@@ -411,6 +414,13 @@ impl<'s> Matcher<'s> {
             .content_start
             .is_some_and(|start| c.line > start.saturating_add(PAST_CONTENT));
         if c.heading == 0 && past {
+            return false;
+        }
+        // Under a title naming only the site, a linked block that is no
+        // heading and agrees with it is the site's logo or a section's
+        // link ("Calgary Sun", "LIFESTYLE & ENTERTAINMENT"), not the
+        // story's headline.
+        if self.site_title && c.heading == 0 && c.links {
             return false;
         }
         self.v.set(text, self.stop);
@@ -545,14 +555,7 @@ fn nearest_block(input: &Inputs<'_>) -> Option<Headline> {
 /// title is longer (it is more likely the page's own name then).
 fn content_first_line(input: &Inputs<'_>) -> Option<Headline> {
     let start = input.content_start?;
-    if !clean(input.og_title).is_empty() {
-        return None;
-    }
-    let title = clean(input.title);
-    let site_only = title_parts(&title)
-        .first()
-        .is_none_or(|part| part.split_whitespace().count() <= 3);
-    if !site_only {
+    if !names_the_site_only(input) {
         return None;
     }
     input
@@ -564,6 +567,20 @@ fn content_first_line(input: &Inputs<'_>) -> Option<Headline> {
             text: c.text.to_string(),
             line: Some(c.line),
         })
+}
+
+/// A title of at most three words in its longest part and no og:title:
+/// the site's or a section's name, not the page's.
+fn names_the_site_only(input: &Inputs<'_>) -> bool {
+    clean(input.og_title).is_empty() && names_a_site(&title_parts(&clean(input.title)))
+}
+
+/// A title whose longest part (see [`title_parts`]) is at most three
+/// words long, or that has none.
+fn names_a_site(parts: &[&str]) -> bool {
+    parts
+        .first()
+        .is_none_or(|part| part.split_whitespace().count() <= 3)
 }
 
 /// No block agrees with the title: og:title, a lone `<h1>`, then the
@@ -973,14 +990,21 @@ mod tests {
         assert_eq!(h.line, Some(8));
         // A title part of five words or fewer may be the site's own name.
         assert_eq!(
-            headline_part("Harbor Times - Coast News, Weather and Sports"),
+            headline_part(&title_parts(
+                "Harbor Times - Coast News, Weather and Sports"
+            )),
             None
         );
         assert_eq!(
-            headline_part("Harbor Times | Keepers vote to light the lamps"),
+            headline_part(&title_parts(
+                "Harbor Times | Keepers vote to light the lamps"
+            )),
             Some("Keepers vote to light the lamps")
         );
-        assert_eq!(headline_part("Keepers vote to light the lamps"), None);
+        assert_eq!(
+            headline_part(&title_parts("Keepers vote to light the lamps")),
+            None
+        );
     }
 
     #[test]
