@@ -96,7 +96,7 @@ pub fn classify(value: &[u8]) -> Signal {
         // letter is followed by an uppercase one, where the next starts.
         let ends = (!kinds.alnum & before_alnum & 0xffff) | camel;
         let starts = (kinds.alnum & !before_alnum) | camel;
-        let dash = at_most(block.v - u8x16::splat(b'-'), 0);
+        let dash = block.eq(b'-');
         let double = dash & ((dash << 1) | prev_dash);
         let mut events = ends | starts | kinds.space | double;
         while events != 0 {
@@ -105,10 +105,14 @@ pub fn classify(value: &[u8]) -> Signal {
             if ends & bit != 0 {
                 let key = part_key(before, here, at, start, at + i);
                 let mut signal = unless_modifier(part_signal(key, first), modifier);
-                if key == Some(BAR) {
-                    found = found.max(camel_modifier);
+                // Tested in this order, rarest first: most parts are no
+                // word at all, and this loop is the classifier's cost.
+                if camel_modifier != Signal::Neutral {
+                    if key == Some(BAR) {
+                        found = found.max(camel_modifier);
+                    }
+                    camel_modifier = Signal::Neutral;
                 }
-                camel_modifier = Signal::Neutral;
                 // Inside a compound, a furniture word that a camelCase
                 // part follows modifies that part, the compound's head:
                 // `lm_navSource` is the panel a nav tab shows,
@@ -116,7 +120,11 @@ pub fn classify(value: &[u8]) -> Signal {
                 // head is `Bar` (`topNavBar` spells a navbar). A token's
                 // first part is left alone: there camelCase names a
                 // block by its place (`sidePanel`, `AdsLeft`).
-                if camel & bit != 0 && !first && signal < Signal::Comment {
+                if signal != Signal::Neutral
+                    && signal < Signal::Comment
+                    && camel & bit != 0
+                    && !first
+                {
                     camel_modifier = signal;
                     signal = Signal::Neutral;
                 }
