@@ -900,6 +900,16 @@ mod tests {
         assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
     }
 
+    /// A page with `head` in its `<head>`, one `<h2>` holding `heading`,
+    /// then two paragraphs of text.
+    fn headed_page(head: &str, heading: &str) -> String {
+        let para = STORY_PARAGRAPH;
+        format!(
+            "<html><head>{head}</head><body>\n<h2>{heading}</h2>\n\
+             {para}{para}</body></html>"
+        )
+    }
+
     /// A shop page titled with the shop's name, og:title naming the page,
     /// and the one heading near the content a sign-up box's (its
     /// label, then a line of teaser). The headline is judged by its first
@@ -907,12 +917,10 @@ mod tests {
     /// headline, and og:title's name of the page wins.
     #[test]
     fn a_heading_is_judged_by_the_line_it_would_keep() {
-        let para = STORY_PARAGRAPH;
-        let html = format!(
-            "<html><head><title>Outdoor Shop</title><meta property=\"og:title\" \
-             content=\"Insulated Down Jackets for Women | Outdoor Shop\"></head><body>\n\
-             <h2>Subscribe<br>Trade-in offers, repair tips, events and more.</h2>\n\
-             {para}{para}</body></html>"
+        let html = headed_page(
+            "<title>Outdoor Shop</title><meta property=\"og:title\" \
+             content=\"Insulated Down Jackets for Women | Outdoor Shop\">",
+            "Subscribe<br>Trade-in offers, repair tips, events and more.",
         );
         let doc = extract(&html, HeadlineMethod::Auto);
         assert_eq!(
@@ -926,11 +934,10 @@ mod tests {
     /// name the page has, is the headline, without the shop's name.
     #[test]
     fn without_a_title_og_title_names_the_page() {
-        let para = STORY_PARAGRAPH;
-        let html = format!(
-            "<html><head><meta property=\"og:title\" \
-             content=\"Keeper EVO80 Wireless Mechanical Keyboard - Lamp Shop 7\"></head><body>\n\
-             <h2>Browse by Category</h2>\n{para}{para}</body></html>"
+        let html = headed_page(
+            "<meta property=\"og:title\" \
+             content=\"Keeper EVO80 Wireless Mechanical Keyboard - Lamp Shop 7\">",
+            "Browse by Category",
         );
         let doc = extract(&html, HeadlineMethod::Auto);
         assert_eq!(

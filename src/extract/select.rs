@@ -1353,17 +1353,11 @@ mod tests {
     /// comes back, and the dropdown's stay.
     #[test]
     fn inflow_layout_marks_inside_the_article_go() {
-        let para = |i: u32| {
-            format!(
-                "<p>Paragraph {i} of the story goes on about the harbour, the boats that \
-                 came in late, and the people who waited for them on the quay.</p>\n"
-            )
-        };
-        let plain: String = (1..=4).map(para).collect();
+        let plain: String = (1..=4).map(harbour_paragraph).collect();
         let widgets: String = (5..=7)
-            .map(|i| format!("<div class=\"widget\">{}</div>\n", para(i)))
+            .map(|i| format!("<div class=\"widget\">{}</div>\n", harbour_paragraph(i)))
             .collect();
-        let tail: String = (8..=11).map(para).collect();
+        let tail: String = (8..=11).map(harbour_paragraph).collect();
         let html = format!(
             "<html><body><nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav>\n\
              <div class=\"page\"><div class=\"story\"><h1>The harbour</h1>\n{plain}\
@@ -1424,13 +1418,7 @@ mod tests {
     /// out; a thread of posts, each in its own `<article>`, still joins.
     #[test]
     fn growth_stays_inside_the_article() {
-        let para = |i: u32| {
-            format!(
-                "<p>Paragraph {i} of the story goes on about the harbour, the boats that \
-                 came in late, and the people who waited for them on the quay.</p>\n"
-            )
-        };
-        let story: String = (1..=5).map(para).collect();
+        let story: String = (1..=5).map(harbour_paragraph).collect();
         let share: String = (1..=5)
             .map(|i| {
                 format!(
@@ -1587,6 +1575,14 @@ mod tests {
         );
         assert!(text.contains("council voted"), "{text}");
         assert!(!text.contains("Archive of the month"), "{text}");
+    }
+
+    /// Paragraph `i` of a story about a harbour: one plain line of prose.
+    fn harbour_paragraph(i: u32) -> String {
+        format!(
+            "<p>Paragraph {i} of the story goes on about the harbour, the boats that \
+             came in late, and the people who waited for them on the quay.</p>\n"
+        )
     }
 
     /// A page's text under the default options.
