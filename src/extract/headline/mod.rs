@@ -217,15 +217,17 @@ pub fn agreement(text: &str, input: &Inputs<'_>) -> f64 {
 }
 
 /// Separators sites put between headline and site name in `<title>`.
+/// `" -- "` is the ASCII stand-in for a dash of old pages ("toledoblade.com
+/// -- Steelers' Heinz turf is terrible").
 const SEPARATORS: &[&str] = &[
-    " | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", " / ", ": ",
+    " | ", " - ", " – ", " — ", " -- ", " :: ", " · ", " • ", " » ", " / ", ": ",
 ];
 
 /// The parts of a title split at its separators, longest first.
 pub fn title_parts(title: &str) -> Vec<&str> {
     let mut parts = vec![title.trim()];
     // Every part is a piece of the title: a separator the title lacks
-    // splits nothing, and most titles hold one or two of the ten (the
+    // splits nothing, and most titles hold one or two of the eleven (the
     // passes for the others cost more than the rest of the headline's
     // setup). A separator's first byte that is not a space rules most of
     // them out by a `memchr`, before a substring search is set up.
@@ -632,7 +634,9 @@ pub fn normalize(text: &str) -> String {
     let first = first.trim_end_matches(['¶', '#', '🔗', '§']).trim_end();
     let first = without_breadcrumb(first);
     let first = without_bar_suffix(first);
+    let first = without_bar_prefix(first);
     let first = without_reply_prefix(first);
+    let first = without_date_prefix(first);
     let first = without_source_domain(first);
     first
         .chars()
@@ -682,12 +686,105 @@ fn without_source_domain(text: &str) -> &str {
 }
 
 /// A forum post's subject without the reply marker before it ("Re:
-/// Turning off all LEDs"): the thread's title is what follows.
+/// Turning off all LEDs") or the label a forum sets before a thread's
+/// title ("Thread: What do you look for in a host?"): the thread's title
+/// is what follows.
 fn without_reply_prefix(text: &str) -> &str {
-    match text.get(..4) {
-        Some(re) if re.eq_ignore_ascii_case("re: ") => text.get(4..).map_or(text, str::trim_start),
+    for marker in ["re: ", "thread: "] {
+        match text.get(..marker.len()) {
+            Some(m) if m.eq_ignore_ascii_case(marker) => {
+                return text.get(marker.len()..).map_or(text, str::trim_start);
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// A headline without the site's and the section's names before it
+/// ("News & Observer | newsobserver.com | Players to be evaluated …", a
+/// logo repeating the title): what follows the last `" | "` when at least
+/// two parts of at most three words come before it and it has four words
+/// or more. One short part before a bar may be the headline's own kicker
+/// ("Ferries | The best boats on the coast").
+fn without_bar_prefix(text: &str) -> &str {
+    let Some((head, last)) = text.rsplit_once(" | ") else {
+        return text;
+    };
+    let mut parts = 0;
+    for part in head.split(" | ") {
+        if part.split_whitespace().count() > 3 {
+            return text;
+        }
+        parts += 1;
+    }
+    if parts >= 2 && last.split_whitespace().count() >= 4 {
+        last.trim_start()
+    } else {
+        text
+    }
+}
+
+/// A headline without the date a blog or a news site sets before it on
+/// the same line ("Dec 18 2025 Preparing a transition", "Wednesday, 09
+/// January 2008 Jeremy Clarkson ripped off"): an optional weekday, then a
+/// day, a month's name and a four-digit year in either order. Kept where
+/// fewer than three words follow (a date is no headline, but a headline
+/// about one may start with one).
+fn without_date_prefix(text: &str) -> &str {
+    let mut rest = text;
+    let mut word = next_word(rest);
+    if word.is_some_and(|(w, _)| is_name_in(w, WEEKDAYS)) {
+        rest = word.map_or(rest, |(_, r)| r);
+        word = next_word(rest);
+    }
+    let (mut day, mut month) = (false, false);
+    for _ in 0..2 {
+        match word {
+            Some((w, r)) if !day && is_day(w) => (day, rest) = (true, r),
+            Some((w, r)) if !month && is_name_in(w, MONTHS) => (month, rest) = (true, r),
+            _ => return text,
+        }
+        word = next_word(rest);
+    }
+    match word {
+        Some((year, r)) if day && month && is_year(year) && r.split_whitespace().count() >= 3 => r,
         _ => text,
     }
+}
+
+const WEEKDAYS: &[&str] = &["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const MONTHS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// The first word of `text` and what follows it, trimmed.
+fn next_word(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim_start();
+    let end = text.find(char::is_whitespace).unwrap_or(text.len());
+    let (w, rest) = text.split_at(end);
+    (!w.is_empty()).then(|| (w, rest.trim_start()))
+}
+
+/// A day or a month's name, spelled out or cut short ("Wed,", "January",
+/// "Dec."): letters only, whose first three name one of `names`.
+fn is_name_in(word: &str, names: &[&str]) -> bool {
+    let w = word.trim_end_matches([',', '.']);
+    w.len() >= 3
+        && w.bytes().all(|b| b.is_ascii_alphabetic())
+        && names.iter().any(|n| w[..3].eq_ignore_ascii_case(n))
+}
+
+/// A day of the month: one or two digits, maybe with a comma.
+fn is_day(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    (1..=2).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A four-digit year, maybe with a comma.
+fn is_year(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A headline without what follows its first `" | "` when that is at
@@ -734,7 +831,7 @@ fn is_clean(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     /// The parts as found before the separators the title lacks were
-    /// skipped: the title split at each of the ten in turn.
+    /// skipped: the title split at each of the eleven in turn.
     fn parts_at_every_separator(title: &str) -> Vec<&str> {
         let mut parts = vec![title.trim()];
         for sep in super::SEPARATORS {
@@ -758,6 +855,11 @@ mod tests {
         // A separator's character without its spaces splits nothing.
         assert_eq!(super::title_parts("A|B - C/D"), ["A|B", "C/D"]);
         assert_eq!(super::title_parts("  One part  "), ["One part"]);
+        // Old pages' ASCII dash.
+        assert_eq!(
+            super::title_parts("harbortimes.com -- Keepers vote to light the lamps"),
+            ["Keepers vote to light the lamps", "harbortimes.com"]
+        );
     }
 
     proptest::proptest! {
@@ -780,7 +882,7 @@ mod tests {
         #[test]
         fn title_parts_are_those_of_splitting_at_every_separator(
             pieces in proptest::collection::vec(proptest::sample::select(vec![
-                "News", "a", "X-Men", " ", " | ", " - ", " – ", " — ", " :: ", " · ",
+                "News", "a", "X-Men", " ", " | ", " - ", " – ", " — ", " -- ", " :: ", " · ",
                 " • ", " » ", " / ", ": ", "|", "-", "–", ":", "/", "»", "é",
             ]), 0..12)
         ) {
@@ -1051,6 +1153,48 @@ mod tests {
         );
         assert_eq!(normalize("Re:Zero returns"), "Re:Zero returns");
         assert_eq!(normalize("Red lamps"), "Red lamps");
+        assert_eq!(
+            normalize("Thread: Which lamp oil lasts longest?"),
+            "Which lamp oil lasts longest?"
+        );
+        assert_eq!(normalize("Threads of the tide"), "Threads of the tide");
+    }
+
+    /// The site's and the section's names a logo repeats from the title
+    /// go; one short kicker before a bar stays.
+    #[test]
+    fn site_and_section_names_before_bars_are_left_out() {
+        assert_eq!(
+            normalize("Harbor Times | harbortimes.com | Keepers vote to light the lamps"),
+            "Keepers vote to light the lamps"
+        );
+        for kept in [
+            "Ferries | The best boats on the coast",
+            "Harbor Times | Coast News Today | Lamps lit",
+            "The Harbor Times Online | Coast | Keepers vote to light the lamps",
+        ] {
+            assert_eq!(normalize(kept), kept);
+        }
+    }
+
+    /// A date on the headline's line before it goes, unless too little
+    /// follows to be a headline.
+    #[test]
+    fn a_date_before_the_headline_is_left_out() {
+        for dated in [
+            "Dec 18 2025 Keepers vote to light the lamps",
+            "Wednesday, 09 January 2008 Keepers vote to light the lamps",
+            "January 9, 2008 Keepers vote to light the lamps",
+        ] {
+            assert_eq!(normalize(dated), "Keepers vote to light the lamps");
+        }
+        for kept in [
+            "Dec 18 2025 lamps lit",
+            "18 keepers vote 2008 to light the lamps",
+            "May 18 keepers vote to light the lamps",
+        ] {
+            assert_eq!(normalize(kept), kept);
+        }
     }
 
     /// A link aggregator's "(site.com)" after a story goes; other
