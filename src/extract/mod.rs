@@ -1005,6 +1005,43 @@ mod tests {
         assert_eq!(doc.headline.as_deref(), Some("Spring on the pier"));
     }
 
+    /// A section's link and the story's headline in one block on the
+    /// content's first line: the headline is the line after the label.
+    #[test]
+    fn a_section_link_before_the_headline_in_its_block_is_left_out() {
+        let menu = menu(40, "/s", "Desk");
+        let para = STORY_PARAGRAPH.repeat(8);
+        let html = format!(
+            "<html><head><title>Harbor Times</title></head><body>\n<ul>\n{menu}</ul>\n\
+             <p><a href=\"/coast\">Coast</a><br><b>Keepers vote to light the lamps again</b><br>\n\
+             {para}</body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+    }
+
+    /// Under a title naming the site and a section, a linked heading a
+    /// few lines into the content repeating the section heads a box
+    /// beside the story, not the story.
+    #[test]
+    fn a_linked_section_heading_past_the_start_is_no_headline_under_a_site_title() {
+        let menu = menu(40, "/s", "Desk");
+        let para = STORY_PARAGRAPH;
+        let html = format!(
+            "<html><head><title>Harbor Times | Coast</title></head><body>\n<ul>\n{menu}</ul>\n\
+             <h1>Keepers vote to light the lamps again</h1>\n{para}{para}{para}\
+             <h3><a href=\"/coast\">Coast</a></h3>\n{para}{para}{para}{para}</body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
+    }
+
     /// A story under a title naming the site, with the site's name again
     /// in a footer heading well past the story's start.
     fn footer_named_page(footer: &str) -> String {
@@ -1036,12 +1073,16 @@ mod tests {
             HeadlineMethod::Auto,
         );
         assert_eq!(doc.headline.as_deref(), Some("About Harbor Times"));
-        // Nor is a linked one (a teaser) replaced.
+        // A linked one under this title naming only the site is the
+        // site's link, no teaser naming the page: never the headline.
         let doc = extract(
             &footer_named_page("<h5><a href=\"/about\">About Harbor Times</a></h5>"),
             HeadlineMethod::Auto,
         );
-        assert_eq!(doc.headline.as_deref(), Some("About Harbor Times"));
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("Keepers vote to light the lamps again")
+        );
     }
 
     /// A story under a site-name title, with the site's name as a label

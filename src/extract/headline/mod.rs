@@ -422,7 +422,13 @@ impl<'s> Matcher<'s> {
         // heading and agrees with it is the site's logo or a section's
         // link ("Calgary Sun", "LIFESTYLE & ENTERTAINMENT"), not the
         // story's headline.
-        if self.site_title && c.heading == 0 && c.links {
+        // So is a linked heading past the content start: it heads a box
+        // beside or below the story (a section's "Business"), whose own
+        // heading came first. (Under a title naming the page, a linked
+        // heading far past the start may be a teaser naming it, and stays:
+        // `heading_above_content` in the extractor.)
+        let after_start = self.content_start.is_some_and(|start| c.line > start);
+        if self.site_title && c.links && (c.heading == 0 || after_start) {
             return false;
         }
         self.v.set(text, self.stop);
@@ -542,7 +548,7 @@ fn nearest_block(input: &Inputs<'_>) -> Option<Headline> {
         .filter(|c| looks_like_headline(c.text))
         .max_by_key(|c| c.line)
         .map(|c| Headline {
-            text: c.text.to_string(),
+            text: headline_line(c.text).to_string(),
             line: Some(c.line),
         })
 }
@@ -564,9 +570,9 @@ fn content_first_line(input: &Inputs<'_>) -> Option<Headline> {
         .candidates
         .iter()
         .filter(|c| c.line >= start && c.line - start <= 1 && !c.links)
-        .find(|c| looks_like_headline(first_line(c.text)))
+        .find(|c| looks_like_headline(headline_line(c.text)))
         .map(|c| Headline {
-            text: c.text.to_string(),
+            text: headline_line(c.text).to_string(),
             line: Some(c.line),
         })
 }
@@ -621,6 +627,23 @@ pub fn first_line(text: &str) -> &str {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("")
+}
+
+/// The line of a block that would be its headline: the first, or the
+/// second where the first is a label of one or two words and the second
+/// looks like a headline (old news pages set a section's link and the
+/// story's headline in one block: "Top Stories" / "Tributes paid to
+/// Edmund Hillary").
+pub fn headline_line(text: &str) -> &str {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("");
+    if word_counts(first).0 > 2 {
+        return first;
+    }
+    match lines.next() {
+        Some(second) if looks_like_headline(second) => second,
+        _ => first,
+    }
 }
 
 /// A headline as people write it down: its first line only (a heading
