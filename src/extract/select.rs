@@ -350,21 +350,28 @@ fn lighter_code(lines: &[Line], elements: &[Element], page: &Counted, gap: u32) 
         let m = regions::seed(&c.all)?;
         (c.all[m].content > content).then_some((c, m))
     };
-    let steps = || (1..=LIGHTER_CODE_STEPS).filter_map(lighter);
-    // A new seed near the old one first, at any weight; else one whose
-    // chain of listing items reaches the old seed.
-    let mut found = steps().find(|(c, m)| near(c.all[*m].first, c.all[*m].last));
-    if found.is_none() {
-        found = steps().find(|(c, m)| items_reach(lines, c, *m, near, gap));
+    // A new seed near the old one first, at any weight. The weights
+    // tried are kept for the rules after it (each is a pass over the
+    // page's lines), which take them in the same order.
+    let mut tried = Vec::new();
+    for (c, m) in (1..=LIGHTER_CODE_STEPS).filter_map(lighter) {
+        if near(c.all[m].first, c.all[m].last) {
+            return Some(c);
+        }
+        tried.push((c, m));
     }
-    if found.is_none() {
-        let reach = near_by(ITEMS_REACH * gap);
-        found = steps().find(|(c, m)| {
-            items_reach(lines, c, *m, reach, gap)
-                && old.is_none_or(|o| one_container(lines, elements, o, c.all[*m]))
-        });
-    }
-    found.map(|(c, _)| c)
+    // Else one whose chain of listing items reaches the old seed.
+    let reach = near_by(ITEMS_REACH * gap);
+    let at = tried
+        .iter()
+        .position(|(c, m)| items_reach(lines, c, *m, near, gap))
+        .or_else(|| {
+            tried.iter().position(|(c, m)| {
+                items_reach(lines, c, *m, reach, gap)
+                    && old.is_none_or(|o| one_container(lines, elements, o, c.all[*m]))
+            })
+        })?;
+    Some(tried.swap_remove(at).0)
 }
 
 /// Whether two regions lie in one container below the page's body: a
