@@ -634,7 +634,7 @@ pub fn first_line(text: &str) -> &str {
 /// looks like a headline (old news pages set a section's link and the
 /// story's headline in one block: "Top Stories" / "Tributes paid to
 /// Edmund Hillary").
-pub fn headline_line(text: &str) -> &str {
+fn headline_line(text: &str) -> &str {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("");
     if word_counts(first).0 > 2 {
