@@ -361,7 +361,7 @@ fn lighter_code(lines: &[Line], elements: &[Element], page: &Counted, gap: u32) 
         tried.push((c, m));
     }
     // Else one whose chain of listing items reaches the old seed.
-    let reach = near_by(ITEMS_REACH * gap);
+    let reach = near_by(gap.saturating_mul(ITEMS_REACH));
     let at = tried
         .iter()
         .position(|(c, m)| items_reach(lines, c, *m, near, gap))
@@ -1624,6 +1624,17 @@ mod tests {
                 text.contains(&format!("Startup number {i} is hiring engineers")),
                 "item {i}: {text}"
             );
+        }
+    }
+
+    /// Code too heavy for any lighter weight to leave a seed: nothing is
+    /// found, also with the widest gap a caller can ask for (the listing
+    /// rule's reach, twice the gap, saturates rather than overflowing).
+    #[test]
+    fn lighter_code_finds_nothing_under_heavy_code_at_any_gap() {
+        let page = Counted::new(vec![(10, 1000); 30]);
+        for gap in [8, 40, u32::MAX] {
+            assert!(lighter_code(&[], &[], &page, gap).is_none(), "gap {gap}");
         }
     }
 
