@@ -1009,18 +1009,29 @@ mod tests {
     /// content's first line: the headline is the line after the label.
     #[test]
     fn a_section_link_before_the_headline_in_its_block_is_left_out() {
-        let menu = menu(40, "/s", "Desk");
         let para = STORY_PARAGRAPH.repeat(8);
-        let html = format!(
-            "<html><head><title>Harbor Times</title></head><body>\n<ul>\n{menu}</ul>\n\
-             <p><a href=\"/coast\">Coast</a><br><b>Keepers vote to light the lamps again</b><br>\n\
-             {para}</body></html>"
-        );
-        let doc = extract(&html, HeadlineMethod::Auto);
         assert_eq!(
-            doc.headline.as_deref(),
+            menu_page_headline(
+                "Harbor Times",
+                &format!(
+                    "<p><a href=\"/coast\">Coast</a><br><b>Keepers vote to light the lamps \
+                     again</b><br>\n{para}"
+                )
+            )
+            .as_deref(),
             Some("Keepers vote to light the lamps again")
         );
+    }
+
+    /// The headline of a page under `title` whose body is a menu of 40
+    /// links, then `body`.
+    fn menu_page_headline(title: &str, body: &str) -> Option<String> {
+        let menu = menu(40, "/s", "Desk");
+        let html = format!(
+            "<html><head><title>{title}</title></head><body>\n<ul>\n{menu}</ul>\n\
+             {body}</body></html>"
+        );
+        extract(&html, HeadlineMethod::Auto).headline
     }
 
     /// Under a title naming the site and a section, a linked heading a
@@ -1028,16 +1039,16 @@ mod tests {
     /// beside the story, not the story.
     #[test]
     fn a_linked_section_heading_past_the_start_is_no_headline_under_a_site_title() {
-        let menu = menu(40, "/s", "Desk");
         let para = STORY_PARAGRAPH;
-        let html = format!(
-            "<html><head><title>Harbor Times | Coast</title></head><body>\n<ul>\n{menu}</ul>\n\
-             <h1>Keepers vote to light the lamps again</h1>\n{para}{para}{para}\
-             <h3><a href=\"/coast\">Coast</a></h3>\n{para}{para}{para}{para}</body></html>"
-        );
-        let doc = extract(&html, HeadlineMethod::Auto);
         assert_eq!(
-            doc.headline.as_deref(),
+            menu_page_headline(
+                "Harbor Times | Coast",
+                &format!(
+                    "<h1>Keepers vote to light the lamps again</h1>\n{para}{para}{para}\
+                     <h3><a href=\"/coast\">Coast</a></h3>\n{para}{para}{para}{para}"
+                )
+            )
+            .as_deref(),
             Some("Keepers vote to light the lamps again")
         );
     }

@@ -570,10 +570,11 @@ fn content_first_line(input: &Inputs<'_>) -> Option<Headline> {
         .candidates
         .iter()
         .filter(|c| c.line >= start && c.line - start <= 1 && !c.links)
-        .find(|c| looks_like_headline(headline_line(c.text)))
-        .map(|c| Headline {
-            text: headline_line(c.text).to_string(),
-            line: Some(c.line),
+        .map(|c| (c.line, headline_line(c.text)))
+        .find(|&(_, text)| looks_like_headline(text))
+        .map(|(line, text)| Headline {
+            text: text.to_string(),
+            line: Some(line),
         })
 }
 
@@ -713,15 +714,14 @@ fn without_source_domain(text: &str) -> &str {
 /// title ("Thread: What do you look for in a host?"): the thread's title
 /// is what follows.
 fn without_reply_prefix(text: &str) -> &str {
-    for marker in ["re: ", "thread: "] {
-        match text.get(..marker.len()) {
-            Some(m) if m.eq_ignore_ascii_case(marker) => {
-                return text.get(marker.len()..).map_or(text, str::trim_start);
-            }
-            _ => {}
-        }
-    }
-    text
+    ["re: ", "thread: "]
+        .iter()
+        .find(|m| {
+            text.get(..m.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(m))
+        })
+        .and_then(|m| text.get(m.len()..))
+        .map_or(text, str::trim_start)
 }
 
 /// A headline without the site's and the section's names before it
