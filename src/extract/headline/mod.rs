@@ -776,9 +776,28 @@ fn without_date_prefix(text: &str) -> &str {
     }
 }
 
-const WEEKDAYS: &[&str] = &["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const WEEKDAYS: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
 const MONTHS: &[&str] = &[
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ];
 
 /// The first word of `text` and what follows it, trimmed.
@@ -790,12 +809,16 @@ fn next_word(text: &str) -> Option<(&str, &str)> {
 }
 
 /// A day or a month's name, spelled out or cut short ("Wed,", "January",
-/// "Dec."): letters only, whose first three name one of `names`.
+/// "Sept.", "Thurs"): at least three letters that begin one of `names`.
+/// A word that only starts like one ("Wedding", "Mayor", "Marching") is
+/// none: "Wedding 18 May 2008 photos …" keeps its first word.
 fn is_name_in(word: &str, names: &[&str]) -> bool {
     let w = word.trim_end_matches([',', '.']);
     w.len() >= 3
         && w.bytes().all(|b| b.is_ascii_alphabetic())
-        && names.iter().any(|n| w[..3].eq_ignore_ascii_case(n))
+        && names
+            .iter()
+            .any(|n| n.get(..w.len()).is_some_and(|p| p.eq_ignore_ascii_case(w)))
 }
 
 /// A day of the month: one or two digits, maybe with a comma.
@@ -1208,6 +1231,8 @@ mod tests {
             "Dec 18 2025 Keepers vote to light the lamps",
             "Wednesday, 09 January 2008 Keepers vote to light the lamps",
             "January 9, 2008 Keepers vote to light the lamps",
+            "Thurs. 10 Jan 2008 Keepers vote to light the lamps",
+            "Sept 9 2008 Keepers vote to light the lamps",
         ] {
             assert_eq!(normalize(dated), "Keepers vote to light the lamps");
         }
@@ -1215,6 +1240,9 @@ mod tests {
             "Dec 18 2025 lamps lit",
             "18 keepers vote 2008 to light the lamps",
             "May 18 keepers vote to light the lamps",
+            // Words that only start like a weekday or a month.
+            "Wedding 18 May 2008 photos from the lamp room",
+            "Monsoon 12 June 2008 floods close the harbor road",
         ] {
             assert_eq!(normalize(kept), kept);
         }
