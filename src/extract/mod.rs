@@ -823,6 +823,38 @@ mod tests {
         assert_eq!(count(&keep, "light the old lamp"), 2, "{}", keep.text);
     }
 
+    /// Customers' reviews below a product's description (a shop's review
+    /// widget, `product-reviews`, each review a `product-review`) are left
+    /// out like comments: without the `reviews` mark their text, longer
+    /// than the description, would be taken with it.
+    #[test]
+    fn customers_reviews_below_a_product_are_left_out() {
+        let description = "<p>The Harbor lamp is a brass storm lantern with a glass chimney, \
+                           a wick that burns for twelve hours and a handle that folds flat, \
+                           made by hand in the same workshop since 1870.</p>\n";
+        let review = |i: usize| {
+            format!(
+                "<article class=\"product-review\"><div class=\"product-review__byline\">by \
+                 Reader {i} on May {i}, 2024</div>\n<section class=\"product-review__body\">\
+                 <p>I bought this lantern for our cabin and it has been lovely on every \
+                 evening so far, bright enough to read by and easy to refill.</p>\n</section>\
+                 </article>\n"
+            )
+        };
+        let reviews: String = (1..=6).map(review).collect();
+        let html = format!(
+            "<html><head><title>Harbor lamp</title></head><body>\n<ul>\n{}</ul>\n\
+             <h1>Harbor lamp</h1>\n<div class=\"product-description\">\n{}</div>\n\
+             <section class=\"product-reviews\"><h2>Reviews</h2>\n\
+             <div class=\"product-reviews__list\">\n{reviews}</div></section>\n</body></html>",
+            menu(12, "/shop", "Shop"),
+            description.repeat(3)
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert!(doc.text.contains("brass storm lantern"), "{}", doc.text);
+        assert!(!doc.text.contains("lantern for our cabin"), "{}", doc.text);
+    }
+
     /// Text a `style` hides (a sign-up form shown by a script, an
     /// email's preview text) does not win the seed over a shorter story
     /// the reader sees; without the style the hidden text would be chosen.

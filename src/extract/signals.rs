@@ -63,6 +63,11 @@ pub enum Signal {
 /// are unique), and a loop over each byte, pushing it into a part, was
 /// most of the cost of classifying (see [`Memo`]).
 pub fn classify(value: &[u8]) -> Signal {
+    // A value that is `reviews` alone names the block of reviews (see
+    // `Reviews` for the word within values).
+    if value.eq_ignore_ascii_case(b"reviews") {
+        return Signal::Boilerplate;
+    }
     let mut found = Signal::Neutral;
     // Where the part being read started.
     let mut start = 0usize;
@@ -72,6 +77,10 @@ pub fn classify(value: &[u8]) -> Signal {
     let mut first = true;
     // What the current token's first part said (see `in_token`).
     let mut head = Signal::Neutral;
+    // Whether the part being read began at a camelCase change, and what
+    // the token's previous part left (see `Reviews`).
+    let mut camel_started = false;
+    let mut reviews = Reviews::default();
     // The previous block's last byte: alphanumeric, lowercase letter.
     let (mut prev_alnum, mut prev_lower) = (0u32, 0u32);
     // Whether the token read so far had a BEM modifier's `--`, and
@@ -105,6 +114,9 @@ pub fn classify(value: &[u8]) -> Signal {
             if ends & bit != 0 {
                 let key = part_key(before, here, at, start, at + i);
                 let mut signal = unless_modifier(part_signal(key, first), modifier);
+                if key == Some(REVIEWS) {
+                    signal = reviews.head(&mut found, first || camel_started || modifier);
+                }
                 // Tested in this order, rarest first: most parts are no
                 // word at all, and this loop is the classifier's cost.
                 if camel_modifier != Signal::Neutral {
@@ -128,12 +140,15 @@ pub fn classify(value: &[u8]) -> Signal {
                     camel_modifier = signal;
                     signal = Signal::Neutral;
                 }
-                found = found.max(in_token(&mut head, signal, first));
+                let said = in_token(&mut head, signal, first);
+                reviews.read(found, said);
+                found = found.max(said);
                 token_read = true;
             }
             if kinds.space & bit != 0 {
                 token_read = false;
                 modifier = false;
+                reviews = Reviews::default();
             }
             if double & bit != 0 {
                 modifier = true;
@@ -141,11 +156,13 @@ pub fn classify(value: &[u8]) -> Signal {
             if starts & bit != 0 {
                 start = at + i;
                 first = !token_read;
+                camel_started = camel & bit != 0;
             }
             events &= events - 1;
         }
-        if found == Signal::Content {
-            // Nothing outranks it.
+        if found == Signal::Content && !reviews.after_content {
+            // Nothing outranks it (but `reviews` may yet undo the
+            // content word just read).
             return found;
         }
         prev_alnum = kinds.alnum >> 15 & 1;
@@ -160,10 +177,61 @@ pub fn classify(value: &[u8]) -> Signal {
         if key == Some(BAR) {
             found = found.max(camel_modifier);
         }
-        let signal = unless_modifier(part_signal(key, first), modifier);
+        let mut signal = unless_modifier(part_signal(key, first), modifier);
+        if key == Some(REVIEWS) {
+            signal = reviews.head(&mut found, first || camel_started || modifier);
+        }
         found = found.max(in_token(&mut head, signal, first));
     }
     found
+}
+
+/// What a class token's previous part left, for `reviews`, which marks
+/// furniture ([`Signal::Boilerplate`]) only where it names a list of
+/// customers' reviews below a product: as a whole value (`id="reviews"`)
+/// or after another part of its token (`grw-reviews`, `customer-reviews`,
+/// `user_reviews`), even after a content word (`product-reviews`,
+/// `recipe-reviews`: the reviews of the product, not the product). First
+/// in its token (`reviews-section`, `Reviews_section`, a class `reviews`
+/// beside others) it names a section of a landing page, a review site's
+/// own section or a card's look; after a BEM modifier's `--` or begun at
+/// a camelCase change (Amazon's `editorialReviews`, a book's blurbs) it
+/// is left alone too. (Measured on the corpus: wcxb-dev +0.0016, 28
+/// pages better, product pages whose review widgets were taken with the
+/// description, up to +0.62; 5 worse, at most -0.10, an Amazon rating
+/// summary and a VPN site's user reviews that the golds keep; the other
+/// datasets unchanged. As a furniture word anywhere, a review site's
+/// article, Amazon's blurbs and a mover directory were lost, cleaneval
+/// -0.0009, pages -0.62, -0.56 and -0.22; as a comment word, worse still.)
+#[derive(Debug, Clone, Copy, Default)]
+struct Reviews {
+    /// Whether the token's previous part was a content word.
+    after_content: bool,
+    /// What the value said before that part.
+    before: Signal,
+}
+
+impl Reviews {
+    /// Notes a part read: `found` before it, `said` by it.
+    #[inline]
+    fn read(&mut self, found: Signal, said: Signal) {
+        self.after_content = said == Signal::Content;
+        self.before = found;
+    }
+
+    /// The signal of a `reviews` part, `alone` when it begins its token
+    /// or a camelCase part; after a content word, that word's mark is
+    /// taken back from `found`.
+    #[inline]
+    fn head(&self, found: &mut Signal, alone: bool) -> Signal {
+        if alone {
+            return Signal::Neutral;
+        }
+        if self.after_content {
+            *found = self.before;
+        }
+        Signal::Boilerplate
+    }
 }
 
 /// The key of the part `start..end`, cut from the two blocks around it:
@@ -364,6 +432,10 @@ const FIRST_ONLY: [u128; 6] = [
     key(b"more"),
     key(b"teaser"),
 ];
+
+/// The furniture word that counts only where [`Reviews`] says (in no
+/// list: the table's words count wherever they stand).
+const REVIEWS: u128 = key(b"reviews");
 
 /// The head that keeps a compound's furniture word (`topNavBar`).
 const BAR: u128 = key(b"bar");
@@ -600,15 +672,32 @@ mod tests {
     /// changes, look each part up in lowercase; a modifier word counts
     /// only as its token's first part, and a content word after a token's
     /// first part that is a comment word counts as a comment word.
+    /// `reviews` is furniture as a whole value, or after another part of
+    /// its token that no `--` or camelCase change separates from it; then
+    /// a content word just before it says nothing.
     fn classify_plainly(value: &[u8]) -> Signal {
+        if value.eq_ignore_ascii_case(b"reviews") {
+            return Signal::Boilerplate;
+        }
         let mut found = Signal::Neutral;
         for token in value.split(|b| b.is_ascii_whitespace()) {
             let mut head = Signal::Neutral;
             let parts = parts_plainly(token);
+            let mut saids = Vec::new();
             for (k, (p, bem, camel_next)) in parts.iter().enumerate() {
                 let p = std::str::from_utf8(p).unwrap();
                 let modifier = p.len() <= LONGEST && FIRST_ONLY.contains(&key(p.as_bytes()));
-                let said = if COMMENT.contains(&p) {
+                let camel_started = k > 0 && parts[k - 1].2;
+                let said = if p == "reviews" {
+                    if k == 0 || camel_started || *bem {
+                        Signal::Neutral
+                    } else {
+                        if saids.last() == Some(&Signal::Content) {
+                            *saids.last_mut().unwrap() = Signal::Neutral;
+                        }
+                        Signal::Boilerplate
+                    }
+                } else if COMMENT.contains(&p) {
                     Signal::Comment
                 } else if BOILERPLATE.contains(&p) && (k == 0 || !modifier) {
                     Signal::Boilerplate
@@ -636,6 +725,9 @@ mod tests {
                 if k == 0 {
                     head = said;
                 }
+                saids.push(said);
+            }
+            for said in saids {
                 // Content over comments over furniture over layout,
                 // spelled out.
                 found = match (found, said) {
@@ -686,6 +778,7 @@ mod tests {
                     Just("widget"), Just("Q"), Just("9"), Just("aB"),
                     Just("comments"), Just("Disqus"), Just("--"), Just("Bar"),
                     Just("abcdefghijklmno"), Just("sixteen-or-more-bytes"),
+                    Just("reviews"), Just("Reviews"), Just("product"),
                 ],
                 0..24,
             )
@@ -824,6 +917,39 @@ mod tests {
         ];
         for (value, signal) in cases {
             assert_eq!(classify(value), signal, "{}", value.escape_ascii());
+        }
+    }
+
+    /// `reviews` marks a list of customers' reviews as a whole value or
+    /// ending a compound, even one with a content word before it
+    /// (`product-reviews`, where the undone content word may end a
+    /// 16-byte block); first in its token, after `--` or at a camelCase
+    /// change it names a page's section, a card's look or Amazon's
+    /// blurbs, and marks nothing. The singular stays a content word (a
+    /// review article).
+    #[test]
+    fn reviews_mark_a_list_of_customers_reviews() {
+        use Signal::{Boilerplate, Content, Neutral};
+        let cases: [(&[u8], Signal); 14] = [
+            (b"reviews", Boilerplate),
+            (b"Reviews", Boilerplate),
+            (b"grw-reviews", Boilerplate),
+            (b"customer-reviews_feature_div", Boilerplate),
+            (b"product-reviews", Boilerplate),
+            (b"abcdefgh-product-reviews", Boilerplate),
+            (b"judgeme_product_reviews", Boilerplate),
+            (b"recipe-reviews entry-content", Content),
+            (b"reviews-section container-fluid", Neutral),
+            (b"mover-profile reviews", Neutral),
+            (b"editorialReviews_feature_div", Neutral),
+            (b"components--reviews-section", Neutral),
+            (b"product reviews", Content),
+            (b"product-review", Content),
+        ];
+        for (value, signal) in cases {
+            let shown = value.escape_ascii();
+            assert_eq!(classify(value), signal, "{shown}");
+            assert_eq!(classify_plainly(value), signal, "{shown} plainly");
         }
     }
 
