@@ -318,6 +318,7 @@ impl Extractor {
         }
         if o.algorithm == Algorithm::Linesift {
             select::cut_at_noise_heading(&mut sel, &scan.lines, &scan.src);
+            select::cut_trailing_teasers(&mut sel, &scan.lines, &scan.elements, &scan.src);
         }
         let t2 = Instant::now();
         let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {
