@@ -1156,18 +1156,22 @@ fn teaser_list(
         if e.first_line <= seed.last || matches!(e.tag, Tag::Body | Tag::Html) {
             return None;
         }
-        let (mut teasers, mut text) = (0, 0u64);
-        for c in elements[a as usize + 1..]
-            .iter()
-            .take_while(|c| c.first_line <= e.last_line)
-            .filter(|c| c.parent == a)
-        {
-            if teaser(lines, src, c) {
-                teasers += 1;
-                text += u64::from(c.text);
-            }
-        }
-        if teasers >= TEASERS && 2 * text >= u64::from(e.text) {
+        let children = || {
+            elements[a as usize + 1..]
+                .iter()
+                .take_while(|c| c.first_line <= e.last_line)
+                .filter(|c| c.parent == a)
+        };
+        // By the counts alone first: reading the text of the blocks that
+        // may be teasers is the cost of this rule, and most elements could
+        // not make a listing even if every such block were one.
+        let listing = |teasers: &dyn Fn(&Element) -> bool| {
+            let (n, text) = children()
+                .filter(|c| teasers(c))
+                .fold((0, 0u64), |(n, t), c| (n + 1, t + u64::from(c.text)));
+            n >= TEASERS && 2 * text >= u64::from(e.text)
+        };
+        if listing(&|c| may_be_teaser(lines, c).is_some()) && listing(&|c| teaser(lines, src, c)) {
             return Some(e.first_line);
         }
     }
@@ -1193,23 +1197,27 @@ const TITLE_MIN: u32 = 20;
 /// "Learn more" too cut a consultancy's list of services, wcxb-dev 0248
 /// -0.06.)
 fn teaser(lines: &[Line], src: &str, c: &Element) -> bool {
-    if c.text == 0 || u64::from(c.text) > TEASER_TEXT {
+    let Some((block, title)) = may_be_teaser(lines, c) else {
         return false;
+    };
+    block.iter().filter(|l| l.text > 0).any(|l| {
+        let marks = teaser_marks(src, l);
+        marks.cut || (marks.more && l.anchors > 0) || (title && marks.dated)
+    })
+}
+
+/// What the counts alone tell of a block that may be a teaser (see
+/// [`teaser`]): its lines, and whether one is a title link; `None` when
+/// it holds no text, more than a teaser's or no link.
+fn may_be_teaser<'l>(lines: &'l [Line], c: &Element) -> Option<(&'l [Line], bool)> {
+    if c.text == 0 || u64::from(c.text) > TEASER_TEXT {
+        return None;
     }
-    let (mut linked, mut title, mut dated, mut cut) = (false, false, false, false);
-    for l in lines
-        .get(c.first_line as usize..=c.last_line as usize)
-        .unwrap_or_default()
-    {
-        linked |= l.anchors > 0;
-        title |= l.anchor_text >= TITLE_MIN;
-        if l.text > 0 {
-            let marks = teaser_marks(src, l);
-            dated |= marks.dated;
-            cut |= marks.cut || (marks.more && l.anchors > 0);
-        }
-    }
-    linked && (cut || (title && dated))
+    let block = lines.get(c.first_line as usize..=c.last_line as usize)?;
+    block.iter().any(|l| l.anchors > 0).then(|| {
+        let title = block.iter().any(|l| l.anchor_text >= TITLE_MIN);
+        (block, title)
+    })
 }
 
 /// Text characters of a line, blanks left out, from which it holds more
