@@ -77,9 +77,7 @@ pub fn classify(value: &[u8]) -> Signal {
     let mut first = true;
     // What the current token's first part said (see `in_token`).
     let mut head = Signal::Neutral;
-    // Whether the part being read began at a camelCase change, and what
-    // the token's previous part left (see `Reviews`).
-    let mut camel_started = false;
+    // What the token's previous part left (see `Reviews`).
     let mut reviews = Reviews::default();
     // The previous block's last byte: alphanumeric, lowercase letter.
     let (mut prev_alnum, mut prev_lower) = (0u32, 0u32);
@@ -115,7 +113,7 @@ pub fn classify(value: &[u8]) -> Signal {
                 let key = part_key(before, here, at, start, at + i);
                 let mut signal = unless_modifier(part_signal(key, first), modifier);
                 if key == Some(REVIEWS) {
-                    signal = reviews.head(&mut found, first || camel_started || modifier);
+                    signal = reviews.head(&mut found, first || modifier || camel_at(value, start));
                 }
                 // Tested in this order, rarest first: most parts are no
                 // word at all, and this loop is the classifier's cost.
@@ -156,7 +154,6 @@ pub fn classify(value: &[u8]) -> Signal {
             if starts & bit != 0 {
                 start = at + i;
                 first = !token_read;
-                camel_started = camel & bit != 0;
             }
             events &= events - 1;
         }
@@ -179,7 +176,7 @@ pub fn classify(value: &[u8]) -> Signal {
         }
         let mut signal = unless_modifier(part_signal(key, first), modifier);
         if key == Some(REVIEWS) {
-            signal = reviews.head(&mut found, first || camel_started || modifier);
+            signal = reviews.head(&mut found, first || modifier || camel_at(value, start));
         }
         found = found.max(in_token(&mut head, signal, first));
     }
@@ -232,6 +229,15 @@ impl Reviews {
         }
         Signal::Boilerplate
     }
+}
+
+/// Whether the part starting at `start` begins at a camelCase change (a
+/// capital after a small letter), as `classify`'s `camel` mask marks it:
+/// worked out only for the rare `reviews` part, not tracked per part.
+fn camel_at(value: &[u8], start: usize) -> bool {
+    start > 0
+        && value.get(start).is_some_and(u8::is_ascii_uppercase)
+        && value[start - 1].is_ascii_lowercase()
 }
 
 /// The key of the part `start..end`, cut from the two blocks around it:
