@@ -1035,7 +1035,14 @@ pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
     if after * noise.share() > before && links * LINKED_SECTION < after {
         return;
     }
-    sel.regions.retain(|r| r.first < at);
+    let keep = sel.regions.partition_point(|r| r.first < at);
+    end_before(sel, lines, keep, at);
+}
+
+/// Ends the selection before line `at`: its first `keep` regions stay
+/// (all of them starting before `at`), the last of them cut short there.
+fn end_before(sel: &mut Selection, lines: &[Line], keep: usize, at: u32) {
+    sel.regions.truncate(keep);
     if let Some(last) = sel.regions.last_mut() {
         last.last = last.last.min(at - 1);
     }
@@ -1127,15 +1134,9 @@ pub fn cut_trailing_teasers(sel: &mut Selection, lines: &[Line], elements: &[Ele
         }
         break;
     }
-    let Some(at) = cut_at else {
-        return;
-    };
-    sel.regions.truncate(end);
-    if let Some(last) = sel.regions.last_mut() {
-        last.last = last.last.min(at - 1);
+    if let Some(at) = cut_at {
+        end_before(sel, lines, end, at);
     }
-    sel.lines = sel.regions.iter().map(|r| r.last - r.first + 1).sum();
-    sel.ranges = byte_ranges(lines, &sel.regions);
 }
 
 /// The first line of the innermost element around region `r`, wholly
