@@ -423,6 +423,9 @@ impl Extractor {
             }
             None => (found, anchor),
         };
+        if let Some(joined) = headline::joined_heading(&found.text, heading, &input) {
+            found.text = joined;
+        }
         found.text = headline::normalize(&found.text);
         (Some(found), anchor)
     }
@@ -1162,6 +1165,30 @@ mod tests {
             HeadlineMethod::Auto,
         );
         assert_eq!(doc.headline.as_deref(), Some("Harbor Times"));
+    }
+
+    /// A page whose `<h1>` is `heading`, under the title `title`.
+    fn broken_heading_page(title: &str, heading: &str) -> String {
+        format!(
+            "<html><head><title>{title}</title></head><body>\n<h1>{heading}</h1>\n{}</body></html>",
+            STORY_PARAGRAPH.repeat(8)
+        )
+    }
+
+    #[test]
+    fn a_heading_set_on_two_lines_is_one_headline_where_the_title_has_both() {
+        let title = "Harbor Lights Restoration | Keeper Co";
+        let doc = extract(
+            &broken_heading_page(title, "Harbor Lights<br><span>Restoration</span>"),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(doc.headline.as_deref(), Some("Harbor Lights Restoration"));
+        // A byline after the break is no part of it.
+        let doc = extract(
+            &broken_heading_page(title, "Harbor Lights Restoration<br>By Ann Reed"),
+            HeadlineMethod::Auto,
+        );
+        assert_eq!(doc.headline.as_deref(), Some("Harbor Lights Restoration"));
     }
 
     #[test]

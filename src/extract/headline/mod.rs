@@ -207,6 +207,33 @@ pub fn og_title_instead(found: &Headline, heading: u8, input: &Inputs<'_>) -> Op
     })
 }
 
+/// A heading set on two lines for its layout ("Data Analytics<br>Agency",
+/// "Cosmetic Packaging<br>Design") names the page in both: its first two
+/// lines joined by a space, where together they agree with the title or
+/// og:title (cosine at least 0.5, what a plain block needs) and better
+/// than the first line alone. A second line that is a teaser brings words
+/// the title lacks and agrees less, and the first line stays the headline
+/// ([`normalize`]); so it does under a title naming only the site (its
+/// "news daily" is no reason to take "World news daily"). A byline or a
+/// date is never joined, though the title may share its words ("By Helen
+/// Briggs BBC News" under "BBC News - …"): a second line beginning "By",
+/// or with as many words holding a digit as not. Only a heading's: plain
+/// blocks run on into their story. Runs once a page, on the headline.
+pub fn joined_heading(text: &str, heading: u8, input: &Inputs<'_>) -> Option<String> {
+    if heading == 0 {
+        return None;
+    }
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let (first, second) = (lines.next()?, lines.next()?);
+    let (words, numeric) = word_counts(second);
+    if is_byline(second) || numeric * 2 >= words {
+        return None;
+    }
+    let joined = format!("{first} {second}");
+    let together = agreement(&joined, input);
+    (together >= 0.5 && together > agreement(first, input) + COSINE_SLACK).then_some(joined)
+}
+
 /// How well `text` agrees with the title or og:title (TF cosine, the
 /// higher of the two).
 pub fn agreement(text: &str, input: &Inputs<'_>) -> f64 {
@@ -984,6 +1011,43 @@ mod tests {
             heading,
             links: false,
         }
+    }
+
+    #[test]
+    fn a_heading_broken_for_its_layout_is_joined_where_the_title_has_both_lines() {
+        let stop = stop();
+        let input = inputs("Harbor Lights Restoration | Keeper Co", &[], &stop);
+        let broken = "Harbor Lights\nRestoration";
+        assert_eq!(
+            joined_heading(broken, 1, &input).as_deref(),
+            Some("Harbor Lights Restoration")
+        );
+        // A byline or a date after the break stays off.
+        assert_eq!(
+            joined_heading("Harbor Lights Restoration\nBy Ann Reed", 1, &input),
+            None
+        );
+        assert_eq!(
+            joined_heading("Harbor Lights Restoration\nMay 4, 2024", 2, &input),
+            None
+        );
+        // Nor a byline or a date the title shares words with.
+        let news = inputs("Harbor Lights Restoration - Harbor News 2024", &[], &stop);
+        let byline = "Harbor Lights Restoration\nBy Harbor News";
+        assert_eq!(joined_heading(byline, 1, &news), None);
+        assert_eq!(
+            joined_heading("Harbor Lights Restoration\n2024", 1, &news),
+            None
+        );
+        // Nor a line that shares a few words with a title naming the site.
+        let site = inputs("Soccer news daily: Euro 2008, World Cup 2010", &[], &stop);
+        assert_eq!(
+            joined_heading("Chelsea hold on\nWorld news daily", 2, &site),
+            None
+        );
+        // A plain block runs on into its story.
+        assert_eq!(joined_heading(broken, 0, &input), None);
+        assert_eq!(joined_heading("Harbor Lights Restoration", 1, &input), None);
     }
 
     #[test]
