@@ -2159,6 +2159,34 @@ mod tests {
         }
     }
 
+    /// A short post, then a thread many times its length whose only
+    /// marks are Movable Type's one-word names (`commentform` around it,
+    /// `commentbody` on each comment): the thread is reader comments, not
+    /// the post's text, and goes.
+    #[test]
+    fn a_thread_marked_by_joined_comment_words_goes() {
+        let post: String = (1..=3).map(harbour_paragraph).collect();
+        let comment = |i: u32| {
+            format!(
+                "<div class=\"commentbody by-reader-{i}\">\n<p>Reader {i} thinks the \
+                 harbour master should have listened sooner, since the boats were late \
+                 every winter and the quay was never lit after dark.</p>\n\
+                 <p>Posted by reader {i} at November 8, 2012 7:12 AM</p>\n</div>\n\
+                 <hr class=\"comment-separator\">\n"
+            )
+        };
+        let thread: String = (1..=12).map(comment).collect();
+        let html = format!(
+            "<html><head><title>Harbour</title></head><body>\
+             <div class=\"entry\"><h1>Harbour</h1>\n{post}</div>\n\
+             <div class=\"commentform\">\n<h2>Comments</h2>\n{thread}</div>\n\
+             </body></html>"
+        );
+        let text = text_of(&html);
+        assert!(text.contains("Paragraph 3 of the story"), "{text}");
+        assert!(!text.contains("should have listened sooner"), "{text}");
+    }
+
     #[test]
     fn teaser_marks_are_told_by_the_lines_text() {
         let marks = |html: &str| {
