@@ -1019,10 +1019,10 @@ pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
     let mut found = None;
     let mut r = 0;
     for i in first.first..=last.last {
-        while sel.regions[r].last < i {
+        while sel.regions.get(r).is_some_and(|reg| reg.last < i) {
             r += 1;
         }
-        let chosen = sel.regions[r].first <= i;
+        let chosen = sel.regions.get(r).is_some_and(|reg| reg.first <= i);
         let line = &lines[i as usize];
         let marked = line.comment_text > 0;
         if line.heading > 0 && before > 0 && (chosen || marked) {
