@@ -437,7 +437,10 @@ fn linked_items(lines: &[Line], r: &Region) -> bool {
 ///
 /// With `keep_comments`, text marked as reader comments
 /// ([`Comment`](super::signals::Signal::Comment)) keeps its mark through
-/// both rules.
+/// both rules. Dialogs ([`Element::dialog`]) always keep theirs: a
+/// consent box's prose otherwise outweighed a listing's short teasers
+/// once the page's other marks were dropped (measured on the corpus:
+/// wcxb-dev +0.0010, 7 pages better, none worse; 2971 0.08 -> 0.83).
 fn forgive_dominant_boilerplate(
     lines: &[Line],
     elements: &[Element],
@@ -464,10 +467,11 @@ fn forgive_dominant_boilerplate(
         boiler.saturating_sub(dialogs.text),
     );
     if boiler * 100 > total * 92 {
-        let mut lines = lines.to_vec();
-        lines.iter_mut().for_each(forgive);
+        let mut forgiven = lines.to_vec();
+        forgiven.iter_mut().for_each(forgive);
+        dialogs.keep_marks(lines, &mut forgiven);
         return Forgiven {
-            forgiven: Some(lines),
+            forgiven: Some(forgiven),
             comments,
         };
     }
@@ -488,6 +492,7 @@ fn forgive_dominant_boilerplate(
     if dominant.peek().is_none() {
         return Forgiven { forgiven, comments };
     }
+    let marked = lines;
     let lines = forgiven.get_or_insert_with(|| lines.to_vec());
     for e in dominant {
         let last = (e.last_line as usize).min(lines.len().saturating_sub(1));
@@ -495,6 +500,7 @@ fn forgive_dominant_boilerplate(
             forgive(l);
         }
     }
+    dialogs.keep_marks(marked, lines);
     Forgiven { forgiven, comments }
 }
 
@@ -545,6 +551,24 @@ impl<'e> Dialogs<'e> {
     }
 
     /// Whether one of `e`'s ancestors is a dialog found so far.
+    /// Gives the lines of every dialog back the marks they had in
+    /// `marked`: misleading class names elsewhere say nothing about a
+    /// consent or sign-up box no reader sees until a script opens it.
+    fn keep_marks(&self, marked: &[Line], forgiven: &mut [Line]) {
+        for e in self.dialogs.iter().filter_map(|&d| self.elements.get(d)) {
+            let (first, last) = (e.first_line as usize, e.last_line as usize);
+            let (Some(from), Some(to)) = (
+                marked.get(first..=last.min(marked.len().saturating_sub(1))),
+                forgiven.get_mut(first..=last.min(marked.len().saturating_sub(1))),
+            ) else {
+                continue;
+            };
+            for (t, f) in to.iter_mut().zip(from) {
+                t.boiler_text = f.boiler_text;
+            }
+        }
+    }
+
     fn in_a_dialog(&self, e: &Element) -> bool {
         !self.dialogs.is_empty() && parents_of(self.elements, e).any(|a| a.dialog)
     }
@@ -1807,6 +1831,41 @@ mod tests {
         let text = text_of(&html);
         assert!(text.contains("merino wool"), "{text}");
         assert!(!text.contains("Clause 20."), "{text}");
+    }
+
+    /// A page whose whole body sits in a wrapper its class calls a
+    /// sidebar, so that the wrapper's mark is forgiven as misleading, and
+    /// whose consent box (`role="alertdialog"`) has more prose than any
+    /// story teaser: the box keeps its mark through the forgiveness and
+    /// the teasers are the content.
+    #[test]
+    fn a_dialog_keeps_its_mark_where_the_page_marks_are_forgiven() {
+        let teasers: String = (1..=6)
+            .map(|i| {
+                format!(
+                    "<div class=\"card\"><h3>Story {i}</h3>\n<p>Story {i} tells of the \
+                     harbour, the boats that came in late and the people who waited.</p></div>\n"
+                )
+            })
+            .collect();
+        let consent: String = (1..=12)
+            .map(|i| {
+                format!(
+                    "<p>Purpose {i}. We and our partners store and access information on your \
+                     device, such as cookies, to measure audiences and personalise ads.</p>\n"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Harbour news</title></head><body>\
+             <div class=\"sidebar\">\n<h1>Harbour news</h1>\n{teasers}\
+             <div role=\"alertdialog\" aria-modal=\"true\"><h2>Your privacy</h2>\n\
+             {consent}</div>\n</div>\n\
+             </body></html>"
+        );
+        let text = text_of(&html);
+        assert!(text.contains("Story 4 tells"), "{text}");
+        assert!(!text.contains("Purpose 6."), "{text}");
     }
 
     /// A story whose middle paragraphs a page builder wrapped one by one
