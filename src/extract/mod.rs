@@ -637,7 +637,7 @@ impl Extractor {
             }
         }
         let found = best.map(|(i, id)| headline::Headline {
-            text: fragments.get(id).to_string(),
+            text: matcher.chosen(fragments.get(id)).to_string(),
             line: Some(i as u32),
         });
         FirstChoice {

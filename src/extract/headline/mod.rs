@@ -336,7 +336,7 @@ pub fn best_match(input: &Inputs<'_>) -> Option<Headline> {
         }
     }
     best.map(|c| Headline {
-        text: c.text.to_string(),
+        text: matcher.chosen(c.text).to_string(),
         line: Some(c.line),
     })
 }
@@ -350,6 +350,12 @@ pub struct Matcher<'s> {
     og_differs: bool,
     /// The title's headline part ([`headline_part`]), if it has one.
     part_v: TermVector,
+    /// The title's last part ([`site_part`]), if it has one.
+    site_v: TermVector,
+    /// That part has more words than each of the others: it may be the
+    /// headline ("danah boyd | apophenia » Three conversations for
+    /// parents: navigating networked publics").
+    site_longest: bool,
     v: TermVector,
     stop: &'s StopWords,
     content_start: Option<u32>,
@@ -358,6 +364,8 @@ pub struct Matcher<'s> {
     site_title: bool,
     /// The best score so far and its block's line.
     best: Option<(f64, u32)>,
+    /// The best block's headline is its second line ([`Matcher::consider`]).
+    best_second: bool,
 }
 
 /// How many lines past the content start a plain block may sit and still
@@ -375,6 +383,7 @@ impl<'s> Matcher<'s> {
         let title = clean(input.title);
         let og = clean(input.og_title);
         let parts = title_parts(&title);
+        let site = site_part(&title);
         Matcher {
             q: TermVector::of(&title, input.stop),
             og_v: TermVector::of(&og, input.stop),
@@ -382,12 +391,22 @@ impl<'s> Matcher<'s> {
             part_v: headline_part(&parts)
                 .map(|p| TermVector::of(p, input.stop))
                 .unwrap_or_default(),
+            site_v: site
+                .map(|(_, p)| TermVector::of(p, input.stop))
+                .unwrap_or_default(),
+            site_longest: site.is_some_and(|(head, part)| {
+                let words = part.split_whitespace().count();
+                title_parts(head)
+                    .iter()
+                    .all(|p| p.split_whitespace().count() < words)
+            }),
             v: TermVector::default(),
             stop: input.stop,
             content_start: input.content_start,
             content_first: input.content_first,
             site_title: og.is_empty() && names_a_site(&parts),
             best: None,
+            best_second: false,
         }
     }
 
@@ -423,7 +442,9 @@ impl<'s> Matcher<'s> {
     }
 
     /// Scores `c` by its first line (what the headline would be of it: a
-    /// heading's line may go on with a date or a teaser after a break);
+    /// heading's line may go on with a date or a teaser after a break),
+    /// or a plain block by its second line where that agrees better
+    /// ([`Matcher::chosen`] then reads the headline from it);
     /// `true` when it is the best so far: it scores higher, or as high
     /// and comes first on the page (so the choice does not depend on the
     /// order the blocks are considered in).
@@ -434,8 +455,8 @@ impl<'s> Matcher<'s> {
     /// start (a headline comes before what it heads: past it, blocks
     /// naming the site are footers, copyright lines and comment notices).
     pub fn consider(&mut self, c: &Candidate) -> bool {
-        let text = first_line(c.text);
-        let (words, numeric) = word_counts(text);
+        let mut text = first_line(c.text);
+        let (mut words, mut numeric) = word_counts(text);
         if words == 0 || words > 40 || is_byline(text) {
             return false;
         }
@@ -458,13 +479,32 @@ impl<'s> Matcher<'s> {
         if self.site_title && c.links && (c.heading == 0 || after_start) {
             return false;
         }
-        self.v.set(text, self.stop);
-        let mut sim = terms::cosine(&self.q, &self.v);
-        if self.og_differs {
-            sim = sim.max(terms::cosine(&self.og_v, &self.v));
-        }
-        if !self.part_v.is_empty() {
-            sim = sim.max(terms::cosine(&self.part_v, &self.v));
+        let mut sim = self.agreement(text);
+        // A block repeating the title's last part is the site's or the
+        // section's name ("Starpulse Entertainment News Blog" under
+        // "'Bucket List' Tops Box Office - Starpulse Entertainment News
+        // Blog", a logo's `<h1>`): it competes on its agreement alone,
+        // without the bonuses that would lift it over the headline set in
+        // a lower heading. Not where that part is the title's longest and
+        // the block sits just before the content: titles that put the
+        // site first end with the headline.
+        let names_site =
+            !self.site_v.is_empty() && terms::cosine(&self.site_v, &self.v) >= 1.0 - COSINE_SLACK;
+        let near = near_content_bonus(c.line, self.content_start)
+            .max(near_content_bonus(c.line, self.content_first));
+        // A plain block may set a label or a caption above the headline
+        // ("More World news" / "Judges in Liberian ex-president's trial
+        // …"): its second line is the headline where it looks like one
+        // and agrees with the title better than the first.
+        let mut second = false;
+        if let Some(next) = second_line(c.text).filter(|_| c.heading == 0)
+            && looks_like_headline(next)
+        {
+            let next_sim = self.agreement(next);
+            if next_sim > sim {
+                (text, sim, second) = (next, next_sim, true);
+                (words, numeric) = word_counts(text);
+            }
         }
         let needed = if c.heading > 0 { 0.35 } else { 0.5 };
         let sure = if c.heading > 0 { 0.5 } else { 0.9 };
@@ -473,19 +513,65 @@ impl<'s> Matcher<'s> {
         }
         // Summed in this order, as it always was: a float sum in another
         // order can differ in the last bit and flip a near-tie.
-        let score = sim
-            + heading_bonus(c.heading)
-            + near_content_bonus(c.line, self.content_start)
-                .max(near_content_bonus(c.line, self.content_first));
+        let score = if names_site && !second && !(self.site_longest && near > 0.0) {
+            sim
+        } else {
+            sim + heading_bonus(c.heading) + near
+        };
         let wins = sim >= needed
             && self
                 .best
                 .is_none_or(|(b, line)| score > b || (score == b && c.line < line));
         if wins {
             self.best = Some((score, c.line));
+            self.best_second = second;
         }
         wins
     }
+
+    /// How well `text` agrees with the title, og:title or the title's
+    /// headline part (TF cosine, the highest); leaves its terms in `v`.
+    fn agreement(&mut self, text: &str) -> f64 {
+        self.v.set(text, self.stop);
+        let mut sim = terms::cosine(&self.q, &self.v);
+        if self.og_differs {
+            sim = sim.max(terms::cosine(&self.og_v, &self.v));
+        }
+        if !self.part_v.is_empty() {
+            sim = sim.max(terms::cosine(&self.part_v, &self.v));
+        }
+        sim
+    }
+
+    /// The best block's text as the headline is to be read from it: from
+    /// its second line on where that line won ([`Matcher::consider`]).
+    pub fn chosen<'t>(&self, block: &'t str) -> &'t str {
+        if !self.best_second {
+            return block;
+        }
+        let first = first_line(block);
+        let at = block.find(first).map_or(0, |i| i + first.len());
+        block[at..].trim_start()
+    }
+}
+
+/// The second line of a block with text, trimmed.
+fn second_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).filter(|l| !l.is_empty()).nth(1)
+}
+
+/// The title before its last separator other than `": "` (which may
+/// stay inside a headline), and its last part after it: where titles
+/// name the site ("… - Broadcasting & Cable", "… | Yoga With Olivia").
+/// `None` for a title without such a separator.
+fn site_part(title: &str) -> Option<(&str, &str)> {
+    let (at, len) = SEPARATORS
+        .iter()
+        .filter(|&&sep| sep != ": ")
+        .filter_map(|sep| title.rfind(sep).map(|i| (i, sep.len())))
+        .max_by_key(|&(i, len)| i + len)?;
+    let (head, part) = (title[..at].trim(), title[at + len..].trim());
+    (!part.is_empty() && !head.is_empty()).then_some((head, part))
 }
 
 fn heading_bonus(level: u8) -> f64 {
@@ -1124,6 +1210,53 @@ mod tests {
         assert!(m.may_win(9, 1));
         // The same text in a plain block scores less and loses.
         assert!(!m.consider(&cand("U.S. markets rally as rates fall", 8, 0)));
+    }
+
+    #[test]
+    fn a_block_repeating_the_titles_last_part_gets_no_bonus() {
+        let s = stop();
+        // The logo's `<h1>` repeats the site's name; the story's headline
+        // is an `<h3>` just before the content. With the `<h1>`'s bonus
+        // the logo would win (0.71 + 0.3 against 0.79 + 0.04 + 0.1).
+        let candidates = [
+            cand("Harbor Times Daily Blog", 2, 1),
+            cand("Harbor lamps relit after storm", 8, 3),
+        ];
+        let input = Inputs {
+            content_start: Some(10),
+            content_first: Some(10),
+            ..inputs(
+                "Harbor lamps relit after storm - Harbor Times Daily Blog",
+                &candidates,
+                &s,
+            )
+        };
+        let found = best_match(&input).map(|h| h.text);
+        assert_eq!(found.as_deref(), Some("Harbor lamps relit after storm"));
+    }
+
+    #[test]
+    fn a_label_above_the_headline_in_one_block_gives_way_to_it() {
+        let s = stop();
+        let candidates = [cand(
+            "More Local news\nLamps relit along the harbor after the storm",
+            9,
+            0,
+        )];
+        let input = Inputs {
+            content_start: Some(10),
+            content_first: Some(10),
+            ..inputs(
+                "Lamps relit along the harbor after the storm -- Harbor Times",
+                &candidates,
+                &s,
+            )
+        };
+        let found = best_match(&input).map(|h| normalize(&h.text));
+        assert_eq!(
+            found.as_deref(),
+            Some("Lamps relit along the harbor after the storm")
+        );
     }
 
     #[test]
