@@ -497,7 +497,8 @@ impl<'s> Matcher<'s> {
         // …"): its second line is the headline where it looks like one
         // and agrees with the title better than the first.
         let mut second = false;
-        if let Some(next) = second_line(c.text).filter(|_| c.heading == 0)
+        if c.heading == 0
+            && let Some(next) = second_line(c.text)
             && looks_like_headline(next)
         {
             let next_sim = self.agreement(next);
