@@ -330,6 +330,10 @@ impl Drop for Collector {
     }
 }
 
+/// How long a collector's session may go without a delivery before it
+/// starts over (see `collect_session`).
+const COLLECTOR_IDLE: Duration = Duration::from_secs(3);
+
 async fn collect_session(queue: &str, seen: &Mutex<Collected>) -> Result<(), lapin::Error> {
     let conn = Connection::connect(AMQP, ConnectionProperties::default()).await?;
     let ch = conn.create_channel().await?;
@@ -342,8 +346,22 @@ async fn collect_session(queue: &str, seen: &Mutex<Collected>) -> Result<(), lap
         )
         .await?;
     seen.lock().expect("collected").sessions += 1;
-    while let Some(delivery) = consumer.next().await {
-        let d = delivery?;
+    loop {
+        // A consumer whose connection the broker closed may never yield
+        // again (lapin's stream can miss the close: amqp-rs/lapin#222,
+        // #283). So a session idle this long ends, closing its connection
+        // (any delivery not yet acked goes back to the queue), and the
+        // loop in `Collector::start` opens a new one; the test's limits
+        // are 15 s and more.
+        let d = match tokio::time::timeout(COLLECTOR_IDLE, consumer.next()).await {
+            Ok(Some(delivery)) => delivery?,
+            Ok(None) => break,
+            Err(_) => {
+                let closing = conn.close(200, "collector idle".into());
+                let _ = tokio::time::timeout(Duration::from_secs(2), closing).await;
+                return Ok(());
+            }
+        };
         let ct = d.properties.content_type().as_ref().map(|c| c.to_string());
         {
             let mut seen = seen.lock().expect("collected");
