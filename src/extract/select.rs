@@ -556,11 +556,10 @@ impl<'e> Dialogs<'e> {
     /// consent or sign-up box no reader sees until a script opens it.
     fn keep_marks(&self, marked: &[Line], forgiven: &mut [Line]) {
         for e in self.dialogs.iter().filter_map(|&d| self.elements.get(d)) {
-            let (first, last) = (e.first_line as usize, e.last_line as usize);
-            let (Some(from), Some(to)) = (
-                marked.get(first..=last.min(marked.len().saturating_sub(1))),
-                forgiven.get_mut(first..=last.min(marked.len().saturating_sub(1))),
-            ) else {
+            // An element still open at the end may end one past the last line.
+            let last = (e.last_line as usize).min(marked.len().saturating_sub(1));
+            let span = e.first_line as usize..=last;
+            let (Some(from), Some(to)) = (marked.get(span.clone()), forgiven.get_mut(span)) else {
                 continue;
             };
             for (t, f) in to.iter_mut().zip(from) {

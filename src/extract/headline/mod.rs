@@ -223,8 +223,7 @@ pub fn joined_heading(text: &str, heading: u8, input: &Inputs<'_>) -> Option<Str
     if heading == 0 {
         return None;
     }
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let (first, second) = (lines.next()?, lines.next()?);
+    let (first, second) = (first_line(text), second_line(text)?);
     let (words, numeric) = word_counts(second);
     if is_byline(second) || numeric * 2 >= words {
         return None;
