@@ -32,7 +32,7 @@ use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Connection, ConnectionProperties};
 use prometheus::IntGauge;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::task::JoinSet;
 
@@ -45,7 +45,12 @@ pub enum SessionError {
     Publish(#[from] PublishError),
     #[error("consumer stream ended")]
     ConsumerEnded,
+    #[error("connection or channel no longer open")]
+    Lost,
 }
+
+/// How often [`lost`] looks at the connection's and channel's state.
+const WATCHDOG_PERIOD: Duration = Duration::from_secs(1);
 
 /// What one delivery's handler needs; shared by all of a session's tasks.
 struct Context {
@@ -115,6 +120,8 @@ async fn session(
     });
     let permits = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut in_flight = JoinSet::new();
+    let lost = lost(&connection, &channel);
+    tokio::pin!(lost);
     let ended = loop {
         while in_flight.try_join_next().is_some() {}
         // Wait for a free slot first, so deliveries are taken only when
@@ -122,10 +129,12 @@ async fn session(
         let permit = tokio::select! {
             p = permits.clone().acquire_owned() => p,
             _ = shutdown.wait() => break None,
+            () = &mut lost => break Some(SessionError::Lost),
         };
         let Ok(permit) = permit else { break None };
         tokio::select! {
             _ = shutdown.wait() => break None,
+            () = &mut lost => break Some(SessionError::Lost),
             next = consumer.next() => match next {
                 Some(Ok(delivery)) => {
                     in_flight.spawn(handle(context.clone(), delivery, permit));
@@ -145,6 +154,23 @@ async fn session(
         .close(200, "linesift worker shutting down".into())
         .await;
     Ok(())
+}
+
+/// Resolves once the connection or the consuming channel is no longer
+/// open. lapin's consumer stream has been seen to miss a close the broker
+/// sent (amqp-rs/lapin#222, #283): the session would then wait on
+/// `consumer.next()` forever, ready by its health check but consuming
+/// nothing. The status is what lapin's own I/O loop sets, so polling it is
+/// the cheap and certain way to notice.
+async fn lost(connection: &Connection, channel: &lapin::Channel) {
+    let mut tick = tokio::time::interval(WATCHDOG_PERIOD);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if !connection.status().connected() || !channel.status().connected() {
+            return;
+        }
+    }
 }
 
 /// Stops consuming and waits for in-flight tasks up to the deadline; tasks
@@ -440,6 +466,23 @@ pub fn delivery_count(headers: Option<&FieldTable>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Needs the broker the tests run against (`.ci/run` starts it).
+    #[tokio::test]
+    async fn the_watchdog_notices_a_closed_connection_and_only_then() {
+        let url = "amqp://guest:guest@127.0.0.1:5672/%2f";
+        let connection = Connection::connect(url, ConnectionProperties::default())
+            .await
+            .expect("broker at 127.0.0.1:5672");
+        let channel = connection.create_channel().await.expect("channel");
+        let watch = lost(&connection, &channel);
+        tokio::pin!(watch);
+        let open = tokio::time::timeout(3 * WATCHDOG_PERIOD, &mut watch).await;
+        assert!(open.is_err(), "an open connection was reported lost");
+        connection.close(200, "test".into()).await.expect("close");
+        let closed = tokio::time::timeout(3 * WATCHDOG_PERIOD, &mut watch).await;
+        assert!(closed.is_ok(), "a closed connection went unnoticed");
+    }
 
     #[tokio::test]
     async fn an_aborted_task_leaves_the_in_flight_gauge() {
