@@ -112,16 +112,21 @@ pub fn classify(value: &[u8]) -> Signal {
             let i = events.trailing_zeros() as usize;
             let bit = 1 << i;
             if ends & bit != 0 {
-                let key = part_key(before, here, at, start, at + i);
-                let signal = author_box(part_signal(key, first), key, first, &mut after_author);
+                let (signal, flags) = part_entry(part_key(before, here, at, start, at + i));
+                let signal = author_box(
+                    part_signal(signal, flags, first),
+                    flags,
+                    first,
+                    &mut after_author,
+                );
                 let mut signal = unless_modifier(signal, modifier);
-                if key == Some(REVIEWS) {
+                if flags & IS_REVIEWS != 0 {
                     signal = reviews.head(&mut found, first || modifier || camel_at(value, start));
                 }
                 // Tested in this order, rarest first: most parts are no
                 // word at all, and this loop is the classifier's cost.
                 if camel_modifier != Signal::Neutral {
-                    if key == Some(BAR) {
+                    if flags & IS_BAR != 0 {
                         found = found.max(camel_modifier);
                     }
                     camel_modifier = Signal::Neutral;
@@ -173,13 +178,18 @@ pub fn classify(value: &[u8]) -> Signal {
     // A part running to the very end of a value that fills its last
     // block had no padding byte to end it.
     if prev_alnum != 0 && value.len().is_multiple_of(16) {
-        let key = part_key(here, 0, at, start, at);
-        if key == Some(BAR) {
+        let (signal, flags) = part_entry(part_key(here, 0, at, start, at));
+        if flags & IS_BAR != 0 {
             found = found.max(camel_modifier);
         }
-        let signal = author_box(part_signal(key, first), key, first, &mut after_author);
+        let signal = author_box(
+            part_signal(signal, flags, first),
+            flags,
+            first,
+            &mut after_author,
+        );
         let mut signal = unless_modifier(signal, modifier);
-        if key == Some(REVIEWS) {
+        if flags & IS_REVIEWS != 0 {
             signal = reviews.head(&mut found, first || modifier || camel_at(value, start));
         }
         found = found.max(in_token(&mut head, signal, first));
@@ -249,9 +259,9 @@ impl Reviews {
 /// wcxb-dev +0.0005, 52 better; l3s-gn1 -0.0001, two pages whose golds
 /// keep the bio; 8 pages worse in all, at most -0.10.)
 #[inline]
-fn author_box(signal: Signal, key: Option<u128>, first: bool, after_author: &mut bool) -> Signal {
-    let was = std::mem::replace(after_author, key == Some(AUTHOR));
-    if was && !first && key.is_some_and(|k| AUTHOR_BOX.contains(&k)) {
+fn author_box(signal: Signal, flags: u8, first: bool, after_author: &mut bool) -> Signal {
+    let was = std::mem::replace(after_author, flags & IS_AUTHOR != 0);
+    if was && !first && flags & IS_AUTHOR_BOX != 0 {
         Signal::Boilerplate
     } else {
         signal
@@ -351,17 +361,24 @@ fn in_token(head: &mut Signal, signal: Signal, first: bool) -> Signal {
 /// it stands: a modifier word (see [`FIRST_ONLY`]) marks boilerplate only
 /// as the first part of its class token.
 #[inline]
-fn part_signal(key: Option<u128>, first: bool) -> Signal {
-    let Some(key) = key else {
-        return Signal::Neutral;
-    };
-    match lookup(key) {
+fn part_signal(signal: Signal, flags: u8, first: bool) -> Signal {
+    match signal {
         Signal::Boilerplate | Signal::Layout | Signal::Overlay
-            if !first && FIRST_ONLY.contains(&key) =>
+            if !first && flags & IS_FIRST_ONLY != 0 =>
         {
             Signal::Neutral
         }
         signal => signal,
+    }
+}
+
+/// What the table says of a part (`None`: too long to be a word): its
+/// signal and its [`Flags`].
+#[inline]
+fn part_entry(key: Option<u128>) -> (Signal, Flags) {
+    match key {
+        Some(key) => lookup(key),
+        None => (Signal::Neutral, 0),
     }
 }
 
@@ -457,34 +474,50 @@ fn memo_slot(value: &[u8]) -> usize {
 /// the first part of their token (measured on the corpus one word at a
 /// time: each of these raised the mean F1 and lowered no dataset's by more
 /// than 0.0004).
-const FIRST_ONLY: [u128; 6] = [
-    key(b"hidden"),
-    key(b"side"),
-    key(b"sidebar"),
-    key(b"banner"),
-    key(b"more"),
-    key(b"teaser"),
-];
+const FIRST_ONLY: [&str; 6] = ["hidden", "side", "sidebar", "banner", "more", "teaser"];
 
 /// The furniture word that counts only where [`Reviews`] says (in no
 /// list: the table's words count wherever they stand).
-const REVIEWS: u128 = key(b"reviews");
+const REVIEWS: &str = "reviews";
 
 /// The head that keeps a compound's furniture word (`topNavBar`).
-const BAR: u128 = key(b"bar");
+const BAR: &str = "bar";
 
 /// The words of an author's box (see [`author_box`]): `author`, and
 /// the parts that name the box after it.
-const AUTHOR: u128 = key(b"author");
-const AUTHOR_BOX: [u128; 7] = [
-    key(b"bio"),
-    key(b"bios"),
-    key(b"box"),
-    key(b"info"),
-    key(b"description"),
-    key(b"details"),
-    key(b"card"),
+const AUTHOR: &str = "author";
+const AUTHOR_BOX: [&str; 7] = [
+    "bio",
+    "bios",
+    "box",
+    "info",
+    "description",
+    "details",
+    "card",
 ];
+
+/// What the table says of a word besides its signal: the rules that look
+/// at particular words rather than at a word's class, each a bit. They
+/// sit in the table's entries (a `u128` key leaves room beside it), so a
+/// part's lookup answers them all and a part that is no word still
+/// leaves at the filter: comparing every part's key with each word was
+/// most of these rules' cost (the author-box rule's alone +4.0 M
+/// instructions on every 15th corpus page, 110 a `classify` call).
+type Flags = u8;
+/// A word of [`FIRST_ONLY`].
+const IS_FIRST_ONLY: Flags = 1;
+/// [`REVIEWS`].
+const IS_REVIEWS: Flags = 2;
+/// [`BAR`].
+const IS_BAR: Flags = 4;
+/// [`AUTHOR`].
+const IS_AUTHOR: Flags = 8;
+/// A word of [`AUTHOR_BOX`].
+const IS_AUTHOR_BOX: Flags = 16;
+
+/// Words with flags that no list has: they enter the table as
+/// [`Signal::Neutral`]. (Checked by `the_table_holds_every_word_once`.)
+const FLAGGED_ONLY: usize = 9;
 
 /// The longest word in any list; longer parts are neutral.
 const LONGEST: usize = 15;
@@ -608,13 +641,13 @@ const CONTENT: &[&str] = &[
 /// A part is looked up with a multiply and, on average, little more than
 /// one comparison: a `match` on byte strings compares them one by one, and
 /// a case-insensitive scan of the lists was a tenth of the core's time.
-static TABLE: [(u128, Signal); SLOTS] = table();
+static TABLE: [(u128, Signal, Flags); SLOTS] = table();
 
 /// Table size: a power of two, under a third full.
 const SLOTS: usize = 512;
 const WORDS: usize =
     BOILERPLATE.len() + LAYOUT.len() + OVERLAY.len() + COMMENT.len() + CONTENT.len();
-const _: () = assert!(3 * WORDS < SLOTS);
+const _: () = assert!(3 * (WORDS + FLAGGED_ONLY) < SLOTS);
 
 /// A lowercase word of at most [`LONGEST`] bytes as an integer: its bytes
 /// little-endian, zero-padded, so the length is part of the key.
@@ -642,7 +675,7 @@ const fn slot(key: u128) -> usize {
 /// Bits in [`FILTER`]: one set for each word, so about one part in
 /// twenty that is no word gets past it.
 const FILTER_BITS: usize = 2048;
-const _: () = assert!(FILTER_BITS.is_power_of_two() && FILTER_BITS >= 16 * WORDS);
+const _: () = assert!(FILTER_BITS.is_power_of_two() && FILTER_BITS >= 16 * (WORDS + FLAGGED_ONLY));
 
 /// The key's bit in [`FILTER`]: the hash's top bits too (more of them
 /// than `slot` takes).
@@ -668,30 +701,30 @@ static FILTER: [u64; FILTER_BITS / 64] = {
 
 /// What a lowercase part's key says.
 #[inline]
-fn lookup(key: u128) -> Signal {
+fn lookup(key: u128) -> (Signal, Flags) {
     // Most parts are no word at all: the filter, small enough to stay in
     // cache, turns nearly all of them away before the table, whose 16 KiB
     // a page's scan evicts (its load was a sixth of classifying's time).
     let bit = filter_bit(key);
     if FILTER[bit / 64] >> (bit % 64) & 1 == 0 {
-        return Signal::Neutral;
+        return (Signal::Neutral, 0);
     }
     let mut i = slot(key);
     // Ends: the table always has empty slots.
     loop {
-        let (k, signal) = TABLE[i];
+        let (k, signal, flags) = TABLE[i];
         if k == key {
-            return signal;
+            return (signal, flags);
         }
         if k == 0 {
-            return Signal::Neutral;
+            return (Signal::Neutral, 0);
         }
         i = (i + 1) % SLOTS;
     }
 }
 
-const fn table() -> [(u128, Signal); SLOTS] {
-    let mut t = [(0u128, Signal::Neutral); SLOTS];
+const fn table() -> [(u128, Signal, Flags); SLOTS] {
+    let mut t = [(0u128, Signal::Neutral, 0); SLOTS];
     let mut i = 0;
     let (b, l, o, c) = (
         BOILERPLATE.len(),
@@ -718,10 +751,37 @@ const fn table() -> [(u128, Signal); SLOTS] {
             assert!(t[at].0 != k);
             at = (at + 1) % SLOTS;
         }
-        t[at] = (k, signal);
+        t[at] = (k, signal, 0);
         i += 1;
     }
+    let mut i = 0;
+    while i < FIRST_ONLY.len() {
+        flag(&mut t, FIRST_ONLY[i], IS_FIRST_ONLY);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < AUTHOR_BOX.len() {
+        flag(&mut t, AUTHOR_BOX[i], IS_AUTHOR_BOX);
+        i += 1;
+    }
+    flag(&mut t, REVIEWS, IS_REVIEWS);
+    flag(&mut t, BAR, IS_BAR);
+    flag(&mut t, AUTHOR, IS_AUTHOR);
     t
+}
+
+/// Sets `flags` on `word`'s entry, adding it as a neutral word if no list
+/// has it.
+const fn flag(t: &mut [(u128, Signal, Flags); SLOTS], word: &str, flags: Flags) {
+    let k = key(word.as_bytes());
+    let mut at = slot(k);
+    while t[at].0 != 0 && t[at].0 != k {
+        at = (at + 1) % SLOTS;
+    }
+    if t[at].0 == 0 {
+        t[at] = (k, Signal::Neutral, 0);
+    }
+    t[at].2 |= flags;
 }
 
 #[cfg(test)]
@@ -748,7 +808,7 @@ mod tests {
             let mut saids = Vec::new();
             for (k, (p, bem, camel_next)) in parts.iter().enumerate() {
                 let p = std::str::from_utf8(p).unwrap();
-                let modifier = p.len() <= LONGEST && FIRST_ONLY.contains(&key(p.as_bytes()));
+                let modifier = FIRST_ONLY.contains(&p);
                 let camel_started = k > 0 && parts[k - 1].2;
                 let said = if p == "reviews" {
                     if k == 0 || camel_started || *bem {
@@ -762,10 +822,7 @@ mod tests {
                 } else if COMMENT.contains(&p) {
                     Signal::Comment
                 } else if (BOILERPLATE.contains(&p) && (k == 0 || !modifier))
-                    || (k > 0
-                        && parts[k - 1].0 == b"author"
-                        && p.len() <= LONGEST
-                        && AUTHOR_BOX.contains(&key(p.as_bytes())))
+                    || (k > 0 && parts[k - 1].0 == b"author" && AUTHOR_BOX.contains(&p))
                 {
                     Signal::Boilerplate
                 } else if OVERLAY.contains(&p) && (k == 0 || !modifier) {
@@ -1093,7 +1150,7 @@ mod tests {
                 assert_eq!(classify(w.to_uppercase().as_bytes()), signal, "{w}");
                 assert_eq!(classify(format!("x {w}-y").as_bytes()), signal, "{w}");
                 // Inside a token, a modifier word says nothing.
-                let inside = if FIRST_ONLY.contains(&key(w.as_bytes())) {
+                let inside = if FIRST_ONLY.contains(w) {
                     Signal::Neutral
                 } else {
                     signal
@@ -1102,8 +1159,28 @@ mod tests {
             }
         }
         // Every word has its slot (a word listed twice fails to compile).
-        let filled = TABLE.iter().filter(|&&(k, _)| k != 0).count();
-        assert_eq!(filled, WORDS);
+        let filled = TABLE.iter().filter(|&&(k, _, _)| k != 0).count();
+        assert_eq!(filled, WORDS + FLAGGED_ONLY);
+    }
+
+    #[test]
+    fn flagged_words_carry_their_flags_and_keep_their_signals() {
+        let entry = |w: &str| lookup(key(w.as_bytes()));
+        for w in FIRST_ONLY {
+            let (signal, flags) = entry(w);
+            assert_ne!(signal, Signal::Neutral, "{w}");
+            assert_eq!(flags, IS_FIRST_ONLY, "{w}");
+        }
+        for w in AUTHOR_BOX {
+            assert_eq!(entry(w).1, IS_AUTHOR_BOX, "{w}");
+        }
+        // `description` is a content word as well.
+        assert_eq!(entry("description"), (Signal::Content, IS_AUTHOR_BOX));
+        assert_eq!(entry(AUTHOR), (Signal::Neutral, IS_AUTHOR));
+        assert_eq!(entry(REVIEWS), (Signal::Neutral, IS_REVIEWS));
+        assert_eq!(entry(BAR), (Signal::Neutral, IS_BAR));
+        assert_eq!(entry("nav"), (Signal::Boilerplate, 0));
+        assert_eq!(entry("authors"), (Signal::Neutral, 0));
     }
 
     #[test]
