@@ -122,12 +122,15 @@ pub struct Args {
     refuse_oversize: bool,
     /// Wall-clock seconds one task may take; a slower task fails as
     /// transient (kind `deadline`): requeued, then dead-lettered at the
-    /// delivery limit. 0 turns the limit off.
+    /// delivery limit. 0 turns the limit off. Keep it under half the
+    /// broker's `consumer_timeout` (RabbitMQ: 30 min by default): a
+    /// delivery may wait in the prefetch buffer for a task's length before
+    /// its own starts, and one unacked for longer closes the channel.
     #[arg(
         long,
         env = "LINESIFT_TASK_DEADLINE",
         value_name = "SECONDS",
-        default_value_t = 1800.0
+        default_value_t = 600.0
     )]
     task_deadline: f64,
     /// Per-request fetch time limit in seconds.

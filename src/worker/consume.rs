@@ -4,6 +4,12 @@
 //! after a transient failure, dead-letter a poison task with its reason.
 //! Reconnects after connection loss; drains on shutdown.
 //!
+//! Three confirm channels, one per kind of message (see `publish` for why
+//! kinds must not share one): documents (`mandatory`: an unbound results
+//! exchange fails the task rather than dropping its documents), failure
+//! events (not `mandatory`: nobody need listen to them), dead letters
+//! (`mandatory`).
+//!
 //! Dead-lettering: the worker publishes the original body, properties and
 //! headers plus `x-linesift-reason`/`x-linesift-kind` to the dead-letter
 //! exchange itself, waits for the confirm, and only then acks. Plain
@@ -11,7 +17,8 @@
 //! broker's `x-death` header cannot carry *our* reason ("invalid protobuf",
 //! "HTTP 404"), and an operator looking at the dead-letter queue needs it.
 //! A `Failure` event (routing key `failure`, `fatal=true`) is published to
-//! the results exchange as well, for downstream. The queue's own
+//! the results exchange as well, for downstream, best effort. A task that
+//! panics is dead-lettered with kind `panic`. The queue's own
 //! `x-delivery-limit` stays as the backstop for tasks that crash the worker
 //! before it can decide (those arrive without our headers).
 
@@ -23,6 +30,7 @@ use super::publish::{self, Pending, PublishError, Publisher};
 use super::shutdown::Shutdown;
 use super::topology::{self, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT, ROUTING_FAILURE};
 use crate::proto::{self, Failure, Task};
+use futures_util::FutureExt;
 use futures_util::StreamExt;
 use lapin::message::Delivery;
 use lapin::options::{
@@ -31,6 +39,7 @@ use lapin::options::{
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Connection, ConnectionProperties};
 use prometheus::IntGauge;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -47,18 +56,45 @@ pub enum SessionError {
     ConsumerEnded,
     #[error("connection or channel no longer open")]
     Lost,
+    #[error("no answer from the broker within {0:?} while setting up")]
+    SetupTimeout(Duration),
 }
 
-/// How often [`lost`] looks at the connection's and channel's state.
+/// How often [`lost`] looks at the connection's and channels' state.
 const WATCHDOG_PERIOD: Duration = Duration::from_secs(1);
+
+/// How long connecting, declaring and starting to consume may take: lapin
+/// has no handshake timeout, and a broker that accepts the TCP connection
+/// but does not answer (booting, overloaded, partitioned) would hold the
+/// session forever.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long closing the connection after a drain may take (the broker may
+/// not answer: a partition, or a disk alarm blocking the connection).
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// What one delivery's handler needs; shared by all of a session's tasks.
 struct Context {
     config: Arc<WorkerConfig>,
     processor: Arc<Processor>,
-    publisher: Publisher,
+    /// Documents to the results exchange.
+    documents: Publisher,
+    /// Failure events to the results exchange.
+    events: Publisher,
+    /// Dead letters to the dead-letter exchange.
+    dead_letters: Publisher,
     metrics: Metrics,
     shutdown: Shutdown,
+}
+
+/// A session's connection and channels, once set up.
+struct Setup {
+    connection: Connection,
+    channel: lapin::Channel,
+    consumer: lapin::Consumer,
+    documents: Publisher,
+    events: Publisher,
+    dead_letters: Publisher,
 }
 
 /// Runs until `shutdown` is triggered and in-flight tasks are drained (or
@@ -94,33 +130,42 @@ async fn session(
     health: &Health,
     shutdown: &Shutdown,
 ) -> Result<(), SessionError> {
-    let connection = Connection::connect(&config.amqp_url, ConnectionProperties::default()).await?;
-    topology::declare(&connection, &config.names, config.delivery_limit).await?;
-    let publisher = Publisher::open(&connection, config.encoding).await?;
-    let channel = connection.create_channel().await?;
-    channel
-        .basic_qos(config.prefetch, BasicQosOptions::default())
-        .await?;
-    let mut consumer = channel
-        .basic_consume(
-            config.names.tasks.as_str().into(),
-            "".into(),
-            BasicConsumeOptions::default(),
-            FieldTable::default(),
-        )
-        .await?;
+    // A shutdown while (re)connecting ends the session as cleanly as one
+    // while consuming: nothing is held yet.
+    let setup = tokio::select! {
+        setup = tokio::time::timeout(SETUP_TIMEOUT, set_up(config)) => {
+            setup.map_err(|_| SessionError::SetupTimeout(SETUP_TIMEOUT))??
+        }
+        _ = shutdown.wait() => return Ok(()),
+    };
+    let Setup {
+        connection,
+        channel,
+        mut consumer,
+        documents,
+        events,
+        dead_letters,
+    } = setup;
     health.set_ready(true);
     eprintln!("linesift worker: consuming from {}", config.names.tasks);
+    let watched = [
+        channel.clone(),
+        documents.channel().clone(),
+        events.channel().clone(),
+        dead_letters.channel().clone(),
+    ];
     let context = Arc::new(Context {
         config: config.clone(),
         processor: processor.clone(),
-        publisher,
+        documents,
+        events,
+        dead_letters,
         metrics: health.metrics.clone(),
         shutdown: shutdown.clone(),
     });
     let permits = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut in_flight = JoinSet::new();
-    let lost = lost(&connection, &channel);
+    let lost = lost(&connection, &watched);
     tokio::pin!(lost);
     let ended = loop {
         while in_flight.try_join_next().is_some() {}
@@ -150,24 +195,58 @@ async fn session(
         return Err(error);
     }
     drain(config, &channel, &consumer.tag(), in_flight).await;
-    let _ = connection
-        .close(200, "linesift worker shutting down".into())
-        .await;
+    let close = connection.close(200, "linesift worker shutting down".into());
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, close).await;
     Ok(())
 }
 
-/// Resolves once the connection or the consuming channel is no longer
-/// open. lapin's consumer stream has been seen to miss a close the broker
-/// sent (amqp-rs/lapin#222, #283): the session would then wait on
+/// Connects, declares the topology, opens the publishers and starts
+/// consuming with the prefetch.
+async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
+    let connection = Connection::connect(&config.amqp_url, ConnectionProperties::default()).await?;
+    topology::declare(&connection, &config.names, config.delivery_limit).await?;
+    let documents = Publisher::open(&connection, config.encoding).await?;
+    let events = Publisher::open_unrouted_ok(&connection, config.encoding).await?;
+    let dead_letters = Publisher::open(&connection, config.encoding).await?;
+    let channel = connection.create_channel().await?;
+    channel
+        .basic_qos(config.prefetch, BasicQosOptions::default())
+        .await?;
+    let consumer = channel
+        .basic_consume(
+            config.names.tasks.as_str().into(),
+            "".into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await?;
+    Ok(Setup {
+        connection,
+        channel,
+        consumer,
+        documents,
+        events,
+        dead_letters,
+    })
+}
+
+/// Resolves once the connection or one of `channels` is no longer open.
+/// lapin's consumer stream has been seen to miss a close the broker sent
+/// (amqp-rs/lapin#222, #283): the session would then wait on
 /// `consumer.next()` forever, ready by its health check but consuming
-/// nothing. The status is what lapin's own I/O loop sets, so polling it is
-/// the cheap and certain way to notice.
-async fn lost(connection: &Connection, channel: &lapin::Channel) {
+/// nothing. And a publisher's channel closed by a channel-level error (a
+/// publish to an exchange an operator deleted) stays closed while the
+/// connection lives: every task would fail to publish until the broker's
+/// delivery limit dead-lettered it without our reason. A new session
+/// declares the topology again and opens new channels. The status is what
+/// lapin's own I/O loop sets, so polling it is the cheap and certain way
+/// to notice.
+async fn lost(connection: &Connection, channels: &[lapin::Channel]) {
     let mut tick = tokio::time::interval(WATCHDOG_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        if !connection.status().connected() || !channel.status().connected() {
+        if !connection.status().connected() || channels.iter().any(|c| !c.status().connected()) {
             return;
         }
     }
@@ -181,9 +260,6 @@ async fn drain(
     tag: &lapin::types::ShortString,
     mut in_flight: JoinSet<()>,
 ) {
-    let _ = channel
-        .basic_cancel(tag.clone(), BasicCancelOptions::default())
-        .await;
     // Reap what already finished, so the count below is what is waited for.
     while in_flight.try_join_next().is_some() {}
     eprintln!(
@@ -191,7 +267,15 @@ async fn drain(
         in_flight.len(),
         config.drain_deadline
     );
-    let all = async { while in_flight.join_next().await.is_some() {} };
+    // The cancel is under the deadline too: a broker that does not answer
+    // (partition; a disk alarm, during which lapin writes nothing to the
+    // blocked connection) must not hold the drain past it.
+    let all = async {
+        let _ = channel
+            .basic_cancel(tag.clone(), BasicCancelOptions::default())
+            .await;
+        while in_flight.join_next().await.is_some() {}
+    };
     if tokio::time::timeout(config.drain_deadline, all)
         .await
         .is_err()
@@ -213,7 +297,20 @@ async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemapho
         .as_ref()
         .map(|c| c.as_str());
     match proto::decode_task(&delivery.data, content_type) {
-        Ok(task) => work(&context, &delivery, &task).await,
+        Ok(task) => {
+            // A panic (in the fetcher's inline extraction, say) would drop
+            // the delivery unsettled: it would hold a prefetch slot until
+            // the broker's consumer_timeout closed the channel, taking
+            // every other in-flight task with it. Retrying would panic
+            // again, so it is dead-lettered, unless it was settled before.
+            let worked = AssertUnwindSafe(work(&context, &delivery, &task));
+            if let Err(panic) = worked.catch_unwind().await
+                && delivery.acker.usable()
+            {
+                let reason = panic_message(panic.as_ref());
+                dead_letter(&context, &delivery, &task.id, "process", "panic", &reason).await;
+            }
+        }
         Err(e) => {
             dead_letter(
                 &context,
@@ -227,6 +324,16 @@ async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemapho
         }
     }
     metrics.observe("task", started);
+}
+
+/// What a panic said, for the dead letter's reason.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let said = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    format!("panicked: {said}")
 }
 
 /// Counts a task in the in-flight gauge until dropped: also when the task
@@ -291,12 +398,12 @@ struct Published {
 
 impl Published {
     /// Waits for every confirm; Ok with the number of documents. Failure
-    /// events no queue is bound for are tolerated (they are informational);
-    /// unroutable documents are not.
+    /// events go out unrouted when no queue is bound for them (they are
+    /// informational); documents come back, and fail the task.
     async fn confirm(self) -> Result<u64, PublishError> {
         let count = self.documents.len() as u64;
         let documents = publish::confirm_all(self.documents).await;
-        let failures = tolerate_unroutable(publish::confirm_all(self.failures).await);
+        let failures = publish::confirm_all(self.failures).await;
         match self.error {
             Some(e) => Err(e),
             None => documents.and(failures).map(|()| count),
@@ -320,12 +427,12 @@ async fn publish_outputs(
     while let Some(output) = rx.recv().await {
         let sent = match &output {
             Output::Document(doc) => context
-                .publisher
+                .documents
                 .message(results, ROUTING_DOCUMENT, doc.as_ref(), &doc.document_id)
                 .await
                 .map(|p| published.documents.push(p)),
             Output::Failure(failure) => context
-                .publisher
+                .events
                 .message(results, ROUTING_FAILURE, failure, &task.id)
                 .await
                 .map(|p| published.failures.push(p)),
@@ -336,13 +443,6 @@ async fn publish_outputs(
         }
     }
     published
-}
-
-fn tolerate_unroutable(result: Result<(), PublishError>) -> Result<(), PublishError> {
-    match result {
-        Err(PublishError::Unroutable { .. }) => Ok(()),
-        other => other,
-    }
 }
 
 /// Requeues after a pause, or dead-letters on the last allowed delivery.
@@ -368,13 +468,16 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
         requeue: true,
         ..BasicNackOptions::default()
     };
-    if delivery.acker.nack(requeue).await.is_ok() {
+    if settled(delivery.acker.nack(requeue).await, "nack") {
         context.metrics.tasks_retried.inc();
     }
 }
 
-/// Publishes the delivery to the dead-letter exchange with the reason and
-/// a fatal `Failure` event, then acks. If either publish fails, the
+/// Publishes the delivery to the dead-letter exchange with the reason,
+/// and acks once the broker has confirmed it; a fatal `Failure` event goes
+/// out as well, best effort (it is informational: a failed event is
+/// logged, and does not send the task round again, which would put a
+/// second copy in the dead-letter queue). If the dead letter fails, the
 /// delivery is requeued instead, so the task is never lost.
 async fn dead_letter(
     context: &Context,
@@ -387,6 +490,29 @@ async fn dead_letter(
     eprintln!("linesift worker: dead-lettering task {task_id:?}: {stage}/{kind}: {reason}");
     let headers = publish::with_reason(delivery.properties.headers().as_ref(), kind, reason);
     let properties = delivery.properties.clone().with_headers(headers);
+    let names = &context.config.names;
+    let dead = async {
+        context
+            .dead_letters
+            .raw(
+                &names.dead_letter_exchange,
+                delivery.routing_key.as_str(),
+                &delivery.data,
+                properties,
+            )
+            .await?
+            .confirmed()
+            .await
+    };
+    if let Err(e) = dead.await {
+        eprintln!("linesift worker: could not dead-letter ({e}); requeueing");
+        let requeue = BasicNackOptions {
+            requeue: true,
+            ..BasicNackOptions::default()
+        };
+        settled(delivery.acker.nack(requeue).await, "nack");
+        return;
+    }
     let failure = Failure {
         task_id: task_id.to_string(),
         stage: stage.to_string(),
@@ -395,54 +521,44 @@ async fn dead_letter(
         fatal: true,
         ..Failure::default()
     };
-    let names = &context.config.names;
-    let sent = async {
-        let dead = context
-            .publisher
-            .raw(
-                &names.dead_letter_exchange,
-                delivery.routing_key.as_str(),
-                &delivery.data,
-                properties,
-            )
-            .await?;
-        let event = context
-            .publisher
+    let event = async {
+        context
+            .events
             .message(&names.results, ROUTING_FAILURE, &failure, task_id)
-            .await?;
-        dead.confirmed().await?;
-        tolerate_unroutable(event.confirmed().await)
+            .await?
+            .confirmed()
+            .await
     };
-    match sent.await {
-        Ok(()) => {
-            if ack(delivery).await {
-                context
-                    .metrics
-                    .tasks_dead_lettered
-                    .with_label_values(&[kind])
-                    .inc();
-            }
-        }
-        Err(e) => {
-            eprintln!("linesift worker: could not dead-letter ({e}); requeueing");
-            let _ = delivery
-                .acker
-                .nack(BasicNackOptions {
-                    requeue: true,
-                    ..BasicNackOptions::default()
-                })
-                .await;
-        }
+    if let Err(e) = event.await {
+        eprintln!("linesift worker: failure event for task {task_id:?} not published: {e}");
+    }
+    if ack(delivery).await {
+        context
+            .metrics
+            .tasks_dead_lettered
+            .with_label_values(&[kind])
+            .inc();
     }
 }
 
 async fn ack(delivery: &Delivery) -> bool {
-    match delivery.acker.ack(BasicAckOptions::default()).await {
-        Ok(_) => true,
+    settled(delivery.acker.ack(BasicAckOptions::default()).await, "ack")
+}
+
+/// Whether an ack or nack settled the delivery. lapin answers `Ok(false)`
+/// when the channel was lost (the acker is poisoned) or the delivery was
+/// settled already: the broker redelivers it, and the results already
+/// published carry the same ids, so this is only logged (and not counted
+/// in the metrics).
+fn settled(result: Result<bool, lapin::Error>, what: &str) -> bool {
+    match result {
+        Ok(true) => true,
+        Ok(false) => {
+            eprintln!("linesift worker: {what} not sent: the channel is gone");
+            false
+        }
         Err(e) => {
-            // The channel is gone: the broker redelivers, and the results
-            // already published carry the same ids.
-            eprintln!("linesift worker: ack failed: {e}");
+            eprintln!("linesift worker: {what} failed: {e}");
             false
         }
     }
@@ -469,19 +585,39 @@ mod tests {
 
     /// Needs the broker the tests run against (`.ci/run` starts it).
     #[tokio::test]
-    async fn the_watchdog_notices_a_closed_connection_and_only_then() {
+    async fn the_watchdog_notices_a_closed_connection_or_channel_and_only_then() {
         let url = "amqp://guest:guest@127.0.0.1:5672/%2f";
         let connection = Connection::connect(url, ConnectionProperties::default())
             .await
             .expect("broker at 127.0.0.1:5672");
-        let channel = connection.create_channel().await.expect("channel");
-        let watch = lost(&connection, &channel);
+        let channels = [
+            connection.create_channel().await.expect("channel"),
+            connection.create_channel().await.expect("channel"),
+        ];
+        let watch = lost(&connection, &channels);
         tokio::pin!(watch);
         let open = tokio::time::timeout(3 * WATCHDOG_PERIOD, &mut watch).await;
         assert!(open.is_err(), "an open connection was reported lost");
+        // One channel closed, the connection still open (a channel-level
+        // error closes a channel the same way).
+        channels[1].close(200, "test".into()).await.expect("close");
+        let closed = tokio::time::timeout(3 * WATCHDOG_PERIOD, &mut watch).await;
+        assert!(closed.is_ok(), "a closed channel went unnoticed");
+        let watch = lost(&connection, &channels[..1]);
+        tokio::pin!(watch);
+        let open = tokio::time::timeout(2 * WATCHDOG_PERIOD, &mut watch).await;
+        assert!(open.is_err(), "the open channel was reported lost");
         connection.close(200, "test".into()).await.expect("close");
         let closed = tokio::time::timeout(3 * WATCHDOG_PERIOD, &mut watch).await;
         assert!(closed.is_ok(), "a closed connection went unnoticed");
+    }
+
+    #[test]
+    fn a_panics_message_is_its_reason() {
+        let caught = std::panic::catch_unwind(|| panic!("bad {}", 42)).unwrap_err();
+        assert_eq!(panic_message(caught.as_ref()), "panicked: bad 42");
+        let caught = std::panic::catch_unwind(|| panic!("plain")).unwrap_err();
+        assert_eq!(panic_message(caught.as_ref()), "panicked: plain");
     }
 
     #[tokio::test]

@@ -1,8 +1,18 @@
-//! Publishing on a confirm channel: every message is persistent and
-//! `mandatory`, and a publish counts only when the broker has confirmed it
-//! (ack, and not returned as unroutable). Used for results, dead letters
-//! and `linesift enqueue`. Does not retry: a failed publish fails the
-//! caller's task, which is then retried through the task queue.
+//! Publishing on a confirm channel: every message is persistent, and a
+//! publish counts only when the broker has confirmed it (ack, and, for a
+//! `mandatory` publisher, not returned as unroutable). Used for results,
+//! dead letters and `linesift enqueue`. Does not retry: a failed publish
+//! fails the caller's task, which is then retried through the task queue.
+//!
+//! One kind of message per channel. lapin hands a returned (unroutable)
+//! message to whichever of the channel's confirms completes next, and
+//! completes the confirms of one `multiple` ack in no set order, so on a
+//! channel where some messages route and others do not, a routed
+//! message's confirm can carry another's return and an unroutable one's a
+//! plain ack: a dropped document would count as delivered. Messages that
+//! all route alike (one exchange, one routing key) cannot be mixed up
+//! that way; messages nobody need receive go on a channel that is not
+//! `mandatory`, where nothing is ever returned.
 
 use crate::proto::{self, Encoding};
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
@@ -35,16 +45,41 @@ const PERSISTENT: u8 = 2;
 pub struct Publisher {
     channel: Channel,
     encoding: Encoding,
+    /// Messages no queue is bound for come back ([`PublishError::Unroutable`]).
+    mandatory: bool,
 }
 
 impl Publisher {
-    /// Opens a channel on `connection` and puts it into confirm mode.
+    /// Opens a channel on `connection` and puts it into confirm mode; its
+    /// messages are `mandatory`. Publish only messages that route alike on
+    /// it (see the module's doc).
     pub async fn open(connection: &Connection, encoding: Encoding) -> Result<Self, PublishError> {
+        Self::open_with(connection, encoding, true).await
+    }
+
+    /// [`Publisher::open`] for messages that need no receiver (events):
+    /// the broker drops an unroutable one instead of returning it.
+    pub async fn open_unrouted_ok(
+        connection: &Connection,
+        encoding: Encoding,
+    ) -> Result<Self, PublishError> {
+        Self::open_with(connection, encoding, false).await
+    }
+
+    async fn open_with(
+        connection: &Connection,
+        encoding: Encoding,
+        mandatory: bool,
+    ) -> Result<Self, PublishError> {
         let channel = connection.create_channel().await?;
         channel
             .confirm_select(ConfirmSelectOptions::default())
             .await?;
-        Ok(Publisher { channel, encoding })
+        Ok(Publisher {
+            channel,
+            encoding,
+            mandatory,
+        })
     }
 
     pub fn channel(&self) -> &Channel {
@@ -84,7 +119,7 @@ impl Publisher {
                 exchange.into(),
                 routing_key.into(),
                 BasicPublishOptions {
-                    mandatory: true,
+                    mandatory: self.mandatory,
                     ..BasicPublishOptions::default()
                 },
                 body,

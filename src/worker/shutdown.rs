@@ -42,9 +42,11 @@ impl Shutdown {
     }
 }
 
-/// Triggers `shutdown` on the first SIGTERM or SIGINT (Ctrl-C). Must be
-/// called inside a tokio runtime; returns an error when the handlers
-/// cannot be installed.
+/// Triggers `shutdown` on the first SIGTERM or SIGINT (Ctrl-C), and exits
+/// the process at once on the second (an operator who presses Ctrl-C again
+/// does not want to wait for the drain; unsettled deliveries go back to
+/// the queue when the connection drops). Must be called inside a tokio
+/// runtime; returns an error when the handlers cannot be installed.
 pub fn on_signals(shutdown: Shutdown) -> std::io::Result<()> {
     #[cfg(unix)]
     {
@@ -56,8 +58,14 @@ pub fn on_signals(shutdown: Shutdown) -> std::io::Result<()> {
                 _ = term.recv() => {}
                 _ = int.recv() => {}
             }
-            eprintln!("linesift worker: signal received, draining");
+            eprintln!("linesift worker: signal received, draining (again to stop at once)");
             shutdown.trigger();
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+            eprintln!("linesift worker: second signal, stopping without draining");
+            std::process::exit(130);
         });
     }
     #[cfg(not(unix))]
