@@ -191,7 +191,14 @@ async fn session(
     };
     health.set_ready(false);
     if let Some(error) = ended {
-        in_flight.abort_all();
+        // The broker cancelled the consumer (its queue was deleted, say)
+        // on a live channel: the tasks in flight can still be settled, so
+        // they are drained rather than thrown away.
+        if matches!(error, SessionError::ConsumerEnded) {
+            drain(config, &channel, &consumer.tag(), in_flight).await;
+        } else {
+            in_flight.abort_all();
+        }
         return Err(error);
     }
     drain(config, &channel, &consumer.tag(), in_flight).await;

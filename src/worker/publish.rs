@@ -19,6 +19,7 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::FieldTable;
 use lapin::{BasicProperties, Channel, Connection};
 use lapin::{Confirmation, PublisherConfirm};
+use std::sync::Arc;
 
 /// A publish that did not make it.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +48,12 @@ pub struct Publisher {
     encoding: Encoding,
     /// Messages no queue is bound for come back ([`PublishError::Unroutable`]).
     mandatory: bool,
+    /// Held across each publish. lapin numbers a publish for its confirm
+    /// before it queues the frames, under two locks: two tasks publishing
+    /// at once on a multi-threaded runtime can put their messages on the
+    /// wire in the other order than they were numbered, and a confirm
+    /// would then settle the wrong one.
+    order: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Publisher {
@@ -79,6 +86,7 @@ impl Publisher {
             channel,
             encoding,
             mandatory,
+            order: Arc::default(),
         })
     }
 
@@ -113,6 +121,7 @@ impl Publisher {
         body: &[u8],
         properties: BasicProperties,
     ) -> Result<Pending, PublishError> {
+        let _in_order = self.order.lock().await;
         let confirm = self
             .channel
             .basic_publish(
