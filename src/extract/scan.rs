@@ -491,6 +491,9 @@ pub struct Scanner<'a> {
     overlay_depth: u32,
     overlay_base: u32,
     opaque_depth: u32,
+    /// Elements on the stack only because a `hidden` one holds them (see
+    /// `Tag::stacks_when_hidden`).
+    hidden_inline: u32,
     container: u32,
     prev_space: bool,
     /// The current text run's state.
@@ -584,6 +587,7 @@ impl<'a> Scanner<'a> {
             overlay_depth: 0,
             overlay_base: 0,
             opaque_depth: 0,
+            hidden_inline: 0,
             container: NO_ELEMENT,
             prev_space: false,
             run: RunState::default(),
@@ -783,6 +787,15 @@ impl<'a> Scanner<'a> {
         // Most tags (span, a, img, ...) have no attribute `begin_capture`
         // would keep: their names are not even copied.
         if !self.reads_attributes() {
+            // `hidden="…"` or `style="…"` on a span, a pre or an unknown
+            // element: the attributes read there, in place (see
+            // `Tag::stacks_when_hidden`).
+            if matches!(attr.name, 5 | 6)
+                && matches!(self.src.as_bytes()[start] | 0x20, b's' | b'h')
+                && self.tag.stacks_when_hidden()
+            {
+                self.unstacked_hiding(start, attr.name, attr.len);
+            }
             return;
         }
         self.attr_name.set_at(self.src.as_bytes(), start, attr.name);
@@ -1236,7 +1249,7 @@ impl<'a> Scanner<'a> {
                 self.cur.anchor_markup += 4;
             }
             self.close_anchor();
-        } else if tag.is_tracked() {
+        } else if tag.is_tracked() || (self.hidden_inline > 0 && tag.stacks_when_hidden()) {
             self.pop_to(tag);
         }
         // Any other end tag between a heading and a hidden element means
@@ -1307,7 +1320,9 @@ impl<'a> Scanner<'a> {
     /// An attribute name ended without `=` right after it: the boolean
     /// `hidden` (the HTML way to hide an element) is the one read.
     fn name_without_value(&mut self) {
-        if self.tag.is_stacked() && self.attr_name.get() == b"hidden" {
+        if (self.tag.is_stacked() || self.tag.stacks_when_hidden())
+            && self.attr_name.get() == b"hidden"
+        {
             self.tag_hidden = true;
         }
     }
@@ -1367,13 +1382,32 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// `hidden="…"` or `style="…"` read where it lies on a tag that is not
+    /// stacked unless hidden (see `Tag::stacks_when_hidden`); apart, as
+    /// most attributes of spans are not these.
+    #[inline(never)]
+    fn unstacked_hiding(&mut self, start: usize, name: usize, len: usize) {
+        let bytes = self.src.as_bytes();
+        let value = &bytes[start + name + 2..start + len - 1];
+        let name = &bytes[start..start + name];
+        self.tag_hidden |= if name.len() == 6 {
+            name.eq_ignore_ascii_case(b"hidden") && !value.eq_ignore_ascii_case(b"until-found")
+        } else {
+            name.eq_ignore_ascii_case(b"style") && hides_element(value)
+        };
+    }
+
     /// Decides whether the value of the attribute just named is kept.
     ///
     /// class, id, role and itemprop only matter on elements that go on the
     /// stack (`push_open`): on every other tag (span, a, img, p, ...) they
     /// are not read at all, which spares most of the class lists.
     fn begin_capture(&mut self) {
-        debug_assert!(self.reads_attributes() || self.capture_for_name() == Capture::None);
+        debug_assert!(
+            self.reads_attributes()
+                || self.tag.stacks_when_hidden()
+                || self.capture_for_name() == Capture::None
+        );
         self.value.clear();
         self.capture = self.capture_for_name();
     }
@@ -1394,8 +1428,8 @@ impl<'a> Scanner<'a> {
             (Tag::Meta, b"content") => Capture::MetaContent,
             (Tag::Html, b"lang") => Capture::Lang,
             (_, b"role" | b"itemprop") if stacked => Capture::Role,
-            (_, b"style") if stacked => Capture::Style,
-            (_, b"hidden") if stacked => Capture::Hidden,
+            (_, b"style") if stacked || self.tag.stacks_when_hidden() => Capture::Style,
+            (_, b"hidden") if stacked || self.tag.stacks_when_hidden() => Capture::Hidden,
             (_, b"aria-labelledby") if stacked => Capture::Labelled,
             _ => Capture::None,
         }
@@ -1487,6 +1521,11 @@ impl<'a> Scanner<'a> {
             Tag::Textarea => self.enter_raw(RawMode::Textarea),
             Tag::Meta => self.meta_closed(),
             t if t.is_stacked() => self.push_open(t),
+            t if t.stacks_when_hidden() && (self.tag_hidden || self.hidden_inline > 0) => {
+                let depth = self.stack.len();
+                self.push_open(t);
+                self.hidden_inline += u32::from(self.stack.len() > depth);
+            }
             _ => {}
         }
     }
@@ -1764,6 +1803,7 @@ impl<'a> Scanner<'a> {
             self.comment_depth -= u32::from(open.comment);
             self.overlay_depth -= u32::from(open.overlay);
             self.opaque_depth -= u32::from(open.opaque);
+            self.hidden_inline -= u32::from(open.tag.stacks_when_hidden());
             self.content_depth -= u32::from(open.content);
             (
                 self.boiler_base,
@@ -2314,6 +2354,44 @@ mod tests {
                 ("Not streamed words", true),
                 ("Labelled words", false),
                 ("Plain words", false),
+            ],
+        );
+    }
+
+    /// The `hidden` attribute or a hiding style hides a `<pre>`, a
+    /// `<span>` or an unknown element too, none of which the scanner
+    /// otherwise stacks (a raw Markdown copy of the article, a widget's
+    /// settings as JSON, a gallery's captions), up to its own end tag,
+    /// past nested elements of its name; not a paragraph, whose end tag
+    /// is often implied. Read the same whole and byte by byte.
+    #[test]
+    fn the_hidden_attribute_hides_unstacked_elements() {
+        let html = "<body><pre class=\"raw\" hidden># Raw words</pre>\
+                    <p>Open words</p>\
+                    <div><span class=\"v\" hidden=\"\">{\"json\": \"words\"}</span></div>\
+                    <div><span hidden>In <span>nested</span> after words</span></div>\
+                    <div><x-widget hidden=hidden><b>Custom words</b></x-widget></div>\
+                    <div><span style=\"display: none\">Styled words</span></div>\
+                    <div><span hidden=\"until-found\">Found words</span></div>\
+                    <div><span>Shown</span> words</div>\
+                    <p hidden>Paragraph words</p>\
+                    <p>Plain words</p></body>";
+        // Marked, and wholly.
+        let hidden = |l: &Line| (l.boiler_text > 0, l.boiler_text == l.text);
+        assert_lines(
+            html,
+            hidden,
+            &[
+                ("Raw words", (true, true)),
+                ("Open words", (false, false)),
+                ("json", (true, true)),
+                ("after words", (true, true)),
+                ("Custom words", (true, true)),
+                ("Styled words", (true, true)),
+                ("Found words", (false, false)),
+                ("Shown", (false, false)),
+                ("Paragraph words", (false, false)),
+                ("Plain words", (false, false)),
             ],
         );
     }

@@ -130,6 +130,17 @@ impl Tag {
         self.is_tracked() && self != Tag::A
     }
 
+    /// Is this an element the scanner does not stack but still stacks
+    /// when the `hidden` attribute or its style hides it (and, until it
+    /// closes, every element of these kinds inside it): `<pre hidden>`
+    /// with a raw copy of the article, `<span hidden>` with a widget's
+    /// settings as JSON, `<span style="display:none">` with a gallery's
+    /// captions. Paragraphs are not among them: their end tag is often
+    /// implied.
+    pub fn stacks_when_hidden(self) -> bool {
+        matches!(self, Tag::Pre | Tag::Other)
+    }
+
     /// Does the text renderer leave out this element's content (script,
     /// style, svg, title, textarea and the like)?
     pub fn hides_text(self) -> bool {
