@@ -241,10 +241,15 @@ fn is_dialog_role(value: &[u8]) -> bool {
 /// an email's preview text, menus, sign-up forms.
 fn hides_element(style: &[u8]) -> bool {
     // Each declaration's colon, found by memchr: most styles are a few
-    // declarations, and the bytes between are not looked at.
+    // declarations, and the bytes between are not looked at. Nor is a
+    // declaration whose value starts with neither `n` nor `h` (`none`,
+    // `hidden`): most do not, and spans' styles are read too.
     memchr::memchr_iter(b':', style).any(|colon| {
-        let name = style[..colon].trim_ascii_end();
         let value = style[colon + 1..].trim_ascii_start();
+        if !matches!(value.first().map(|b| b | 0x20), Some(b'n' | b'h')) {
+            return false;
+        }
+        let name = style[..colon].trim_ascii_end();
         let value = &value[..memchr::memchr(b';', value).unwrap_or(value.len())];
         let value = value.trim_ascii_end();
         let value = value
