@@ -78,6 +78,11 @@ pub struct Line {
     pub overlay_text: u32,
     /// Heading level (1-6) when the line opens with a heading, else 0.
     pub heading: u8,
+    /// The heading the line opens with names reader comments by a class
+    /// or id word ([`Signal::Comment`]: `<h3 class="comments-title">`,
+    /// `<h2 id="comments">`): the thread's own label, wherever the thread
+    /// itself is left unmarked.
+    pub comment_heading: bool,
     /// Innermost container element open at the line's start, if any.
     pub container: u32,
 }
@@ -1418,17 +1423,18 @@ impl<'a> Scanner<'a> {
     }
 
     /// Can the tag being read keep an attribute's value at all (the tags
-    /// `capture_for_name` names: stacked ones, `<html>` among them, and
-    /// `<meta>`)?
+    /// `capture_for_name` names: stacked ones, `<html>` among them,
+    /// `<meta>`, and headings for their class and id)?
     fn reads_attributes(&self) -> bool {
-        self.tag.is_stacked() || self.tag == Tag::Meta
+        self.tag.is_stacked() || matches!(self.tag, Tag::Meta | Tag::Heading(_))
     }
 
     fn capture_for_name(&self) -> Capture {
         let stacked = self.tag.is_stacked();
+        let heading = matches!(self.tag, Tag::Heading(_));
         match (self.tag, self.attr_name.get()) {
-            (_, b"class") if stacked => Capture::ClassId,
-            (_, b"id") if stacked => Capture::Id,
+            (_, b"class") if stacked || heading => Capture::ClassId,
+            (_, b"id") if stacked || heading => Capture::Id,
             (Tag::Meta, b"property" | b"name") => Capture::MetaKey,
             (Tag::Meta, b"content") => Capture::MetaContent,
             (Tag::Html, b"lang") => Capture::Lang,
@@ -1525,6 +1531,12 @@ impl<'a> Scanner<'a> {
             Tag::Title => self.enter_raw(RawMode::Skip),
             Tag::Textarea => self.enter_raw(RawMode::Textarea),
             Tag::Meta => self.meta_closed(),
+            // A heading's class and id are read for the comment word alone
+            // (it opens no element of its own).
+            Tag::Heading(_) => {
+                self.cur.comment_heading |=
+                    self.cur.heading > 0 && self.tag_signal == Signal::Comment
+            }
             t if t.is_stacked() => self.push_open(t),
             t if t.stacks_when_hidden() && (self.tag_hidden || self.hidden_inline > 0) => {
                 let depth = self.stack.len();
