@@ -575,9 +575,7 @@ fn headline_at_content_start(
     let mut seen = 0;
     for r in &sel.regions {
         for i in r.first as usize..=r.last as usize {
-            let Some(l) = scan.lines.get(i) else {
-                return None;
-            };
+            let l = scan.lines.get(i)?;
             if l.text == 0 {
                 continue;
             }
