@@ -15,6 +15,17 @@ use linesift::worker::{Names, topology};
 
 const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
 
+/// A connection to the test broker, a channel on it, and `names`'
+/// topology declared (delivery limit 3).
+async fn declared(names: &Names) -> (Connection, lapin::Channel) {
+    let conn = Connection::connect(AMQP, ConnectionProperties::default())
+        .await
+        .expect("RabbitMQ on 127.0.0.1:5672");
+    let ch = conn.create_channel().await.expect("channel");
+    topology::declare(&conn, names, 3).await.expect("declare");
+    (conn, ch)
+}
+
 fn unique(name: &str) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -35,11 +46,7 @@ fn unique(name: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn documents_and_failure_events_keep_their_own_confirms() {
     let names = Names::with_prefix(&unique("ret"));
-    let conn = Connection::connect(AMQP, ConnectionProperties::default())
-        .await
-        .expect("RabbitMQ on 127.0.0.1:5672");
-    let ch = conn.create_channel().await.expect("channel");
-    topology::declare(&conn, &names, 3).await.expect("declare");
+    let (conn, ch) = declared(&names).await;
     let sink = format!("{}.sink", names.tasks);
     ch.queue_declare(
         sink.as_str().into(),
@@ -113,11 +120,7 @@ async fn documents_and_failure_events_keep_their_own_confirms() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unroutable_document_is_never_reported_confirmed() {
     let names = Names::with_prefix(&unique("lost"));
-    let conn = Connection::connect(AMQP, ConnectionProperties::default())
-        .await
-        .expect("RabbitMQ on 127.0.0.1:5672");
-    let ch = conn.create_channel().await.expect("channel");
-    topology::declare(&conn, &names, 3).await.expect("declare");
+    let (conn, ch) = declared(&names).await;
     let documents = Publisher::open(&conn, Encoding::Protobuf)
         .await
         .expect("publisher");
@@ -172,41 +175,13 @@ async fn an_unroutable_document_is_never_reported_confirmed() {
 async fn a_closed_publisher_channel_is_opened_again() {
     use lapin::options::{BasicGetOptions, BasicPublishOptions, ExchangeDeleteOptions};
     use lapin::types::AMQPValue;
-    use linesift::worker::{self, Shutdown, WorkerConfig};
+    use linesift::worker::Shutdown;
     use std::time::Duration;
 
     let names = Names::with_prefix(&unique("pubch"));
-    let conn = Connection::connect(AMQP, ConnectionProperties::default())
-        .await
-        .expect("RabbitMQ on 127.0.0.1:5672");
-    let ch = conn.create_channel().await.expect("channel");
-    topology::declare(&conn, &names, 3).await.expect("declare");
-    let config = WorkerConfig {
-        amqp_url: AMQP.into(),
-        names: names.clone(),
-        prefetch: 4,
-        concurrency: 2,
-        delivery_limit: 3,
-        retry_delay: Duration::from_millis(50),
-        encoding: Encoding::Protobuf,
-        drain_deadline: Duration::from_secs(5),
-        reconnect_delay: Duration::from_millis(300),
-        http: None,
-        max_payload: 1 << 20,
-        max_member: 1 << 30,
-        task_deadline: None,
-    };
+    let (conn, ch) = declared(&names).await;
     let shutdown = Shutdown::new();
-    let worker = tokio::spawn({
-        let shutdown = shutdown.clone();
-        async move {
-            let fetch = linesift::fetch::FetchOptions::default();
-            let extractor = linesift::Extractor::new(linesift::Options::default());
-            worker::run(config, extractor, fetch, shutdown)
-                .await
-                .expect("worker");
-        }
-    });
+    let worker = spawn(worker_config(&names, AMQP.into()), &shutdown);
     let poison = |body: &'static [u8]| {
         let ch = ch.clone();
         let queue = names.tasks.clone();
@@ -372,7 +347,9 @@ mod frozen_proxy {
     }
 }
 
-fn proxied_config(names: &Names, url: String) -> linesift::worker::WorkerConfig {
+/// A small worker's settings: prefetch 4, two tasks at once, short
+/// pauses, drain deadline 3 s.
+fn worker_config(names: &Names, url: String) -> linesift::worker::WorkerConfig {
     use std::time::Duration;
     linesift::worker::WorkerConfig {
         amqp_url: url,
@@ -417,7 +394,7 @@ async fn shutdown_during_a_partition_keeps_the_drain_deadline() {
     let names = Names::with_prefix(&unique("drain"));
     let proxy = frozen_proxy::Proxy::start().await;
     let shutdown = linesift::worker::Shutdown::new();
-    let worker = spawn(proxied_config(&names, proxy.url()), &shutdown);
+    let worker = spawn(worker_config(&names, proxy.url()), &shutdown);
     // Let it connect, declare and start consuming.
     tokio::time::sleep(Duration::from_secs(2)).await;
     proxy.freeze();
@@ -445,7 +422,7 @@ async fn shutdown_during_a_hung_connect_is_seen() {
     let proxy = frozen_proxy::Proxy::start().await;
     proxy.freeze();
     let shutdown = linesift::worker::Shutdown::new();
-    let worker = spawn(proxied_config(&names, proxy.url()), &shutdown);
+    let worker = spawn(worker_config(&names, proxy.url()), &shutdown);
     tokio::time::sleep(Duration::from_secs(1)).await;
     shutdown.trigger();
     let stopped = tokio::time::timeout(Duration::from_secs(8), worker).await;
