@@ -272,6 +272,13 @@ fn hides_element(style: &[u8]) -> bool {
     })
 }
 
+/// Does a `hidden` attribute with this value hide its element? All do but
+/// `until-found` (text a reader's search in the page reveals). One test
+/// for the byte-wise states and the in-place read of unstacked tags.
+fn hidden_hides(value: &[u8]) -> bool {
+    !value.eq_ignore_ascii_case(b"until-found")
+}
+
 /// Does a class value name a panel a reader opens in place: an
 /// accordion's or a tab's pane, a FAQ answer, an expander's or a
 /// toggle's content (`faq__answer`, `tab-pane`, `a-expander-content`)?
@@ -1401,7 +1408,7 @@ impl<'a> Scanner<'a> {
         let value = &bytes[start + name + 2..start + len - 1];
         let name = &bytes[start..start + name];
         self.tag_hidden |= if name.len() == 6 {
-            name.eq_ignore_ascii_case(b"hidden") && !value.eq_ignore_ascii_case(b"until-found")
+            name.eq_ignore_ascii_case(b"hidden") && hidden_hides(value)
         } else {
             name.eq_ignore_ascii_case(b"style") && hides_element(value)
         };
@@ -1500,7 +1507,7 @@ impl<'a> Scanner<'a> {
                 }
             }
             Capture::Style => self.tag_hidden |= hides_element(&self.value),
-            Capture::Hidden => self.tag_hidden |= !self.value.eq_ignore_ascii_case(b"until-found"),
+            Capture::Hidden => self.tag_hidden |= hidden_hides(&self.value),
             Capture::Labelled => self.tag_panel = true,
             Capture::Lang => {
                 if self.info.lang.is_empty() {
