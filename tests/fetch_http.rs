@@ -233,6 +233,55 @@ async fn retry_after_is_waited_for_or_given_up_on() {
     assert_eq!(srv.hits("/never"), 1);
 }
 
+/// Retry-After is the server's word: a value past what the clock can hold
+/// fails the fetch like any other refusal (it once panicked), and a long
+/// one holds the host off only as long as a retry would be waited for,
+/// not for an hour of every later task for that host. A 404's Retry-After
+/// does not hold the host off at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_or_long_retry_after_does_not_stall_the_host() {
+    let srv = server(|r| match r.path.as_str() {
+        "/huge" => response(
+            "429 Too Many Requests",
+            &[("Retry-After", "18446744073709551615")],
+            b"",
+        ),
+        "/hour" => response("503 Service Unavailable", &[("Retry-After", "3600")], b""),
+        "/gone" => response("404 Not Found", &[("Retry-After", "3600")], b""),
+        _ => html(article("Still served", 5).as_bytes()),
+    })
+    .await;
+    let mut o = options();
+    o.retry.max_wait = Duration::from_secs(3);
+    let f = fetcher(o);
+    let e = f.fetch(&srv.url("/huge")).await.expect_err("429");
+    assert!(matches!(e, FetchError::Status { status: 429, .. }), "{e}");
+    let e = f.fetch(&srv.url("/gone")).await.expect_err("404");
+    assert!(matches!(e, FetchError::Status { status: 404, .. }), "{e}");
+    let started = Instant::now();
+    let page = tokio::time::timeout(Duration::from_secs(10), f.fetch(&srv.url("/after-404")))
+        .await
+        .expect("a 404's Retry-After holds nothing off")
+        .expect("page");
+    assert!(page.document.text.contains("Still served"));
+    assert!(
+        started.elapsed() < Duration::from_millis(2500),
+        "not held off"
+    );
+    let e = f.fetch(&srv.url("/hour")).await.expect_err("503");
+    assert!(matches!(e, FetchError::Status { status: 503, .. }), "{e}");
+    let started = Instant::now();
+    let page = tokio::time::timeout(Duration::from_secs(10), f.fetch(&srv.url("/after-503")))
+        .await
+        .expect("the host is held off at most max_wait")
+        .expect("page");
+    assert!(page.document.text.contains("Still served"));
+    assert!(
+        started.elapsed() >= Duration::from_secs(2),
+        "held off a while"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_after_then_success() {
     let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -313,7 +362,18 @@ async fn robots_txt_disallow_and_crawl_delay_are_obeyed() {
         .fetch(&srv.url("/private/x"))
         .await
         .expect_err("disallowed");
-    assert!(matches!(e, FetchError::Robots { .. }), "{e}");
+    // A real Disallow stands: no point trying the page again.
+    assert!(
+        matches!(
+            e,
+            FetchError::Robots {
+                temporary: false,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(!e.is_transient());
     assert_eq!(srv.hits("/private/x"), 0);
     assert_eq!(
         f.host_interval(&srv.addr.to_string()),
@@ -339,7 +399,7 @@ async fn robots_txt_disallow_and_crawl_delay_are_obeyed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn robots_txt_server_error_disallows_everything() {
+async fn robots_txt_server_error_disallows_everything_for_now() {
     let srv = Server::start(|r: &Request| match r.path.as_str() {
         "/robots.txt" => response("503 Service Unavailable", &[], b""),
         _ => html(article("Page", 5).as_bytes()),
@@ -349,7 +409,19 @@ async fn robots_txt_server_error_disallows_everything() {
         .fetch(&srv.url("/page"))
         .await
         .expect_err("5xx robots");
-    assert!(matches!(e, FetchError::Robots { .. }), "{e}");
+    // Only until robots.txt can be read: the page may be tried later (the
+    // worker requeues it rather than dead-lettering it as disallowed).
+    assert!(
+        matches!(
+            e,
+            FetchError::Robots {
+                temporary: true,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.is_transient());
     assert_eq!(srv.hits("/page"), 0);
 }
 

@@ -45,9 +45,15 @@ pub enum FetchError {
     /// The decoded body is over the limit and the policy is to refuse.
     #[error("body of {url} is larger than the limit of {limit} bytes (max_body)")]
     TooLarge { url: String, limit: u64 },
-    /// robots.txt of the host disallows the URL (or could not be fetched).
+    /// robots.txt of the host disallows the URL, or could not be fetched
+    /// (`temporary`: a 429, a 5xx or an unreachable host, which disallow
+    /// everything only until robots.txt is read again).
     #[error("{url} is disallowed by robots.txt ({reason})")]
-    Robots { url: String, reason: &'static str },
+    Robots {
+        url: String,
+        reason: &'static str,
+        temporary: bool,
+    },
     /// The Content-Type is not HTML.
     #[error("{url} is not HTML (Content-Type: {content_type})")]
     NotHtml { url: String, content_type: String },
@@ -116,10 +122,12 @@ impl FetchError {
     }
 
     /// Whether trying again later may succeed: network trouble, timeouts,
-    /// 429 and the 5xx statuses of overloaded or restarting servers.
+    /// 429 and the 5xx statuses of overloaded or restarting servers, and a
+    /// robots.txt that could not be read for such a reason.
     pub fn is_transient(&self) -> bool {
         match self {
             FetchError::Connect { .. } | FetchError::Timeout { .. } => true,
+            FetchError::Robots { temporary, .. } => *temporary,
             FetchError::Status { status, .. } => matches!(status, 429 | 502 | 503 | 504),
             _ => false,
         }

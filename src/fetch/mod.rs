@@ -169,17 +169,23 @@ impl Fetcher {
                 }
                 Err(e) => e,
             };
+            // A 429 or 503 asks the client to hold off the host: its next
+            // request waits, though at most as long as a retry would (the
+            // value is the server's: a huge one must neither overflow the
+            // clock nor stall every later task for the host).
             if let FetchError::Status {
+                status: 429 | 503,
                 retry_after: Some(after),
                 ..
             } = &error
             {
-                self.limiter.defer(&host, Instant::now() + *after);
+                self.limiter
+                    .defer(&host, from_now((*after).min(self.options.retry.max_wait)));
             }
             let Some(wait) = self.options.retry.wait(&error, attempt) else {
                 return Err(error);
             };
-            self.limiter.defer(&host, Instant::now() + wait);
+            self.limiter.defer(&host, from_now(wait));
             attempt += 1;
         }
     }
@@ -203,8 +209,16 @@ impl Fetcher {
         }
         rules
             .check(url)
-            .map_err(|reason| robots::refused(url, reason))
+            .map_err(|refusal| robots::refused(url, refusal))
     }
+}
+
+/// `wait` from now; far enough out for any wait that overflows the clock.
+fn from_now(wait: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(Duration::from_secs(86_400 * 365)))
+        .unwrap_or(now)
 }
 
 /// Parses an absolute http(s) URL.

@@ -8,13 +8,22 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Hosts remembered before idle ones are forgotten.
+/// Hosts remembered before those with no slot pending are forgotten. After
+/// a prune the next one waits until the map has doubled, so a worker that
+/// has seen many busy hosts does not scan them all on every request.
 const PRUNE_AT: usize = 10_000;
 
 #[derive(Debug)]
 pub struct HostLimiter {
     default: Duration,
-    hosts: Mutex<HashMap<String, HostState>>,
+    hosts: Mutex<Hosts>,
+}
+
+#[derive(Debug)]
+struct Hosts {
+    map: HashMap<String, HostState>,
+    /// The size at which the map is pruned next.
+    prune_at: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -29,7 +38,10 @@ impl HostLimiter {
     pub fn new(default: Duration) -> Self {
         HostLimiter {
             default,
-            hosts: Mutex::new(HashMap::new()),
+            hosts: Mutex::new(Hosts {
+                map: HashMap::new(),
+                prune_at: PRUNE_AT,
+            }),
         }
     }
 
@@ -51,34 +63,90 @@ impl HostLimiter {
 
     /// Reserves the host's next slot and returns when it starts.
     pub fn reserve(&self, host: &str) -> Instant {
+        self.reserve_slot(host).0
+    }
+
+    /// The next slot: its start, and the host's `next` after it.
+    fn reserve_slot(&self, host: &str) -> (Instant, Instant) {
         let now = Instant::now();
         self.with_host(host, |s| {
             let start = s.next.max(now);
             s.next = start + s.interval.unwrap_or(self.default);
-            start
+            (start, s.next)
         })
     }
 
-    /// Waits for the host's next slot.
+    /// Waits for the host's next slot. A wait given up (the task's
+    /// deadline, a drain) hands its slot back when it was the host's last
+    /// one, so abandoned waits do not push the host's later requests ever
+    /// further out.
     pub async fn wait(&self, host: &str) {
-        let start = self.reserve(host);
+        let (start, next) = self.reserve_slot(host);
+        let mut slot = Reserved {
+            limiter: self,
+            host,
+            start,
+            next,
+            used: false,
+        };
         tokio::time::sleep_until(start.into()).await;
+        slot.used = true;
+    }
+
+    /// Gives a reserved slot back if no later one was reserved after it.
+    fn release(&self, host: &str, start: Instant, next: Instant) {
+        let mut hosts = self.lock();
+        if let Some(s) = hosts.map.get_mut(host)
+            && s.next == next
+        {
+            s.next = start;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Hosts> {
+        match self.hosts.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
     }
 
     fn with_host<T>(&self, host: &str, f: impl FnOnce(&mut HostState) -> T) -> T {
-        let mut hosts = match self.hosts.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        if hosts.len() >= PRUNE_AT {
+        let mut hosts = self.lock();
+        if hosts.map.len() >= hosts.prune_at {
+            // Only pending slots matter: an interval from Crawl-delay is
+            // set again from the cached robots.txt before every request.
             let now = Instant::now();
-            hosts.retain(|_, s| s.next > now || s.interval.is_some());
+            hosts.map.retain(|_, s| s.next > now);
+            hosts.prune_at = PRUNE_AT.max(2 * hosts.map.len());
         }
-        let state = hosts.entry(host.to_string()).or_insert(HostState {
+        let state = hosts.map.entry(host.to_string()).or_insert(HostState {
             next: Instant::now(),
             interval: None,
         });
         f(state)
+    }
+
+    /// Hosts remembered (for tests).
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+}
+
+/// A slot being waited for; handed back if the wait is dropped unused.
+struct Reserved<'l> {
+    limiter: &'l HostLimiter,
+    host: &'l str,
+    start: Instant,
+    next: Instant,
+    used: bool,
+}
+
+impl Drop for Reserved<'_> {
+    fn drop(&mut self) {
+        if !self.used {
+            self.limiter.release(self.host, self.start, self.next);
+        }
     }
 }
 
@@ -111,5 +179,44 @@ mod tests {
         let until = Instant::now() + Duration::from_secs(30);
         limiter.defer("a", until);
         assert!(limiter.reserve("a") >= until);
+    }
+
+    /// A wait given up before its slot (a task's deadline) hands the slot
+    /// back, so the host's next request is not pushed out by it; unless a
+    /// later slot was reserved meanwhile, which keeps it taken.
+    #[tokio::test]
+    async fn an_abandoned_wait_gives_its_slot_back() {
+        use futures_util::FutureExt;
+        let limiter = HostLimiter::new(Duration::from_secs(10));
+        let first = limiter.reserve("a");
+        let given_up = tokio::time::timeout(Duration::from_millis(20), limiter.wait("a")).await;
+        assert!(given_up.is_err(), "the second slot is 10 s out");
+        // One interval after the first, not two.
+        assert_eq!(limiter.reserve("a") - first, Duration::from_secs(10));
+
+        let first = limiter.reserve("b");
+        let mut waiting = Box::pin(limiter.wait("b"));
+        assert!(waiting.as_mut().now_or_never().is_none());
+        let third = limiter.reserve("b");
+        drop(waiting);
+        assert_eq!(third - first, Duration::from_secs(20));
+        assert_eq!(limiter.reserve("b") - first, Duration::from_secs(30));
+    }
+
+    /// Hosts with no slot pending are forgotten once the map is large, and
+    /// the next prune waits for it to double rather than running on every
+    /// request.
+    #[test]
+    fn idle_hosts_are_forgotten_and_pruning_is_amortised() {
+        let limiter = HostLimiter::new(Duration::ZERO);
+        for i in 0..PRUNE_AT {
+            limiter.set_interval(&format!("idle-{i}"), Duration::ZERO);
+        }
+        assert_eq!(limiter.len(), PRUNE_AT);
+        // A host with a slot far out is kept through the prune.
+        limiter.defer("busy", Instant::now() + Duration::from_secs(600));
+        assert_eq!(limiter.len(), 1);
+        assert!(limiter.reserve("busy") > Instant::now() + Duration::from_secs(500));
+        assert_eq!(limiter.lock().prune_at, PRUNE_AT);
     }
 }

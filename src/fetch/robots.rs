@@ -2,7 +2,9 @@
 //! `texting_robots` and cached with a TTL. As crawlers customarily do: a
 //! 2xx is parsed (unparsable means allow all), a 4xx allows everything, a
 //! 429, a 5xx or an unreachable host disallows everything for a shorter
-//! while. Crawl-delay is read for the rate limiter. One fetch per origin
+//! while, and a page refused for it may be tried again later (the
+//! refusal is temporary: the worker requeues the task rather than
+//! dead-lettering it). Crawl-delay is read for the rate limiter. One fetch per origin
 //! at a time: concurrent tasks for the same origin wait for the first.
 
 use super::client::classify;
@@ -23,19 +25,35 @@ const ERROR_TTL: Duration = Duration::from_secs(60);
 #[derive(Debug)]
 pub enum Rules {
     AllowAll,
-    /// Disallow everything, with the reason (`robots.txt 503`, ...).
+    /// Disallow everything for now: robots.txt could not be read, for
+    /// the reason given (`robots.txt answered 429/5xx`, ...).
     DisallowAll(&'static str),
     Parsed(Box<Robot>),
 }
 
+/// Why a URL may not be fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    pub reason: &'static str,
+    /// robots.txt could not be read (429, 5xx, unreachable): the refusal
+    /// lasts only until it is read again, so the page may be tried later.
+    pub temporary: bool,
+}
+
 impl Rules {
-    /// `Err(reason)` when `url` may not be fetched.
-    pub fn check(&self, url: &Url) -> Result<(), &'static str> {
+    /// `Err` when `url` may not be fetched.
+    pub fn check(&self, url: &Url) -> Result<(), Refusal> {
         match self {
             Rules::AllowAll => Ok(()),
-            Rules::DisallowAll(reason) => Err(reason),
+            Rules::DisallowAll(reason) => Err(Refusal {
+                reason,
+                temporary: true,
+            }),
             Rules::Parsed(robot) if robot.allowed(url.as_str()) => Ok(()),
-            Rules::Parsed(_) => Err("disallowed for our user agent"),
+            Rules::Parsed(_) => Err(Refusal {
+                reason: "disallowed for our user agent",
+                temporary: false,
+            }),
         }
     }
 
@@ -56,12 +74,45 @@ struct Slot {
     entry: Option<(Arc<Rules>, Instant)>,
 }
 
+/// Origins kept before the expired and unused ones are dropped. A worker
+/// lives for weeks and meets ever new hosts: without a bound the parsed
+/// rules of every origin it ever saw would stay in memory. After a prune
+/// the next one waits until the map has doubled (or is back at this size),
+/// so the scan is paid once per many new origins, not on every request.
+const PRUNE_AT: usize = 4096;
+
 /// The cache. `agent` is the product token matched against `User-agent:`.
 #[derive(Debug)]
 pub struct RobotsCache {
     agent: String,
     ttl: Duration,
-    slots: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Slot>>>>,
+    slots: Mutex<Slots>,
+}
+
+#[derive(Debug)]
+struct Slots {
+    map: HashMap<String, Arc<tokio::sync::Mutex<Slot>>>,
+    /// The size at which the map is pruned next.
+    prune_at: usize,
+}
+
+impl Slots {
+    /// Drops the origins no task is using whose rules expired (or, when
+    /// every entry is fresh, all that no task is using).
+    fn prune(&mut self) {
+        let now = Instant::now();
+        let in_use = |slot: &Arc<tokio::sync::Mutex<Slot>>| Arc::strong_count(slot) > 1;
+        self.map.retain(|_, slot| {
+            in_use(slot)
+                || slot
+                    .try_lock()
+                    .is_ok_and(|s| s.entry.as_ref().is_some_and(|(_, expires)| *expires > now))
+        });
+        if self.map.len() >= PRUNE_AT {
+            self.map.retain(|_, slot| in_use(slot));
+        }
+        self.prune_at = PRUNE_AT.max(2 * self.map.len());
+    }
 }
 
 impl RobotsCache {
@@ -69,7 +120,10 @@ impl RobotsCache {
         RobotsCache {
             agent: agent.to_string(),
             ttl,
-            slots: Mutex::new(HashMap::new()),
+            slots: Mutex::new(Slots {
+                map: HashMap::new(),
+                prune_at: PRUNE_AT,
+            }),
         }
     }
 
@@ -97,7 +151,10 @@ impl RobotsCache {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
         };
-        Arc::clone(slots.entry(origin.to_string()).or_default())
+        if slots.map.len() >= slots.prune_at {
+            slots.prune();
+        }
+        Arc::clone(slots.map.entry(origin.to_string()).or_default())
     }
 
     async fn fetch(&self, client: &Client, origin: &str) -> Result<(Rules, Duration), FetchError> {
@@ -127,7 +184,11 @@ impl RobotsCache {
 
     fn parse(&self, body: &[u8]) -> Rules {
         match Robot::new(&self.agent, body) {
-            Ok(robot) => Rules::Parsed(Box::new(robot)),
+            Ok(mut robot) => {
+                // Never read, and a robots.txt may list thousands.
+                robot.sitemaps = Vec::new();
+                Rules::Parsed(Box::new(robot))
+            }
             Err(_) => Rules::AllowAll,
         }
     }
@@ -147,10 +208,11 @@ async fn read_capped(response: &mut reqwest::Response) -> Option<Vec<u8>> {
 }
 
 /// The robots.txt error for a refused URL.
-pub fn refused(url: &Url, reason: &'static str) -> FetchError {
+pub fn refused(url: &Url, refusal: Refusal) -> FetchError {
     FetchError::Robots {
         url: url.to_string(),
-        reason,
+        reason: refusal.reason,
+        temporary: refusal.temporary,
     }
 }
 
@@ -176,6 +238,30 @@ mod tests {
         assert!(rules.check(&ok).is_ok());
         assert!(rules.check(&no).is_err());
         assert_eq!(rules.crawl_delay(), Some(Duration::from_secs(2)));
+    }
+
+    /// A long-lived cache keeps a bounded number of origins: the expired
+    /// and unused ones go once it is full; fresh rules and origins in use
+    /// stay.
+    #[test]
+    fn the_cache_forgets_expired_origins_once_full() {
+        let cache = RobotsCache::new("linesift", Duration::from_secs(60));
+        let fresh = cache.slot("http://fresh");
+        fresh.try_lock().expect("unlocked").entry = Some((
+            Arc::new(Rules::AllowAll),
+            Instant::now() + Duration::from_secs(3600),
+        ));
+        drop(fresh);
+        let held = cache.slot("http://held");
+        for i in 0..3 * PRUNE_AT {
+            // Each origin's fetch failed or expired: nothing kept.
+            drop(cache.slot(&format!("http://host-{i}")));
+        }
+        let slots = cache.slots.lock().expect("lock");
+        assert!(slots.map.len() <= PRUNE_AT, "{}", slots.map.len());
+        assert!(slots.map.contains_key("http://fresh"));
+        assert!(slots.map.contains_key("http://held"));
+        drop(held);
     }
 
     #[test]
