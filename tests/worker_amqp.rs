@@ -7,7 +7,8 @@ mod fetch_support;
 use fetch_support::{Request, Server, Step, article, html, not_found};
 use futures_util::StreamExt;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions, QueueDeclareOptions,
+    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions,
+    QueueDeclareOptions, QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
@@ -411,6 +412,77 @@ async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
         "{} documents, {queued} queued",
         docs.len()
     );
+    teardown(conn, &ch, &names).await;
+}
+
+/// The broker cancels the consumer (an operator deletes the task queue)
+/// while tasks are in flight on a live channel: the session ends, but the
+/// tasks already being worked on are drained, so their documents are
+/// still published, rather than aborted half done. Then the worker opens
+/// a new session (declaring the queue again) and stops cleanly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cancelled_consumer_drains_its_tasks_in_flight() {
+    let server = Server::start(|r: &Request| -> Vec<Step> {
+        let mut steps = vec![Step::Sleep(Duration::from_millis(1500))];
+        steps.extend(html(
+            article(&format!("Cancelled story {}", r.path), 5).as_bytes(),
+        ));
+        steps
+    })
+    .await;
+    let names = Names::with_prefix(&unique("cancel"));
+    let (conn, ch, sink) = setup(&names).await;
+    let tasks: Vec<Task> = (0..2)
+        .map(|i| {
+            task(
+                &format!("cancel-{i}"),
+                task::Source::Url(server.url(&format!("/c/{i}"))),
+            )
+        })
+        .collect();
+    worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    let shutdown = Shutdown::new();
+    // Free slots left (concurrency 4, two tasks): the consumer's end is
+    // seen at once, while both tasks are still fetching (1.5 s each).
+    let worker = {
+        let mut config = config(&names);
+        config.concurrency = 4;
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move {
+            worker::run(
+                config,
+                Extractor::new(Options::default()),
+                fetch_options(),
+                shutdown,
+            )
+            .await
+            .expect("worker");
+        })
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while server.requests().len() < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "worker never fetched"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    ch.queue_delete(names.tasks.as_str().into(), QueueDeleteOptions::default())
+        .await
+        .expect("delete the task queue");
+    // Both tasks in flight finish and publish.
+    let (docs, failures) = collect(&ch, &sink, 2).await;
+    assert!(failures.is_empty(), "{failures:?}");
+    let mut done: Vec<&str> = docs.iter().map(|d| d.task_id.as_str()).collect();
+    done.sort();
+    assert_eq!(done, ["cancel-0", "cancel-1"], "{docs:?}");
+    shutdown.trigger();
+    tokio::time::timeout(Duration::from_secs(15), worker)
+        .await
+        .expect("stopped in time")
+        .expect("worker task");
     teardown(conn, &ch, &names).await;
 }
 

@@ -2507,7 +2507,8 @@ mod tests {
 
     /// `attrs_run` takes whole quoted attributes at once; every attribute
     /// shape up to five bytes, on a stacked element, an anchor and a meta
-    /// (the tags whose attributes are read), counts as the byte states do.
+    /// (the tags whose attributes are read) and on a span (whose `style`
+    /// and `hidden` are read where they lie), counts as the byte states do.
     #[test]
     fn quoted_attributes_at_once_count_as_the_byte_states() {
         let alphabet = ["a", "C", "=", "\"", "'", " ", "\t", "/", ">", "é"];
@@ -2516,6 +2517,12 @@ mod tests {
             ("<a href=\"/x\" ", ">link</a>"),
             ("<meta property=\"og:title\" ", "><p>x"),
             ("<html ", "><p>body"),
+            // A span's attributes are read in place, not copied: its
+            // `style` and `hidden` too (`unstacked_hiding`).
+            (
+                "<p><span ",
+                " style=\"display: none\" hidden=\"\">hid</span>",
+            ),
         ];
         // After the generated attributes, ones whose values are read: class
         // and id (boilerplate by class), and content (og:title on meta).
@@ -2529,6 +2536,11 @@ mod tests {
                 let [(_, _, info), _] =
                     whole_and_bytewise(&format!("<meta property=\"og:title\" {read}><p>x"));
                 assert_eq!(info[1], "T");
+                // And the span's hiding attributes are: its text is marked.
+                let html = format!("<p><span {read} style=\"display: none\">hid</span><p>open");
+                let [(lines, _, _), _] = whole_and_bytewise(&html);
+                let hid = line_holding(&lines, &html, "hid");
+                assert!(hid.boiler_text == hid.text && hid.text > 0, "{hid:?}");
             }
             for (open, rest) in tags {
                 let html = format!("{open}{attrs}{read}{rest}");
