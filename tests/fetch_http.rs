@@ -163,6 +163,79 @@ async fn redirect_chain_reports_the_final_url() {
     assert_eq!(got.document.url.as_deref(), Some(got.url.as_str()));
 }
 
+/// A redirect to another host is a request to that host: its robots.txt
+/// is read and obeyed, and its Crawl-delay spaces the requests that reach
+/// it through short links on other hosts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirect_targets_obey_their_own_robots_txt_and_crawl_delay() {
+    let target = Server::start(|r: &Request| match r.path.as_str() {
+        "/robots.txt" => response(
+            "200 OK",
+            &[("Content-Type", "text/plain")],
+            b"User-agent: *\nDisallow: /private\nCrawl-delay: 1\n",
+        ),
+        _ => html(article("Target page", 5).as_bytes()),
+    })
+    .await;
+    let (private, one, two) = (
+        target.url("/private/y"),
+        target.url("/p/1"),
+        target.url("/p/2"),
+    );
+    let short = server(move |r| match r.path.as_str() {
+        "/x" => redirect(&private),
+        "/s/1" => redirect(&one),
+        _ => redirect(&two),
+    })
+    .await;
+    let f = fetcher(options());
+    let e = f.fetch(&short.url("/x")).await.expect_err("disallowed");
+    assert!(
+        matches!(
+            e,
+            FetchError::Robots {
+                temporary: false,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(target.hits("/private/y"), 0);
+    let started = Instant::now();
+    let first = f.fetch(&short.url("/s/1")).await.expect("first");
+    assert_eq!(first.url, target.url("/p/1"));
+    f.fetch(&short.url("/s/2")).await.expect("second");
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "the target's crawl-delay not waited"
+    );
+    assert_eq!(target.hits("/robots.txt"), 1);
+}
+
+/// robots.txt itself is often moved (to https, to a www host): its
+/// redirects are followed, up to five, and its rules obeyed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirected_robots_txt_is_followed() {
+    let srv = Server::start(|r: &Request| match r.path.as_str() {
+        "/robots.txt" => redirect("/r/robots.txt"),
+        "/r/robots.txt" => response(
+            "200 OK",
+            &[("Content-Type", "text/plain")],
+            b"User-agent: *\nDisallow: /private\n",
+        ),
+        _ => html(article("Page", 5).as_bytes()),
+    })
+    .await;
+    let f = fetcher(options());
+    let e = f
+        .fetch(&srv.url("/private/z"))
+        .await
+        .expect_err("disallowed");
+    assert!(matches!(e, FetchError::Robots { .. }), "{e}");
+    assert_eq!(srv.hits("/private/z"), 0);
+    f.fetch(&srv.url("/public")).await.expect("allowed");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redirect_loops_and_long_chains_are_typed_errors() {
     let srv = server(|r| {

@@ -5,7 +5,7 @@
 
 use super::error::FetchError;
 use super::guard::{Guard, GuardError, GuardedResolver, Lookup};
-use super::redirect::{self, RedirectError};
+use super::redirect::RedirectError;
 use reqwest::Client;
 use std::error::Error as StdError;
 use std::sync::Arc;
@@ -20,7 +20,6 @@ pub struct ClientConfig {
     pub read_timeout: Duration,
     /// Longest time for a whole request, body included.
     pub total_timeout: Duration,
-    pub max_redirects: usize,
     pub guard: Guard,
 }
 
@@ -35,7 +34,8 @@ pub fn build(config: &ClientConfig, lookup: Arc<dyn Lookup>) -> Result<Client, F
         .connect_timeout(config.connect_timeout)
         .read_timeout(config.read_timeout)
         .timeout(config.total_timeout)
-        .redirect(redirect::policy(config.guard, config.max_redirects))
+        // Followed by the fetcher, hop by hop (see `redirect`).
+        .redirect(reqwest::redirect::Policy::none())
         .dns_resolver(GuardedResolver::new(config.guard, lookup))
         .no_proxy()
         .build()
@@ -87,7 +87,7 @@ pub(crate) fn from_guard(e: &GuardError, url: String) -> FetchError {
     }
 }
 
-fn from_redirect(e: &RedirectError, url: String) -> FetchError {
+pub(crate) fn from_redirect(e: &RedirectError, url: String) -> FetchError {
     match e {
         RedirectError::TooMany { limit } => FetchError::TooManyRedirects { url, limit: *limit },
         RedirectError::Loop { .. } => FetchError::RedirectLoop { url },

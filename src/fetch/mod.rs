@@ -32,7 +32,7 @@ pub mod robots;
 
 pub use error::FetchError;
 pub use guard::{Guard, Lookup, SystemLookup};
-pub use page::{BodyLimit, Fetched, Oversize};
+pub use page::{BodyLimit, Fetched, Outcome, Oversize};
 pub use retry::RetryPolicy;
 
 use crate::extract::Extractor;
@@ -119,7 +119,6 @@ impl Fetcher {
                 connect_timeout: options.connect_timeout,
                 read_timeout: options.read_timeout,
                 total_timeout: options.total_timeout,
-                max_redirects: options.max_redirects,
                 guard: options.guard,
             },
             lookup,
@@ -130,6 +129,7 @@ impl Fetcher {
             robots: RobotsCache::new(
                 robots::product_token(&options.user_agent),
                 options.robots_ttl,
+                options.guard,
             ),
             limiter: HostLimiter::new(options.host_interval),
             options,
@@ -148,25 +148,57 @@ impl Fetcher {
 
     /// Fetches one page and extracts it: URL and guard checks, robots.txt,
     /// the host's rate limit, then attempts with retries for transient
-    /// failures.
+    /// failures. Redirects are followed here, hop by hop, and each hop's
+    /// target is checked as the URL asked for is: the guard, its own
+    /// robots.txt and its own host's interval (a redirect from a short-link
+    /// host must not reach a page the target's robots.txt disallows, nor
+    /// let many short links hit one host at full speed).
     pub async fn fetch(&self, url: &str) -> Result<Fetched, FetchError> {
-        let url = parse_url(url)?;
+        let mut url = parse_url(url)?;
         self.options
             .guard
             .check_url(&url)
             .map_err(|e| client::from_guard(&e, url.to_string()))?;
-        let host = host_key(&url);
-        if self.options.robots {
-            self.check_robots(&url, &host).await?;
+        let mut chain = vec![url.clone()];
+        let mut retries = 0;
+        loop {
+            let host = host_key(&url);
+            if self.options.robots {
+                self.check_robots(&url, &host).await?;
+            }
+            match self.attempts(&url, &host, &mut retries).await? {
+                Outcome::Page(mut fetched) => {
+                    fetched.attempts = retries + 1;
+                    return Ok(*fetched);
+                }
+                Outcome::Redirect(next) => {
+                    redirect::check(
+                        &chain,
+                        &next,
+                        self.options.guard,
+                        self.options.max_redirects,
+                    )
+                    .map_err(|e| client::from_redirect(&e, next.to_string()))?;
+                    chain.push(next.clone());
+                    url = next;
+                }
+            }
         }
+    }
+
+    /// One URL, with retries for transient failures (counted in
+    /// `retries`), each attempt in the host's next slot.
+    async fn attempts(
+        &self,
+        url: &Url,
+        host: &str,
+        retries: &mut u32,
+    ) -> Result<Outcome, FetchError> {
         let mut attempt = 1;
         loop {
-            self.limiter.wait(&host).await;
-            let error = match self.fetch_once(&url).await {
-                Ok(mut fetched) => {
-                    fetched.attempts = attempt;
-                    return Ok(fetched);
-                }
+            self.limiter.wait(host).await;
+            let error = match self.fetch_once(url).await {
+                Ok(outcome) => return Ok(outcome),
                 Err(e) => e,
             };
             // A 429 or 503 asks the client to hold off the host: its next
@@ -180,17 +212,18 @@ impl Fetcher {
             } = &error
             {
                 self.limiter
-                    .defer(&host, from_now((*after).min(self.options.retry.max_wait)));
+                    .defer(host, from_now((*after).min(self.options.retry.max_wait)));
             }
             let Some(wait) = self.options.retry.wait(&error, attempt) else {
                 return Err(error);
             };
-            self.limiter.defer(&host, from_now(wait));
+            self.limiter.defer(host, from_now(wait));
             attempt += 1;
+            *retries += 1;
         }
     }
 
-    async fn fetch_once(&self, url: &Url) -> Result<Fetched, FetchError> {
+    async fn fetch_once(&self, url: &Url) -> Result<Outcome, FetchError> {
         page::fetch_once(
             &self.client,
             &self.extractor,

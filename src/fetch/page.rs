@@ -7,7 +7,7 @@ use super::content;
 use super::error::FetchError;
 use super::retry::parse_retry_after;
 use crate::extract::{Document, Extractor, Hints, PageStream};
-use reqwest::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Client, Response};
 use tokio::runtime::{Handle, RuntimeFlavor};
 use url::Url;
@@ -55,20 +55,32 @@ pub struct Fetched {
 /// `PageStream` borrows its `Extractor`.)
 const FINISH_INLINE_MAX: u64 = 512 * 1024;
 
-/// Fetches `url` once and extracts it.
+/// What one request gave.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The page, fetched and extracted.
+    Page(Box<Fetched>),
+    /// A redirect (301, 302, 303, 307, 308) to this URL, not yet followed.
+    Redirect(Url),
+}
+
+/// Fetches `url` once and extracts it, or says where it redirects.
 pub async fn fetch_once(
     client: &Client,
     extractor: &Extractor,
     url: &Url,
     limit: BodyLimit,
     default_charset: Option<&str>,
-) -> Result<Fetched, FetchError> {
+) -> Result<Outcome, FetchError> {
     let mut response = client
         .get(url.clone())
         .header(ACCEPT, "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1")
         .send()
         .await
         .map_err(|e| classify(&e, url.as_str()))?;
+    if let Some(next) = redirect_target(&response) {
+        return Ok(Outcome::Redirect(next));
+    }
     let final_url = response.url().to_string();
     check_status(&response, &final_url)?;
     let content_type = header(&response, CONTENT_TYPE);
@@ -89,7 +101,7 @@ pub async fn fetch_once(
         url: final_url.clone(),
         source,
     })?;
-    Ok(Fetched {
+    Ok(Outcome::Page(Box::new(Fetched {
         document,
         url: final_url,
         status: response.status().as_u16(),
@@ -97,7 +109,18 @@ pub async fn fetch_once(
         truncated,
         body_bytes,
         attempts: 1,
-    })
+    })))
+}
+
+/// Where a redirect points, resolved against the response's URL; `None`
+/// for other statuses and for a redirect without a usable `Location`
+/// (which then fails as the 3xx status it is).
+pub(crate) fn redirect_target(response: &Response) -> Option<Url> {
+    if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let location = response.headers().get(LOCATION)?.to_str().ok()?;
+    response.url().join(location.trim()).ok()
 }
 
 fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<String> {

@@ -1,10 +1,14 @@
-//! The redirect policy: a limit, loop detection, http(s) only, and the SSRF
+//! The redirect rules: a limit, loop detection, http(s) only, and the SSRF
 //! guard applied to every redirect target before it is followed (IP
 //! literals here; names are checked again by the resolver on connect).
+//!
+//! The fetcher follows redirects itself (reqwest's own following is off):
+//! each hop may lead to another host, whose robots.txt and request
+//! interval apply to it as to any URL asked for directly.
 
 use super::guard::{Guard, GuardError};
-use reqwest::redirect::{Attempt, Policy};
 use thiserror::Error;
+use url::Url;
 
 /// Why a redirect was not followed.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -19,22 +23,21 @@ pub enum RedirectError {
     Guard(#[from] GuardError),
 }
 
-/// A reqwest policy following at most `limit` redirects.
-pub fn policy(guard: Guard, limit: usize) -> Policy {
-    Policy::custom(move |attempt| match judge(&attempt, guard, limit) {
-        Ok(()) => attempt.follow(),
-        Err(e) => attempt.error(e),
-    })
-}
-
-fn judge(attempt: &Attempt, guard: Guard, limit: usize) -> Result<(), RedirectError> {
-    let next = attempt.url();
-    // `previous` starts with the original URL, so it holds one more than the
-    // redirects followed so far.
-    if attempt.previous().len() > limit {
+/// Whether the redirect to `next` may be followed, after the URLs in
+/// `previous` (the requested one first): at most `limit` redirects, no URL
+/// twice, http(s) only, and the guard's verdict on the target.
+pub fn check(
+    previous: &[Url],
+    next: &Url,
+    guard: Guard,
+    limit: usize,
+) -> Result<(), RedirectError> {
+    // `previous` starts with the original URL, so it holds one more than
+    // the redirects followed so far.
+    if previous.len() > limit {
         return Err(RedirectError::TooMany { limit });
     }
-    if attempt.previous().iter().any(|u| u == next) {
+    if previous.iter().any(|u| u == next) {
         return Err(RedirectError::Loop {
             url: next.to_string(),
         });

@@ -9,6 +9,9 @@
 
 use super::client::classify;
 use super::error::FetchError;
+use super::guard::Guard;
+use super::page::redirect_target;
+use super::redirect;
 use reqwest::Client;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -20,6 +23,8 @@ use url::Url;
 const MAX_ROBOTS_BYTES: usize = 512 * 1024;
 /// How long a failure (5xx, unreachable) is remembered at most.
 const ERROR_TTL: Duration = Duration::from_secs(60);
+/// Redirects followed for a robots.txt (RFC 9309 §2.3.1.2: at least five).
+const MAX_REDIRECTS: usize = 5;
 
 /// The rules in force for one origin.
 #[derive(Debug)]
@@ -86,6 +91,9 @@ const PRUNE_AT: usize = 4096;
 pub struct RobotsCache {
     agent: String,
     ttl: Duration,
+    /// Checks the targets of robots.txt redirects (IP literals; names are
+    /// checked by the client's resolver).
+    guard: Guard,
     slots: Mutex<Slots>,
 }
 
@@ -116,10 +124,11 @@ impl Slots {
 }
 
 impl RobotsCache {
-    pub fn new(agent: &str, ttl: Duration) -> Self {
+    pub fn new(agent: &str, ttl: Duration, guard: Guard) -> Self {
         RobotsCache {
             agent: agent.to_string(),
             ttl,
+            guard,
             slots: Mutex::new(Slots {
                 map: HashMap::new(),
                 prune_at: PRUNE_AT,
@@ -159,15 +168,34 @@ impl RobotsCache {
 
     async fn fetch(&self, client: &Client, origin: &str) -> Result<(Rules, Duration), FetchError> {
         let error_ttl = self.ttl.min(ERROR_TTL);
-        let robots_url = format!("{origin}/robots.txt");
-        let mut response = match client.get(&robots_url).send().await {
-            Ok(response) => response,
-            Err(e) => {
-                return match classify(&e, &robots_url) {
-                    e @ (FetchError::RefusedAddress { .. } | FetchError::Dns { .. }) => Err(e),
-                    _ => Ok((Rules::DisallowAll("robots.txt unreachable"), error_ttl)),
-                };
+        let Ok(first) = Url::parse(&format!("{origin}/robots.txt")) else {
+            return Ok((Rules::AllowAll, self.ttl));
+        };
+        // Redirects followed here (the client follows none): sites move
+        // robots.txt to https or to a www host as often as their pages.
+        let mut url = first.clone();
+        let mut chain = vec![first];
+        let mut response = loop {
+            let response = match client.get(url.clone()).send().await {
+                Ok(response) => response,
+                Err(e) => {
+                    return match classify(&e, url.as_str()) {
+                        e @ (FetchError::RefusedAddress { .. } | FetchError::Dns { .. }) => Err(e),
+                        _ => Ok((Rules::DisallowAll("robots.txt unreachable"), error_ttl)),
+                    };
+                }
+            };
+            let Some(next) = redirect_target(&response) else {
+                break response;
+            };
+            // RFC 9309 §2.3.1.2: a chain that cannot be followed (too
+            // long, a loop, a refused target) leaves robots.txt
+            // unavailable, which allows everything, as a 4xx does.
+            if redirect::check(&chain, &next, self.guard, MAX_REDIRECTS).is_err() {
+                return Ok((Rules::AllowAll, self.ttl));
             }
+            chain.push(next.clone());
+            url = next;
         };
         let status = response.status();
         if status.as_u16() == 429 || status.is_server_error() {
@@ -231,7 +259,7 @@ mod tests {
 
     #[test]
     fn parsed_rules_and_crawl_delay() {
-        let cache = RobotsCache::new("linesift", Duration::from_secs(60));
+        let cache = RobotsCache::new("linesift", Duration::from_secs(60), Guard::default());
         let rules = cache.parse(b"User-agent: *\nDisallow: /private\nCrawl-delay: 2\n");
         let ok = Url::parse("http://h/public").unwrap();
         let no = Url::parse("http://h/private/x").unwrap();
@@ -245,7 +273,7 @@ mod tests {
     /// stay.
     #[test]
     fn the_cache_forgets_expired_origins_once_full() {
-        let cache = RobotsCache::new("linesift", Duration::from_secs(60));
+        let cache = RobotsCache::new("linesift", Duration::from_secs(60), Guard::default());
         let fresh = cache.slot("http://fresh");
         fresh.try_lock().expect("unlocked").entry = Some((
             Arc::new(Rules::AllowAll),
