@@ -112,19 +112,27 @@ fn classify_v6(ip: Ipv6Addr) -> Option<&'static str> {
         s if s & 0xffc0 == 0xfec0 => "site-local",
         s if s & 0xff00 == 0xff00 => "multicast",
         0x2001 if seg[1] == 0x0db8 => "documentation",
+        // Teredo tunnels to a host behind a NAT (its address obfuscated
+        // in the low bits): no destination a crawler means to reach.
+        0x2001 if seg[1] == 0 => "teredo",
+        // NAT64 for local use (RFC 8215): a translator of the operator's
+        // own, which may reach any IPv4 address behind it.
+        0x0064 if seg[1] == 0xff9b && seg[2] == 1 => "nat64 local-use",
         0x0100 if seg[1..4] == [0, 0, 0] => "discard",
         _ => return None,
     };
     Some(reason)
 }
 
-/// The IPv4 address inside IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible,
-/// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses.
+/// The IPv4 address inside IPv4-mapped (::ffff:a.b.c.d), IPv4-translated
+/// (SIIT, ::ffff:0:a.b.c.d), IPv4-compatible, NAT64 (64:ff9b::/96) and 6to4
+/// (2002::/16) addresses.
 fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     let seg = ip.segments();
     let low = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
     match seg {
         [0, 0, 0, 0, 0, 0xffff, hi, lo] => Some(low(hi, lo)),
+        [0, 0, 0, 0, 0xffff, 0, hi, lo] => Some(low(hi, lo)),
         [0, 0, 0, 0, 0, 0, hi, lo] if hi != 0 => Some(low(hi, lo)),
         [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => Some(low(hi, lo)),
         [0x2002, hi, lo, ..] => Some(low(hi, lo)),
@@ -254,9 +262,16 @@ mod tests {
             "64:ff9b::a00:1",
             "2002:a00:1::",
             "ff02::1",
+            // SIIT's IPv4-translated form of 169.254.169.254.
+            "::ffff:0:a9fe:a9fe",
+            // NAT64 local-use (RFC 8215) and Teredo.
+            "64:ff9b:1::a9fe:a9fe",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
         ] {
             assert!(refused(ip).is_some(), "{ip}");
         }
+        // A public address in the translated form stays allowed.
+        assert_eq!(refused("::ffff:0:808:808"), None);
     }
 
     #[test]

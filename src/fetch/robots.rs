@@ -244,10 +244,17 @@ pub fn refused(url: &Url, refusal: Refusal) -> FetchError {
     }
 }
 
-/// The product token of a User-Agent (`linesift/0.1 (+...)` → `linesift`).
+/// The product token of a User-Agent (`linesift/0.1 (+...)` → `linesift`),
+/// matched against robots.txt's `User-agent:` lines. A browser-style
+/// agent names the crawler after `compatible;` (`Mozilla/5.0 (compatible;
+/// FooBot/1.0; +https://...)` → `FooBot`, as Googlebot's does), not in
+/// its first token.
 pub fn product_token(user_agent: &str) -> &str {
-    user_agent
-        .split(|c: char| c == '/' || c.is_whitespace())
+    let named = user_agent
+        .split_once("compatible;")
+        .map_or(user_agent, |(_, rest)| rest.trim_start());
+    named
+        .split(|c: char| c == '/' || c == ';' || c == ')' || c.is_whitespace())
         .next()
         .filter(|t| !t.is_empty())
         .unwrap_or(user_agent)
@@ -296,5 +303,10 @@ mod tests {
     fn product_tokens() {
         assert_eq!(product_token("linesift/0.1 (+https://x)"), "linesift");
         assert_eq!(product_token("MyBot"), "MyBot");
+        assert_eq!(
+            product_token("Mozilla/5.0 (compatible; FooBot/1.0; +https://foo.example/bot)"),
+            "FooBot"
+        );
+        assert_eq!(product_token("Mozilla/5.0 (compatible; BarBot)"), "BarBot");
     }
 }
