@@ -35,6 +35,11 @@ fn fetcher(options: FetchOptions) -> Fetcher {
     Fetcher::new(Extractor::new(Options::default()), options).expect("client")
 }
 
+/// A robots.txt answer with these rules.
+fn robots_txt(rules: &[u8]) -> Vec<Step> {
+    response("200 OK", &[("Content-Type", "text/plain")], rules)
+}
+
 /// Serves robots.txt as 404 and everything else with `f`.
 async fn server(f: impl Fn(&Request) -> Vec<Step> + Send + Sync + 'static) -> Server {
     Server::start(move |r: &Request| {
@@ -169,11 +174,7 @@ async fn redirect_chain_reports_the_final_url() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redirect_targets_obey_their_own_robots_txt_and_crawl_delay() {
     let target = Server::start(|r: &Request| match r.path.as_str() {
-        "/robots.txt" => response(
-            "200 OK",
-            &[("Content-Type", "text/plain")],
-            b"User-agent: *\nDisallow: /private\nCrawl-delay: 1\n",
-        ),
+        "/robots.txt" => robots_txt(b"User-agent: *\nDisallow: /private\nCrawl-delay: 1\n"),
         _ => html(article("Target page", 5).as_bytes()),
     })
     .await;
@@ -218,11 +219,7 @@ async fn redirect_targets_obey_their_own_robots_txt_and_crawl_delay() {
 async fn a_redirected_robots_txt_is_followed() {
     let srv = Server::start(|r: &Request| match r.path.as_str() {
         "/robots.txt" => redirect("/r/robots.txt"),
-        "/r/robots.txt" => response(
-            "200 OK",
-            &[("Content-Type", "text/plain")],
-            b"User-agent: *\nDisallow: /private\n",
-        ),
+        "/r/robots.txt" => robots_txt(b"User-agent: *\nDisallow: /private\n"),
         _ => html(article("Page", 5).as_bytes()),
     })
     .await;
@@ -422,11 +419,7 @@ async fn body_over_the_limit_is_truncated_or_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn robots_txt_disallow_and_crawl_delay_are_obeyed() {
     let srv = Server::start(|r: &Request| match r.path.as_str() {
-        "/robots.txt" => response(
-            "200 OK",
-            &[("Content-Type", "text/plain")],
-            b"User-agent: *\nDisallow: /private\nCrawl-delay: 1\n",
-        ),
+        "/robots.txt" => robots_txt(b"User-agent: *\nDisallow: /private\nCrawl-delay: 1\n"),
         _ => html(article("Public page", 5).as_bytes()),
     })
     .await;

@@ -218,7 +218,11 @@ fn task(id: &str, source: task::Source) -> Task {
 }
 
 fn spawn_worker(names: &Names, shutdown: &Shutdown) -> tokio::task::JoinHandle<()> {
-    let (config, shutdown) = (config(names), shutdown.clone());
+    spawn_worker_with(config(names), shutdown)
+}
+
+fn spawn_worker_with(config: WorkerConfig, shutdown: &Shutdown) -> tokio::task::JoinHandle<()> {
+    let shutdown = shutdown.clone();
     tokio::spawn(async move {
         worker::run(
             config,
@@ -334,28 +338,49 @@ async fn two_workers_publish_every_result_and_dead_letter_poison() {
     let _ = std::fs::remove_file(warc);
 }
 
+/// A server whose pages each take `delay` before they start to arrive,
+/// so tasks are in flight for a while.
+async fn slow_server(delay: Duration, story: &'static str) -> Server {
+    Server::start(move |r: &Request| -> Vec<Step> {
+        let mut steps = vec![Step::Sleep(delay)];
+        steps.extend(html(article(&format!("{story} {}", r.path), 5).as_bytes()));
+        steps
+    })
+    .await
+}
+
+/// `n` URL tasks, `{id}-{i}` for `server`'s `{path}/{i}`.
+fn url_tasks(server: &Server, id: &str, path: &str, n: usize) -> Vec<Task> {
+    (0..n)
+        .map(|i| {
+            task(
+                &format!("{id}-{i}"),
+                task::Source::Url(server.url(&format!("{path}/{i}"))),
+            )
+        })
+        .collect()
+}
+
+/// Waits until `server` has had `n` requests (20 s at most).
+async fn requested(server: &Server, n: usize) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while server.requests().len() < n {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "worker never fetched"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
     // Pages that take a while, so tasks are in flight when SIGTERM comes.
-    let server = Server::start(|r: &Request| -> Vec<Step> {
-        let mut steps = vec![Step::Sleep(Duration::from_millis(700))];
-        steps.extend(html(
-            article(&format!("Slow story {}", r.path), 5).as_bytes(),
-        ));
-        steps
-    })
-    .await;
+    let server = slow_server(Duration::from_millis(700), "Slow story").await;
     let names = Names::with_prefix(&unique("term"));
     let (conn, ch, sink) = setup(&names).await;
     let n = 6;
-    let tasks: Vec<Task> = (0..n)
-        .map(|i| {
-            task(
-                &format!("slow-{i}"),
-                task::Source::Url(server.url(&format!("/s/{i}"))),
-            )
-        })
-        .collect();
+    let tasks = url_tasks(&server, "slow", "/s", n);
     worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
         .await
         .expect("enqueue");
@@ -378,14 +403,7 @@ async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
         .spawn()
         .expect("spawn worker");
     // Wait until the first page is being fetched, then ask it to stop.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while server.requests().is_empty() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "worker never fetched"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    requested(&server, 1).await;
     let pid = child.id().expect("pid").to_string();
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &pid])
@@ -422,53 +440,24 @@ async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
 /// a new session (declaring the queue again) and stops cleanly.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_cancelled_consumer_drains_its_tasks_in_flight() {
-    let server = Server::start(|r: &Request| -> Vec<Step> {
-        let mut steps = vec![Step::Sleep(Duration::from_millis(1500))];
-        steps.extend(html(
-            article(&format!("Cancelled story {}", r.path), 5).as_bytes(),
-        ));
-        steps
-    })
-    .await;
+    let server = slow_server(Duration::from_millis(1500), "Cancelled story").await;
     let names = Names::with_prefix(&unique("cancel"));
     let (conn, ch, sink) = setup(&names).await;
-    let tasks: Vec<Task> = (0..2)
-        .map(|i| {
-            task(
-                &format!("cancel-{i}"),
-                task::Source::Url(server.url(&format!("/c/{i}"))),
-            )
-        })
-        .collect();
+    let tasks = url_tasks(&server, "cancel", "/c", 2);
     worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
         .await
         .expect("enqueue");
     let shutdown = Shutdown::new();
     // Free slots left (concurrency 4, two tasks): the consumer's end is
     // seen at once, while both tasks are still fetching (1.5 s each).
-    let worker = {
-        let mut config = config(&names);
-        config.concurrency = 4;
-        let shutdown = shutdown.clone();
-        tokio::spawn(async move {
-            worker::run(
-                config,
-                Extractor::new(Options::default()),
-                fetch_options(),
-                shutdown,
-            )
-            .await
-            .expect("worker");
-        })
-    };
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while server.requests().len() < 2 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "worker never fetched"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let worker = spawn_worker_with(
+        WorkerConfig {
+            concurrency: 4,
+            ..config(&names)
+        },
+        &shutdown,
+    );
+    requested(&server, 2).await;
     ch.queue_delete(names.tasks.as_str().into(), QueueDeleteOptions::default())
         .await
         .expect("delete the task queue");
