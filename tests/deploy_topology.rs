@@ -7,6 +7,9 @@
 //! Skips with a note when the `prometheus` binary is not installed; needs
 //! RabbitMQ like the other broker tests (`.ci/run` starts it).
 
+mod amqp_support;
+
+use amqp_support::AMQP;
 use lapin::{Connection, ConnectionProperties};
 use linesift::worker::{Names, topology};
 use std::io::{Read, Write};
@@ -14,8 +17,6 @@ use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
 
 /// A child process killed when the test ends, however it ends.
 struct Killed(Child);
@@ -117,7 +118,7 @@ fn prometheus_scrapes_two_workers_on_loopback() {
         eprintln!("note: prometheus is not installed; skipping the scrape test");
         return;
     }
-    let prefix = format!("lstest-prom-{}", std::process::id());
+    let prefix = amqp_support::unique("lstest", "prom");
     let dir = std::env::temp_dir().join(format!("{prefix}-dir"));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let ports = [free_port(), free_port()];

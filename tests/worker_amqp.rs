@@ -2,8 +2,10 @@
 //! (guest/guest; `.ci/run` starts it). Every test uses its own randomly
 //! suffixed queues and exchanges and deletes them at the end.
 
+mod amqp_support;
 mod fetch_support;
 
+use amqp_support::AMQP;
 use fetch_support::{Request, Server, Step, article, html, not_found};
 use futures_util::StreamExt;
 use lapin::options::{
@@ -20,14 +22,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
-const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
-
 fn unique(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    format!("lstest-{name}-{}-{nanos}", std::process::id())
+    amqp_support::unique("lstest", name)
 }
 
 fn config(names: &Names) -> WorkerConfig {

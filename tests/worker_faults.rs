@@ -9,8 +9,10 @@
 //! drop; every wait has a deadline. The tests take a lock so that one
 //! test's broker fault does not hit another test of this file.
 
+mod amqp_support;
 mod fetch_support;
 
+use amqp_support::AMQP;
 use fetch_support::{Request, Server, Step, article, html, response};
 use futures_util::StreamExt;
 use lapin::options::{
@@ -30,20 +32,13 @@ use std::time::Duration;
 use tokio::process::{Child, Command};
 use tokio::time::Instant;
 
-const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
 const BIN: &str = env!("CARGO_BIN_EXE_linesift");
 
 /// One test at a time: `close_all_connections` hits every connection.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 fn unique(name: &str) -> String {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!("lsfault-{name}-{}-{nanos}-{n}", std::process::id())
+    amqp_support::unique("lsfault", name)
 }
 
 /// Runs a test body with a hard time limit.

@@ -6,14 +6,16 @@
 //! the unresponsive broker is a TCP proxy frozen by the test, so the shared
 //! broker is never put into an alarm.
 
+mod amqp_support;
+
+use amqp_support::AMQP;
+
 use lapin::options::{QueueBindOptions, QueueDeclareOptions};
 use lapin::types::FieldTable;
 use lapin::{BasicProperties, Connection, ConnectionProperties};
 use linesift::proto::Encoding;
 use linesift::worker::publish::{PublishError, Publisher};
 use linesift::worker::{Names, topology};
-
-const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
 
 /// A connection to the test broker, a channel on it, and `names`'
 /// topology declared (delivery limit 3).
@@ -27,11 +29,7 @@ async fn declared(names: &Names) -> (Connection, lapin::Channel) {
 }
 
 fn unique(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    format!("lsreview-{name}-{}-{nanos}", std::process::id())
+    amqp_support::unique("lsreview", name)
 }
 
 /// A downstream that binds only `document` (the README: "bind a queue to
