@@ -570,6 +570,7 @@ fn worker_limits_agree_and_fit_the_memory_limit() {
         "LINESIFT_CONCURRENCY",
         "LINESIFT_MAX_BODY",
         "LINESIFT_MAX_PAYLOAD",
+        "LINESIFT_MAX_BYTES",
         "LINESIFT_FETCH_TIMEOUT",
         "LINESIFT_TASK_DEADLINE",
     ];
@@ -588,7 +589,18 @@ fn worker_limits_agree_and_fit_the_memory_limit() {
         assert_eq!(str_at(compose_env, &[key]), k8s(key), "{key}");
     }
     let concurrency: u64 = k8s("LINESIFT_CONCURRENCY").parse().unwrap();
-    let page = size(&k8s("LINESIFT_MAX_BODY")).max(size(&k8s("LINESIFT_MAX_PAYLOAD")));
+    // The page limit that applies: a fetched body, a WARC payload as
+    // stored, and that payload once its Content-Encoding is undone (left
+    // unset, the last would be the core's default of 256 MiB).
+    let page = [
+        "LINESIFT_MAX_BODY",
+        "LINESIFT_MAX_PAYLOAD",
+        "LINESIFT_MAX_BYTES",
+    ]
+    .iter()
+    .map(|key| size(&k8s(key)))
+    .max()
+    .unwrap();
     let memory = quantity(str_at(container, &["resources", "limits", "memory"]));
     assert!(
         concurrency * page * 8 <= memory,
@@ -750,6 +762,12 @@ fn k8s_scaled_object_scales_on_task_queue_length() {
             &["metadata", "name"]
         )
     );
+    // KEDA owns the count: a `replicas` in the Deployment would reset the
+    // scaled fleet on every `kubectl apply`.
+    assert!(
+        s(deployment, &["spec"]).get("replicas").is_none(),
+        "the Deployment must leave replicas to KEDA"
+    );
     let min = s(scaled, &["spec", "minReplicaCount"]).as_u64().unwrap();
     let max = s(scaled, &["spec", "maxReplicaCount"]).as_u64().unwrap();
     assert!(min <= max && max > 1);
@@ -833,6 +851,25 @@ fn rabbitmq_definitions_declare_queues_and_policy() {
     // Redeclaring with different arguments fails, so the queue's own
     // delivery limit must be the worker's default (and the policy's).
     assert_eq!(args["x-delivery-limit"].as_u64(), Some(limit));
+
+    // A full dead-letter queue refuses rather than silently dropping its
+    // oldest dead letters (the default, drop-head), and an alert fires
+    // before it is full.
+    let dead = named("policies", "linesift-dead");
+    assert_eq!(dead["pattern"], r"^linesift\.dead$");
+    assert_eq!(dead["definition"]["overflow"], "reject-publish");
+    let cap = dead["definition"]["max-length"].as_u64().unwrap();
+    let alerts = read("deploy/prometheus/alerts.yml");
+    let threshold: u64 = alerts
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix(r#"max(rabbitmq_queue_messages{queue="linesift.dead"}) > "#)
+        })
+        .expect("a nearly-full alert on linesift.dead")
+        .parse()
+        .unwrap();
+    assert!(threshold < cap, "alert at {threshold}, cap {cap}");
 
     let user = &defs["users"][0];
     assert_eq!(user["hashing_algorithm"], "rabbit_password_hashing_sha256");

@@ -4,6 +4,7 @@
 
 use super::options::{ExtractOptions, body_limit, parse_size, parse_size_usize};
 use anyhow::Context;
+use clap::builder::BoolishValueParser;
 use linesift::Extractor;
 use linesift::fetch::{FetchOptions, Guard};
 use linesift::proto::Encoding;
@@ -118,7 +119,7 @@ pub struct Args {
     max_body: u64,
     /// Refuse fetched bodies over --max-body (dead-lettered) instead of
     /// extracting their start.
-    #[arg(long, env = "LINESIFT_REFUSE_OVERSIZE")]
+    #[arg(long, env = "LINESIFT_REFUSE_OVERSIZE", value_parser = BoolishValueParser::new())]
     refuse_oversize: bool,
     /// Wall-clock seconds one task may take; a slower task fails as
     /// transient (kind `deadline`): requeued, then dead-lettered at the
@@ -144,10 +145,10 @@ pub struct Args {
     #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
     fetch_retries: u32,
     /// Allow private and loopback addresses (SSRF guard off).
-    #[arg(long, env = "LINESIFT_ALLOW_PRIVATE")]
+    #[arg(long, env = "LINESIFT_ALLOW_PRIVATE", value_parser = BoolishValueParser::new())]
     allow_private: bool,
     /// Do not fetch or obey robots.txt.
-    #[arg(long, env = "LINESIFT_NO_ROBOTS")]
+    #[arg(long, env = "LINESIFT_NO_ROBOTS", value_parser = BoolishValueParser::new())]
     no_robots: bool,
     #[command(flatten)]
     extract: ExtractOptions,

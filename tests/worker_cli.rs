@@ -1,0 +1,72 @@
+//! The worker's switches as deployments set them: boolean environment
+//! variables take the usual spellings (`1`, `yes`, `on`, `true` and their
+//! opposites), as the README's table implies, and a typo is still refused
+//! at start-up rather than read as either.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_linesift");
+
+/// A worker with these environment variables, its broker a closed port (it
+/// parses its settings, logs them, then fails to connect and retries).
+fn worker(env: &[(&str, &str)]) -> Child {
+    let mut command = Command::new(BIN);
+    command
+        .args(["worker", "--http", "off"])
+        .env("AMQP_URL", "amqp://guest:guest@127.0.0.1:1/%2f")
+        .env("LINESIFT_PREFIX", "lscli")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.spawn().expect("start worker")
+}
+
+/// The first stderr line containing `needle`, or everything read when the
+/// stream ended or 20 s passed without it.
+fn stderr_line(child: &mut Child, needle: &'static str) -> Result<String, String> {
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut seen = String::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains(needle) {
+                let _ = tx.send(Ok(line));
+                return;
+            }
+            seen.push_str(&line);
+            seen.push('\n');
+        }
+        let _ = tx.send(Err(seen));
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .unwrap_or_else(|_| Err("no line within 20 s".into()))
+}
+
+#[test]
+fn boolean_variables_take_the_usual_spellings() {
+    for (on, off) in [("1", "0"), ("yes", "no"), ("on", "off"), ("true", "false")] {
+        let mut child = worker(&[
+            ("LINESIFT_ALLOW_PRIVATE", on),
+            ("LINESIFT_NO_ROBOTS", on),
+            ("LINESIFT_REFUSE_OVERSIZE", off),
+        ]);
+        let started = stderr_line(&mut child, "linesift worker: amqp=");
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(started.is_ok(), "{on}/{off}: {started:?}");
+    }
+}
+
+#[test]
+fn a_misspelt_boolean_is_refused_at_start_up() {
+    let mut child = worker(&[("LINESIFT_ALLOW_PRIVATE", "maybe")]);
+    let refused = stderr_line(&mut child, "invalid value");
+    let status = child.wait().expect("wait");
+    assert!(refused.is_ok(), "{refused:?}");
+    assert_eq!(status.code(), Some(2));
+}
