@@ -532,3 +532,110 @@ async fn the_task_queue_dead_letters_at_least_once_and_older_queues_still_work()
     }
     conn.close(200, "done".into()).await.ok();
 }
+
+/// `linesift enqueue` on `list` (written to a file) with `extra` arguments:
+/// its exit code and stderr.
+async fn enqueue_cli(names: &Names, list: &[u8], extra: &[&str]) -> (Option<i32>, String) {
+    let path = std::env::temp_dir().join(format!("{}.list", names.tasks));
+    std::fs::write(&path, list).expect("write list");
+    let out = tokio::time::timeout(
+        Duration::from_secs(30),
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+            .arg("enqueue")
+            .arg(&path)
+            .args(["--delivery-limit", "3"])
+            .args(extra)
+            .env("AMQP_URL", AMQP)
+            .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
+            .output(),
+    )
+    .await
+    .expect("enqueue within 30 s")
+    .expect("run linesift enqueue");
+    let _ = std::fs::remove_file(&path);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A crawl list with a Latin-1 byte in one line and a file path in
+/// another: those lines are reported by number and skipped, the others
+/// enqueued, and the exit code says some were skipped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enqueue_skips_bad_lines_by_number() {
+    let names = Names::with_prefix(&unique("badlines"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let list = b"http://a.example/1\nhttp://caf\xe9.example/\n/data/x.warc.gz\n# note\n\nhttp://a.example/2\n";
+    let (code, stderr) = enqueue_cli(&names, list, &[]).await;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("line 2: not UTF-8"), "{stderr}");
+    assert!(stderr.contains("line 3: not a URL"), "{stderr}");
+    assert!(stderr.contains("2 task(s) confirmed"), "{stderr}");
+    assert!(stderr.contains("2 bad line(s) skipped"), "{stderr}");
+    let queued = topology::ready_count(&ch, &names.tasks)
+        .await
+        .expect("passive declare");
+    assert_eq!(queued, 2);
+    teardown(conn, &ch, &names).await;
+}
+
+/// The broker refuses part of a list (the task queue deleted while the
+/// list streams in from stdin; a full queue is refused alike): enqueue
+/// stops, says how many tasks were confirmed and which `--skip` resumes
+/// after them, and the resumed run enqueues exactly the rest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_list_stops_enqueue_where_it_can_resume() {
+    use tokio::io::AsyncWriteExt;
+    let names = Names::with_prefix(&unique("resume"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let list: String = (0..1005)
+        .map(|i| format!("http://a.example/{i}\n"))
+        .collect();
+    let (first, rest) = list.split_at(list.match_indices('\n').nth(999).unwrap().0 + 1);
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["enqueue", "-", "--delivery-limit", "3"])
+        .env("AMQP_URL", AMQP)
+        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn enqueue");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A whole window (1,000 lines) goes out and is confirmed at once.
+    stdin.write_all(first.as_bytes()).await.expect("write");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while topology::ready_count(&ch, &names.tasks).await.unwrap_or(0) < 1000 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "first window never arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ch.queue_delete(names.tasks.as_str().into(), QueueDeleteOptions::default())
+        .await
+        .expect("delete the task queue");
+    stdin.write_all(rest.as_bytes()).await.expect("write");
+    drop(stdin);
+    let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output())
+        .await
+        .expect("enqueue ends")
+        .expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "stopped after 1000 task(s) confirmed: lines 1 to 1000 are done; resume with --skip 1000"
+        ),
+        "{stderr}"
+    );
+    let (code, stderr) = enqueue_cli(&names, list.as_bytes(), &["--skip", "1000"]).await;
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("5 task(s) confirmed"), "{stderr}");
+    let queued = topology::ready_count(&ch, &names.tasks)
+        .await
+        .expect("passive declare");
+    assert_eq!(queued, 5);
+    teardown(conn, &ch, &names).await;
+}

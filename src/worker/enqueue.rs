@@ -7,6 +7,7 @@ use super::publish::{self, PublishError, Publisher};
 use super::topology::{self, Names};
 use crate::proto::{Encoding, Task, WarcFile, WarcRecord, task};
 use lapin::{Connection, ConnectionProperties};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt};
 
 /// What the lines of an input list are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,26 +32,45 @@ pub struct LineError {
 pub fn parse_tasks(text: &str, kind: LineKind) -> Result<Vec<Task>, LineError> {
     let mut tasks = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+        if let Some(task) = task_of_line(line.as_bytes(), kind, i + 1)? {
+            tasks.push(task);
         }
-        let source = parse_source(line, kind).map_err(|reason| LineError {
-            line: i + 1,
-            reason,
-        })?;
-        tasks.push(Task {
-            id: blake3::hash(line.as_bytes()).to_hex()[..24].to_string(),
-            source: Some(source),
-            ..Task::default()
-        });
     }
     Ok(tasks)
 }
 
+/// The task on line `number` of a list; `None` for a blank line or a `#`
+/// comment.
+pub fn task_of_line(line: &[u8], kind: LineKind, number: usize) -> Result<Option<Task>, LineError> {
+    let error = |reason: String| LineError {
+        line: number,
+        reason,
+    };
+    let line = std::str::from_utf8(line)
+        .map_err(|e| error(format!("not UTF-8 ({e})")))?
+        .trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let source = parse_source(line, kind).map_err(error)?;
+    Ok(Some(Task {
+        id: blake3::hash(line.as_bytes()).to_hex()[..24].to_string(),
+        source: Some(source),
+        ..Task::default()
+    }))
+}
+
 fn parse_source(line: &str, kind: LineKind) -> Result<task::Source, String> {
     match kind {
-        LineKind::Urls => Ok(task::Source::Url(line.to_string())),
+        // Checked here, not only by the worker: a list of file paths sent
+        // without `--kind` would otherwise all be dead-lettered.
+        LineKind::Urls => match url::Url::parse(line) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") => {
+                Ok(task::Source::Url(line.to_string()))
+            }
+            Ok(u) => Err(format!("not an http(s) URL (scheme {})", u.scheme())),
+            Err(e) => Err(format!("not a URL ({e}); is --kind right?")),
+        },
         LineKind::WarcFiles => Ok(task::Source::WarcFile(WarcFile {
             path: line.to_string(),
         })),
@@ -82,6 +102,189 @@ pub enum EnqueueError {
     Amqp(#[from] lapin::Error),
     #[error(transparent)]
     Publish(#[from] PublishError),
+    #[error("reading the list: {0}")]
+    Read(#[from] std::io::Error),
+}
+
+/// Tasks published and confirmed at once (a window): confirms pipelined,
+/// memory bounded however long the list.
+const WINDOW: usize = 1000;
+
+/// Longest line read as a task; longer ones are skipped as bad lines
+/// without being held whole (a list that is not one, say).
+const MAX_LINE: usize = 64 * 1024;
+
+/// Where tasks go: the broker, the topology (declared first, with the
+/// workers' delivery limit) and the encoding.
+#[derive(Debug, Clone, Copy)]
+pub struct Queue<'a> {
+    pub amqp_url: &'a str,
+    pub names: &'a Names,
+    pub delivery_limit: u32,
+    pub encoding: Encoding,
+}
+
+/// How far a list got.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Tasks the broker confirmed.
+    pub confirmed: usize,
+    /// Lines of the list settled: each one's task confirmed, or the line
+    /// skipped (blank, comment, bad). A stopped run resumes after them.
+    pub lines: usize,
+    /// Bad lines skipped.
+    pub skipped: usize,
+}
+
+/// A list that stopped part way, and how far it got.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "stopped after {} task(s) confirmed: lines 1 to {} are done; resume with --skip {}",
+    progress.confirmed, progress.lines, progress.lines
+)]
+pub struct Stopped {
+    pub progress: Progress,
+    #[source]
+    pub source: EnqueueError,
+}
+
+/// Streams a list into the task queue: one line at a time, published in
+/// confirmed windows of [`WINDOW`], so memory stays small for lists of
+/// any length. The first `skip` lines are passed over (to resume a
+/// stopped run). Bad lines go to `bad` and are skipped.
+pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
+    queue: &Queue<'_>,
+    mut list: R,
+    kind: LineKind,
+    skip: usize,
+    mut bad: impl FnMut(LineError),
+) -> Result<Progress, Stopped> {
+    let Queue {
+        amqp_url,
+        names,
+        delivery_limit,
+        encoding,
+    } = *queue;
+    let mut progress = Progress {
+        lines: skip,
+        ..Progress::default()
+    };
+    let stop = |progress: Progress| {
+        move |e: EnqueueError| Stopped {
+            progress,
+            source: e,
+        }
+    };
+    let connection = Connection::connect(amqp_url, ConnectionProperties::default())
+        .await
+        .map_err(|e| stop(progress)(e.into()))?;
+    topology::declare(&connection, names, delivery_limit)
+        .await
+        .map_err(|e| stop(progress)(e.into()))?;
+    let publisher = Publisher::open(&connection, encoding)
+        .await
+        .map_err(|e| stop(progress)(e.into()))?;
+    let (mut line, mut number, mut ended) = (Vec::new(), 0usize, false);
+    while !ended {
+        let mut pending = Vec::with_capacity(WINDOW);
+        let mut skipped = 0;
+        while pending.len() < WINDOW {
+            let Some(read) = next_line(&mut list, &mut line)
+                .await
+                .map_err(|e| stop(progress)(e.into()))?
+            else {
+                ended = true;
+                break;
+            };
+            number += 1;
+            if number <= skip {
+                continue;
+            }
+            let task = match read {
+                Line::Whole => task_of_line(&line, kind, number),
+                Line::TooLong => Err(LineError {
+                    line: number,
+                    reason: format!("longer than {MAX_LINE} bytes"),
+                }),
+            };
+            match task {
+                Ok(Some(t)) => pending.push((
+                    number,
+                    publisher
+                        .message("", &names.tasks, &t, &t.id)
+                        .await
+                        .map_err(|e| stop(progress)(e.into()))?,
+                )),
+                Ok(None) => {}
+                Err(e) => {
+                    skipped += 1;
+                    bad(e);
+                }
+            }
+        }
+        // Confirms in order: a run stopped by a refusal (a full queue)
+        // is done up to the last task confirmed before the first refused.
+        let mut refused = None;
+        for (at, p) in pending {
+            match p.confirmed().await {
+                Ok(()) if refused.is_none() => {
+                    progress.confirmed += 1;
+                    progress.lines = at;
+                }
+                Ok(()) => {}
+                Err(e) => {
+                    refused.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(e) = refused {
+            return Err(stop(progress)(e.into()));
+        }
+        progress.skipped += skipped;
+        progress.lines = progress.lines.max(number);
+    }
+    let _ = connection.close(200, "enqueued".into()).await;
+    Ok(progress)
+}
+
+/// What [`next_line`] read.
+enum Line {
+    Whole,
+    /// Over [`MAX_LINE`]: read to its end, kept only in part.
+    TooLong,
+}
+
+/// The next line of `list` into `line` (without its newline); `None` at the
+/// end of the list.
+async fn next_line<R: AsyncBufRead + Unpin>(
+    list: &mut R,
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<Line>> {
+    line.clear();
+    let limit = (MAX_LINE + 1) as u64;
+    if (&mut *list).take(limit).read_until(b'\n', line).await? == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        return Ok(Some(Line::Whole));
+    }
+    if line.len() <= MAX_LINE {
+        // The last line, without a newline.
+        return Ok(Some(Line::Whole));
+    }
+    // Past the limit: the rest of the line is read and dropped in pieces.
+    let mut rest = Vec::new();
+    loop {
+        rest.clear();
+        let n = (&mut *list)
+            .take(limit)
+            .read_until(b'\n', &mut rest)
+            .await?;
+        if n == 0 || rest.last() == Some(&b'\n') {
+            return Ok(Some(Line::TooLong));
+        }
+    }
 }
 
 /// Publishes `tasks` to the task queue (default exchange) and waits for
@@ -129,5 +332,45 @@ mod tests {
         ));
         assert!(parse_tasks("a.warc x", LineKind::WarcRecords).is_err());
         Ok(())
+    }
+
+    /// A list's bad lines say which line and why: not UTF-8 (a Latin-1
+    /// byte in a seed list), no URL (a file path sent as `--kind urls`),
+    /// a scheme the worker cannot fetch.
+    #[test]
+    fn bad_lines_are_named() {
+        let bad = |line: &[u8]| {
+            task_of_line(line, LineKind::Urls, 7)
+                .map(|_| ())
+                .unwrap_err()
+        };
+        let e = bad(b"http://caf\xe9.example/");
+        assert_eq!(e.line, 7);
+        assert!(e.reason.contains("UTF-8"), "{e}");
+        assert!(bad(b"/data/a.warc.gz").reason.contains("--kind"));
+        assert!(bad(b"ftp://a.example/x").reason.contains("ftp"));
+        assert!(matches!(
+            task_of_line(b"  # c", LineKind::Urls, 1),
+            Ok(None)
+        ));
+    }
+
+    /// Lines are read one at a time and a line over the limit is read to
+    /// its end without being kept whole: the lines after it are intact.
+    #[tokio::test]
+    async fn next_line_reads_over_long_lines_to_their_end() {
+        let mut list = b"a\n".to_vec();
+        list.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE + 5));
+        list.extend(b"\nb\nc");
+        let mut reader = tokio::io::BufReader::new(list.as_slice());
+        let mut line = Vec::new();
+        let mut seen = Vec::new();
+        while let Some(read) = next_line(&mut reader, &mut line).await.expect("read") {
+            seen.push(match read {
+                Line::Whole => String::from_utf8_lossy(&line).into_owned(),
+                Line::TooLong => "<long>".to_string(),
+            });
+        }
+        assert_eq!(seen, ["a", "<long>", "b", "c"]);
     }
 }
