@@ -362,6 +362,59 @@ fn a_zstd_frame_cut_short_does_not_take_the_next_records_with_it() {
     }
 }
 
+/// Bytes that do not compress (xorshift, seeded): an image's payload.
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+/// Six records, the third a 300 KB image of noise: gzip and zstd store
+/// such a payload raw (deflate stored blocks, zstd raw blocks), so when
+/// its member is cut short the decoder takes the members appended after
+/// the cut for the rest of a block and reaches the file's end without
+/// any error of its own. The records after the cut must not be lost
+/// with it, whichever the cut.
+#[test]
+fn a_member_of_raw_blocks_cut_short_does_not_end_the_file() {
+    let mut spec = simple_spec(6);
+    spec[2] = response(
+        "http://site2.example/photo.png",
+        "200 OK",
+        &[("Content-Type", "image/png")],
+        &noise(300_000, 2),
+    );
+    let (path, written) = make_warc("noise.warc", &spec, false);
+    let plain = std::fs::read(path).unwrap();
+    let mut want = all_ids(&written);
+    want.remove(2);
+    let (gz, gz_offsets) = gzip_file(&split_records(&plain, &written));
+    let (zst, zst_offsets) = zstd_warc(&plain, &written, None, false);
+    for (name, file, offsets) in [("zstd", zst, zst_offsets), ("gzip", gz, gz_offsets)] {
+        let (start, end) = (offsets[2], offsets[3]);
+        for keep in [(end - start) / 2, (end - start) / 3, 100_001, 250_000] {
+            let cut = [&file[..(start + keep) as usize], &file[end as usize..]].concat();
+            let (items, error) = read(cut);
+            assert!(error.is_none(), "{name}, cut after {keep}: {error:?}");
+            assert_eq!(ids(&items), want, "{name}, cut after {keep}");
+            let failed: Vec<u64> = items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Bad { pos, .. } => Some(pos.offset),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(failed, vec![start], "{name}, cut after {keep}");
+        }
+    }
+}
+
 #[test]
 fn several_corrupt_members_each_counted_once() {
     let (plain, written) = six();

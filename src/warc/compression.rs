@@ -152,6 +152,23 @@ impl<R: Read> Input<R> {
         }
     }
 
+    /// Whether a member may start (as the `may_start` given to
+    /// [`Input::keep`] tells) in the bytes kept and buffered after file
+    /// offset `start`, the start of the member that failed. At the file's
+    /// end that tells a member cut short and followed by others (its
+    /// decoder ran on into them) from the file's last member cut short.
+    pub fn may_start_after(&self, start: u64) -> bool {
+        let Some(kept) = self.kept else {
+            return false;
+        };
+        let first = self.pos - (self.start - kept.from) as u64;
+        let skip = usize::try_from((start + 1).saturating_sub(first)).unwrap_or(usize::MAX);
+        self.buf
+            .get(kept.from.saturating_add(skip)..self.end)
+            .and_then(kept.may_start)
+            .is_some()
+    }
+
     /// Makes room for `want` more bytes (at most the buffer size) after
     /// the buffered ones, moving what must stay to the buffer's front.
     fn make_room(&mut self, want: usize) {

@@ -162,6 +162,13 @@ impl<R: Read> Members<R> {
         }
     }
 
+    /// The error for the current member: `Truncated` (the file ends) only
+    /// when the decoder failed at the file's end and no other member
+    /// follows in the bytes kept of it. A member cut short and followed by
+    /// others often fails only there: raw data (deflate stored blocks, as
+    /// for images) takes the members after the cut for the rest of its
+    /// block, without an error until the input runs out. That member is
+    /// `Corrupt`, so reading resumes at the next member (see `abandon`).
     fn member_error(&mut self, e: io::Error) -> WarcError {
         let offset = self.member_offset;
         let at = self.active.as_ref().map_or(offset, |d| d.get_ref().pos());
@@ -170,16 +177,24 @@ impl<R: Read> Members<R> {
                 .active
                 .as_mut()
                 .is_some_and(|d| d.get_mut().fill_buf().is_ok_and(|b| b.is_empty()));
-        if eof {
+        let followed = self
+            .active
+            .as_ref()
+            .is_some_and(|d| d.get_ref().may_start_after(offset));
+        if eof && !followed {
             WarcError::Truncated {
                 offset: at,
                 what: format!("gzip member starting at offset {offset} is incomplete"),
             }
         } else {
+            let message = match eof {
+                true => format!("cut short, then another member: {e}"),
+                false => e.to_string(),
+            };
             WarcError::Corrupt {
                 format: "gzip",
                 offset,
-                message: e.to_string(),
+                message,
             }
         }
     }
@@ -390,8 +405,9 @@ pub(crate) mod tests {
         assert_eq!(&out[..5], b"third");
     }
 
-    /// Reads every member, collecting the ones read whole (offset, bytes)
-    /// and the offsets of the errors; stops at the end of the file.
+    /// Reads every member as the reader does, collecting the ones read
+    /// whole (offset, bytes) and the offsets of the member-level errors;
+    /// stops at the end of the file or, as the reader, at any other error.
     fn read_through_errors(file: &[u8]) -> (Vec<(u64, Vec<u8>)>, Vec<u64>) {
         let mut members = Members::new(Input::new(file, 0));
         let (mut good, mut errors) = (Vec::new(), Vec::new());
@@ -400,7 +416,8 @@ pub(crate) mod tests {
             let start = match members.next_member() {
                 Ok(Some(start)) => start,
                 Ok(None) => break,
-                Err(_) => continue,
+                Err(e) if e.is_member_level() => continue,
+                Err(_) => break,
             };
             let mut bytes = Vec::new();
             loop {
@@ -410,10 +427,11 @@ pub(crate) mod tests {
                         break;
                     }
                     Ok(n) => bytes.extend_from_slice(&chunk[..n]),
-                    Err(_) => {
+                    Err(e) if e.is_member_level() => {
                         errors.push(start.offset);
                         break;
                     }
+                    Err(_) => return (good, errors),
                 }
             }
         }

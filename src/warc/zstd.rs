@@ -208,6 +208,13 @@ impl<R: Read + Send> Decode for Frames<R> {
                 .fill_buf()
                 .map_err(|e| super::compression::io_error(pos, e))?;
             if buf.is_empty() {
+                // The frame may be cut short and followed by others that
+                // the decoder took for the rest of its block (a raw block
+                // holds any bytes): then only this frame is lost.
+                if self.input.may_start_after(offset) {
+                    let message = "cut short, then another frame".to_string();
+                    return Err(self.abandon(corrupt(offset, message)));
+                }
                 self.in_frame = false;
                 self.input.unkeep();
                 let what = format!("zstd frame starting at offset {offset} is incomplete");
