@@ -8,7 +8,8 @@
 
 use super::error::WarcError;
 use super::reader::SkipReason;
-use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
+use flate2::read::MultiGzDecoder;
+use flate2::{Decompress, FlushDecompress, Status};
 use std::borrow::Cow;
 use std::io::Read;
 
@@ -197,8 +198,7 @@ pub fn decode<'a>(
         "gzip" | "x-gzip" if body.starts_with(&[0x1f, 0x8b]) => {
             Box::new(MultiGzDecoder::new(&body[..]))
         }
-        "deflate" if body.first() == Some(&0x78) => Box::new(ZlibDecoder::new(&body[..])),
-        "deflate" => Box::new(DeflateDecoder::new(&body[..])),
+        "deflate" => return inflate(body, limit),
         "zstd" if body.starts_with(&super::compression::ZSTD_MAGIC) => {
             let d = ::zstd::stream::read::Decoder::new(&body[..]);
             Box::new(d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?)
@@ -217,6 +217,66 @@ pub fn decode<'a>(
         other => return Err(Rejection::Skip(SkipReason::Encoding(other.to_string()))),
     };
     read_bounded(reader, limit, encoding).map(Cow::Owned)
+}
+
+/// Undoes `deflate`: zlib as RFC 9110 means it, or raw deflate as some
+/// servers send it. Deflate has no magic number to tell an already decoded
+/// body by, as gzip and zstd have: when neither decodes to the stream's
+/// end, a body that looks like HTML was stored decoded by the crawler and
+/// is taken as is; otherwise what decoded before the end is kept (a
+/// payload cut short), as for the other codings.
+fn inflate(body: Cow<'_, [u8]>, limit: usize) -> Result<Cow<'_, [u8]>, Rejection> {
+    if body.is_empty() {
+        return Ok(body);
+    }
+    let zlib = body.first() == Some(&0x78);
+    let (out, complete) = inflate_to_end(&body, zlib, limit)?;
+    if complete {
+        return Ok(Cow::Owned(out));
+    }
+    if zlib && let (raw, true) = inflate_to_end(&body, false, limit)? {
+        return Ok(Cow::Owned(raw));
+    }
+    if looks_like_html(&body) {
+        return Ok(body);
+    }
+    match out.is_empty() {
+        false => Ok(Cow::Owned(out)),
+        true => Err(Rejection::Error(WarcError::BadPayload(
+            "corrupt deflate stream".into(),
+        ))),
+    }
+}
+
+/// Inflates `body` (zlib-wrapped or raw) up to `limit` bytes: what it
+/// gave, and whether the stream ended properly (the read decoders of
+/// `flate2` do not tell an input cut short from a complete one).
+fn inflate_to_end(body: &[u8], zlib: bool, limit: usize) -> Result<(Vec<u8>, bool), Rejection> {
+    let mut inflater = Decompress::new(zlib);
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let (read, made) = (inflater.total_in(), inflater.total_out());
+        let rest = body
+            .get(usize::try_from(read).unwrap_or(usize::MAX)..)
+            .unwrap_or(&[]);
+        let status = inflater.decompress(rest, &mut chunk, FlushDecompress::None);
+        let new = usize::try_from(inflater.total_out() - made).unwrap_or(0);
+        out.extend_from_slice(&chunk[..new.min(chunk.len())]);
+        if out.len() > limit {
+            return Err(Rejection::Error(WarcError::PayloadTooLarge {
+                coding: "deflate".into(),
+                limit,
+            }));
+        }
+        match status {
+            Ok(Status::StreamEnd) => return Ok((out, true)),
+            Ok(_) if new > 0 || inflater.total_in() > read => continue,
+            // No progress: the input ended inside the stream, or it is
+            // not deflate at all.
+            Ok(_) | Err(_) => return Ok((out, false)),
+        }
+    }
 }
 
 /// Reads a decoder to its end (or first error, keeping what came before:

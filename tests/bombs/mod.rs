@@ -23,6 +23,11 @@ pub fn encoded(coding: &str, len: u64) -> Vec<u8> {
             fill(&mut e);
             e.finish().unwrap()
         }
+        "deflate" => {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+            fill(&mut e);
+            e.finish().unwrap()
+        }
         "zstd" => {
             let mut e = zstd::Encoder::new(Vec::new(), 1).unwrap();
             fill(&mut e);
