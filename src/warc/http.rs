@@ -303,16 +303,19 @@ fn read_bounded(mut reader: impl Read, limit: usize, coding: &str) -> Result<Vec
 }
 
 /// Undoes chunked transfer coding; `None` when `body` is not chunked.
-/// A truncated last chunk keeps what is there.
+/// A truncated last chunk keeps what is there; so does a size line cut
+/// short or damaged after good chunks (the body was chunked: handing on
+/// the raw chunked bytes would put the size lines into the text).
 pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(body.len());
     let mut rest = body;
+    let mut chunks = 0usize;
     loop {
-        let eol = memchr::memchr(b'\n', rest)?;
-        let line = std::str::from_utf8(&rest[..eol]).ok()?;
-        let size_text = line.split(';').next().unwrap_or_default().trim();
-        let size = usize::from_str_radix(size_text, 16).ok()?;
-        rest = &rest[eol + 1..];
+        let Some((size, line_len)) = chunk_size_line(rest) else {
+            return (chunks > 0).then_some(out);
+        };
+        chunks += 1;
+        rest = &rest[line_len..];
         if size == 0 {
             return Some(out);
         }
@@ -326,5 +329,40 @@ pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
         if rest.is_empty() {
             return Some(out);
         }
+    }
+}
+
+/// The size of the chunk whose size line starts `rest`, and the line's
+/// length with its end.
+fn chunk_size_line(rest: &[u8]) -> Option<(usize, usize)> {
+    let eol = memchr::memchr(b'\n', rest)?;
+    let line = std::str::from_utf8(&rest[..eol]).ok()?;
+    let size_text = line.split(';').next().unwrap_or_default().trim();
+    let size = usize::from_str_radix(size_text, 16).ok()?;
+    Some((size, eol + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dechunk_keeps_the_chunks_before_a_bad_or_cut_size_line() {
+        assert_eq!(
+            dechunk(b"5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"),
+            Some(b"hello world".to_vec())
+        );
+        // Cut inside the next size line, or a damaged one: the chunks
+        // before it, not the raw chunked body.
+        assert_eq!(dechunk(b"5\r\nhello\r\n3"), Some(b"hello".to_vec()));
+        assert_eq!(dechunk(b"5\r\nhello\r\nzz\r\nabc"), Some(b"hello".to_vec()));
+        // Cut inside a chunk: what there is of it.
+        assert_eq!(
+            dechunk(b"5\r\nhello\r\n6\r\n wo"),
+            Some(b"hello wo".to_vec())
+        );
+        // Not chunked at all.
+        assert_eq!(dechunk(b"<html><body>hello"), None);
+        assert_eq!(dechunk(b"hello\r\n"), None);
     }
 }
