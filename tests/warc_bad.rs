@@ -134,6 +134,33 @@ fn garbage_between_gzip_members_is_skipped_and_counted() {
     );
 }
 
+/// A source that gives at most four bytes a read, as a pipe or socket may.
+struct Trickle(Cursor<Vec<u8>>);
+
+impl std::io::Read for Trickle {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = out.len().min(4);
+        self.0.read(&mut out[..n])
+    }
+}
+
+/// The garbage scan looks at a few bytes at a time when the source gives
+/// few: a `WARC/` split across two looks must still be found.
+#[test]
+fn garbage_before_a_record_read_a_few_bytes_at_a_time() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    for len in 1..=9 {
+        let junk = &b"junk!junk"[..len];
+        let bytes = [junk, &records[0], &records[1], junk, &records[2..].concat()].concat();
+        let reader = WarcReader::new(Trickle(Cursor::new(bytes)), ReaderOptions::default());
+        let items: Vec<Item> = reader.unwrap().map(Result::unwrap).collect();
+        assert_eq!(ids(&items), all_ids(&written), "{len} bytes of garbage");
+        let want = format!("{len} bytes of garbage before the next record");
+        assert_eq!(errors(&items), vec![want.clone(), want], "{len} bytes");
+    }
+}
+
 /// Changes record 2's Content-Length by `delta`.
 fn wrong_length(records: &[Vec<u8>], delta: i64) -> Vec<Vec<u8>> {
     let mut records = records.to_vec();

@@ -166,10 +166,12 @@ impl<'r> Parser<'r> {
             if buf.starts_with(b"WARC/") {
                 break;
             }
-            // Garbage: skip to the next `WARC/`, wherever it is.
+            // Garbage: skip to the next `WARC/`, wherever it is. Its last
+            // four bytes may begin one (`WARC` and the `/` not read yet),
+            // unless the member ends here (fewer than eight bytes).
             let n = match memchr::memmem::find(buf, b"WARC/") {
                 Some(i) => i,
-                None if buf.len() > 8 => buf.len() - 4,
+                None if buf.len() >= 8 => buf.len() - 4,
                 None => buf.len(),
             };
             at.get_or_insert(pos);
