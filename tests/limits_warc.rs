@@ -303,3 +303,81 @@ fn deflate_payload_is_decoded_and_a_decoded_one_is_taken_as_is() {
         );
     }
 }
+
+/// A file of `head`, `gap` zero bytes and `tail`, made up as it is read
+/// (nothing of the gap is held), counting the bytes read from it.
+struct Sparse {
+    head: Vec<u8>,
+    gap: u64,
+    tail: Vec<u8>,
+    pos: u64,
+    read: u64,
+}
+
+impl std::io::Read for Sparse {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let (head, gap) = (self.head.len() as u64, self.gap);
+        let n = if self.pos < head {
+            let part = &self.head[self.pos as usize..];
+            let n = part.len().min(out.len());
+            out[..n].copy_from_slice(&part[..n]);
+            n
+        } else if self.pos < head + gap {
+            let n = (head + gap - self.pos).min(out.len() as u64) as usize;
+            out[..n].fill(0);
+            n
+        } else {
+            let part = self
+                .tail
+                .get((self.pos - head - gap) as usize..)
+                .unwrap_or(&[]);
+            let n = part.len().min(out.len());
+            out[..n].copy_from_slice(&part[..n]);
+            n
+        };
+        self.pos += n as u64;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Sparse {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let len = self.head.len() as u64 + self.gap + self.tail.len() as u64;
+        self.pos = match to {
+            std::io::SeekFrom::Start(p) => p,
+            std::io::SeekFrom::End(d) => len.saturating_add_signed(d),
+            std::io::SeekFrom::Current(d) => self.pos.saturating_add_signed(d),
+        };
+        Ok(self.pos)
+    }
+}
+
+/// Random access to a `.warc.zst` record reads the file's dictionary
+/// frame first: one declaring more than the reader's limit (64 MiB) is a
+/// clear error before anything of it is read.
+#[test]
+fn random_access_refuses_a_dictionary_frame_over_the_limit_before_reading_it() {
+    const DECLARED: u32 = 200 << 20;
+    let mut head = 0x184D_2A5Du32.to_le_bytes().to_vec();
+    head.extend_from_slice(&DECLARED.to_le_bytes());
+    let body = http("", &html_of_len(2000));
+    let tail = zstd::encode_all(&record("after", &body)[..], 3).unwrap();
+    let mut file = Sparse {
+        head,
+        gap: u64::from(DECLARED),
+        tail,
+        pos: 0,
+        read: 0,
+    };
+    let offset = 8 + u64::from(DECLARED);
+    let result =
+        linesift::warc::read_record_from(&mut file, offset, None, ReaderOptions::default());
+    match result {
+        Err(e @ WarcError::BadDictionary { .. }) => {
+            assert!(e.to_string().contains("too large"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(file.read < 1 << 20, "{} bytes read", file.read);
+}

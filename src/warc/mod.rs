@@ -100,6 +100,15 @@ fn zstd_dictionary_frame<R: Read + Seek>(
     if size + 8 > offset {
         return Ok(Vec::new());
     }
+    // Refused before it is read, as the zstd layer refuses it when reading
+    // the file from its start: a size field of up to 4 GiB is no reason to
+    // read (and hold) that much for one record.
+    if size > zstd::MAX_DICTIONARY {
+        return Err(WarcError::BadDictionary {
+            offset: 0,
+            message: format!("{size} bytes is too large"),
+        });
+    }
     let mut frame = head.to_vec();
     source.take(size).read_to_end(&mut frame).map_err(io)?;
     Ok(frame)

@@ -18,7 +18,7 @@ const SKIPPABLE_FIRST: u32 = 0x184D_2A50;
 const SKIPPABLE_LAST: u32 = 0x184D_2A5F;
 const DICTIONARY_MAGIC: u32 = 0x184D_2A5D;
 /// Larger dictionaries than this are refused (memory bound).
-const MAX_DICTIONARY: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_DICTIONARY: u64 = 64 * 1024 * 1024;
 
 /// Whether `prefix` starts with a zstd skippable frame.
 pub fn is_skippable(prefix: &[u8]) -> bool {
