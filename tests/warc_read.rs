@@ -235,6 +235,119 @@ fn same_answer_plain_gzip_and_whole_file_gzip() {
     assert_eq!(inner, offsets);
 }
 
+/// The same kind of item with the same content, whatever the offsets.
+fn same_item(a: &Item, b: &Item) -> bool {
+    match (a, b) {
+        (Item::Page(a), Item::Page(b)) => {
+            (&a.record_id, &a.body, &a.coding) == (&b.record_id, &b.body, &b.coding)
+        }
+        (Item::Skipped { reason: a, .. }, Item::Skipped { reason: b, .. }) => a == b,
+        (Item::Bad { error: a, .. }, Item::Bad { error: b, .. }) => a.to_string() == b.to_string(),
+        _ => false,
+    }
+}
+
+/// One gzip member holding `data` (under 64 KiB) in a stored block.
+fn stored_gzip(data: &[u8]) -> Vec<u8> {
+    let len = u16::try_from(data.len()).unwrap();
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255, 1];
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&(!len).to_le_bytes());
+    out.extend_from_slice(data);
+    let mut crc = flate2::Crc::new();
+    crc.update(data);
+    out.extend_from_slice(&crc.sum().to_le_bytes());
+    out.extend_from_slice(&u32::from(len).to_le_bytes());
+    out
+}
+
+/// A plain WARC gzipped in fixed-size independent members that do not
+/// follow the records (as BGZF does, in 64 KiB members): headers, bodies
+/// and even `WARC/` run across member ends. It reads as the plain file
+/// does, each record at the member where it starts.
+#[test]
+fn gzip_members_that_do_not_follow_records_read_as_the_plain_file() {
+    let (spec, _) = mixed();
+    let (plain, written) = make_warc("bgzf.warc", &spec, false);
+    let plain = std::fs::read(plain).unwrap();
+    let want = read_all(plain.clone());
+    assert_eq!(want.len(), written.len());
+    // In members of `size` bytes, ending in an empty member (BGZF's end
+    // of file marker); `empty` puts one after every member too.
+    let members_of = |plain: &[u8], size: usize, empty: bool| {
+        let mut file = Vec::new();
+        let mut members = Vec::new();
+        for part in plain.chunks(size) {
+            members.push(file.len() as u64);
+            // Tiny members stored (making thousands of them through the
+            // encoder is slow).
+            match size < 97 {
+                true => file.extend(stored_gzip(part)),
+                false => file.extend(gzip(part)),
+            }
+            if empty {
+                file.extend(stored_gzip(b""));
+            }
+        }
+        file.extend(stored_gzip(b""));
+        (file, members)
+    };
+    for (size, empty) in [
+        (4096, false),
+        (1000, false),
+        (97, true),
+        (7, false),
+        (3, true),
+        (1, false),
+    ] {
+        let (file, members) = members_of(&plain, size, empty);
+        let got = read_all(file);
+        assert_eq!(got.len(), want.len(), "members of {size} bytes");
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(same_item(g, w), "members of {size}, record {i}: {g:?}");
+            let pos = match g {
+                Item::Page(p) => p.pos,
+                Item::Skipped { pos, .. } | Item::Bad { pos, .. } => *pos,
+            };
+            let at = written[i].offset as usize;
+            assert_eq!(
+                (pos.offset, pos.inner),
+                (members[at / size], (at % size) as u64),
+                "members of {size}, record {i}"
+            );
+        }
+    }
+    // The same with zstd frames (as in zstd's seekable format).
+    for size in [4096, 7] {
+        let file: Vec<u8> = plain
+            .chunks(size)
+            .flat_map(|part| zstd::bulk::compress(part, 1).unwrap())
+            .collect();
+        let got = read_all(file);
+        assert_eq!(got.len(), want.len(), "zstd frames of {size} bytes");
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(same_item(g, w), "zstd frames of {size}, record {i}: {g:?}");
+        }
+    }
+    // Garbage before a record is counted once as in the plain file, and
+    // the record after it is read, wherever the members end.
+    let junked = [
+        &plain[..written[3].offset as usize],
+        b"junk!\r\n",
+        &plain[written[3].offset as usize..],
+    ]
+    .concat();
+    let want = read_all(junked.clone());
+    assert_eq!(want.len(), written.len() + 1);
+    for size in [4096, 97, 7, 5, 3, 2, 1] {
+        let got = read_all(members_of(&junked, size, false).0);
+        assert_eq!(got.len(), want.len(), "members of {size} bytes, junk");
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(same_item(g, w), "members of {size}, junk, item {i}: {g:?}");
+        }
+    }
+}
+
 #[test]
 fn same_answer_zstd_with_and_without_dictionary() {
     let (spec, expected) = mixed();

@@ -194,12 +194,19 @@ impl<'r> WarcReader<'r> {
         let want = HTTP_HEAD_LIMIT
             .min(usize::try_from(self.parser.body_remaining()).unwrap_or(usize::MAX));
         let prefix = self.parser.peek_body(HTTP_HEAD_LIMIT)?;
-        if !prefix.starts_with(b"HTTP/") {
+        let short = prefix.len() < want;
+        // Short: the member ends within the first bytes, perhaps within
+        // `HTTP/` itself; the copy below tells.
+        let http_like = prefix.starts_with(b"HTTP/") || (short && b"HTTP/".starts_with(prefix));
+        if !http_like {
             let reason = SkipReason::NotHttp;
             return Ok(Item::Skipped { pos, reason });
         }
-        let short = prefix.len() < want;
-        let (http, body) = match http::parse_head(prefix)? {
+        let parsed = match prefix.starts_with(b"HTTP/") {
+            true => http::parse_head(prefix)?,
+            false => None,
+        };
+        let (http, body) = match parsed {
             Some(http) => {
                 self.parser.consume_body(http.len);
                 (http, Vec::new())
@@ -208,6 +215,10 @@ impl<'r> WarcReader<'r> {
             // do not follow records): gather it in a copy.
             None if short => {
                 let copy = self.read_body(HTTP_HEAD_LIMIT)?;
+                if !copy.starts_with(b"HTTP/") {
+                    let reason = SkipReason::NotHttp;
+                    return Ok(Item::Skipped { pos, reason });
+                }
                 match http::parse_head(&copy)? {
                     Some(http) => {
                         let body = copy[http.len..].to_vec();

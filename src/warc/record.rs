@@ -3,7 +3,9 @@
 //! garbage), parses the header fields, hands out the body in chunks bounded
 //! by Content-Length and checks that a record boundary follows it. Tolerant
 //! of WARC 0.18 habits (LF-only lines, missing or extra blank lines between
-//! records). It does not interpret fields beyond framing.
+//! records). Where compressed members do not follow records (BGZF-style
+//! fixed-size members), a header, a body or even `WARC/` goes on in the
+//! next member. It does not interpret fields beyond framing.
 //!
 //! Why not the `warc` crate: it parses from a plain `BufRead` with no notion
 //! of the file offset of compressed members (needed for CDX-style offsets),
@@ -73,6 +75,10 @@ pub struct Parser<'r> {
     body: Option<Body>,
     /// After an error: skip to the next record without reporting garbage.
     resyncing: bool,
+    /// The start of a `WARC/` line found at the end of one member and
+    /// continued in the next (members that do not follow records), with
+    /// where it starts; the next header begins with it.
+    carried: Option<(RecordPos, Vec<u8>)>,
 }
 
 impl<'r> Parser<'r> {
@@ -82,6 +88,7 @@ impl<'r> Parser<'r> {
             started: false,
             body: None,
             resyncing: false,
+            carried: None,
         }
     }
 
@@ -98,6 +105,7 @@ impl<'r> Parser<'r> {
     /// without reporting what it skips.
     pub fn abandon_member(&mut self) {
         self.body = None;
+        self.carried = None;
         self.resyncing = true;
         self.stream.abandon_member();
     }
@@ -116,16 +124,20 @@ impl<'r> Parser<'r> {
                 return Ok(Next::End);
             }
         }
-        let (garbage, at) = self.scan_to_record()?;
-        let resyncing = std::mem::take(&mut self.resyncing);
-        if garbage > 0 && !resyncing {
-            return Ok(Next::Bad {
-                pos: at,
-                error: WarcError::Garbage { len: garbage },
-            });
-        }
-        if self.stream.fill()?.is_empty() {
-            return Ok(Next::End);
+        // A record whose start was carried over a member end was found by
+        // the last scan, which reported the garbage before it.
+        if self.carried.is_none() {
+            let (garbage, at) = self.scan_to_record()?;
+            let resyncing = std::mem::take(&mut self.resyncing);
+            if garbage > 0 && !resyncing {
+                return Ok(Next::Bad {
+                    pos: at,
+                    error: WarcError::Garbage { len: garbage },
+                });
+            }
+            if self.carried.is_none() && self.stream.fill()?.is_empty() {
+                return Ok(Next::End);
+            }
         }
         self.parse_head()
     }
@@ -135,21 +147,17 @@ impl<'r> Parser<'r> {
     fn scan_to_record(&mut self) -> Result<(u64, RecordPos), WarcError> {
         let mut garbage = 0u64;
         let mut at = None;
+        // Skipped while a record was read (see `continue_member`).
+        if self.stream.garbage_pending() {
+            let more = self.stream.in_member();
+            self.count_skipped(more, &mut garbage, &mut at);
+        }
         loop {
             let pos = self.stream.position();
             let buf = self.stream.fill_at_least(8)?;
             if buf.is_empty() {
                 let more = self.stream.next_member()?;
-                let skipped = self.stream.take_garbage();
-                if skipped > 0 {
-                    let end = match more {
-                        true => self.stream.position().offset,
-                        false => self.stream.file_offset(),
-                    };
-                    let offset = end.saturating_sub(skipped);
-                    at.get_or_insert(RecordPos { offset, inner: 0 });
-                    garbage += skipped;
-                }
+                self.count_skipped(more, &mut garbage, &mut at);
                 if !more {
                     break;
                 }
@@ -160,11 +168,28 @@ impl<'r> Parser<'r> {
                 .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
                 .count();
             if blank > 0 {
+                // After garbage, white space up to the record is part of
+                // it, as when both are found in one look.
+                if at.is_some() {
+                    garbage += blank as u64;
+                }
                 self.stream.consume(blank);
                 continue;
             }
             if buf.starts_with(b"WARC/") {
                 break;
+            }
+            // Fewer than eight bytes: the member ends here. They may start
+            // a `WARC/` that the next member goes on with.
+            if buf.len() < 8
+                && b"WARC/".starts_with(buf)
+                && self.carry(pos, &mut garbage, &mut at)?
+            {
+                break;
+            }
+            let buf = self.stream.fill_at_least(8)?;
+            if buf.is_empty() {
+                continue;
             }
             // Garbage: skip to the next `WARC/`, wherever it is. Its last
             // four bytes may begin one (`WARC` and the `/` not read yet),
@@ -172,7 +197,9 @@ impl<'r> Parser<'r> {
             let n = match memchr::memmem::find(buf, b"WARC/") {
                 Some(i) => i,
                 None if buf.len() >= 8 => buf.len() - 4,
-                None => buf.len(),
+                // All but a last few bytes that may begin a `WARC/` the
+                // next member goes on with (see `carry`).
+                None => buf.len() - warc_start_at_end(buf),
             };
             at.get_or_insert(pos);
             garbage += n as u64;
@@ -181,12 +208,89 @@ impl<'r> Parser<'r> {
         Ok((garbage, at.unwrap_or_else(|| self.stream.position())))
     }
 
-    /// Reads one line of the current member, without its line end.
+    /// Counts the garbage the layer skipped before the member just moved
+    /// to (`more`) or the file's end.
+    fn count_skipped(&mut self, more: bool, garbage: &mut u64, at: &mut Option<RecordPos>) {
+        let skipped = self.stream.take_garbage();
+        if skipped > 0 {
+            let end = match more {
+                true => self.stream.position().offset,
+                false => self.stream.file_offset(),
+            };
+            let offset = end.saturating_sub(skipped);
+            at.get_or_insert(RecordPos { offset, inner: 0 });
+            *garbage += skipped;
+        }
+    }
+
+    /// The member ends in the start of `WARC/` (at `pos`): when the next
+    /// members, with no garbage between, go on with the rest of it, a
+    /// record starts there and its first bytes are carried to the header
+    /// (`true`). Otherwise those bytes are garbage, and the scan goes on
+    /// in the member moved to.
+    fn carry(
+        &mut self,
+        pos: RecordPos,
+        garbage: &mut u64,
+        at: &mut Option<RecordPos>,
+    ) -> Result<bool, WarcError> {
+        let mut carried = Vec::new();
+        loop {
+            let buf = self.stream.fill_at_least(8)?;
+            let joined = [&carried[..], buf].concat();
+            let starts = joined.starts_with(b"WARC/");
+            if starts || !b"WARC/".starts_with(&joined) || buf.len() >= 8 {
+                if starts && !carried.is_empty() {
+                    self.carried = Some((pos, carried));
+                    return Ok(true);
+                }
+                if !carried.is_empty() {
+                    at.get_or_insert(pos);
+                    *garbage += carried.len() as u64;
+                }
+                return Ok(starts);
+            }
+            // Still a proper start of `WARC/` and the member ends (or is
+            // empty): on to the next, unless garbage lies between.
+            let n = buf.len();
+            carried.extend_from_slice(buf);
+            self.stream.consume(n);
+            let more = self.stream.next_member()?;
+            if self.stream.garbage_pending() || !more {
+                at.get_or_insert(pos);
+                *garbage += carried.len() as u64;
+                self.count_skipped(more, garbage, at);
+                return Ok(false);
+            }
+        }
+    }
+
+    /// At the end of a member in the middle of a record: moves to the next
+    /// member when it goes on with the record, as in a stream whose members
+    /// do not follow the records (BGZF's 64 KiB members): no garbage
+    /// before it and no `WARC/` at its start. `false` at the file's end or
+    /// when the next member is not read from (any garbage before it is
+    /// left to the next scan).
+    fn continue_member(&mut self) -> Result<bool, WarcError> {
+        if self.compression() == Compression::None || !self.stream.next_member()? {
+            return Ok(false);
+        }
+        if self.stream.garbage_pending() {
+            return Ok(false);
+        }
+        Ok(!self.stream.fill_at_least(5)?.starts_with(b"WARC/"))
+    }
+
+    /// Reads one line, without its line end; it may go on in the next
+    /// member (see `continue_member`).
     fn read_line(&mut self) -> Result<Option<Vec<u8>>, WarcError> {
         let mut line = Vec::new();
         loop {
             let buf = self.stream.fill()?;
             if buf.is_empty() {
+                if self.continue_member()? {
+                    continue;
+                }
                 return Ok(None);
             }
             if let Some(i) = memchr::memchr(b'\n', buf) {
@@ -209,9 +313,13 @@ impl<'r> Parser<'r> {
     }
 
     fn parse_head(&mut self) -> Result<Next, WarcError> {
-        let pos = self.stream.position();
-        let aligned = self.stream.at_member_start() && self.compression() != Compression::None;
-        match self.read_fields() {
+        let carried = self.carried.take();
+        let pos = carried.as_ref().map_or(self.stream.position(), |c| c.0);
+        let aligned = carried.is_none()
+            && self.stream.at_member_start()
+            && self.compression() != Compression::None;
+        let carried = carried.map(|c| c.1).unwrap_or_default();
+        match self.read_fields(carried) {
             Ok(head) => self.start_body(head, pos, aligned),
             Err(error) if error.is_record_level() => {
                 self.resyncing = true;
@@ -238,7 +346,9 @@ impl<'r> Parser<'r> {
         Ok(Next::Record(Head { pos, ..head }))
     }
 
-    fn read_fields(&mut self) -> Result<Head, WarcError> {
+    /// Reads the header fields; `carried` is the start of its first line
+    /// read from the member before.
+    fn read_fields(&mut self, carried: Vec<u8>) -> Result<Head, WarcError> {
         let offset = self.file_offset();
         let plain = self.compression() == Compression::None;
         let truncated = || match plain {
@@ -248,7 +358,7 @@ impl<'r> Parser<'r> {
             },
             false => WarcError::BadHeader("header runs past the end of its member".into()),
         };
-        let first = self.read_line()?.ok_or_else(truncated)?;
+        let first = [carried, self.read_line()?.ok_or_else(truncated)?].concat();
         let version = String::from_utf8_lossy(first.get(5..).unwrap_or_default())
             .trim()
             .to_string();
@@ -292,7 +402,8 @@ impl<'r> Parser<'r> {
         if remaining == 0 {
             return Ok(&[]);
         }
-        if self.stream.at_member_end()?
+        // A loop: the next member may be empty.
+        while self.stream.at_member_end()?
             && let Some(body) = &self.body
         {
             self.cross_member(body.aligned, body.declared)?;
@@ -311,7 +422,8 @@ impl<'r> Parser<'r> {
             return Ok(&[]);
         }
         let (aligned, declared) = (body.aligned, body.declared);
-        if self.stream.at_member_end()? {
+        // A loop: the next member may be empty.
+        while self.stream.at_member_end()? {
             self.cross_member(aligned, declared)?;
         }
         let remaining = self.body.as_ref().map_or(0, |b| b.remaining);
@@ -323,10 +435,16 @@ impl<'r> Parser<'r> {
     }
 
     /// The body continues past a member's end: fine inside a multi-record
-    /// member stream, an error for a record that had its own member.
+    /// member stream, an error for a record that had its own member
+    /// unless the next member goes on with it (see `continue_member`: a
+    /// record of a stream whose members do not follow records may start
+    /// at a member's start by chance).
     fn cross_member(&mut self, aligned: bool, declared: u64) -> Result<(), WarcError> {
         let plain = self.compression() == Compression::None;
         if aligned && !plain {
+            if self.continue_member()? {
+                return Ok(());
+            }
             self.body = None;
             self.resyncing = true;
             let detail = "the body runs past the end of its compressed member";
@@ -391,6 +509,14 @@ impl<'r> Parser<'r> {
         }
         Ok(ok)
     }
+}
+
+/// How many of the last bytes of `buf` (at most four) begin `WARC/`.
+fn warc_start_at_end(buf: &[u8]) -> usize {
+    (1..=buf.len().min(4))
+        .rev()
+        .find(|&k| b"WARC/".starts_with(&buf[buf.len() - k..]))
+        .unwrap_or(0)
 }
 
 /// Adds one header line; continuation lines extend the previous field.

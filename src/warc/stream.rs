@@ -76,6 +76,17 @@ impl<'r> Stream<'r> {
         std::mem::take(&mut self.garbage)
     }
 
+    /// Whether the layer skipped garbage before the current member (or
+    /// the file's end) that nobody has asked about yet.
+    pub fn garbage_pending(&self) -> bool {
+        self.garbage > 0
+    }
+
+    /// Whether there is a current member (false after the last).
+    pub fn in_member(&self) -> bool {
+        !self.no_member
+    }
+
     /// Buffered bytes of the current member; empty at its end.
     pub fn fill(&mut self) -> Result<&[u8], WarcError> {
         if self.start == self.end && !self.member_done {
