@@ -278,16 +278,21 @@ impl<R: Read + Send> Decode for Plain<R> {
 
 /// Opens the right layer for `inner`, whose first byte is at `base`.
 /// `max_member` caps the decompressed bytes of one gzip member or zstd
-/// frame (see [`WarcError::MemberTooLarge`]).
+/// frame (see [`WarcError::MemberTooLarge`]); `max_payload`, the reader's
+/// payload limit, bounds the buffer a gzip member is inflated into at once.
 pub fn open<'r, R: Read + Send + 'r>(
     inner: R,
     base: u64,
     max_member: u64,
+    max_payload: usize,
 ) -> Result<Box<dyn Decode + 'r>, WarcError> {
     let mut input = Input::new(inner, base);
     let head = input.peek(8)?.to_vec();
     Ok(match detect(&head) {
-        Compression::Gzip => Capped::boxed(Box::new(gzip::Members::new(input)), "gzip", max_member),
+        Compression::Gzip => {
+            let members = gzip::Members::with_whole_max(input, gzip::whole_max_for(max_payload));
+            Capped::boxed(Box::new(members), "gzip", max_member)
+        }
         Compression::Zstd => Capped::boxed(Box::new(zstd::Frames::new(input)), "zstd", max_member),
         Compression::None => {
             check_plain(&head)?;

@@ -9,7 +9,8 @@
 //! no member can start in (see `Input::keep`). It does not parse records.
 //!
 //! A member that fits the input buffer and inflates to at most
-//! `WHOLE_MAX` (64 MiB) is decompressed in one call (`super::inflate`);
+//! `WHOLE_MAX` (64 MiB, less for a reader with a smaller payload limit:
+//! `whole_max_for`) is decompressed in one call (`super::inflate`);
 //! any other, and any the fast path fails on, goes through the streaming
 //! decoder, which alone reports errors, so the two paths cannot disagree
 //! on what is corrupt.
@@ -30,6 +31,9 @@ pub struct Members<R: Read> {
     /// The fast path's decompressor; `None` if it could not be allocated.
     inflater: Option<Inflater>,
     member_offset: u64,
+    /// How far the one-call path's output buffer may grow (at most
+    /// [`WHOLE_MAX`]).
+    whole_max: usize,
     /// The last member was corrupt: the bytes up to the next member are
     /// its remains, not garbage to report, and only a full header counts.
     resync: bool,
@@ -49,18 +53,37 @@ struct Whole {
 /// inflating to more are streamed (typical pages are 50-500 KB).
 const WHOLE_START: usize = 1 << 20;
 const WHOLE_MAX: usize = 64 << 20;
+/// The one-call buffer's bound for a reader refusing payloads over
+/// `max_payload`: a member holds one record, its WARC and HTTP heads (a
+/// mebibyte covers them) and its payload.
+pub fn whole_max_for(max_payload: usize) -> usize {
+    max_payload
+        .saturating_add(1 << 20)
+        .clamp(WHOLE_START, WHOLE_MAX)
+}
+
 /// With fewer bytes buffered than this, the buffer is topped up before a
 /// one-call attempt, which would otherwise likely fail on a cut member.
 const TOP_UP_BELOW: usize = INPUT_BUFFER / 4;
 
 impl<R: Read> Members<R> {
     pub fn new(input: Input<R>) -> Self {
+        Self::with_whole_max(input, WHOLE_MAX)
+    }
+
+    /// Members whose one-call output buffer grows to at most `whole_max`
+    /// bytes (rounded up to a growth step; members inflating to more are
+    /// streamed). A reader whose records are refused past a payload limit
+    /// gains nothing from holding more (see [`whole_max_for`]), and a
+    /// worker runs one reader per task at once.
+    pub fn with_whole_max(input: Input<R>, whole_max: usize) -> Self {
         Members {
             member_offset: input.pos(),
             idle: Some(input),
             active: None,
             whole: Whole::default(),
             inflater: Inflater::new(),
+            whole_max: whole_max.clamp(WHOLE_START, WHOLE_MAX),
             resync: false,
         }
     }
@@ -82,7 +105,7 @@ impl<R: Read> Members<R> {
         let Some(inflater) = self.inflater.as_mut() else {
             return Ok(false);
         };
-        let whole = &mut self.whole;
+        let (whole, whole_max) = (&mut self.whole, self.whole_max);
         if whole.buf.is_empty() {
             whole.buf = vec![0; WHOLE_START];
         }
@@ -98,8 +121,8 @@ impl<R: Read> Members<R> {
                     (whole.len, whole.pos, whole.active) = (made, 0, true);
                     return Ok(true);
                 }
-                Err(Miss::Space) if whole.buf.len() < WHOLE_MAX => {
-                    whole.buf = vec![0; whole.buf.len() * 4];
+                Err(Miss::Space) if whole.buf.len() < whole_max => {
+                    whole.buf = vec![0; (whole.buf.len() * 4).min(whole_max)];
                 }
                 // Perhaps cut by the buffer's end: once more with all the
                 // buffer can hold.
@@ -325,7 +348,11 @@ pub(crate) mod tests {
 
     /// Every member in order, with its offset: (offset, bytes).
     fn read_all(file: &[u8]) -> Vec<(u64, Vec<u8>)> {
-        let mut members = Members::new(Input::new(file, 0));
+        read_all_with(Members::new(Input::new(file, 0))).0
+    }
+
+    /// Every member of `members`, and how large the one-call buffer grew.
+    fn read_all_with(mut members: Members<&[u8]>) -> (Vec<(u64, Vec<u8>)>, usize) {
         let mut out = Vec::new();
         while let Some(start) = members.next_member().unwrap() {
             let mut bytes = Vec::new();
@@ -339,7 +366,23 @@ pub(crate) mod tests {
             }
             out.push((start.offset, bytes));
         }
-        out
+        (out, members.whole.buf.len())
+    }
+
+    /// A reader with a small payload limit never grows its one-call buffer
+    /// past what that limit needs: a member inflating to more is streamed,
+    /// and reads the same (a worker runs one reader per task at once).
+    #[test]
+    fn the_one_call_buffer_is_bounded_by_the_payload_limit() {
+        let text = b"text ".repeat((5 << 20) / 5);
+        let file = [gzip(b"small"), gzip(&text)].concat();
+        let bounded = Members::with_whole_max(Input::new(&file[..], 0), whole_max_for(1 << 20));
+        let (got, grown) = read_all_with(bounded);
+        assert_eq!(got[1].1, text);
+        assert_eq!(grown, 2 << 20, "1 MiB payloads: one step to 2 MiB, no more");
+        let (got, grown) = read_all_with(Members::new(Input::new(&file[..], 0)));
+        assert_eq!(got[1].1, text);
+        assert_eq!(grown, 16 << 20, "unbounded: grown to hold the member");
     }
 
     #[test]

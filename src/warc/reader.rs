@@ -114,7 +114,7 @@ impl<'r> WarcReader<'r> {
         base: u64,
         options: ReaderOptions,
     ) -> Result<Self, WarcError> {
-        let layer = compression::open(inner, base, options.max_member)?;
+        let layer = compression::open(inner, base, options.max_member, options.max_payload)?;
         Ok(WarcReader {
             parser: Parser::new(Stream::new(layer)),
             options,
