@@ -618,6 +618,12 @@ fn headline_above_found(
     below: Option<u32>,
     input: &headline::Inputs<'_>,
 ) -> Option<(headline::Headline, u8)> {
+    // Content that starts at or below the block has no line above it:
+    // nothing to render then.
+    let first = sel.regions.first()?.first;
+    if below.is_some_and(|below| first >= below) {
+        return None;
+    }
     let (found, level) = headline_in_content(scan, sel, input, 3, |l| l.anchor_text == 0)?;
     let above = match (found.line, below) {
         (Some(line), Some(below)) => line < below,
