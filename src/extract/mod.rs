@@ -319,6 +319,7 @@ impl Extractor {
         if o.algorithm == Algorithm::Linesift {
             select::cut_at_noise_heading(&mut sel, &scan.lines, &scan.src);
             select::cut_trailing_teasers(&mut sel, &scan.lines, &scan.elements, &scan.src);
+            select::drop_small_forms(&mut sel, &scan.lines, &scan.elements);
         }
         let t2 = Instant::now();
         let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {
@@ -1031,6 +1032,57 @@ mod tests {
         let doc = extract(&html, HeadlineMethod::Auto);
         assert!(doc.text.contains("brass storm lantern"), "{}", doc.text);
         assert!(!doc.text.contains("lantern for our cabin"), "{}", doc.text);
+    }
+
+    /// A newsletter form just under the story joins it by the gap; its
+    /// text goes, the story's stays. A form wrapping the whole story (as
+    /// ASP.NET pages have it) is no small form, and a short notice inside
+    /// a form that holds the seed is the page's content.
+    #[test]
+    fn small_forms_near_the_story_are_dropped() {
+        let story = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                     patient debate, to light the old lamp again this winter.</p>\n";
+        let form = "<form action=\"/subscribe\" method=\"post\">\n\
+                    <p>Get the harbor letter every Friday, with the tides, the ferry \
+                    times and the keepers' news, straight to your inbox.</p>\n\
+                    <p><label for=\"mail\">Your email address</label> \
+                    <input id=\"mail\" name=\"mail\"></p>\n</form>\n";
+        let page = |body: String| {
+            format!(
+                "<html><head><title>Keepers vote</title></head><body>\n<ul>\n{}</ul>\n\
+                 {body}<ul>\n{}</ul>\n</body></html>",
+                menu(12, "/s", "Desk"),
+                menu(12, "/t", "Tag")
+            )
+        };
+        let doc = extract(
+            &page(format!(
+                "<div class=\"story\">\n{}</div>\n{form}",
+                story.repeat(8)
+            )),
+            HeadlineMethod::Auto,
+        );
+        assert!(doc.text.contains("light the old lamp"), "{}", doc.text);
+        assert!(!doc.text.contains("harbor letter"), "{}", doc.text);
+        assert!(!doc.text.contains("email address"), "{}", doc.text);
+        // The whole story in one form: well over the small form's text.
+        let doc = extract(
+            &page(format!(
+                "<form id=\"aspnetForm\">\n{}</form>\n",
+                story.repeat(12)
+            )),
+            HeadlineMethod::Auto,
+        );
+        assert!(doc.text.contains("light the old lamp"), "{}", doc.text);
+        // A short story inside a form: the seed is in it.
+        let doc = extract(
+            &page(format!(
+                "<form id=\"aspnetForm\">\n{}</form>\n",
+                story.repeat(2)
+            )),
+            HeadlineMethod::Auto,
+        );
+        assert!(doc.text.contains("light the old lamp"), "{}", doc.text);
     }
 
     /// Text a `style` hides (a sign-up form shown by a script, an

@@ -115,6 +115,10 @@ pub struct Element {
     /// whether its class names mislead. (Hidden elements are not counted
     /// so: some pages hide their whole body until their scripts run.)
     pub dialog: bool,
+    /// A `<form>`: a sign-up box, a search or contact form, or a wrapper
+    /// of the whole page (ASP.NET), told apart by its text in the
+    /// selection (see `select::drop_small_forms`).
+    pub form: bool,
 }
 
 /// What the scanner learned about a page besides its lines.
@@ -1795,6 +1799,7 @@ impl<'a> Scanner<'a> {
             landmark_main: self.tag_main,
             article: self.tag_main && !self.tag_page_main,
             dialog: boiler && self.tag_dialog,
+            form: tag == Tag::Container && self.tag_name.get() == b"form",
         });
         (self.elements.len() - 1) as u32
     }
