@@ -3,18 +3,42 @@
 mod cli;
 
 use clap::Parser;
+use std::io;
 use std::process::ExitCode;
+
+/// What a shell reports for a process killed by SIGPIPE (128 + 13).
+const BROKEN_PIPE_EXIT: u8 = 141;
 
 fn main() -> ExitCode {
     tune_allocator();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
+        // The reader of our output went away (`linesift extract ... | head`):
+        // not a failure worth a message. Rust ignores SIGPIPE, so the write
+        // fails with EPIPE instead of killing us; end quietly with the status
+        // a SIGPIPE death would give, as coreutils tools do.
+        Err(err) if is_broken_pipe(&err) => ExitCode::from(BROKEN_PIPE_EXIT),
         Err(err) => {
             eprintln!("linesift: {err:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether an error, or any error it wraps, is a write to a closed pipe.
+/// `serde_json::Error` keeps its I/O error out of the source chain, so it
+/// is asked for its kind itself.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        let kind = match e.downcast_ref::<io::Error>() {
+            Some(io) => Some(io.kind()),
+            None => e
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Keeps glibc malloc from handing page-sized buffers back to the kernel

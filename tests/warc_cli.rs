@@ -3,8 +3,10 @@
 //! kept across --jobs; random access; bad input counted, exit code 0; a
 //! full output disk a clear error (exit code 2), not a hang.
 
+mod cli_support;
 mod warc_support;
 
+use cli_support::linesift_reading_a_little;
 use linesift::{Extractor, Hints, Options};
 use serde_json::Value;
 use std::path::Path;
@@ -302,4 +304,39 @@ fn a_full_disk_is_a_clear_error_not_a_hang() {
         "{stderr}"
     );
     assert!(stderr.contains("No space left on device"), "{stderr}");
+}
+
+/// `linesift warc x.warc.gz -o - | head`: the closed pipe ends the run
+/// quietly, with the status a SIGPIPE death gives (141), not as a fatal
+/// error (2) with "Broken pipe" on stderr.
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    // Output far past the pipe's and the writer's buffers.
+    let spec: Vec<Value> = (0..12)
+        .map(|i| {
+            let page = long_page(i, 600);
+            response(
+                &format!("http://report{i}.example/"),
+                "200 OK",
+                &[("Content-Type", "text/html")],
+                page.as_bytes(),
+            )
+        })
+        .collect();
+    let (warc, _) = make_warc("pipe.warc.gz", &Value::Array(spec), true);
+    for format in ["jsonl", "wet"] {
+        let (code, stderr) = linesift_reading_a_little(
+            &[
+                "warc",
+                warc.to_str().unwrap(),
+                "-o",
+                "-",
+                "--format",
+                format,
+            ],
+            100,
+        );
+        assert!(!stderr.contains("Broken pipe"), "{format}: {stderr}");
+        assert_eq!(code, Some(141), "{format}: {stderr}");
+    }
 }

@@ -15,6 +15,7 @@ use linesift::report::html::{self, Worst};
 use linesift::report::{explain_view, manifest};
 use linesift::{Extractor, Hints, Options};
 use rayon::prelude::*;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -82,7 +83,7 @@ fn single(
     let extractor = Extractor::new(options);
     let results = run_pages(&extractor, entries, pool);
     let summary = eval::summarize(&results);
-    print!("{}", summary.table());
+    print_out(&summary.table())?;
     if let Some(path) = &args.json {
         write(path, &serde_json::to_string_pretty(&summary.to_json())?)?;
     }
@@ -115,10 +116,12 @@ fn compare(
     let rb = run_pages(&Extractor::new(ob), entries, pool);
     let (sa, sb) = (eval::summarize(&ra), eval::summarize(&rb));
     let names = (describe(&oa), describe(&ob));
-    print!(
-        "{}",
-        eval::compare_table((&names.0, &names.1), (&sa, &sb), (&ra, &rb), args.worst)
-    );
+    print_out(&eval::compare_table(
+        (&names.0, &names.1),
+        (&sa, &sb),
+        (&ra, &rb),
+        args.worst,
+    ))?;
     if let Some(path) = &args.json {
         let both = serde_json::json!({"a": sa.to_json(), "b": sb.to_json(), "a_options": names.0, "b_options": names.1});
         write(path, &serde_json::to_string_pretty(&both)?)?;
@@ -265,6 +268,15 @@ fn safe_name(key: &str) -> String {
         })
         .take(80)
         .collect()
+}
+
+/// Writes to stdout, an error (not `print!`'s panic) when it is closed, so
+/// that `linesift eval ... | head` ends quietly like the other commands.
+fn print_out(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
