@@ -340,3 +340,47 @@ fn a_closed_output_pipe_ends_quietly() {
         assert_eq!(code, Some(141), "{format}: {stderr}");
     }
 }
+
+/// A fatal output error stops the reader too: the inputs after the failing
+/// point are not read. The second input is a FIFO nobody writes to, so
+/// opening it would block for ever; the run must end with exit code 2
+/// without touching it.
+#[test]
+fn a_fatal_output_error_stops_reading_the_other_inputs() {
+    use std::time::{Duration, Instant};
+    // A plain WARC of 3,200 pages: its JSONL is far past the writer's
+    // 1 MiB buffer, so /dev/full fails while this file is still being read.
+    let (one, _) = input("stop-one.warc", false);
+    let bytes = std::fs::read(&one).unwrap();
+    let big = scratch("stop-big.warc");
+    std::fs::write(&big, bytes.repeat(400)).unwrap();
+    let fifo = scratch("stop-fifo.warc");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["warc", big.to_str().unwrap(), fifo.to_str().unwrap()])
+        .args(["-o", "/dev/full", "--jobs", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            let _ = std::fs::remove_file(&fifo);
+            panic!("linesift went on to open the next input after the output failed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_file(&fifo);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+}

@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -193,12 +194,18 @@ fn pipeline(
 ) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::sync_channel::<Vec<Work>>(QUEUE);
     let progress = progress_bar(inputs);
+    let stopped = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let bar = progress.clone();
-        scope.spawn(move || read_all(inputs, options, batch, &tx, &bar));
-        // Dropping the receiver on error stops the reader at its next send.
+        let stopped = &stopped;
+        scope.spawn(move || read_all(inputs, options, batch, &tx, &bar, stopped));
+        // Dropping the receiver on error stops the reader at its next send;
+        // the flag stops it before it opens another input.
         for work in rx {
-            sink(work)?;
+            if let Err(e) = sink(work) {
+                stopped.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
         }
         anyhow::Ok(())
     })?;
@@ -212,17 +219,35 @@ fn read_all(
     batch: usize,
     tx: &mpsc::SyncSender<Vec<Work>>,
     bar: &ProgressBar,
+    stopped: &AtomicBool,
 ) {
     let mut meter = Meter::new(bar.clone(), batch);
     for (file, input) in inputs.iter().enumerate() {
+        if stopped.load(Ordering::Relaxed) {
+            return;
+        }
         let error = match open(input) {
-            Ok(source) => read_file(file, source, options, &mut meter, tx).err(),
+            Ok(source) => match read_file(file, source, options, &mut meter, tx) {
+                Ok(Flow::Go) => None,
+                // The run has stopped on a fatal error: reading (even
+                // opening) the next inputs would only delay the exit, or
+                // block it for ever on a FIFO nobody writes to.
+                Ok(Flow::Stop) => return,
+                Err(e) => Some(e),
+            },
             Err(e) => Some(e),
         };
         meter.push(Work::End { file, error }, 0);
         meter.end_file();
     }
     meter.flush(tx);
+}
+
+/// Whether reading goes on after a file.
+enum Flow {
+    Go,
+    /// The receiving side has gone: the run ended on a fatal error.
+    Stop,
 }
 
 fn open(input: &str) -> Result<Box<dyn Read + Send>, WarcError> {
@@ -235,14 +260,15 @@ fn open(input: &str) -> Result<Box<dyn Read + Send>, WarcError> {
     }
 }
 
-/// Reads one file into batches; an error ends the file.
+/// Reads one file into batches; an error ends the file, a closed channel
+/// the whole run.
 fn read_file(
     file: usize,
     source: Box<dyn Read + Send>,
     options: ReaderOptions,
     meter: &mut Meter,
     tx: &mpsc::SyncSender<Vec<Work>>,
-) -> Result<(), WarcError> {
+) -> Result<Flow, WarcError> {
     let mut reader = WarcReader::new(source, options)?;
     while let Some(item) = reader.next() {
         let item = item?;
@@ -253,10 +279,10 @@ fn read_file(
         meter.push(Work::Item { file, item }, bytes);
         meter.progress(reader.file_offset());
         if meter.full() && !meter.flush(tx) {
-            return Ok(());
+            return Ok(Flow::Stop);
         }
     }
-    Ok(())
+    Ok(Flow::Go)
 }
 
 /// Collects work into batches and keeps the progress bar current.
