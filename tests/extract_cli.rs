@@ -5,6 +5,7 @@ mod cli_support;
 
 use cli_support::linesift_reading_a_little;
 use std::path::PathBuf;
+use std::process::Command;
 
 /// A fresh directory under the tests' scratch directory.
 fn scratch(name: &str) -> PathBuf {
@@ -47,4 +48,57 @@ fn a_closed_output_pipe_ends_quietly() {
     let (code, stderr) = linesift_reading_a_little(&args, 100);
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
     assert_eq!(code, Some(141), "{stderr}");
+}
+
+/// Runs the binary to the end; returns the exit code, stdout and stderr.
+fn linesift(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A file name that is not UTF-8 (Latin-1 "café.html") is an input like
+/// any other, on the command line and in a `--from` list; its JSONL `path`
+/// shows the name with U+FFFD for the byte that is not UTF-8.
+#[cfg(unix)]
+#[test]
+fn file_names_that_are_not_utf8_are_read() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("latin1");
+    let bad = dir.join(OsStr::from_bytes(b"caf\xe9.html"));
+    let good = dir.join("good.html");
+    std::fs::write(&bad, page("bakery")).unwrap();
+    std::fs::write(&good, page("orchard")).unwrap();
+    let list = dir.join("list.txt");
+    let mut names = bad.as_os_str().as_bytes().to_vec();
+    names.extend_from_slice(b"\n");
+    names.extend_from_slice(good.as_os_str().as_bytes());
+    names.extend_from_slice(b"\n");
+    std::fs::write(&list, names).unwrap();
+    let from = [
+        OsStr::new("extract"),
+        OsStr::new("--from"),
+        list.as_os_str(),
+    ];
+    let args = [OsStr::new("extract"), bad.as_os_str(), good.as_os_str()];
+    for args in [&args[..], &from[..]] {
+        let (code, stdout, stderr) = linesift(args);
+        assert_eq!(code, Some(0), "{stderr}");
+        let lines: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{stdout}");
+        let path = lines[0]["path"].as_str().unwrap();
+        assert!(path.ends_with("caf\u{fffd}.html"), "{path}");
+        assert!(lines[0]["text"].as_str().unwrap().contains("bakery"));
+        assert!(lines[1]["text"].as_str().unwrap().contains("orchard"));
+    }
 }

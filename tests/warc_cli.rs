@@ -384,3 +384,34 @@ fn a_fatal_output_error_stops_reading_the_other_inputs() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("No space left on device"), "{stderr}");
 }
+
+/// A WARC file whose name is not UTF-8 is read like any other; the output
+/// names it with U+FFFD for the byte that is not UTF-8.
+#[cfg(unix)]
+#[test]
+fn warc_file_names_that_are_not_utf8_are_read() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let (warc, written) = input("latin1-src.warc.gz", true);
+    let mut name = warc.file_name().unwrap().as_bytes().to_vec();
+    name.extend_from_slice(b"-caf\xe9.warc.gz");
+    let bad = warc.with_file_name(OsStr::from_bytes(&name));
+    std::fs::copy(&warc, &bad).unwrap();
+    let out = scratch("latin1.jsonl");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("warc")
+        .arg(&bad)
+        .arg(&warc)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let lines = jsonl(&out);
+    let pages = page_ids(&written).len();
+    assert_eq!(lines.len(), 2 * pages, "{stderr}");
+    let file = lines[0]["warc_file"].as_str().unwrap();
+    assert!(file.ends_with("-caf\u{fffd}.warc.gz"), "{file}");
+    assert_eq!(lines[pages]["warc_file"].as_str(), warc.to_str());
+}

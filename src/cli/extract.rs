@@ -10,6 +10,7 @@ use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
 use linesift::{Document, Extractor, Hints};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +19,8 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Inputs: file paths, `-` for stdin, or http(s):// URLs to fetch.
-    inputs: Vec<String>,
+    // OsString: a file name need not be UTF-8.
+    inputs: Vec<OsString>,
     /// Read more input paths from this file, one per line.
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
@@ -105,14 +107,8 @@ struct Web {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut inputs = args.inputs.clone();
     if let Some(list) = &args.from {
-        let text =
-            std::fs::read_to_string(list).with_context(|| format!("reading {}", list.display()))?;
-        inputs.extend(
-            text.lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .map(String::from),
-        );
+        let bytes = std::fs::read(list).with_context(|| format!("reading {}", list.display()))?;
+        inputs.extend(input_list(&bytes));
     }
     if inputs.is_empty() {
         inputs.push("-".into());
@@ -143,11 +139,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         for (input, result) in chunk.iter().zip(results) {
             progress.inc(1);
+            let name = input.to_string_lossy();
             if let Err(e) = &result {
                 failed += 1;
-                progress.suspend(|| eprintln!("linesift: {input}: {e:#}"));
+                progress.suspend(|| eprintln!("linesift: {name}: {e:#}"));
             }
-            write_result(&mut out, format, input, &result)?;
+            write_result(&mut out, format, &name, &result)?;
         }
     }
     out.flush()?;
@@ -159,9 +156,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The input names of a `--from` list: one a line, blank lines skipped.
+/// Read as bytes, so that a name that is not UTF-8 stays the file's name
+/// (on Unix; elsewhere such a name cannot be opened anyway).
+fn input_list(bytes: &[u8]) -> Vec<OsString> {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .filter(|l| !l.is_empty())
+        .map(os_string)
+        .collect()
+}
+
+#[cfg(unix)]
+fn os_string(bytes: &[u8]) -> OsString {
+    use std::os::unix::ffi::OsStrExt;
+    OsStr::from_bytes(bytes).to_os_string()
+}
+
+#[cfg(not(unix))]
+fn os_string(bytes: &[u8]) -> OsString {
+    String::from_utf8_lossy(bytes).into_owned().into()
+}
+
+/// The input as a URL for the fetcher, if it is one.
+fn as_url(input: &OsStr) -> Option<&str> {
+    input
+        .to_str()
+        .filter(|i| i.starts_with("http://") || i.starts_with("https://"))
+}
+
 /// Whether an input is a URL for the fetcher.
-fn is_url(input: &str) -> bool {
-    input.starts_with("http://") || input.starts_with("https://")
+fn is_url(input: &OsStr) -> bool {
+    as_url(input).is_some()
 }
 
 /// Extracts one batch: files on the rayon pool, then URLs on the fetcher;
@@ -170,7 +197,7 @@ fn extract_batch(
     pool: &rayon::ThreadPool,
     extractor: &Extractor,
     web: Option<&Web>,
-    chunk: &[String],
+    chunk: &[OsString],
     charset: Option<&str>,
 ) -> Vec<anyhow::Result<Extracted>> {
     let files: Vec<Option<anyhow::Result<Extracted>>> = pool.install(|| {
@@ -179,11 +206,7 @@ fn extract_batch(
             .map(|input| (!is_url(input)).then(|| extract_one(extractor, input, charset)))
             .collect()
     });
-    let urls: Vec<&str> = chunk
-        .iter()
-        .map(String::as_str)
-        .filter(|i| is_url(i))
-        .collect();
+    let urls: Vec<&str> = chunk.iter().filter_map(|i| as_url(i)).collect();
     let mut fetched = match web {
         Some(web) if !urls.is_empty() => web.fetch_all(&urls),
         _ => Vec::new(),
@@ -203,7 +226,7 @@ fn extract_batch(
 
 impl Web {
     /// The fetcher and its runtime, or `None` when no input is a URL.
-    fn new(args: &Args, extractor: &Extractor, inputs: &[String]) -> anyhow::Result<Option<Web>> {
+    fn new(args: &Args, extractor: &Extractor, inputs: &[OsString]) -> anyhow::Result<Option<Web>> {
         if !inputs.iter().any(|i| is_url(i)) {
             return Ok(None);
         }
@@ -262,14 +285,14 @@ fn fetch_options(args: &FetchArgs, charset: Option<&str>) -> anyhow::Result<Fetc
 
 fn extract_one(
     extractor: &Extractor,
-    input: &str,
+    input: &OsStr,
     charset: Option<&str>,
 ) -> anyhow::Result<Extracted> {
     let hints = Hints {
         url: None,
         charset: charset.map(String::from),
     };
-    let document = if input == "-" {
+    let document = if input == OsStr::new("-") {
         stream_from(extractor, hints, io::stdin().lock(), "reading stdin")?
     } else {
         let file = std::fs::File::open(input).context("reading file")?;

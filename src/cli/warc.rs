@@ -20,7 +20,7 @@ use linesift::{Document, Extractor};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -30,11 +30,12 @@ use std::time::Instant;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// WARC files: plain, gzip or zstd (told from the bytes); `-` for stdin.
+    // Paths: a file name need not be UTF-8.
     #[arg(required = true)]
-    inputs: Vec<String>,
+    inputs: Vec<PathBuf>,
     /// Output file, `-` for stdout. A `.gz` or `.zst` name compresses it.
     #[arg(long, short)]
-    output: String,
+    output: PathBuf,
     /// Output format: jsonl, or wet (default when the name has .warc or .wet).
     #[arg(long)]
     format: Option<Format>,
@@ -108,9 +109,17 @@ const QUEUE: usize = 2;
 const WRITE_QUEUE: usize = 64;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let format = args.format.unwrap_or_else(|| default_format(&args.output));
+    // The names in messages and in the output's `warc_file` (U+FFFD for
+    // bytes that are not UTF-8).
+    let names: Vec<String> = args
+        .inputs
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let output_name = args.output.to_string_lossy();
+    let format = args.format.unwrap_or_else(|| default_format(&output_name));
     let compression = match args.compress {
-        OutCompression::Auto => warc::writer::compression_for(&args.output),
+        OutCompression::Auto => warc::writer::compression_for(&output_name),
         OutCompression::None => Compression::None,
         OutCompression::Gzip => Compression::Gzip,
         OutCompression::Zstd => Compression::Zstd,
@@ -123,11 +132,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
-    let mut output = Output::open(&args.output, format, compression, &args.inputs)?;
+    let mut output = Output::open(&args.output, format, compression, &names)?;
     let mut summary = Summary::default();
     if let Some(offset) = args.offset {
         random_access(
             &args,
+            &names,
             offset,
             options,
             &extractor,
@@ -140,7 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let outcomes: Vec<Outcome> =
                 pool.install(|| work.par_iter().map(|w| process(&extractor, w)).collect());
             for (w, outcome) in work.into_iter().zip(outcomes) {
-                summary.record(&args.inputs, w, outcome, &mut output)?;
+                summary.record(&names, w, outcome, &mut output)?;
             }
             Ok(())
         })?;
@@ -165,6 +175,7 @@ fn default_format(output: &str) -> Format {
 /// `--offset`/`--length`: one record, as a CDX line points at it.
 fn random_access(
     args: &Args,
+    names: &[String],
     offset: u64,
     options: ReaderOptions,
     extractor: &Extractor,
@@ -177,17 +188,21 @@ fn random_access(
             args.inputs.len()
         );
     };
-    let item = warc::read_record_at(Path::new(input), offset, args.length, options)
-        .with_context(|| format!("{input}: reading the record at offset {offset}"))?;
+    let item = warc::read_record_at(input, offset, args.length, options).with_context(|| {
+        format!(
+            "{}: reading the record at offset {offset}",
+            input.to_string_lossy()
+        )
+    })?;
     let work = Work::Item { file: 0, item };
     let outcome = process(extractor, &work);
-    summary.record(&args.inputs, work, outcome, output)
+    summary.record(names, work, outcome, output)
 }
 
 /// Reads all inputs on a thread of its own and hands batches to `sink`
 /// in order.
 fn pipeline(
-    inputs: &[String],
+    inputs: &[PathBuf],
     options: ReaderOptions,
     batch: usize,
     sink: &mut dyn FnMut(Vec<Work>) -> anyhow::Result<()>,
@@ -214,7 +229,7 @@ fn pipeline(
 }
 
 fn read_all(
-    inputs: &[String],
+    inputs: &[PathBuf],
     options: ReaderOptions,
     batch: usize,
     tx: &mpsc::SyncSender<Vec<Work>>,
@@ -250,8 +265,8 @@ enum Flow {
     Stop,
 }
 
-fn open(input: &str) -> Result<Box<dyn Read + Send>, WarcError> {
-    if input == "-" {
+fn open(input: &Path) -> Result<Box<dyn Read + Send>, WarcError> {
+    if input == Path::new("-") {
         return Ok(Box::new(io::stdin()));
     }
     match std::fs::File::open(input) {
@@ -396,15 +411,17 @@ struct Output {
 
 impl Output {
     fn open(
-        name: &str,
+        path: &Path,
         format: Format,
         compression: Compression,
         inputs: &[String],
     ) -> anyhow::Result<Self> {
-        let raw: Box<dyn Write + Send> = if name == "-" {
+        let stdout = path == Path::new("-");
+        let raw: Box<dyn Write + Send> = if stdout {
             Box::new(io::BufWriter::new(io::stdout()))
         } else {
-            let file = std::fs::File::create(name).with_context(|| format!("creating {name}"))?;
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("creating {}", path.display()))?;
             Box::new(io::BufWriter::with_capacity(1 << 20, file))
         };
         let sink = match format {
@@ -413,7 +430,11 @@ impl Output {
         };
         let (tx, rx) = mpsc::sync_channel(WRITE_QUEUE);
         let inputs = inputs.to_vec();
-        let shown = if name == "-" { "stdout" } else { name }.to_string();
+        let shown = if stdout {
+            "stdout".to_string()
+        } else {
+            path.to_string_lossy().into_owned()
+        };
         let thread = std::thread::Builder::new()
             .name("warc-writer".into())
             .spawn(move || write_all(sink, &inputs, &rx, &shown))
@@ -651,7 +672,7 @@ fn log_failure(name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
     }
 }
 
-fn progress_bar(inputs: &[String]) -> ProgressBar {
+fn progress_bar(inputs: &[PathBuf]) -> ProgressBar {
     if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
