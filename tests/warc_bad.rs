@@ -523,13 +523,72 @@ fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
             &offset.to_string(),
         ])
     };
+    // Exit code 1 (this input could not be read), not 2 (fatal).
     let (code, _, stderr) = ra(offsets[1]);
-    assert_ne!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains(&format!("reading the record at offset {}", offsets[1])),
         "{stderr}"
     );
     let (code, _, stderr) = ra(offsets[2]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
+}
+
+/// A file cut inside its first record: not one record of it was read, so
+/// the input failed (exit code 1), as the README says; a file cut later
+/// keeps what came before and exits 0.
+#[test]
+fn a_file_cut_inside_its_first_record_fails() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let (gz, offsets) = gzip_file(&records);
+    let out = scratch("cut-first.jsonl");
+    let out = out.to_str().unwrap();
+    for (name, bytes, cut) in [
+        ("cut-first.warc", &plain, written[0].length / 2),
+        ("cut-first.warc.gz", &gz, offsets[1] / 2),
+    ] {
+        let path = scratch(name);
+        std::fs::write(&path, &bytes[..cut as usize]).unwrap();
+        let (code, _, stderr) = linesift(&["warc", path.to_str().unwrap(), "-o", out]);
+        assert_eq!(code, 1, "{name}: {stderr}");
+        assert!(stderr.contains("truncated"), "{name}: {stderr}");
+        assert_eq!(std::fs::read_to_string(out).unwrap(), "", "{name}");
+    }
+    // Cut inside the second record: the first is kept, exit 0.
+    let path = scratch("cut-second.warc");
+    let cut = written[1].offset + written[1].length / 2;
+    std::fs::write(&path, &plain[..cut as usize]).unwrap();
+    let (code, _, stderr) = linesift(&["warc", path.to_str().unwrap(), "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
+}
+
+/// `--offset` reads one record: when that record cannot be read (the file
+/// is missing, the member is corrupt, or the offset is not a record's
+/// start), the input failed, exit code 1, as for the whole-file reads; 2
+/// stays for fatal errors.
+#[test]
+fn offset_reads_that_find_no_record_fail_with_exit_code_1() {
+    let (plain, written) = six();
+    let path = scratch("ra-plain.warc");
+    std::fs::write(&path, &plain).unwrap();
+    let out = scratch("ra-bad.jsonl");
+    let out = out.to_str().unwrap();
+    let ra = |file: &str, offset: u64| {
+        linesift(&["warc", file, "-o", out, "--offset", &offset.to_string()])
+    };
+    let (code, _, stderr) = ra("/nonexistent/ra.warc", 0);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("/nonexistent/ra.warc"), "{stderr}");
+    // An offset inside a record, as a stale CDX line gives.
+    let (code, _, stderr) = ra(path.to_str().unwrap(), written[2].offset + 7);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("ra-plain.warc"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "");
+    // The right offset still reads.
+    let (code, _, stderr) = ra(path.to_str().unwrap(), written[2].offset);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
 }

@@ -188,15 +188,30 @@ fn random_access(
             args.inputs.len()
         );
     };
-    let item = warc::read_record_at(input, offset, args.length, options).with_context(|| {
-        format!(
-            "{}: reading the record at offset {offset}",
-            input.to_string_lossy()
-        )
-    })?;
+    let item = match warc::read_record_at(input, offset, args.length, options) {
+        Ok(item) => item,
+        // The file is missing or the member there is corrupt: this input
+        // could not be read (exit code 1), as in a whole-file read; not a
+        // fatal error (2), which is for the output and the arguments.
+        Err(e) => {
+            summary.errors += 1;
+            summary.failed_files += 1;
+            let name = &names[0];
+            eprintln!("linesift: {name}: reading the record at offset {offset}: {e}");
+            return Ok(());
+        }
+    };
     let work = Work::Item { file: 0, item };
     let outcome = process(extractor, &work);
-    summary.record(names, work, outcome, output)
+    summary.record(names, work, outcome, output)?;
+    // The end of this one-record "file": a bad record there (the offset is
+    // not a record's start, as a stale CDX line gives) means not one record
+    // could be read, so the input failed, as for a whole file.
+    let end = Work::End {
+        file: 0,
+        error: None,
+    };
+    summary.record(names, end, Outcome::Nothing, output)
 }
 
 /// Reads all inputs on a thread of its own and hands batches to `sink`
@@ -610,11 +625,11 @@ impl Summary {
 
     fn file_error(&mut self, name: &str, error: &WarcError) {
         self.errors += 1;
-        // A file whose every member was corrupt fails even when it also
-        // ends truncated: nothing of it was read.
-        let nothing_read = self.file_records == 0 && self.file_errors > 0;
         match error {
-            WarcError::Truncated { .. } if !nothing_read => {
+            // A cut keeps the records before it. With none before it (the
+            // file ends inside its first record, or every member was
+            // corrupt) nothing of the file was read: it failed, below.
+            WarcError::Truncated { .. } if self.file_records > 0 => {
                 self.truncated_files += 1;
                 eprintln!("linesift: {name}: {error}; the records before it are kept");
             }
