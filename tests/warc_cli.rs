@@ -385,6 +385,34 @@ fn a_fatal_output_error_stops_reading_the_other_inputs() {
     assert!(stderr.contains("No space left on device"), "{stderr}");
 }
 
+/// The format follows the output name's last extension before any `.gz`
+/// or `.zst`: `.warc` and `.wet` mean WET, anything else JSON lines, even
+/// when `.warc` appears earlier in the name (as in Common Crawl's
+/// `CC-MAIN-...-00000.warc.jsonl.gz`).
+#[test]
+fn the_output_format_follows_the_last_extension() {
+    let (warc, written) = input("fmt-in.warc.gz", true);
+    let ids = page_ids(&written);
+    for name in ["x.warc.jsonl", "x.warc.jsonl.zst", "x.wet.json"] {
+        let out = scratch(name);
+        let (code, _, stderr) =
+            linesift(&["warc", warc.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stderr}");
+        let lines = jsonl(&out);
+        assert_eq!(lines.len(), ids.len(), "{name}");
+        assert_eq!(lines[0]["warc_record_id"].as_str(), Some(ids[0].as_str()));
+    }
+    for name in ["y.warc", "y.warc.gz", "y.wet.zst", "y.jsonl.wet"] {
+        let out = scratch(name);
+        let (code, _, stderr) =
+            linesift(&["warc", warc.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stderr}");
+        let records = read_back(&out, "fastwarc");
+        assert_eq!(records.len(), ids.len(), "{name}");
+        assert_eq!(records[0]["type"], "conversion", "{name}");
+    }
+}
+
 /// A WARC file whose name is not UTF-8 is read like any other; the output
 /// names it with U+FFFD for the byte that is not UTF-8.
 #[cfg(unix)]

@@ -36,7 +36,8 @@ pub struct Args {
     /// Output file, `-` for stdout. A `.gz` or `.zst` name compresses it.
     #[arg(long, short)]
     output: PathBuf,
-    /// Output format: jsonl, or wet (default when the name has .warc or .wet).
+    /// Output format: jsonl, or wet (default when the name ends in .warc or
+    /// .wet, before any .gz or .zst).
     #[arg(long)]
     format: Option<Format>,
     /// Output compression: auto (by name), none, gzip, zstd.
@@ -164,11 +165,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// WET when the output name's last extension, before any `.gz` or `.zst`,
+/// is `.warc` or `.wet`; JSON lines otherwise. Only the last one counts:
+/// `CC-MAIN-...-00000.warc.jsonl.gz` is JSON lines about a WARC file.
 fn default_format(output: &str) -> Format {
-    if output.contains(".warc") || output.contains(".wet") {
-        Format::Wet
-    } else {
-        Format::Jsonl
+    let name = output
+        .strip_suffix(".gz")
+        .or_else(|| output.strip_suffix(".zst"))
+        .unwrap_or(output);
+    let extension = Path::new(name).extension().and_then(|e| e.to_str());
+    match extension.map(str::to_ascii_lowercase).as_deref() {
+        Some("warc" | "wet") => Format::Wet,
+        _ => Format::Jsonl,
     }
 }
 
