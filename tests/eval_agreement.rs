@@ -300,3 +300,53 @@ const JA_PAGE: &str = r#"<html lang="ja"><head><meta charset="utf-8"><title>天�
 <div class="menu"><a href="/">ホーム</a></div>
 <p>東京の天気は晴れです。明日も晴れるでしょう。週末は少し曇りの予報です。</p>
 </body></html>"#;
+
+/// A manifest page is read no further than `--max-bytes` (plus one byte):
+/// a page behind a FIFO that offers 64 MiB is refused after reading about
+/// the limit, and the run goes on, the page scored 0 with the reason.
+#[cfg(unix)]
+#[test]
+fn eval_stops_reading_a_page_at_the_limit() {
+    use std::io::Write;
+    let dir = temp_dir("eval-limit");
+    let fifo = dir.join("endless.html");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    std::fs::write(dir.join("gold.txt"), "some gold words").unwrap();
+    std::fs::write(
+        dir.join("m.tsv"),
+        "dataset\tid\thtml\tgold_text\nds\tp1\tendless.html\tgold.txt\n",
+    )
+    .unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            let chunk = "<p>More and more of the same paragraph.</p>\n".repeat(1500);
+            let mut written = 0usize;
+            while written < 64 << 20 {
+                match f.write_all(chunk.as_bytes()) {
+                    Ok(()) => written += chunk.len(),
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+                    Err(e) => panic!("{e}"),
+                }
+            }
+            written
+        })
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(dir.join("m.tsv"))
+        .args(["--max-bytes", "64K"])
+        .output()
+        .unwrap();
+    let written = writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("larger than the limit of 65536 bytes"),
+        "{stderr}"
+    );
+    assert!(written < 16 << 20, "read {written} bytes of a 64 KiB page");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -309,3 +309,42 @@ fn eval_report_screenshot_shows_bars_and_histogram() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// `explain` reads no more than `--max-bytes` (plus one byte to know the
+/// page is larger) before refusing it: fed an endless stdin, it stops
+/// reading at the limit and says so, instead of holding everything first.
+#[test]
+fn explain_stops_reading_at_the_page_limit() {
+    use std::io::Write;
+    let dir = temp_dir("explain-limit");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["explain", "-", "--max-bytes", "64K", "-o"])
+        .arg(dir.join("x.svg"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let chunk = "<p>More and more of the same paragraph.</p>\n".repeat(1500);
+    let mut written = 0usize;
+    while written < 64 << 20 {
+        match stdin.write_all(chunk.as_bytes()) {
+            Ok(()) => written += chunk.len(),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("larger than the limit of 65536 bytes"),
+        "{stderr}"
+    );
+    // Pipe buffers hold a little; nowhere near the 64 MiB offered.
+    assert!(written < 16 << 20, "read {written} bytes of a 64 KiB page");
+    assert!(!dir.join("x.svg").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}

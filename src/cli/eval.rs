@@ -12,7 +12,7 @@ use clap::Parser;
 use linesift::extract::explain::explain;
 use linesift::report::eval::{self, PageResult, Summary};
 use linesift::report::html::{self, Worst};
-use linesift::report::{explain_view, manifest};
+use linesift::report::{explain_view, manifest, read_page};
 use linesift::{Extractor, Hints, Options};
 use rayon::prelude::*;
 use std::io::Write;
@@ -241,7 +241,8 @@ impl Report<'_> {
         dir_name: &str,
     ) -> Option<String> {
         let r = self.results.get(index)?;
-        let bytes = std::fs::read(&r.html).ok()?;
+        let file = std::fs::File::open(&r.html).ok()?;
+        let bytes = read_page(file, self.extractor.options().max_bytes).ok()?;
         let e = explain(self.extractor, &bytes, &Hints::default()).ok()?;
         let file = format!("{:02}-{}.html", rank + 1, safe_name(&r.key()));
         let title = format!("{} ({})", r.key(), r.html.display());

@@ -7,7 +7,7 @@ use super::eval::describe;
 use super::options::ExtractOptions;
 use anyhow::{Context, bail};
 use linesift::extract::explain::explain;
-use linesift::report::explain_view;
+use linesift::report::{explain_view, read_page};
 use linesift::{Extractor, Hints};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,14 +43,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.output.display()
         ),
     };
-    let bytes = if args.page == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).context("reading stdin")?;
-        buf
-    } else {
-        std::fs::read(&args.page).with_context(|| format!("reading {}", args.page))?
-    };
     let options = args.extract.options();
+    // Read no further than the page limit, so that a huge page (or
+    // /dev/zero) is refused by the extractor below, not held whole first.
+    let bytes = if args.page == "-" {
+        read_page(std::io::stdin().lock(), options.max_bytes).context("reading stdin")?
+    } else {
+        std::fs::File::open(&args.page)
+            .and_then(|f| read_page(f, options.max_bytes))
+            .with_context(|| format!("reading {}", args.page))?
+    };
     let hints = Hints {
         url: None,
         charset: args.charset.clone(),

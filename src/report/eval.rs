@@ -72,7 +72,11 @@ pub fn evaluate_one(extractor: &Extractor, entry: &Entry) -> PageResult {
 }
 
 fn extract(extractor: &Extractor, entry: &Entry) -> Extracted {
-    let bytes = std::fs::read(&entry.html).map_err(|e| format!("reading html: {e}"))?;
+    // Read no further than the page limit: a huge page is refused, not
+    // held whole first.
+    let bytes = std::fs::File::open(&entry.html)
+        .and_then(|f| super::read_page(f, extractor.options().max_bytes))
+        .map_err(|e| format!("reading html: {e}"))?;
     let doc = extractor
         .extract(&bytes, &Hints::default())
         .map_err(|e| e.to_string())?;
