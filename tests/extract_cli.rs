@@ -102,3 +102,32 @@ fn file_names_that_are_not_utf8_are_read() {
         assert!(lines[1]["text"].as_str().unwrap().contains("orchard"));
     }
 }
+
+/// `--format json` writes one JSON document, so it takes one input; with
+/// several it is refused up front, pointing at `--format jsonl`, instead of
+/// writing pretty-printed objects back to back that no JSON parser reads.
+#[test]
+fn json_format_with_several_inputs_is_refused() {
+    let dir = scratch("json");
+    let a = dir.join("a.html");
+    let b = dir.join("b.html");
+    std::fs::write(&a, page("ferry")).unwrap();
+    std::fs::write(&b, page("mill")).unwrap();
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    let (code, stdout, stderr) = linesift(&[
+        os("extract"),
+        os("--format"),
+        os("json"),
+        a.as_os_str(),
+        b.as_os_str(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--format jsonl"), "{stderr}");
+    assert_eq!(stdout, "");
+    // One input: one JSON document.
+    let (code, stdout, stderr) =
+        linesift(&[os("extract"), os("--format"), os("json"), a.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(doc["text"].as_str().unwrap().contains("ferry"));
+}

@@ -5,7 +5,7 @@
 //! there are URLs; files are extracted on the rayon pool.
 
 use super::options::{ExtractOptions, body_limit, parse_size};
-use anyhow::Context;
+use anyhow::{Context, bail};
 use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
 use linesift::{Document, Extractor, Hints};
 use rayon::prelude::*;
@@ -24,7 +24,8 @@ pub struct Args {
     /// Read more input paths from this file, one per line.
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
-    /// Output format: text (default for one input), json, jsonl (default for many).
+    /// Output format: text (default for one input), json (one input only),
+    /// jsonl (default for many).
     #[arg(long)]
     format: Option<Format>,
     /// Worker threads (default: all cores).
@@ -112,6 +113,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if inputs.is_empty() {
         inputs.push("-".into());
+    }
+    // One pretty-printed object per input, back to back, is no JSON
+    // document any parser reads: JSON lines is the format for many.
+    if args.format == Some(Format::Json) && inputs.len() > 1 {
+        bail!(
+            "--format json writes one JSON document, for one input; for {} inputs use \
+             --format jsonl (one JSON object a line)",
+            inputs.len()
+        );
     }
     let format = args.format.unwrap_or(if inputs.len() == 1 {
         Format::Text
