@@ -350,3 +350,31 @@ fn eval_stops_reading_a_page_at_the_limit() {
     assert!(written < 16 << 20, "read {written} bytes of a 64 KiB page");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--datasets` with a name the manifest does not have is an error naming
+/// it and the datasets there are, not an empty table and exit code 0.
+#[test]
+fn unknown_dataset_names_are_an_error() {
+    let dir = temp_dir("eval-datasets");
+    let m = fixture(&dir);
+    let eval = |datasets: &str| {
+        Command::new(env!("CARGO_BIN_EXE_linesift"))
+            .arg("eval")
+            .arg(&m)
+            .args(["--datasets", datasets])
+            .output()
+            .unwrap()
+    };
+    let bad = eval("news,nwes");
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("nwes"), "{stderr}");
+    assert!(stderr.contains("cjk, news"), "{stderr}");
+    assert!(bad.stdout.is_empty());
+    let good = eval("news");
+    assert!(good.status.success());
+    let table = String::from_utf8_lossy(&good.stdout);
+    assert!(table.contains("\nnews"), "{table}");
+    assert!(!table.contains("\ncjk"), "{table}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -7,7 +7,7 @@
 //! the run or change the exit code.
 
 use super::options::ExtractOptions;
-use anyhow::{Context, anyhow};
+use anyhow::{Context, anyhow, bail};
 use clap::Parser;
 use linesift::extract::explain::explain;
 use linesift::report::eval::{self, PageResult, Summary};
@@ -15,6 +15,7 @@ use linesift::report::html::{self, Worst};
 use linesift::report::{explain_view, manifest, read_page};
 use linesift::{Extractor, Hints, Options};
 use rayon::prelude::*;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -62,7 +63,27 @@ struct OptionSet {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut entries = manifest::read(&args.manifest)?;
     if let Some(list) = &args.datasets {
-        let keep: Vec<&str> = list.split(',').map(str::trim).collect();
+        let keep: Vec<&str> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .collect();
+        // A misspelt name would otherwise just drop its pages and print a
+        // table without them, as if all were well.
+        let known: BTreeSet<&str> = entries.iter().map(|e| e.dataset.as_str()).collect();
+        let unknown: Vec<&str> = keep
+            .iter()
+            .copied()
+            .filter(|d| !known.contains(d))
+            .collect();
+        if !unknown.is_empty() {
+            bail!(
+                "--datasets: {} not in {}; its datasets are {}",
+                unknown.join(", "),
+                args.manifest.display(),
+                known.into_iter().collect::<Vec<_>>().join(", ")
+            );
+        }
         entries.retain(|e| keep.contains(&e.dataset.as_str()));
     }
     let pool = rayon::ThreadPoolBuilder::new()
