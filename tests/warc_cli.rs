@@ -443,3 +443,25 @@ fn warc_file_names_that_are_not_utf8_are_read() {
     assert!(file.ends_with("-caf\u{fffd}.warc.gz"), "{file}");
     assert_eq!(lines[pages]["warc_file"].as_str(), warc.to_str());
 }
+
+/// A usage error found in the arguments (`--offset` with two inputs) is
+/// reported before the output file is created: an existing file is left
+/// as it was.
+#[test]
+fn argument_errors_leave_the_output_file_alone() {
+    let (warc, _) = input("args-in.warc.gz", true);
+    let out = scratch("keep.jsonl");
+    std::fs::write(&out, "earlier results\n").unwrap();
+    let (code, _, stderr) = linesift(&[
+        "warc",
+        warc.to_str().unwrap(),
+        warc.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--offset",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--offset"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
+}

@@ -133,18 +133,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
+    // Argument errors before the output is created: a run that does nothing
+    // must not truncate an existing file of that name.
+    let one_record = match (args.offset, args.inputs.as_slice()) {
+        (Some(offset), [input]) => Some((offset, input.as_path())),
+        (Some(_), inputs) => bail!(
+            "--offset reads one record from one file; {} given",
+            inputs.len()
+        ),
+        (None, _) => None,
+    };
     let mut output = Output::open(&args.output, format, compression, &names)?;
     let mut summary = Summary::default();
-    if let Some(offset) = args.offset {
-        random_access(
-            &args,
-            &names,
+    if let Some((offset, input)) = one_record {
+        let at = RecordAt {
+            input,
             offset,
+            length: args.length,
             options,
-            &extractor,
-            &mut output,
-            &mut summary,
-        )?;
+        };
+        random_access(&at, &names, &extractor, &mut output, &mut summary)?;
     } else {
         let batch = pool.current_num_threads().max(1) * 16;
         pipeline(&args.inputs, options, batch, &mut |work| {
@@ -180,23 +188,24 @@ fn default_format(output: &str) -> Format {
     }
 }
 
+/// Where `--offset`/`--length` point.
+struct RecordAt<'a> {
+    input: &'a Path,
+    offset: u64,
+    length: Option<u64>,
+    options: ReaderOptions,
+}
+
 /// `--offset`/`--length`: one record, as a CDX line points at it.
 fn random_access(
-    args: &Args,
+    at: &RecordAt,
     names: &[String],
-    offset: u64,
-    options: ReaderOptions,
     extractor: &Extractor,
     output: &mut Output,
     summary: &mut Summary,
 ) -> anyhow::Result<()> {
-    let [input] = args.inputs.as_slice() else {
-        bail!(
-            "--offset reads one record from one file; {} given",
-            args.inputs.len()
-        );
-    };
-    let item = match warc::read_record_at(input, offset, args.length, options) {
+    let offset = at.offset;
+    let item = match warc::read_record_at(at.input, offset, at.length, at.options) {
         Ok(item) => item,
         // The file is missing or the member there is corrupt: this input
         // could not be read (exit code 1), as in a whole-file read; not a
