@@ -155,7 +155,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         random_access(&at, &names, &extractor, &mut output, &mut summary)?;
     } else {
         let batch = pool.current_num_threads().max(1) * 16;
-        pipeline(&args.inputs, options, batch, &mut |work| {
+        let progress = progress_bar(&args.inputs);
+        summary.bar = Some(progress.clone());
+        pipeline(&args.inputs, options, batch, &progress, &mut |work| {
             let outcomes: Vec<Outcome> =
                 pool.install(|| work.par_iter().map(|w| process(&extractor, w)).collect());
             for (w, outcome) in work.into_iter().zip(outcomes) {
@@ -237,10 +239,10 @@ fn pipeline(
     inputs: &[PathBuf],
     options: ReaderOptions,
     batch: usize,
+    progress: &ProgressBar,
     sink: &mut dyn FnMut(Vec<Work>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::sync_channel::<Vec<Work>>(QUEUE);
-    let progress = progress_bar(inputs);
     let stopped = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let bar = progress.clone();
@@ -555,6 +557,8 @@ struct Summary {
     file_records: u64,
     /// Errors in the current file (bad records, corrupt members, garbage).
     file_errors: u64,
+    /// The progress bar that messages must not be drawn into.
+    bar: Option<ProgressBar>,
 }
 
 impl Summary {
@@ -576,7 +580,7 @@ impl Summary {
                     // a failed input, so that a batch run notices.
                     None if self.file_records == 0 && self.file_errors > 0 => {
                         self.failed_files += 1;
-                        eprintln!("linesift: {name}: not one record could be read");
+                        self.log(format_args!("{name}: not one record could be read"));
                     }
                     None => {}
                 }
@@ -633,7 +637,7 @@ impl Summary {
             Outcome::Skipped(key) => *self.skipped.entry(key).or_default() += 1,
             Outcome::Failed(message) => {
                 self.errors += 1;
-                log_failure(name, &item, pos, &message);
+                self.log_failure(name, &item, pos, &message);
             }
             Outcome::Nothing => {}
         }
@@ -648,13 +652,51 @@ impl Summary {
             // corrupt) nothing of the file was read: it failed, below.
             WarcError::Truncated { .. } if self.file_records > 0 => {
                 self.truncated_files += 1;
-                eprintln!("linesift: {name}: {error}; the records before it are kept");
+                self.log(format_args!(
+                    "{name}: {error}; the records before it are kept"
+                ));
             }
             _ if self.file_records == 0 => {
                 self.failed_files += 1;
-                eprintln!("linesift: {name}: {error}");
+                self.log(format_args!("{name}: {error}"));
             }
-            _ => eprintln!("linesift: {name}: {error}; the records before it are kept"),
+            _ => self.log(format_args!(
+                "{name}: {error}; the records before it are kept"
+            )),
+        }
+    }
+
+    /// Logs a bad record (or garbage) with its file and offset.
+    fn log_failure(&self, name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
+        let inner = match pos.inner {
+            0 => String::new(),
+            n => format!("+{n}"),
+        };
+        let offset = pos.offset;
+        match item {
+            // The message names the member's offset itself.
+            Item::Bad {
+                error: WarcError::Corrupt { .. },
+                ..
+            } => self.log(format_args!(
+                "{name}: {message}; reading goes on at the next member"
+            )),
+            Item::Bad {
+                error: WarcError::Garbage { .. },
+                ..
+            } => self.log(format_args!("{name}: at offset {offset}{inner}: {message}")),
+            _ => self.log(format_args!(
+                "{name}: record at offset {offset}{inner}: {message}"
+            )),
+        }
+    }
+
+    /// A message on stderr, with the progress bar (when shown) cleared
+    /// while it is printed and drawn again below it.
+    fn log(&self, message: std::fmt::Arguments) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("linesift: {message}")),
+            None => eprintln!("linesift: {message}"),
         }
     }
 
@@ -680,27 +722,6 @@ impl Summary {
                 .collect();
             eprintln!("  skipped: {}", reasons.join(", "));
         }
-    }
-}
-
-/// Logs a bad record (or garbage) with its file and offset.
-fn log_failure(name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
-    let inner = match pos.inner {
-        0 => String::new(),
-        n => format!("+{n}"),
-    };
-    let offset = pos.offset;
-    match item {
-        // The message names the member's offset itself.
-        Item::Bad {
-            error: WarcError::Corrupt { .. },
-            ..
-        } => eprintln!("linesift: {name}: {message}; reading goes on at the next member"),
-        Item::Bad {
-            error: WarcError::Garbage { .. },
-            ..
-        } => eprintln!("linesift: {name}: at offset {offset}{inner}: {message}"),
-        _ => eprintln!("linesift: {name}: record at offset {offset}{inner}: {message}"),
     }
 }
 
