@@ -59,7 +59,10 @@ pub struct Extractor {
 const STOP_LANGUAGES: &[&str] = &["en", "de", "fr", "es", "it", "nl", "pt"];
 
 impl Extractor {
-    pub fn new(options: Options) -> Self {
+    /// An extractor with these options (`max_bytes` taken as at most
+    /// [`options::MAX_PAGE_BYTES`]).
+    pub fn new(mut options: Options) -> Self {
+        options.max_bytes = options.max_bytes.min(options::MAX_PAGE_BYTES);
         let stop = STOP_LANGUAGES
             .iter()
             .filter_map(|l| stop_words::lookup(l))
@@ -130,6 +133,7 @@ impl Extractor {
     fn scan_limits(&self) -> ScanLimits {
         ScanLimits {
             wrap: self.options.wrap,
+            max_lines: self.options.max_lines,
             ..ScanLimits::default()
         }
     }
@@ -173,7 +177,11 @@ impl PageStream<'_> {
         if self.bytes > limit as u64 {
             return Err(self.fail(ExtractError::TooLarge { limit }));
         }
-        self.push(chunk)?;
+        // Any error (a binary page) fails the stream for good: fed on, it
+        // would sniff the bytes after the refused ones as a new page.
+        if let Err(e) = self.push(chunk) {
+            return Err(self.fail(e));
+        }
         let limit = self.extractor.options.max_lines;
         if self.scanner.line_count() > limit {
             return Err(self.fail(ExtractError::TooManyLines { limit }));
@@ -928,6 +936,34 @@ fn floor_boundary(s: &str, i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stream refused as binary stays refused: fed on, it used to sniff
+    /// the bytes after the refused ones as a page of their own and give a
+    /// Document of the tail.
+    #[test]
+    fn a_binary_stream_stays_refused() {
+        let ex = Extractor::new(Options::default());
+        let mut page = ex.stream(Hints::default());
+        let binary = matches!(page.feed(&[1u8; 16384]), Err(ExtractError::Binary { .. }));
+        assert!(binary);
+        assert!(
+            page.feed(b"<p>hello world, a page after the refused bytes</p>")
+                .is_err()
+        );
+        assert!(page.finish().is_err());
+    }
+
+    /// A page limit past what 32-bit offsets of the decoded text hold is
+    /// taken as the largest that fits.
+    #[test]
+    fn the_page_limit_is_capped_where_offsets_fit() {
+        let ex = Extractor::new(Options {
+            max_bytes: usize::MAX,
+            ..Options::default()
+        });
+        assert_eq!(ex.options().max_bytes, options::MAX_PAGE_BYTES);
+        assert!(options::MAX_PAGE_BYTES * 3 <= u32::MAX as usize);
+    }
 
     /// A menu of `n` linked items, as WordPress writes one.
     fn menu(n: usize, path: &str, label: &str) -> String {

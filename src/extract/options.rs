@@ -95,7 +95,8 @@ pub struct Options {
     // source is kept to render the selected lines) plus ~70 bytes per
     // logical line, so both are capped; see README "Resource limits".
     /// Pages larger than this many bytes are refused with
-    /// [`ExtractError::TooLarge`](super::ExtractError::TooLarge).
+    /// [`ExtractError::TooLarge`](super::ExtractError::TooLarge). At most
+    /// [`MAX_PAGE_BYTES`]: a larger setting is taken as that.
     #[serde(default = "default_max_bytes")]
     pub max_bytes: usize,
     /// Pages with more logical lines than this are refused with
@@ -193,6 +194,12 @@ from_str_names!(HeadlineMethod,
     "tf" => HeadlineMethod::Tf, "tf-idf" => HeadlineMethod::TfIdf, "osm" => HeadlineMethod::Osm,
     "aggregate" => HeadlineMethod::Aggregate, "auto" => HeadlineMethod::Auto,
     "off" => HeadlineMethod::Off);
+
+/// The largest page the core takes: line offsets and counts are 32-bit,
+/// and a page in a legacy single-byte encoding may triple in size as
+/// UTF-8, so `u32::MAX / 3` bytes (about 1.4 GB) keeps every offset of the
+/// decoded text in range.
+pub const MAX_PAGE_BYTES: usize = (u32::MAX / 3) as usize;
 
 #[cfg(test)]
 mod tests {

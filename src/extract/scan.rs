@@ -138,6 +138,11 @@ pub struct ScanLimits {
     pub max_depth: usize,
     /// Container elements recorded; later ones are not tracked.
     pub max_elements: usize,
+    /// Lines after which scanning stops: one line more than this is the
+    /// caller's sign that the page has too many (`ExtractError::TooManyLines`),
+    /// found as soon as it is true rather than after a page of empty `<p>`s
+    /// was counted whole at some 24 times its size.
+    pub max_lines: usize,
 }
 
 impl Default for ScanLimits {
@@ -146,6 +151,7 @@ impl Default for ScanLimits {
             wrap: 600,
             max_depth: 256,
             max_elements: 200_000,
+            max_lines: usize::MAX,
         }
     }
 }
@@ -691,7 +697,7 @@ impl<'a> Scanner<'a> {
 
     /// Counts what has arrived and is not counted yet.
     fn scan_to_end(&mut self) {
-        while self.pos < self.src.len() {
+        while self.pos < self.src.len() && self.lines.len() <= self.limits.max_lines {
             self.step();
         }
     }
@@ -1410,6 +1416,9 @@ impl<'a> Scanner<'a> {
     fn unstacked_hiding(&mut self, start: usize, name: usize, len: usize) {
         let bytes = self.src.as_bytes();
         let value = &bytes[start + name + 2..start + len - 1];
+        // As the byte states keep it: a value cut at the cap, so a page
+        // fed in pieces (the attribute split between them) reads the same.
+        let value = &value[..value.len().min(VALUE_CAP)];
         let name = &bytes[start..start + name];
         self.tag_hidden |= if name.len() == 6 {
             name.eq_ignore_ascii_case(b"hidden") && hidden_hides(value)
@@ -2576,6 +2585,49 @@ mod tests {
                 assert_eq!(whole, bytewise, "{html:?}");
             }
         }
+    }
+
+    /// Scanning stops at the first line over the limit: a page of empty
+    /// blocks is refused having counted one line too many, not all of them.
+    #[test]
+    fn scanning_stops_one_line_past_the_limit() {
+        let page = "<p>".repeat(100_000);
+        let limits = ScanLimits {
+            max_lines: 100,
+            ..ScanLimits::default()
+        };
+        let scan = Scanner::borrowed(limits, &page).finish();
+        assert!(
+            (101..110).contains(&scan.lines.len()),
+            "{}",
+            scan.lines.len()
+        );
+        let mut fed = Scanner::new(limits);
+        for _ in 0..1000 {
+            fed.push(&page[..300]);
+        }
+        assert!(
+            (101..110).contains(&fed.line_count()),
+            "{}",
+            fed.line_count()
+        );
+    }
+
+    /// A span's `style` longer than the value cap, `display:none` past it:
+    /// read in place whole, it hid the span; cut at the cap by the byte
+    /// states (the attribute split between two chunks), it did not. Both
+    /// read the first `VALUE_CAP` bytes now.
+    #[test]
+    fn a_long_style_on_a_span_reads_the_same_whole_and_bytewise() {
+        let style = "color:red;".repeat(VALUE_CAP / 10 + 1);
+        let html = format!("<p><span style=\"{style}display:none\">hid</span><p>open");
+        let [whole, bytewise] = whole_and_bytewise(&html);
+        assert_eq!(whole, bytewise);
+        let short = "<p><span style=\"color:red;display:none\">hid</span><p>open";
+        let [(lines, _, _), bytewise] = whole_and_bytewise(short);
+        assert_eq!(lines, bytewise.0);
+        let hid = line_holding(&lines, short, "hid");
+        assert!(hid.boiler_text == hid.text && hid.text > 0, "{hid:?}");
     }
 
     #[test]

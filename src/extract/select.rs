@@ -501,7 +501,9 @@ fn forgive_dominant_boilerplate(
     // one is found.
     let mut dominant = elements
         .iter()
-        .filter(|e| e.boiler && dialogs.outside(e) * 100 > total * 85)
+        .enumerate()
+        .filter(|&(i, e)| e.boiler && dialogs.outside(i) * 100 > total * 85)
+        .map(|(_, e)| e)
         .peekable();
     if dominant.peek().is_none() {
         return Forgiven { forgiven, comments };
@@ -525,6 +527,13 @@ struct Dialogs<'e> {
     dialogs: Vec<usize>,
     /// Their text.
     text: u64,
+    /// Per element, when the page has dialogs: whether it is in one (a
+    /// dialog or inside one), and the text of the outermost dialogs within
+    /// it. Worked out in two passes over the elements (parents come
+    /// before their children), not by walking every element's ancestors
+    /// for every dialog: a page of thousands of dialogs and boilerplate
+    /// elements, thousands deep, took hours that way.
+    within: Vec<(bool, u64)>,
 }
 
 impl<'e> Dialogs<'e> {
@@ -533,38 +542,59 @@ impl<'e> Dialogs<'e> {
             elements,
             dialogs: Vec::new(),
             text: 0,
+            within: Vec::new(),
         };
-        // A dialog in another is in its text already.
+        if !elements.iter().any(|e| e.dialog) {
+            return found;
+        }
+        let parent = |e: &Element| {
+            let p = e.parent as usize;
+            (p < elements.len()).then_some(p)
+        };
+        // Whether each element has a dialog around it.
+        let mut around = vec![false; elements.len()];
         for (i, e) in elements.iter().enumerate() {
-            if e.dialog && !found.in_a_dialog(e) {
+            if let Some(p) = parent(e).filter(|&p| p < i) {
+                around[i] = around[p] || elements[p].dialog;
+            }
+            // A dialog in another is in its text already.
+            if e.dialog && !around[i] {
                 found.dialogs.push(i);
                 found.text += u64::from(e.text);
             }
         }
+        // The outermost dialogs' text, handed up from children to parents.
+        let mut inside = vec![0u64; elements.len()];
+        for (i, e) in elements.iter().enumerate().rev() {
+            let up = match e.dialog && !around[i] {
+                true => u64::from(e.text),
+                false => inside[i],
+            };
+            if let Some(p) = parent(e).filter(|&p| p < i) {
+                inside[p] += up;
+            }
+        }
+        found.within = around
+            .iter()
+            .zip(elements)
+            .map(|(&around, e)| around || e.dialog)
+            .zip(inside)
+            .collect();
         found
     }
 
-    /// The text of `e` less that of the dialogs in it: a footer holding a
-    /// shop's policies in modals holds little of what a reader sees. An
-    /// element in a dialog has none.
-    fn outside(&self, e: &Element) -> u64 {
-        if self.dialogs.is_empty() {
-            return u64::from(e.text);
+    /// The text of element `i` less that of the dialogs in it: a footer
+    /// holding a shop's policies in modals holds little of what a reader
+    /// sees. An element in a dialog has none.
+    fn outside(&self, i: usize) -> u64 {
+        let text = self.elements.get(i).map_or(0, |e| u64::from(e.text));
+        match self.within.get(i) {
+            None => text,
+            Some(&(true, _)) => 0,
+            Some(&(false, inside)) => text.saturating_sub(inside),
         }
-        if e.dialog || self.in_a_dialog(e) {
-            return 0;
-        }
-        let inside: u64 = self
-            .dialogs
-            .iter()
-            .map(|&d| &self.elements[d])
-            .filter(|d| parents_of(self.elements, d).any(|a| std::ptr::eq(a, e)))
-            .map(|d| u64::from(d.text))
-            .sum();
-        u64::from(e.text).saturating_sub(inside)
     }
 
-    /// Whether one of `e`'s ancestors is a dialog found so far.
     /// Gives the lines of every dialog back the marks they had in
     /// `marked`: misleading class names elsewhere say nothing about a
     /// consent or sign-up box no reader sees until a script opens it.
@@ -580,10 +610,6 @@ impl<'e> Dialogs<'e> {
                 t.boiler_text = f.boiler_text;
             }
         }
-    }
-
-    fn in_a_dialog(&self, e: &Element) -> bool {
-        !self.dialogs.is_empty() && parents_of(self.elements, e).any(|a| a.dialog)
     }
 }
 
@@ -1750,6 +1776,44 @@ mod tests {
             dialog: false,
             form: false,
         }
+    }
+
+    /// The text outside dialogs, worked out in two passes, is what the
+    /// definition says, element by element: its text less that of the
+    /// outermost dialogs under it (none for an element in a dialog), on
+    /// a tree with dialogs nested in dialogs, siblings and deep chains.
+    #[test]
+    fn text_outside_dialogs_follows_the_tree() {
+        // 0 body > 1 footer > {2 dialog > 3 dialog (nested), 4 div > 5
+        // dialog}, 6 nav > 7 div > 8 div > 9 dialog.
+        let parents = [NO_ELEMENT, 0, 1, 2, 1, 4, 0, 6, 7, 8];
+        let dialogs = [2, 3, 5, 9];
+        let texts = [1000, 600, 200, 50, 150, 100, 300, 300, 300, 40];
+        let elements: Vec<Element> = parents
+            .iter()
+            .zip(texts)
+            .enumerate()
+            .map(|(i, (&p, t))| Element {
+                text: t,
+                dialog: dialogs.contains(&i),
+                ..element(p)
+            })
+            .collect();
+        let found = Dialogs::of(&elements);
+        assert_eq!(found.dialogs, [2, 5, 9], "outermost only");
+        assert_eq!(found.text, 200 + 100 + 40);
+        let outside: Vec<u64> = (0..elements.len()).map(|i| found.outside(i)).collect();
+        assert_eq!(outside, [660, 300, 0, 0, 50, 0, 260, 260, 260, 0]);
+        // No dialogs: every element's own text.
+        let plain: Vec<Element> = elements
+            .iter()
+            .map(|e| Element {
+                dialog: false,
+                ..*e
+            })
+            .collect();
+        let none = Dialogs::of(&plain);
+        assert_eq!(none.outside(1), 600);
     }
 
     /// Each line with text of `html`: its source, and its text inside
