@@ -43,7 +43,9 @@ pub struct Args {
 /// How URL inputs are fetched.
 #[derive(Debug, clap::Args)]
 struct FetchArgs {
-    /// User-Agent for requests; its first word is matched in robots.txt.
+    /// User-Agent for requests; its product token (the first word, or the
+    /// name after `compatible;` in a browser-style one) is matched in
+    /// robots.txt.
     #[arg(long, value_name = "UA")]
     user_agent: Option<String>,
     /// Total time limit per request in seconds (connect and read limits are

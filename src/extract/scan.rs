@@ -498,6 +498,9 @@ pub struct Scanner<'a> {
     elements: Vec<Element>,
     stack: Vec<Open>,
     overflow: usize,
+    /// Where `scan_to_end` stops: the text's end, or 0 once a line too
+    /// many was closed.
+    scan_end: usize,
     boiler_depth: u32,
     furniture_depth: u32,
     /// The boilerplate and furniture depths at the innermost open
@@ -605,6 +608,7 @@ impl<'a> Scanner<'a> {
             elements: Vec::new(),
             stack: Vec::new(),
             overflow: 0,
+            scan_end: 0,
             boiler_depth: 0,
             boiler_base: 0,
             furniture_base: 0,
@@ -697,7 +701,14 @@ impl<'a> Scanner<'a> {
 
     /// Counts what has arrived and is not counted yet.
     fn scan_to_end(&mut self) {
-        while self.pos < self.src.len() && self.lines.len() <= self.limits.max_lines {
+        // The loop's bound is a field, not `src.len()` (a `Cow`, so a
+        // branch a step) and not a line count test a step: `close_line`
+        // sets it to 0 on the first line past `max_lines`.
+        self.scan_end = match self.lines.len() > self.limits.max_lines {
+            true => 0,
+            false => self.src.len(),
+        };
+        while self.pos < self.scan_end {
             self.step();
         }
     }
@@ -1872,6 +1883,9 @@ impl<'a> Scanner<'a> {
         self.cur.end = at as u32;
         if self.cur.end > self.cur.start || self.cur.text + self.cur.code > 0 {
             self.lines.push(self.cur);
+            if self.lines.len() > self.limits.max_lines {
+                self.scan_end = 0;
+            }
         }
         self.cur = Line {
             start: at as u32,
