@@ -122,6 +122,33 @@ fn binary_writes_svg_and_html_and_refuses_other_extensions() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A page whose file name is not UTF-8 (Latin-1 `é`) is explained like
+/// any other, its name shown with U+FFFD, as `extract` and `warc` take
+/// such names.
+#[cfg(unix)]
+#[test]
+fn a_page_named_in_latin1_is_explained() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("explain-latin1");
+    let page = dir.join(std::ffi::OsStr::from_bytes(b"caf\xe9.html"));
+    std::fs::write(&page, PAGE).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .arg("-o")
+        .arg(dir.join("x.html"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(dir.join("x.html")).unwrap();
+    assert!(html.contains("caf\u{fffd}.html"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Renders `file` in headless Chromium; `None` (with a note) when absent.
 fn screenshot(file: &Path, png: &Path) -> Option<()> {
     if Command::new("chromium").arg("--version").output().is_err() {

@@ -9,13 +9,14 @@ use anyhow::{Context, bail};
 use linesift::extract::explain::explain;
 use linesift::report::{explain_view, read_page};
 use linesift::{Extractor, Hints};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The HTML page to explain (`-` for stdin).
-    page: String,
+    // A path: a file name need not be UTF-8.
+    page: PathBuf,
     /// Output file: `.svg` for the chart, `.html` for the full page.
     #[arg(long, short)]
     output: PathBuf,
@@ -46,21 +47,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = args.extract.options();
     // Read no further than the page limit, so that a huge page (or
     // /dev/zero) is refused by the extractor below, not held whole first.
-    let bytes = if args.page == "-" {
+    let name = args.page.to_string_lossy();
+    let bytes = if args.page == Path::new("-") {
         read_page(std::io::stdin().lock(), options.max_bytes).context("reading stdin")?
     } else {
         std::fs::File::open(&args.page)
             .and_then(|f| read_page(f, options.max_bytes))
-            .with_context(|| format!("reading {}", args.page))?
+            .with_context(|| format!("reading {name}"))?
     };
     let hints = Hints {
         url: None,
         charset: args.charset.clone(),
     };
     let e = explain(&Extractor::new(options), &bytes, &hints)
-        .with_context(|| format!("extracting {}", args.page))?;
+        .with_context(|| format!("extracting {name}"))?;
     let out = if html {
-        explain_view::page(&e, &args.page, &describe(&options))
+        explain_view::page(&e, &name, &describe(&options))
     } else {
         explain_view::chart(&e, args.width.clamp(300.0, 20_000.0), false)
     };
