@@ -4,6 +4,8 @@
 //! through the library and through the binary. The comparisons with
 //! score.py are skipped with a note when `../shared` or python3 is absent.
 
+mod cli_support;
+
 use linesift::report::eval::{self, Summary};
 use linesift::report::{manifest, score};
 use linesift::{Extractor, Hints, Options};
@@ -222,11 +224,7 @@ fn binary_eval_writes_json_tsv_and_compares() {
         .arg(&tsv)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cli_support::assert_success(&out);
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.starts_with("dataset"), "{table}");
     assert!(table.contains("\nmean"), "{table}");
@@ -310,8 +308,7 @@ fn eval_stops_reading_a_page_at_the_limit() {
     use std::io::Write;
     let dir = temp_dir("eval-limit");
     let fifo = dir.join("endless.html");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
+    cli_support::make_fifo(&fifo);
     std::fs::write(dir.join("gold.txt"), "some gold words").unwrap();
     std::fs::write(
         dir.join("m.tsv"),

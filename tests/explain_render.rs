@@ -3,6 +3,8 @@
 //! screenshots must show the charts' colours. The screenshot checks skip
 //! with a note when `chromium` is absent.
 
+mod cli_support;
+
 use linesift::extract::explain::explain;
 use linesift::report::explain_view;
 use linesift::report::svg::colour;
@@ -139,11 +141,7 @@ fn a_page_named_in_latin1_is_explained() {
         .arg(dir.join("x.html"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cli_support::assert_success(&out);
     let html = std::fs::read_to_string(dir.join("x.html")).unwrap();
     assert!(html.contains("caf\u{fffd}.html"));
     let _ = std::fs::remove_dir_all(dir);
@@ -295,11 +293,7 @@ fn eval_report_screenshot_shows_bars_and_histogram() {
         .args(["--worst", "2"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cli_support::assert_success(&out);
     let html = std::fs::read_to_string(&report).unwrap();
     assert!(html.contains("Worst 2 pages"));
     assert!(
@@ -342,7 +336,6 @@ fn eval_report_screenshot_shows_bars_and_histogram() {
 /// reading at the limit and says so, instead of holding everything first.
 #[test]
 fn explain_stops_reading_at_the_page_limit() {
-    use std::io::Write;
     let dir = temp_dir("explain-limit");
     let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
         .args(["explain", "-", "--max-bytes", "64K", "-o"])
@@ -354,14 +347,7 @@ fn explain_stops_reading_at_the_page_limit() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let chunk = "<p>More and more of the same paragraph.</p>\n".repeat(1500);
-    let mut written = 0usize;
-    while written < 64 << 20 {
-        match stdin.write_all(chunk.as_bytes()) {
-            Ok(()) => written += chunk.len(),
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
-            Err(e) => panic!("{e}"),
-        }
-    }
+    let written = cli_support::write_until_closed(&mut stdin, chunk.as_bytes(), 64 << 20);
     drop(stdin);
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -3,9 +3,10 @@
 //! streamed through `PageStream::feed` with a 64 MiB page limit keeps the
 //! peak resident set of the process near the limit.
 
+mod cli_support;
+
 use linesift::extract::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_TEXT};
 use linesift::{ExtractError, Extractor, Hints, Options};
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn extractor(f: impl FnOnce(&mut Options)) -> Extractor {
@@ -274,14 +275,7 @@ fn cli_extract_stops_reading_stdin_at_the_limit() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let chunk = chunk();
-    let mut written = 0u64;
-    while written < STREAM_TOTAL {
-        match stdin.write_all(&chunk) {
-            Ok(()) => written += chunk.len() as u64,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
-            Err(e) => panic!("{e}"),
-        }
-    }
+    let written = cli_support::write_until_closed(&mut stdin, &chunk, STREAM_TOTAL);
     drop(stdin);
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

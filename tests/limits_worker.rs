@@ -5,6 +5,8 @@
 //! transient failure; a task within its deadline passes; and blocking WARC
 //! work stops publishing once the deadline has passed.
 
+mod cli_support;
+
 mod fetch_support;
 
 use fetch_support::{Request, Server, Step, html, response};
@@ -139,12 +141,7 @@ async fn warc_file_work_stops_publishing_after_the_deadline() {
     let dir = std::env::temp_dir().join(format!("linesift-limits-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("slow.warc");
-    let _ = std::fs::remove_file(&fifo);
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    cli_support::make_fifo(&fifo);
     let path = fifo.clone();
     let writer = std::thread::spawn(move || {
         let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();

@@ -355,12 +355,7 @@ fn a_fatal_output_error_stops_reading_the_other_inputs() {
     let big = scratch("stop-big.warc");
     std::fs::write(&big, bytes.repeat(400)).unwrap();
     let fifo = scratch("stop-fifo.warc");
-    let _ = std::fs::remove_file(&fifo);
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    cli_support::make_fifo(&fifo);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
         .args(["warc", big.to_str().unwrap(), fifo.to_str().unwrap()])
         .args(["-o", "/dev/full", "--jobs", "1"])

@@ -1,6 +1,8 @@
 //! Helpers shared by the command-line tests.
+#![allow(dead_code)]
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -31,4 +33,35 @@ pub fn linesift_reading_a_little(args: &[&str], keep: usize) -> (Option<i32>, St
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Writes `chunk` again and again to `input` until `total` bytes are
+/// written or the reader closes it (a command that stopped reading at its
+/// limit); returns what was written.
+pub fn write_until_closed(input: &mut impl Write, chunk: &[u8], total: u64) -> u64 {
+    let mut written = 0u64;
+    while written < total {
+        match input.write_all(chunk) {
+            Ok(()) => written += chunk.len() as u64,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    written
+}
+
+/// A FIFO at `path` (any file there first removed).
+pub fn make_fifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// Panics with the command's stderr unless it succeeded.
+pub fn assert_success(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
