@@ -301,14 +301,30 @@ fn text_in_place(body: &[u8], choice: Choice) -> Option<&str> {
 /// Refuses input whose first bytes are mostly NUL and control bytes.
 fn check_not_binary(prefix: &[u8]) -> Result<(), ExtractError> {
     let sniffed = prefix.len().min(1024);
-    let control = prefix[..sniffed]
-        .iter()
-        .filter(|&&b| b == 0 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b)))
-        .count();
+    let control = control_bytes(&prefix[..sniffed]);
     if sniffed >= 16 && control * 10 > sniffed {
         return Err(ExtractError::Binary { control, sniffed });
     }
     Ok(())
+}
+
+/// How many bytes of `head` are NUL or control bytes other than the
+/// whitespace and ESC that text holds. Sixteen at a time: every page is
+/// checked, and a filter over its first 1,024 bytes one by one cost 0.4 %
+/// of the core's instructions.
+fn control_bytes(head: &[u8]) -> usize {
+    let mut control = 0;
+    for at in (0..head.len()).step_by(16) {
+        let block = blocks::Block::at(head, at);
+        let low = block.at_most(0x1f) & block.present;
+        if low == 0 {
+            continue;
+        }
+        let text =
+            block.eq(b'\t') | block.eq(b'\n') | block.eq(b'\r') | block.eq(0x0c) | block.eq(0x1b);
+        control += text_count::marked(low & !text) as usize;
+    }
+    control
 }
 
 impl Extractor {
@@ -936,6 +952,22 @@ fn floor_boundary(s: &str, i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The block-wise count is the byte-by-byte definition, at every
+        /// length (the last block is padded) and for every byte value.
+        #[test]
+        fn control_bytes_are_counted_as_one_by_one(
+            head in proptest::collection::vec(prop_oneof![0u8..0x21, any::<u8>()], 0..80),
+        ) {
+            let one_by_one = head
+                .iter()
+                .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
+                .count();
+            prop_assert_eq!(control_bytes(&head), one_by_one);
+        }
+    }
 
     /// A stream refused as binary stays refused: fed on, it used to sniff
     /// the bytes after the refused ones as a page of their own and give a
