@@ -516,15 +516,21 @@ impl Extractor {
             return headline::find(method, &headline_inputs(scan, &self.stop, &all, sel));
         }
         // `Auto`'s first choice must share a term with the title or
-        // og:title: only the lines that may are rendered for it. The rest
-        // are rendered only when it finds nothing and the fallbacks run.
+        // og:title: only the lines that may are rendered for it. Of the
+        // rest, those the fallbacks may look at are rendered when it finds
+        // nothing.
         let FirstChoice {
             found,
             mut rendered,
             rest,
         } = self.first_choice(scan, sel, &wanted, &mut fragments);
         found.or_else(|| {
-            rendered.extend(render_lines(scan, &rest, &mut fragments));
+            let heading = |i: usize| scan.lines.get(i).map_or(0, |l| l.heading);
+            let used: Vec<usize> = rest
+                .into_iter()
+                .filter(|&i| headline::fallback_may_use(i as u32, heading(i), content_start))
+                .collect();
+            rendered.extend(render_lines(scan, &used, &mut fragments));
             rendered.sort_unstable_by_key(|&(line, _)| line);
             let all = as_candidates(scan, &fragments, &rendered);
             headline::auto_fallback(&headline_inputs(scan, &self.stop, &all, sel))
@@ -805,7 +811,6 @@ impl Extractor {
         let query = headline::prefilter::Query::new(matcher.query_terms());
         let (mut rendered, mut rest) = (Vec::new(), Vec::new());
         let mut best = None;
-        let mut scratch = Vec::new();
         let heading = |i: usize| scan.lines.get(i).map_or(0, |l| l.heading);
         // Strongest first: once a block agrees well (an `<h1>` repeating
         // the title), the lines whose bonus cannot lift them past it are
@@ -822,7 +827,7 @@ impl Extractor {
             if !matcher.may_win(i as u32, heading(i)) {
                 break;
             }
-            if !headline::prefilter::may_share_a_term(line_html(scan, i), &query, &mut scratch) {
+            if !headline::prefilter::may_share_a_term(line_html(scan, i), &query) {
                 rest.push(i);
                 continue;
             }
