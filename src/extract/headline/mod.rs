@@ -437,6 +437,31 @@ impl<'s> Matcher<'s> {
             .is_none_or(|(best, _)| 1.0 + COSINE_SLACK + self.bonus(line, heading) > best)
     }
 
+    /// Could a block on `line` with this heading level, made of link text
+    /// or not, be chosen at all? Known before it is rendered: where not,
+    /// it need not be.
+    ///
+    /// A plain block more than [`PAST_CONTENT`] lines past the content
+    /// start never is.
+    ///
+    /// Under a title naming only the site, a linked block that is no
+    /// heading and agrees with it is the site's logo or a section's link
+    /// ("Calgary Sun", "LIFESTYLE & ENTERTAINMENT"), not the story's
+    /// headline. So is a linked heading past the content start: it heads a
+    /// box beside or below the story (a section's "Business"), whose own
+    /// heading came first. (Under a title naming the page, a linked
+    /// heading far past the start may be a teaser naming it, and stays:
+    /// `heading_above_content` in the extractor.)
+    pub fn may_be_chosen(&self, line: u32, heading: u8, links: bool) -> bool {
+        let past = |by: u32| {
+            self.content_start
+                .is_some_and(|start| line > start.saturating_add(by))
+        };
+        let far_past = heading == 0 && past(PAST_CONTENT);
+        let site_link = self.site_title && links && (heading == 0 || past(0));
+        !far_past && !site_link
+    }
+
     /// What a block on `line` with this heading level scores on top of
     /// its cosine: blocks looked at in falling order of it meet the
     /// strong ones first ([`Matcher::may_win`]).
@@ -477,23 +502,7 @@ impl<'s> Matcher<'s> {
         if words == 0 || words > 40 || is_byline(text) {
             return false;
         }
-        let past = self
-            .content_start
-            .is_some_and(|start| c.line > start.saturating_add(PAST_CONTENT));
-        if c.heading == 0 && past {
-            return false;
-        }
-        // Under a title naming only the site, a linked block that is no
-        // heading and agrees with it is the site's logo or a section's
-        // link ("Calgary Sun", "LIFESTYLE & ENTERTAINMENT"), not the
-        // story's headline.
-        // So is a linked heading past the content start: it heads a box
-        // beside or below the story (a section's "Business"), whose own
-        // heading came first. (Under a title naming the page, a linked
-        // heading far past the start may be a teaser naming it, and stays:
-        // `heading_above_content` in the extractor.)
-        let after_start = self.content_start.is_some_and(|start| c.line > start);
-        if self.site_title && c.links && (c.heading == 0 || after_start) {
+        if !self.may_be_chosen(c.line, c.heading, c.links) {
             return false;
         }
         let mut sim = self.agreement(text);
@@ -796,6 +805,9 @@ pub fn normalize(text: &str) -> String {
     let first = without_reply_prefix(first);
     let first = without_date_prefix(first);
     let first = without_source_domain(first);
+    if first.is_ascii() {
+        return first.to_string();
+    }
     first
         .chars()
         .map(|c| match c {
@@ -809,6 +821,11 @@ pub fn normalize(text: &str) -> String {
 /// A headline without the breadcrumb trail before it ("Home > News >
 /// …"): what follows the last `" > "`.
 fn without_breadcrumb(text: &str) -> &str {
+    // Most headlines hold no `>` (nor `|`, below): a `memchr` rules the
+    // separator out before a substring search is set up.
+    if !text.contains('>') {
+        return text;
+    }
     match text.rsplit_once(" > ") {
         Some((_, last)) => last.trim_start(),
         _ => text,
@@ -865,6 +882,9 @@ fn without_reply_prefix(text: &str) -> &str {
 /// or more. One short part before a bar may be the headline's own kicker
 /// ("Ferries | The best boats on the coast").
 fn without_bar_prefix(text: &str) -> &str {
+    if !text.contains('|') {
+        return text;
+    }
     let Some((head, last)) = text.rsplit_once(" | ") else {
         return text;
     };
@@ -971,6 +991,9 @@ fn is_year(word: &str) -> bool {
 /// most five words: the site name or section a heading repeats from the
 /// title ("… | Opinion", "… | Top 19 Companies").
 fn without_bar_suffix(text: &str) -> &str {
+    if !text.contains('|') {
+        return text;
+    }
     match text.split_once(" | ") {
         Some((head, tail)) if tail.split_whitespace().count() <= 5 => head.trim_end(),
         _ => text,
