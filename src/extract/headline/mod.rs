@@ -403,7 +403,12 @@ impl<'s> Matcher<'s> {
         let site = site_part(&title);
         Matcher {
             q: TermVector::of(&title, input.stop),
-            og_v: TermVector::of(&og, input.stop),
+            // Looked at only where og:title differs from the title.
+            og_v: if og != title {
+                TermVector::of(&og, input.stop)
+            } else {
+                TermVector::default()
+            },
             og_differs: og != title,
             part_v: headline_part(&parts)
                 .map(|p| TermVector::of(p, input.stop))
