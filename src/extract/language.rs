@@ -24,23 +24,59 @@
 
 mod data;
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use whatlang::Lang;
 
-/// A text longer than this many trigrams goes to whatlang (the language
-/// sample is 500 bytes, at most ~1000 trigrams even if every char
-/// lowercases to two).
-const MAX_TRIGRAMS: usize = 1024;
-// Counts and ranks of trigrams are kept as u16.
-const _: () = assert!(MAX_TRIGRAMS < u16::MAX as usize);
+/// A text of this many bytes or more goes to whatlang. The language sample
+/// is 500 bytes, and a text has at most as many trigrams as bytes (only 'İ'
+/// lowercases to two chars, and it takes two bytes). At 512, every buffer
+/// sized by it stays within 2 KiB, which zeroes in a few dozen vector
+/// stores; above 2 KiB glibc's memset switches to `rep stosb`, which
+/// callgrind counts a byte at a time.
+const MAX_TRIGRAMS: usize = 512;
+// Counts and ranks of trigrams are kept as u16, and slots are masked with
+// `MAX_TRIGRAMS - 1`.
+const _: () = assert!(MAX_TRIGRAMS < u16::MAX as usize && MAX_TRIGRAMS.is_power_of_two());
 
-/// Room for the largest alphabet table (checked at compile time).
-const ALPHABET_MAX: usize = 256;
-const _: () = assert!(
-    data::LATIN_ALPHABET.len() <= ALPHABET_MAX && data::CYRILLIC_ALPHABET.len() <= ALPHABET_MAX
-);
+/// Trigram chars are counted and sorted as one-byte ids, ordered as the
+/// chars are: 0 for the space (every stop char becomes one), 1..=26 for
+/// 'a'..='z', 27 for DEL (the one other ASCII char that is no stop char
+/// once lowercased), then the text's other chars (see [`Pass::other`]).
+const ASCII_IDS: usize = 28;
+/// The other chars a text may hold (a text with more goes to whatlang).
+const MAX_OTHERS: usize = 256 - ASCII_IDS;
+
+/// Each ASCII char's id, lowercased.
+const ASCII_ID: [u8; 128] = {
+    let mut ids = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = (b as u8).to_ascii_lowercase();
+        ids[b] = if c.is_ascii_lowercase() {
+            c - b'a' + 1
+        } else if c == 0x7F {
+            27
+        } else {
+            0
+        };
+        // An id of 0 is exactly a stop char.
+        assert!((ids[b] == 0) == is_stop(b as u8 as char));
+        b += 1;
+    }
+    ids
+};
+
+/// The char of each ASCII id.
+const ASCII_CHAR: [char; ASCII_IDS] = {
+    let mut chars = [' '; ASCII_IDS];
+    let mut b = 0;
+    while b < 128 {
+        chars[ASCII_ID[b] as usize] = (b as u8).to_ascii_lowercase() as char;
+        b += 1;
+    }
+    chars[0] = ' ';
+    chars
+};
 
 /// whatlang's `MAX_TRIGRAM_DISTANCE`: the distance of a profile trigram the
 /// text lacks, and how many of the text's top trigrams the distance counts
@@ -48,6 +84,7 @@ const _: () = assert!(
 const MAX_TRIGRAM_DISTANCE: u32 = 300;
 const TEXT_TRIGRAMS_SIZE: usize = 600;
 const MAX_TOTAL_DISTANCE: u32 = MAX_TRIGRAM_DISTANCE * MAX_TRIGRAM_DISTANCE;
+const _: () = assert!(MAX_TRIGRAMS <= TEXT_TRIGRAMS_SIZE);
 
 /// whatlang's `RELIABLE_CONFIDENCE_THRESHOLD`.
 const RELIABLE_CONFIDENCE: f64 = 0.9;
@@ -58,19 +95,19 @@ pub struct Detector {
     /// One index per script (`SCRIPTS` order), each small enough to stay
     /// in cache: packed trigram (see [`pack`]) → its postings,
     /// `postings[start..end]`.
-    index: [HashMap<u64, (u32, u32), BuildHasherDefault<TrigramHasher>>; SCRIPTS.len()],
+    index: [Index; SCRIPTS.len()],
     /// (language as an index into the script's `data::LANGS` range, rank in
     /// its profile).
     postings: Vec<(u8, u16)>,
 }
 
+// Postings are indexed by u16.
+const _: () = assert!(data::LANGS.len() * data::PROFILE_LEN <= u16::MAX as usize);
+
 impl fmt::Debug for Detector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Detector")
-            .field(
-                "trigrams",
-                &self.index.iter().map(HashMap::len).sum::<usize>(),
-            )
+            .field("trigrams", &self.index.iter().map(|i| i.len).sum::<usize>())
             .field("postings", &self.postings.len())
             .finish()
     }
@@ -194,7 +231,7 @@ enum Verdict {
 }
 
 /// whatlang's `is_stop_char`: spaces, ASCII punctuation and digits.
-fn is_stop(ch: char) -> bool {
+const fn is_stop(ch: char) -> bool {
     matches!(ch, '\u{0000}'..='\u{0040}' | '\u{005B}'..='\u{0060}' | '\u{007B}'..='\u{007E}')
 }
 
@@ -221,16 +258,16 @@ impl Detector {
                 }
             }
             all.sort_unstable();
-            let mut index = HashMap::with_capacity_and_hasher(all.len(), Default::default());
+            let mut index = Index::with_capacity(all.len());
             let mut i = 0;
             while i < all.len() {
                 let key = all[i].0;
-                let start = postings.len() as u32;
+                let start = postings.len() as u16;
                 while i < all.len() && all[i].0 == key {
                     postings.push((all[i].1, all[i].2));
                     i += 1;
                 }
-                index.insert(key, (start, postings.len() as u32));
+                index.insert(key, (start, postings.len() as u16));
             }
             index
         });
@@ -273,34 +310,79 @@ impl Detector {
     /// whatlang's `detect` with the default options, for texts whose main
     /// script is one of [`SCRIPTS`] by a clear majority.
     fn mirror(&self, text: &str) -> Verdict {
-        // 1. Script (whatlang's `raw_detect_script`), on the text as given.
-        // whatlang counts each char for the first script that has it and
-        // picks the script with most chars, breaking ties in an order that
-        // depends on the text; a script with more chars than all non-stop
-        // chars outside it wins whatever that order.
-        let mut counts = [0usize; SCRIPTS.len()];
-        let mut letters = 0usize;
-        for ch in text.chars() {
-            // ASCII letters are Latin, the first script: the common case
-            // skips the checks below.
-            if ch.is_ascii_alphabetic() {
-                letters += 1;
-                counts[0] += 1;
-                continue;
-            }
-            if is_stop(ch) {
-                continue;
-            }
+        if text.len() >= MAX_TRIGRAMS {
+            return Verdict::Unsure;
+        }
+        // 1. One pass over the text: its script (whatlang's
+        // `raw_detect_script`, on the text as given) and, lowercased
+        // (whatlang's `str::to_lowercase`, which is `char::to_lowercase`
+        // per char but for 'Σ', left to whatlang below), its chars and
+        // trigrams. whatlang counts each char for the first script that has
+        // it and picks the script with most chars, breaking ties in an
+        // order that depends on the text; a script with more chars than all
+        // non-stop chars outside it wins whatever that order.
+        let mut keys = [0u32; MAX_TRIGRAMS];
+        let mut pass = Pass {
+            keys: &mut keys,
+            n: 0,
+            window: 0,
+            seen: [0; 256],
+            others: ['\0'; MAX_OTHERS],
+            m: 0,
+            recent: [0; 64],
+        };
+        let mut counts = [0u32; SCRIPTS.len()];
+        // Non-ASCII chars (none is a stop char), and the 'a'..='z' they
+        // lowercase to ('K' the Kelvin sign, 'İ'): ASCII letters are
+        // counted from `seen` after the pass.
+        let mut other_letters = 0u32;
+        let mut lowered_ascii = 0u32;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            i += pass.ascii(bytes.get(i..).unwrap_or(&[]));
+            let Some(ch) = text.get(i..).and_then(|rest| rest.chars().next()) else {
+                break;
+            };
+            i += ch.len_utf8();
             // In two scripts (see `Script::has`), or lowercased by context
             // (`str::to_lowercase` turns a final 'Σ' into 'ς').
             if matches!(ch, '\u{1D2B}' | '\u{1D78}' | 'Σ') {
                 return Verdict::Unsure;
             }
-            letters += 1;
+            other_letters += 1;
             if let Some(i) = SCRIPTS.iter().position(|s| s.has(ch)) {
                 counts[i] += 1;
             }
+            for lower in ch.to_lowercase() {
+                let id = if lower.is_ascii() {
+                    let id = ASCII_ID[usize::from(lower as u8 & 0x7F)];
+                    lowered_ascii += u32::from((1..=26).contains(&id));
+                    id
+                } else {
+                    match pass.other(lower) {
+                        Some(id) => id,
+                        None => return Verdict::Unsure,
+                    }
+                };
+                pass.push(id);
+            }
         }
+        // whatlang chains one more space (a stop char).
+        pass.push(0);
+        let Pass {
+            keys,
+            n,
+            seen,
+            others,
+            m,
+            ..
+        } = &mut pass;
+        let (n, m) = (*n, *m);
+        // ASCII letters are Latin, the first script; DEL is in none.
+        let ascii_letters = seen[1..=26].iter().map(|&c| u32::from(c)).sum::<u32>() - lowered_ascii;
+        counts[0] += ascii_letters;
+        let letters = ascii_letters + u32::from(seen[27]) + other_letters;
         if letters == 0 {
             // No script at all: whatlang finds nothing.
             return Verdict::Known(None);
@@ -313,85 +395,124 @@ impl Detector {
         if count * 2 <= letters {
             return Verdict::Unsure;
         }
-        let script = SCRIPTS[best];
-
-        // 2. One pass over the lowercased text (whatlang lowercases with
-        // `str::to_lowercase`, which is `char::to_lowercase` per char but
-        // for 'Σ', excluded above): the alphabet histogram and the trigrams.
-        let alphabet = script.alphabet();
-        let mut pass = Pass {
-            alphabet,
-            hist: [0; ALPHABET_MAX],
-            letters: 0,
-            trigrams: [0; MAX_TRIGRAMS],
-            n: 0,
-            c1: ' ',
-            c2: None,
-        };
-        for ch in text.chars() {
-            if ch.is_ascii() {
-                pass.push(ch.to_ascii_lowercase());
-            } else {
-                for lower in ch.to_lowercase() {
-                    pass.push(lower);
-                }
-            }
-        }
-        pass.push(' ');
-        if pass.n > MAX_TRIGRAMS {
+        if n > MAX_TRIGRAMS {
+            // Cannot happen (see `MAX_TRIGRAMS`).
             return Verdict::Unsure;
         }
-        let Pass {
-            hist,
-            letters: alphabet_count,
-            mut trigrams,
-            n,
-            ..
-        } = pass;
+        let script = SCRIPTS[best];
+        let ids = ASCII_IDS + m;
+
+        // 2. The alphabet: whatlang's `generic_alphabet_calculate_scores`,
+        // from how often each char came. `inside`: chars of each
+        // language's alphabet in the text, counted as the chars in any
+        // alphabet less those missing from the language's: most chars are
+        // in most alphabets ('a' is in all 37 Latin ones).
+        let langs = script.langs();
+        let alphabet = script.alphabet();
+        let mut chars = ['\0'; 256];
+        chars[..ASCII_IDS].copy_from_slice(&ASCII_CHAR);
+        chars[ASCII_IDS..ids].copy_from_slice(&others[..m]);
+        let mut alphabet_count = 0u32;
+        let all = u64::MAX >> (64 - langs.len().clamp(1, 64));
+        let mut in_any = 0u32;
+        let mut missing = [0u32; 64];
+        for (&ch, &h) in chars[1..ids].iter().zip(&seen[1..ids]) {
+            let h = u32::from(h);
+            alphabet_count += h;
+            let Some(table) = alphabet else { continue };
+            if h == 0 {
+                continue;
+            }
+            // The tables start with 'a'..='z' when they have them.
+            let ascii = (ch as usize).wrapping_sub('a' as usize);
+            let i = match table.get(ascii) {
+                Some(&(c, _)) if c == ch => Ok(ascii),
+                _ => table.binary_search_by_key(&ch, |&(c, _)| c),
+            };
+            let Some(&(_, mask)) = i.ok().and_then(|i| table.get(i)) else {
+                continue;
+            };
+            in_any += h;
+            let mut bits = !mask & all;
+            while bits != 0 {
+                missing[bits.trailing_zeros() as usize] += h;
+                bits &= bits - 1;
+            }
+        }
 
         // 3. The text's trigrams by count, then by trigram, both descending
         // (whatlang's `trigram_occurances_to_positions`): rank = position.
-        // Sort, count runs, then place the runs by count (a counting sort,
-        // visiting runs from the greatest trigram down).
-        let trigrams = &mut trigrams[..n];
-        trigrams.sort_unstable();
-        // Runs of equal trigrams, folded in place: `trigrams[..unique]`
-        // are the distinct ones (ascending), `counts` how often each came.
-        // (Small arrays: every page zeroes them.)
-        let mut counts = [0u16; MAX_TRIGRAMS];
-        let mut unique = 0usize;
-        for i in 0..trigrams.len() {
-            let t = trigrams[i];
-            if unique > 0 && trigrams[unique - 1] == t {
-                counts[unique - 1] += 1;
-            } else {
-                trigrams[unique] = t;
-                counts[unique] = 1;
-                unique += 1;
+        // The other chars took ids as they came; renumber them by code point
+        // so that ids sort as the chars do (most pages have none or one).
+        if m > 1 {
+            let mut order: [u8; MAX_OTHERS] = std::array::from_fn(|j| j as u8);
+            let order = &mut order[..m];
+            order.sort_unstable_by_key(|&j| others[usize::from(j)]);
+            let mut renumber: [u8; 256] = std::array::from_fn(|id| id as u8);
+            for (rank, &j) in order.iter().enumerate() {
+                renumber[ASCII_IDS + usize::from(j)] = (ASCII_IDS + rank) as u8;
+                others[rank] = chars[ASCII_IDS + usize::from(j)];
+            }
+            chars[ASCII_IDS..ids].copy_from_slice(&others[..m]);
+            for key in &mut keys[..n] {
+                let [c, b, a, _] = key.to_le_bytes();
+                *key = u32::from_le_bytes([
+                    renumber[usize::from(c)],
+                    renumber[usize::from(b)],
+                    renumber[usize::from(a)],
+                    0,
+                ]);
             }
         }
+        // Sort by a radix sort over the three ids (a comparison sort was a
+        // quarter of the detector's instructions), then count runs.
+        let mut sorted = [0u32; MAX_TRIGRAMS];
+        radix_sort(keys, &mut sorted, n, ids);
+        let sorted = &mut sorted[..n];
+        // Runs of equal trigrams, folded in place: `sorted[..unique]` are
+        // the distinct ones (ascending), `counts` how often each came.
+        let mut counts = [0u16; MAX_TRIGRAMS];
+        // (No key is `u32::MAX`: the top byte is 0. Slots are below `n`.)
+        let mut unique = 0usize;
+        let mut last = u32::MAX;
+        let mut most = 1u16;
+        for i in 0..sorted.len() {
+            let t = sorted[i];
+            if t == last {
+                let count = &mut counts[(unique - 1) & (MAX_TRIGRAMS - 1)];
+                *count += 1;
+                most = most.max(*count);
+            } else {
+                sorted[unique & (MAX_TRIGRAMS - 1)] = t;
+                counts[unique & (MAX_TRIGRAMS - 1)] = 1;
+                unique += 1;
+                last = t;
+            }
+        }
+        let most = usize::from(most);
         let counts = &counts[..unique];
-        // `starts[c]`: where runs of count c start in the ranking (counts
-        // are at most `n <= MAX_TRIGRAMS`).
-        let mut starts = [0u16; MAX_TRIGRAMS + 2];
+        // `starts[c]`: where runs of count c start in the ranking.
+        let mut starts = [0u16; MAX_TRIGRAMS + 1];
         for &count in counts {
             starts[usize::from(count)] += 1;
         }
         let mut at = 0u16;
-        for slot in starts.iter_mut().rev() {
+        for slot in starts[..=most].iter_mut().rev() {
             let here = *slot;
             *slot = at;
             at += here;
         }
-        // The distinct trigrams in rank order, as indices into `trigrams`.
-        let mut ranked = [0u16; MAX_TRIGRAMS];
+        // Each distinct trigram's rank, visiting runs from the greatest
+        // trigram down (a counting sort, stable).
+        let mut ranks = [0u16; MAX_TRIGRAMS];
         for (i, &count) in counts.iter().enumerate().rev() {
             let slot = &mut starts[usize::from(count)];
-            ranked[usize::from(*slot)] = i as u16;
+            ranks[i] = *slot;
             *slot += 1;
         }
-        let ranked = &ranked[..unique.min(TEXT_TRIGRAMS_SIZE)];
-        let text_count = ranked.len() as u32;
+        // All distinct trigrams count: there are fewer than
+        // TEXT_TRIGRAMS_SIZE (checked at compile time).
+        let text_count = unique as u32;
         if text_count == 0 || alphabet_count == 0 {
             // Cannot happen with a letter in the text; whatlang would divide
             // by zero, so leave it the case.
@@ -401,33 +522,40 @@ impl Detector {
         // 4. Distances (whatlang's `calculate_distance`): every profile
         // trigram the text lacks costs MAX_TRIGRAM_DISTANCE, one it has
         // costs the difference of ranks. Start from "lacks all 300" and
-        // correct for the trigrams the text has.
-        let langs = script.langs();
+        // correct for the trigrams the text has (in any order: the sums are
+        // integers).
         let index = &self.index[best];
         // The lookups first, in a loop of their own: the index is cold
         // after a page's scan, and a loop doing nothing else lets the CPU
         // overlap the misses (a third of this function's time was one).
-        let mut found = [(0u32, 0u32, 0u16); TEXT_TRIGRAMS_SIZE];
+        let mut found = [(0u16, 0u16); MAX_TRIGRAMS];
+        let mut positions = [0u16; MAX_TRIGRAMS];
         let mut hits = 0;
-        for (position, &t) in ranked.iter().enumerate() {
-            if let Some(&(start, end)) = index.get(&trigrams[usize::from(t)]) {
-                found[hits] = (start, end, position as u16);
+        for (&key, &rank) in sorted[..unique].iter().zip(&ranks[..unique]) {
+            let [c, b, a, _] = key.to_le_bytes();
+            let t = pack(
+                chars[usize::from(a)],
+                chars[usize::from(b)],
+                chars[usize::from(c)],
+            );
+            if let Some(span) = index.get(t) {
+                found[hits & (MAX_TRIGRAMS - 1)] = span;
+                positions[hits & (MAX_TRIGRAMS - 1)] = rank;
                 hits += 1;
             }
         }
         // i32 is plenty: a language gains or loses under 600 per profile
-        // trigram, of which it has 300, from 90,000. Its index is below 64
-        // (checked at compile time), which the mask tells the compiler, so
+        // trigram, of which it has 300, from 90,000. Its index is a u8, so
         // this loop, the detector's busiest, has no bounds check.
-        let mut distance = [MAX_TOTAL_DISTANCE as i32; 64];
-        for &(start, end, position) in &found[..hits] {
+        let mut distance = [MAX_TOTAL_DISTANCE as i32; 256];
+        for (&(start, end), &position) in found[..hits].iter().zip(&positions[..hits]) {
             let position = i32::from(position);
             for &(lang, rank) in self
                 .postings
-                .get(start as usize..end as usize)
+                .get(usize::from(start)..usize::from(end))
                 .unwrap_or(&[])
             {
-                distance[usize::from(lang & 63)] +=
+                distance[usize::from(lang)] +=
                     (position - i32::from(rank)).abs() - MAX_TRIGRAM_DISTANCE as i32;
             }
         }
@@ -445,20 +573,6 @@ impl Detector {
             None => (1, alphabet_weight(1)),
         };
         let trigram_weight = 1.0 - alphabet_weight;
-        // Chars of each language's alphabet in the text.
-        let mut inside = [0u32; 64];
-        if let Some(table) = alphabet {
-            for (&(_, mask), &h) in table.iter().zip(hist.iter()) {
-                if h == 0 {
-                    continue;
-                }
-                let mut bits = mask;
-                while bits != 0 {
-                    inside[bits.trailing_zeros() as usize] += h;
-                    bits &= bits - 1;
-                }
-            }
-        }
         let max_distance = text_count * MAX_TRIGRAM_DISTANCE;
         let mut first: Option<(usize, f64)> = None;
         let mut second: Option<f64> = None;
@@ -471,7 +585,8 @@ impl Detector {
                 Some(_) => {
                     // whatlang adds 2 per char in the language's alphabet and
                     // takes off one per char: 2 × in − all, at least 0.
-                    f64::from((2 * inside[i]).saturating_sub(alphabet_total))
+                    let inside = in_any - missing[i];
+                    f64::from((2 * inside).saturating_sub(alphabet_total))
                         / f64::from(alphabet_total)
                 }
                 None => 1.0,
@@ -504,59 +619,136 @@ impl Detector {
     }
 }
 
-/// The pass over the lowercased text: whatlang's alphabet histogram
-/// (`generic_alphabet_calculate_scores`) and trigrams (`count`) at once.
-struct Pass {
-    alphabet: Option<&'static [(char, u64)]>,
-    /// Count per entry of the alphabet table.
-    hist: [u32; ALPHABET_MAX],
-    /// Non-stop chars.
-    letters: u32,
-    trigrams: [u64; MAX_TRIGRAMS],
-    /// Trigrams seen; more than `MAX_TRIGRAMS` means the buffer overflowed.
+/// The pass over the lowercased text: how often each char came (for
+/// whatlang's alphabet histogram) and the trigrams (whatlang's `count`).
+struct Pass<'a> {
+    /// The trigrams as ids, `a << 16 | b << 8 | c` (a buffer of its own: a
+    /// struct holding all of them is zeroed in one memset of over 2 KiB).
+    keys: &'a mut [u32; MAX_TRIGRAMS],
+    /// Trigrams seen, below `MAX_TRIGRAMS` (see there).
     n: usize,
-    c1: char,
-    /// `None` before the first char.
-    c2: Option<char>,
+    /// The last two ids, `a << 8 | b`; the text starts after two spaces.
+    window: u32,
+    /// Chars pushed, per id (the space's count is not used).
+    seen: [u16; 256],
+    /// The chars of ids `ASCII_IDS..`, in the order they came.
+    others: [char; MAX_OTHERS],
+    m: usize,
+    /// The id last given to a char, by the char's low six bits: a
+    /// Cyrillic or Arabic text finds most of its chars here at once.
+    recent: [u8; 64],
 }
 
-impl Pass {
-    /// One lowercased char (and a final space after the text: whatlang
-    /// chains one, and it is a stop char, so it is not counted).
-    #[inline]
-    fn push(&mut self, ch: char) {
-        let c3 = if is_stop(ch) {
-            ' '
-        } else {
-            self.letters += 1;
-            if let Some(table) = self.alphabet {
-                // The tables start with 'a'..='z' when they have them.
-                let ascii = (ch as usize).wrapping_sub('a' as usize);
-                let i = match table.get(ascii) {
-                    Some(&(c, _)) if c == ch => Ok(ascii),
-                    _ => table.binary_search_by_key(&ch, |&(c, _)| c),
-                };
-                if let Some(h) = i.ok().and_then(|i| self.hist.get_mut(i)) {
-                    *h += 1;
-                }
+impl Pass<'_> {
+    /// One lowercased char's id (and a final space after the text).
+    fn push(&mut self, id: u8) {
+        step(self.keys, &mut self.seen, &mut self.n, &mut self.window, id);
+    }
+
+    /// The ASCII chars `bytes` starts with, pushed; returns how many. (The
+    /// state in locals, not fields, lets the loop keep it in registers.)
+    fn ascii(&mut self, bytes: &[u8]) -> usize {
+        let (mut n, mut window) = (self.n, self.window);
+        let mut taken = 0;
+        for &byte in bytes {
+            if !byte.is_ascii() {
+                break;
             }
-            ch
-        };
-        // whatlang's `count`: the text as trigram chars (stop chars as
-        // spaces) and one more space, starting from a space; a trigram is
-        // kept unless its middle is a space next to another space.
-        let Some(b) = self.c2 else {
-            self.c2 = Some(c3);
-            return;
-        };
-        if !(b == ' ' && (self.c1 == ' ' || c3 == ' ')) {
-            if let Some(slot) = self.trigrams.get_mut(self.n) {
-                *slot = pack(self.c1, b, c3);
-            }
-            self.n += 1;
+            step(
+                self.keys,
+                &mut self.seen,
+                &mut n,
+                &mut window,
+                ASCII_ID[usize::from(byte & 0x7F)],
+            );
+            taken += 1;
         }
-        self.c1 = b;
-        self.c2 = Some(c3);
+        (self.n, self.window) = (n, window);
+        taken
+    }
+
+    /// The id of a lowercased non-ASCII char, `None` once the text has
+    /// more than `MAX_OTHERS` of them.
+    fn other(&mut self, ch: char) -> Option<u8> {
+        let slot = ch as usize & 63;
+        let id = usize::from(self.recent[slot]);
+        if id >= ASCII_IDS && self.others.get(id - ASCII_IDS) == Some(&ch) {
+            return Some(id as u8);
+        }
+        let j = match self.others[..self.m].iter().position(|&c| c == ch) {
+            Some(j) => j,
+            None => {
+                *self.others.get_mut(self.m)? = ch;
+                self.m += 1;
+                self.m - 1
+            }
+        };
+        let id = (ASCII_IDS + j) as u8;
+        self.recent[slot] = id;
+        Some(id)
+    }
+}
+
+/// whatlang's `count`, one char at a time: the text as trigram chars (stop
+/// chars as spaces) and one more space, starting from a space; a trigram
+/// is kept unless its middle is a space next to another space. The first
+/// char makes no trigram: its middle and left are spaces.
+#[inline(always)]
+fn step(
+    keys: &mut [u32; MAX_TRIGRAMS],
+    seen: &mut [u16; 256],
+    n: &mut usize,
+    window: &mut u32,
+    id: u8,
+) {
+    let key = (*window << 8) | u32::from(id);
+    let (a, b) = (*window >> 8, *window & 0xFF);
+    let kept = !(b == 0 && (a == 0 || id == 0));
+    // Written whether kept or not (no branch); `n` stays below
+    // `MAX_TRIGRAMS`, the mask only spares the bounds check.
+    keys[*n & (MAX_TRIGRAMS - 1)] = key;
+    *n += usize::from(kept);
+    *window = key & 0xFFFF;
+    seen[usize::from(id)] += 1;
+}
+
+/// Sorts `keys[..n]` (three one-byte ids below `ids`) into `out[..n]`,
+/// least significant id first.
+fn radix_sort(keys: &mut [u32; MAX_TRIGRAMS], out: &mut [u32; MAX_TRIGRAMS], n: usize, ids: usize) {
+    let n = n.min(MAX_TRIGRAMS);
+    let mut starts = [[0u16; 256]; 3];
+    for &key in &keys[..n] {
+        let [c, b, a, _] = key.to_le_bytes();
+        starts[0][usize::from(c)] += 1;
+        starts[1][usize::from(b)] += 1;
+        starts[2][usize::from(a)] += 1;
+    }
+    for digit in &mut starts {
+        let mut at = 0u16;
+        for slot in digit[..ids.min(256)].iter_mut() {
+            let here = *slot;
+            *slot = at;
+            at += here;
+        }
+    }
+    // Slots are below `n <= MAX_TRIGRAMS`; the masks only spare the
+    // bounds checks.
+    let mask = MAX_TRIGRAMS - 1;
+    let [by_c, by_b, by_a] = &mut starts;
+    for &key in &keys[..n] {
+        let slot = &mut by_c[usize::from(key as u8)];
+        out[usize::from(*slot) & mask] = key;
+        *slot += 1;
+    }
+    for &key in out[..n].iter() {
+        let slot = &mut by_b[usize::from((key >> 8) as u8)];
+        keys[usize::from(*slot) & mask] = key;
+        *slot += 1;
+    }
+    for &key in &keys[..n] {
+        let slot = &mut by_a[usize::from((key >> 16) as u8)];
+        out[usize::from(*slot) & mask] = key;
+        *slot += 1;
     }
 }
 
@@ -604,25 +796,60 @@ fn iso639_1_to_3(code: &str) -> Option<&'static str> {
     })
 }
 
-/// Hashes the packed trigrams of the index: one multiply, folded so both
-/// the high bits (hashbrown's tags) and the low bits (its buckets) mix.
-#[derive(Default)]
-struct TrigramHasher(u64);
+/// One script's index: packed trigram (see [`pack`]) → its postings,
+/// `postings[start..end]`. Open addressing with linear probing, at most
+/// half full, hashed by one multiply: a lookup is a dozen instructions
+/// where hashbrown's took some fifty.
+struct Index {
+    /// Packed trigrams; 0 (no trigram packs to it) is an empty slot.
+    keys: Vec<u64>,
+    spans: Vec<(u16, u16)>,
+    /// `64 - log2(keys.len())`: the hash's top bits pick the slot.
+    shift: u32,
+    len: usize,
+}
 
-impl Hasher for TrigramHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+impl Index {
+    fn with_capacity(capacity: usize) -> Self {
+        let slots = (capacity * 2).next_power_of_two().max(2);
+        Index {
+            keys: vec![0; slots],
+            spans: vec![(0, 0); slots],
+            shift: 64 - slots.trailing_zeros(),
+            len: 0,
         }
     }
 
-    fn write_u64(&mut self, x: u64) {
-        let m = u128::from(x ^ self.0) * 0x9E37_79B9_7F4A_7C15;
-        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    fn finish(&self) -> u64 {
-        self.0
+    /// Adds a trigram not yet in the index (up to the capacity).
+    fn insert(&mut self, key: u64, span: (u16, u16)) {
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(key);
+        while self.keys[i & mask] != 0 {
+            i += 1;
+        }
+        self.keys[i & mask] = key;
+        self.spans[i & mask] = span;
+        self.len += 1;
+    }
+
+    fn get(&self, key: u64) -> Option<(u16, u16)> {
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(key);
+        // Ends: at most half the slots are taken.
+        loop {
+            let k = *self.keys.get(i & mask)?;
+            if k == key {
+                return self.spans.get(i & mask).copied();
+            }
+            if k == 0 {
+                return None;
+            }
+            i += 1;
+        }
     }
 }
 
