@@ -26,6 +26,11 @@ pub(super) trait Sink {
     /// piece of one (`direct` cuts runs elsewhere than html5gum: where a
     /// run is cut must not matter to the sink).
     fn text(&mut self, value: &str);
+    /// `text` for a value known to be all ASCII or not (`direct` learns
+    /// it while looking for the run's end).
+    fn text_known(&mut self, value: &str, _ascii: bool) {
+        self.text(value);
+    }
 }
 
 /// Longest tag name kept whole. Every name the renderer or the tokenizer's
