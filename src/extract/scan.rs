@@ -442,12 +442,12 @@ impl Name {
         let bytes = u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
         bytes & ((1 << (8 * self.len)) - 1) | (self.len as u64) << 56
     }
-    /// What the name is, and its key.
+    /// What the name is.
     #[inline]
-    fn tag(&self) -> (Tag, u64) {
+    fn tag(&self) -> Tag {
         match self.key() {
-            0 => (Tag::long(self.get()), 0),
-            key => (Tag::by_key(key), key),
+            0 => Tag::long(self.get()),
+            key => Tag::by_key(key),
         }
     }
     fn get(&self) -> &[u8] {
@@ -1215,7 +1215,7 @@ impl<'a> Scanner<'a> {
     /// The name of a start tag is known: break the line if it is a block,
     /// and count the tag so far as code.
     fn start_tag_named(&mut self) {
-        let (tag, key) = self.tag_name.tag();
+        let tag = self.tag_name.tag();
         self.tag = tag;
         let long = self.cur.text + self.cur.code > self.limits.wrap;
         if self.tag.breaks_line() || long {
@@ -1235,10 +1235,10 @@ impl<'a> Scanner<'a> {
             self.cur.inline_bare += cost;
         }
         self.tag_signal = Signal::Neutral;
-        const ARTICLE: u64 = tags::name_key(b"article");
-        const MAIN: u64 = tags::name_key(b"main");
-        self.tag_main = key == ARTICLE || key == MAIN;
-        self.tag_page_main = key == MAIN;
+        // `<main>` and `<article>` are set in `push_open`, the one place
+        // their names count: most tags never get there.
+        self.tag_main = false;
+        self.tag_page_main = false;
         self.tag_hidden = false;
         self.tag_panel = false;
         self.tag_dialog = false;
@@ -1274,7 +1274,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn end_tag_named(&mut self) {
-        let (tag, _) = self.tag_name.tag();
+        let tag = self.tag_name.tag();
         let cost = self.tag_name.len.min(NAME_CAP) as u32 + 3;
         self.cur.bare += cost;
         if tag == Tag::Other {
@@ -1718,6 +1718,13 @@ impl<'a> Scanner<'a> {
 
     fn push_open(&mut self, tag: Tag) {
         let name = self.tag_name;
+        if tag == Tag::Container {
+            const ARTICLE: u64 = tags::name_key(b"article");
+            const MAIN: u64 = tags::name_key(b"main");
+            let key = name.key();
+            self.tag_main |= key == ARTICLE || key == MAIN;
+            self.tag_page_main |= key == MAIN;
+        }
         self.close_implied(name.get());
         // A heading's reach ends at the first element opened after it.
         let after_heading = std::mem::take(&mut self.after_heading);
@@ -2865,7 +2872,7 @@ mod tests {
             // name left past `len`) is the one `tags` builds from bytes,
             // and the tag is the one `Tag::classify` gives.
             let want = (Tag::classify(a.get()), tags::name_key(a.get()));
-            assert_eq!(a.tag(), want, "{a:?}");
+            assert_eq!((a.tag(), a.key()), want, "{a:?}");
         }
     }
 
