@@ -877,6 +877,12 @@ impl<'a> Scanner<'a> {
     /// tag's (almost always `>`) is predicted well, where one branch for
     /// both was mispredicted whenever start and end tags alternated.
     fn tag_name_run<const END: bool>(&mut self) {
+        // The tag is ASCII up to here when this run starts right after
+        // the name's first byte (`<` or `</` and a letter): then the name's
+        // high bits, noted block by block, say whether all of it is, and
+        // an ASCII tag's counts need no second look at its bytes.
+        let whole = self.pos == self.tag_start + if END { 3 } else { 2 };
+        let mut high = 0;
         // Sixteen bytes at a time: names vary in length, and a byte loop's
         // exit was the scanner's most mispredicted branch.
         loop {
@@ -884,12 +890,14 @@ impl<'a> Scanner<'a> {
             let ends = text_count::spaces(block.v) | block.eq(b'/') | block.eq(b'>');
             // The padding past the buffer's end stops the name too.
             let n = (ends | !block.present).trailing_zeros() as usize;
+            high |= block.v.to_bitmask() & ((1u32 << n) - 1);
             self.tag_name.append(lowercase(block.v), n);
             self.pos += n;
             if n < 16 {
                 break;
             }
         }
+        let ascii = whole && high == 0;
         // The byte that ends the name, as `byte` would take it, and on
         // into the attributes: a tag goes through without `step`'s
         // dispatch between its parts.
@@ -897,9 +905,9 @@ impl<'a> Scanner<'a> {
             return;
         };
         if END {
-            self.end_tag_name_byte(b);
+            self.end_tag_name_byte(b, ascii);
         } else {
-            self.tag_name_byte(b);
+            self.tag_name_byte(b, ascii);
         }
         self.pos += 1;
         if self.state == State::InTag {
@@ -1157,9 +1165,9 @@ impl<'a> Scanner<'a> {
             // Handled by the run functions in `step`.
             State::Text | State::Comment(_) => {}
             State::TagOpen => self.tag_open(b),
-            State::TagName => self.tag_name_byte(b),
+            State::TagName => self.tag_name_byte(b, false),
             State::EndTagOpen => self.end_tag_open(b),
-            State::EndTagName => self.end_tag_name_byte(b),
+            State::EndTagName => self.end_tag_name_byte(b, false),
             State::InTag => self.in_tag(b),
             State::AttrName => self.attr_name_byte(b),
             State::AfterAttrName => self.after_attr_name(b),
@@ -1201,10 +1209,11 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// `ascii`: the tag so far is known to be ASCII (see `tag_name_run`).
     #[inline(always)]
-    fn tag_name_byte(&mut self, b: u8) {
+    fn tag_name_byte(&mut self, b: u8, ascii: bool) {
         if ends_tag_name(b) {
-            self.start_tag_named();
+            self.start_tag_named(ascii);
             self.state = State::InTag;
             self.in_tag(b);
         } else {
@@ -1214,7 +1223,7 @@ impl<'a> Scanner<'a> {
 
     /// The name of a start tag is known: break the line if it is a block,
     /// and count the tag so far as code.
-    fn start_tag_named(&mut self) {
+    fn start_tag_named(&mut self, ascii: bool) {
         let tag = self.tag_name.tag();
         self.tag = tag;
         let long = self.cur.text + self.cur.code > self.limits.wrap;
@@ -1245,8 +1254,17 @@ impl<'a> Scanner<'a> {
         self.tag_class = (0, 0);
         self.meta_is_title = false;
         self.meta_content.clear();
-        let run = Run::of(self.src.as_bytes(), self.tag_start, self.pos);
-        self.add_code_run(run);
+        self.add_code_run(self.tag_run(ascii));
+    }
+
+    /// The counts of the tag so far (`<` or `</` and the name), read
+    /// again only when it is not known to be ASCII.
+    #[inline(always)]
+    fn tag_run(&self, ascii: bool) -> Run {
+        match ascii {
+            true => Run::ascii(self.pos - self.tag_start),
+            false => Run::of(self.src.as_bytes(), self.tag_start, self.pos),
+        }
     }
 
     fn end_tag_open(&mut self, b: u8) {
@@ -1263,9 +1281,9 @@ impl<'a> Scanner<'a> {
     }
 
     #[inline(always)]
-    fn end_tag_name_byte(&mut self, b: u8) {
+    fn end_tag_name_byte(&mut self, b: u8, ascii: bool) {
         if ends_tag_name(b) {
-            self.end_tag_named();
+            self.end_tag_named(ascii);
             self.state = State::InTag;
             self.in_tag(b);
         } else {
@@ -1273,15 +1291,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn end_tag_named(&mut self) {
+    fn end_tag_named(&mut self, ascii: bool) {
         let tag = self.tag_name.tag();
         let cost = self.tag_name.len.min(NAME_CAP) as u32 + 3;
         self.cur.bare += cost;
         if tag == Tag::Other {
             self.cur.inline_bare += cost;
         }
-        let run = Run::of(self.src.as_bytes(), self.tag_start, self.pos);
-        self.add_code_run(run);
+        self.add_code_run(self.tag_run(ascii));
         if tag == Tag::A {
             if self.in_anchor {
                 self.cur.anchor_markup += 4;
