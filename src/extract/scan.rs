@@ -1291,6 +1291,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline(always)]
     fn end_tag_named(&mut self, ascii: bool) {
         let tag = self.tag_name.tag();
         let cost = self.tag_name.len.min(NAME_CAP) as u32 + 3;
