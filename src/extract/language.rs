@@ -588,8 +588,10 @@ impl Detector {
         let mut second: Option<f64> = None;
         for (i, d) in distance[..langs.len()].iter().enumerate() {
             let d = (d - correction).clamp(0, MAX_TOTAL_DISTANCE as i32) as u32;
-            // `d <= max_distance` always (each matched trigram is closer
-            // than MAX_TRIGRAM_DISTANCE); saturate rather than trust it.
+            // `d <= max_distance` always: with fewer than 300 trigrams each
+            // matched one is closer than MAX_TRIGRAM_DISTANCE, and with more
+            // `max_distance` is at least the clamp's bound. Saturate rather
+            // than trust it.
             let t = f64::from(max_distance.saturating_sub(d)) / f64::from(max_distance);
             let a = match alphabet {
                 Some(_) => {

@@ -27,6 +27,7 @@
 //! were rendered only for an `&` had it in a tag, and most of the rest
 //! `&nbsp;` or `&amp;` in the text.
 
+use crate::extract::tags::Tag;
 use crate::extract::text;
 
 /// The terms to look for, set end to end in groups of at most 64 bytes
@@ -207,7 +208,8 @@ impl<const N: usize> Reader<'_, N> {
                 Class::Word => {
                     for (state, group) in states.iter_mut().zip(self.groups) {
                         let starts = if word_start { group.starts } else { 0 };
-                        *state = ((*state << 1) | starts) & group.masks[usize::from(b)];
+                        *state = (((*state << 1) & !group.starts) | starts)
+                            & group.masks[usize::from(b)];
                     }
                     word_start = false;
                 }
@@ -241,6 +243,12 @@ impl<const N: usize> Reader<'_, N> {
                     self.word_end()?;
                     Some(pos + 1)
                 }
+                // An element whose content the renderer leaves out but the
+                // tokenizer reads as markup (`<button>`, `<svg>`): skipped
+                // here only to its tag's end, its text would join the words
+                // around it ("Big<button>x</button>News" renders as
+                // "BigNews"). Doubt.
+                _ if opens_hidden_content(bytes, pos) => None,
                 // A word may end at markup, and another start.
                 next => {
                     self.ends()?;
@@ -302,7 +310,7 @@ impl<const N: usize> Reader<'_, N> {
     fn step(&mut self, b: u8, start: bool) {
         for (state, group) in self.states.iter_mut().zip(self.groups) {
             let starts = if start { group.starts } else { 0 };
-            *state = ((*state << 1) | starts) & group.masks[usize::from(b)];
+            *state = (((*state << 1) & !group.starts) | starts) & group.masks[usize::from(b)];
         }
     }
 
@@ -323,6 +331,26 @@ impl<const N: usize> Reader<'_, N> {
             .any(|(state, group)| state & group.ends != 0);
         (!found).then_some(())
     }
+}
+
+/// Is the markup at `lt` the start tag of an element whose content the
+/// renderer leaves out and the tokenizer reads as markup ([`Tag::Opaque`]:
+/// `svg`, `button`, `select` and the like; raw text such as a script's
+/// is skipped whole by [`text::text_after_markup`])?
+fn opens_hidden_content(bytes: &[u8], lt: usize) -> bool {
+    let name = bytes.get(lt + 1..).unwrap_or_default();
+    let len = name
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric())
+        .unwrap_or(name.len());
+    let mut lower = [0u8; 16];
+    let Some(slot) = lower.get_mut(..len).filter(|_| len > 0) else {
+        return false;
+    };
+    for (l, b) in slot.iter_mut().zip(name) {
+        *l = b.to_ascii_lowercase();
+    }
+    Tag::classify(slot) == Tag::Opaque
 }
 
 #[cfg(test)]
@@ -348,6 +376,8 @@ mod tests {
         "<div title=\"a > b\">O’Neill's İstanbul ÉTATS</div>",
         "<p>a<!-- x > y --> b<br>c</p>",
         "<td>x</td><td>y</td>",
+        // Hidden content inside a word: "BigNews" is rendered.
+        "<h1>Big<button>x</button>News</h1>",
         "<script>if (a<b) { c = '>'; }</script>Text after",
         "<p>plain words only</p>",
         "<a title=\"<b>Bold</b>\">Storm</a> x<y z</p> after",
@@ -382,6 +412,10 @@ mod tests {
             &storm
         ));
         assert!(!may_share_a_term("<p>x</p>", &query(&[])));
+        // Terms set end to end in one group do not run into each other:
+        // "abcd" holds neither "ab" nor "cd" as a word.
+        assert!(!may_share_a_term("<p>abcd</p>", &query(&["ab", "cd"])));
+        assert!(may_share_a_term("<p>ab cd</p>", &query(&["ab", "cd"])));
         // References read where they render: in a tag they render
         // nothing, in text they decode (to a letter, or to a space that
         // splits no term).
