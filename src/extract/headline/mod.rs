@@ -325,9 +325,18 @@ pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
         })
 }
 
+/// How far before the content start the fallbacks look (the nearest
+/// heading; the nearest block looks less far), and how far into it (the
+/// content's first lines): [`fallback_may_use`] renders by these.
+const REACH_BEFORE: u32 = 30;
+const REACH_INTO: u32 = 1;
+const _: () = assert!(NEAREST_BLOCK_REACH <= REACH_BEFORE);
+/// How far before the content start [`nearest_block`] looks.
+const NEAREST_BLOCK_REACH: u32 = 12;
+
 /// Whether [`auto_fallback`] may look at a block on `line` with this
-/// heading level: one at most 30 lines before the content start or on
-/// its first two lines ([`nearest_heading`], [`nearest_block`],
+/// heading level: one at most [`REACH_BEFORE`] lines before the content
+/// start or on its first two lines ([`nearest_heading`], [`nearest_block`],
 /// [`content_first_line`]), or an `<h1>` (the lone one [`fallback`]
 /// takes). The others need not be rendered for it: on the corpus sample
 /// (every 15th page) they were seven in ten of the lines rendered for the
@@ -335,7 +344,7 @@ pub fn auto_fallback(input: &Inputs<'_>) -> Option<Headline> {
 pub fn fallback_may_use(line: u32, heading: u8, content_start: Option<u32>) -> bool {
     heading == 1
         || content_start.is_some_and(|start| {
-            line.saturating_add(30) >= start && line <= start.saturating_add(1)
+            line.saturating_add(REACH_BEFORE) >= start && line <= start.saturating_add(REACH_INTO)
         })
 }
 
@@ -635,7 +644,9 @@ fn nearest_heading(input: &Inputs<'_>) -> Option<Headline> {
     input
         .candidates
         .iter()
-        .filter(|c| (1..=3).contains(&c.heading) && c.line <= start && start - c.line <= 30)
+        .filter(|c| {
+            (1..=3).contains(&c.heading) && c.line <= start && start - c.line <= REACH_BEFORE
+        })
         .filter(|c| looks_like_headline(first_line(c.text)))
         .max_by_key(|c| c.line)
         .map(|c| Headline {
@@ -692,7 +703,7 @@ fn nearest_block(input: &Inputs<'_>) -> Option<Headline> {
     input
         .candidates
         .iter()
-        .filter(|c| c.line < start && start - c.line <= 12 && !c.links)
+        .filter(|c| c.line < start && start - c.line <= NEAREST_BLOCK_REACH && !c.links)
         .filter(|c| looks_like_headline(c.text))
         .max_by_key(|c| c.line)
         .map(|c| Headline {
@@ -717,7 +728,7 @@ fn content_first_line(input: &Inputs<'_>) -> Option<Headline> {
     input
         .candidates
         .iter()
-        .filter(|c| c.line >= start && c.line - start <= 1 && !c.links)
+        .filter(|c| c.line >= start && c.line - start <= REACH_INTO && !c.links)
         .map(|c| (c.line, headline_line(c.text)))
         .find(|&(_, text)| looks_like_headline(text))
         .map(|(line, text)| Headline {
