@@ -348,8 +348,9 @@ fn eval_stops_reading_a_page_at_the_limit() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// `--datasets` with a name the manifest does not have is an error naming
-/// it and the datasets there are, not an empty table and exit code 0.
+/// `--datasets` with a name the manifest does not have, or with no name at
+/// all, is an error naming the datasets there are, not an empty table and
+/// exit code 0.
 #[test]
 fn unknown_dataset_names_are_an_error() {
     let dir = temp_dir("eval-datasets");
@@ -368,6 +369,16 @@ fn unknown_dataset_names_are_an_error() {
     assert!(stderr.contains("nwes"), "{stderr}");
     assert!(stderr.contains("cjk, news"), "{stderr}");
     assert!(bad.stdout.is_empty());
+    // A list that names nothing (`--datasets ""`, `--datasets ,`) would
+    // keep no page: an error too, not an empty table.
+    for empty in ["", " , "] {
+        let none = eval(empty);
+        let stderr = String::from_utf8_lossy(&none.stderr);
+        assert_eq!(none.status.code(), Some(2), "{empty:?}: {stderr}");
+        assert!(stderr.contains("names no dataset"), "{stderr}");
+        assert!(stderr.contains("cjk, news"), "{stderr}");
+        assert!(none.stdout.is_empty());
+    }
     let good = eval("news");
     assert!(good.status.success());
     let table = String::from_utf8_lossy(&good.stdout);

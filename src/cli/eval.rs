@@ -68,9 +68,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(str::trim)
             .filter(|d| !d.is_empty())
             .collect();
+        // `--datasets ""` (an unset shell variable, say) would keep no page
+        // and print an empty table as if all were well.
+        if keep.is_empty() {
+            bail!(
+                "--datasets names no dataset; {} has {}",
+                args.manifest.display(),
+                known_datasets(&entries).join(", ")
+            );
+        }
         // A misspelt name would otherwise just drop its pages and print a
         // table without them, as if all were well.
-        let known: BTreeSet<&str> = entries.iter().map(|e| e.dataset.as_str()).collect();
+        let known = known_datasets(&entries);
         let unknown: Vec<&str> = keep
             .iter()
             .copied()
@@ -81,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "--datasets: {} not in {}; its datasets are {}",
                 unknown.join(", "),
                 args.manifest.display(),
-                known.into_iter().collect::<Vec<_>>().join(", ")
+                known.join(", ")
             );
         }
         entries.retain(|e| keep.contains(&e.dataset.as_str()));
@@ -93,6 +102,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(sets) => compare(&args, sets, &entries, &pool),
         None => single(&args, &entries, &pool),
     }
+}
+
+/// The manifest's dataset names, sorted and each once.
+fn known_datasets(entries: &[manifest::Entry]) -> Vec<&str> {
+    let known: BTreeSet<&str> = entries.iter().map(|e| e.dataset.as_str()).collect();
+    known.into_iter().collect()
 }
 
 fn single(
