@@ -1039,6 +1039,57 @@ mod tests {
         }
     }
 
+    /// Every word and flagged word of the tables, for values built of them.
+    fn all_words() -> Vec<&'static str> {
+        let mut words: Vec<&str> = [BOILERPLATE, LAYOUT, OVERLAY, COMMENT, CONTENT].concat();
+        words.extend(AUTHOR_BOX);
+        words.extend([AUTHOR, REVIEWS, BAR, "authors", "navs", "cont"]);
+        words
+    }
+
+    proptest! {
+        /// Values of any length made of the tables' words (in three
+        /// cases), separators and other parts: only the parts that pass
+        /// `may_be_word` are placed in their tokens, and what the rules
+        /// need of the parts between is read from the masks; the answer
+        /// is the plain rule's wherever the parts fall in the blocks.
+        #[test]
+        fn words_anywhere_are_read_as_the_plain_rule_reads_them(
+            pieces in proptest::collection::vec(
+                (0usize..200, 0u8..3, prop_oneof![
+                    Just(""), Just("-"), Just("--"), Just("_"), Just(" "),
+                    Just("\t"), Just("  "), Just("-_"), Just("ü"), Just(":"),
+                ]),
+                0..40,
+            )
+        ) {
+            let words = all_words();
+            let fillers = ["x", "Q", "4", "px", "col", "md", "12", "item", "wrapper", "abcdefghijklmnop"];
+            let mut value = String::new();
+            for (pick, case, sep) in pieces {
+                let word = words.get(pick).copied().unwrap_or(fillers[pick % fillers.len()]);
+                match case {
+                    0 => value.push_str(word),
+                    1 => {
+                        let mut chars = word.chars();
+                        if let Some(c) = chars.next() {
+                            value.push(c.to_ascii_uppercase());
+                            value.push_str(chars.as_str());
+                        }
+                    }
+                    _ => value.push_str(&word.to_uppercase()),
+                }
+                value.push_str(sep);
+            }
+            prop_assert_eq!(
+                classify(value.as_bytes()),
+                classify_plainly(value.as_bytes()),
+                "{:?}",
+                value
+            );
+        }
+    }
+
     /// The memo answers what `classify` answers, whatever was seen before:
     /// values that share a slot, a value that is a prefix of another,
     /// values too long to remember.
