@@ -364,13 +364,17 @@ fn is_main_id(value: &[u8]) -> bool {
 /// its signal, and whether it names the page's main element. One reading
 /// for both the whole-attribute path and the byte states; a function of
 /// the fields it needs, so that either can pass a value it borrows from
-/// the scanner.
+/// the scanner. Ids are classified every time: they are unique on a page
+/// (`post-123`, `comment-456`; 97 % of them missed the memo on the
+/// corpus), so remembering them cost a hash and a copy each and pushed
+/// classes out of the memo's slots.
 #[inline]
 fn read_class_or_id(memo: &mut signals::Memo, capture: Capture, value: &[u8]) -> (Signal, bool) {
-    (
-        memo.classify(value),
-        capture == Capture::Id && is_main_id(value),
-    )
+    if capture == Capture::Id {
+        (signals::classify(value), is_main_id(value))
+    } else {
+        (memo.classify(value), false)
+    }
 }
 
 /// Fixed-size lowercase name buffer.
