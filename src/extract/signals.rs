@@ -60,13 +60,14 @@ pub enum Signal {
 /// each name part starts and ends; only the ends are visited. Most parts
 /// are no word (four in five on the corpus), so a part is first tested
 /// by its length and its first and last bytes ([`may_be_word`]), and only
-/// one that passes is looked up and placed in its token ([`Token`],
-/// [`Words`]): what the rules need of the parts before it (a `--`, the
-/// token's head, the word just before) is read from the masks then, not
-/// tracked part by part. This runs for every class and id the memo has
-/// not seen (half of them: ids are unique; see [`Memo`]); tracking each
-/// part's place, as every part was looked up, cost 1,000 instructions a
-/// value on the corpus, against 670 this way.
+/// one that passes is looked up and placed in its token ([`Place`],
+/// [`Words`]): what the rules need of the bytes before it (the last
+/// whitespace and `--`, whether the token has a part before it, the word
+/// just before) is worked out then, not tracked part by part. This runs
+/// for every id and every class the memo has not seen (a third of them;
+/// see [`Memo`]); tracking each part's place, as every part was looked
+/// up, cost 1,000 instructions a value on the corpus, against 650 this
+/// way.
 pub fn classify(value: &[u8]) -> Signal {
     // A value that is `reviews` alone names the block of reviews (see
     // `Reviews` for the word within values).
@@ -74,43 +75,36 @@ pub fn classify(value: &[u8]) -> Signal {
         return Signal::Boilerplate;
     }
     let mut words = Words::default();
-    // The previous block's bytes and this one's, lowercased (see
-    // `Window`), then zeros: a part's key is loaded from here at once.
+    // The previous block's bytes and this one's, lowercased (a part is
+    // letters and digits: setting bit 5 lowercases the letters and leaves
+    // the digits), then zeros: a part's key is loaded from here at once.
     let mut bytes = [0u8; 48];
-    // The previous block's masks (zero before the first).
-    let mut prev = Window::default();
-    // The class token open where the window starts.
-    let mut carry = Token::default();
-    // Where the part being read started (at `at` + 16, see `Token`).
+    // The previous block's last byte: alphanumeric, lowercase letter, dash.
+    let (mut prev_alnum, mut prev_lower, mut prev_dash) = (0u32, 0u32, 0u32);
+    // Where the last whitespace and the last `--` before this block end
+    // (0: none).
+    let (mut space_end, mut double_end) = (0usize, 0usize);
+    // Where the part being read started.
     let mut start = 0usize;
     // Parts ended so far.
     let mut parts = 0usize;
     let mut at = 0;
     // One block more when a part runs to the end of a value that fills
     // its last block: the zero padding after it ends it.
-    while at < value.len() || prev.alnum >> 15 != 0 {
+    while at < value.len() || prev_alnum != 0 {
         let block = block_at(value, at);
         let kinds = Kinds::of(block);
         bytes.copy_within(16..32, 0);
         bytes[16..32].copy_from_slice(&(block.v | u8x16::splat(0x20)).to_array());
-        let before_alnum = (kinds.alnum << 1) | (prev.alnum >> 15);
-        let camel = kinds.upper & ((kinds.lower << 1) | (prev.lower >> 15));
+        let before_alnum = (kinds.alnum << 1) | prev_alnum;
+        let camel = kinds.upper & ((kinds.lower << 1) | prev_lower);
         // A part ends at a separator after a letter or digit (the zero
         // padding past the value's end among them) and where a lowercase
         // letter is followed by an uppercase one, where the next starts.
         let ends = (!kinds.alnum & before_alnum & 0xffff) | camel;
         let starts = (kinds.alnum & !before_alnum) | camel;
         let dash = block.eq(b'-');
-        let double = dash & ((dash << 1) | (prev.dash >> 15));
-        let here = Window {
-            alnum: kinds.alnum,
-            lower: kinds.lower,
-            dash,
-            space: kinds.space,
-            double,
-            camel,
-        };
-        let window = here.after(prev);
+        let double = dash & ((dash << 1) | prev_dash);
         let mut ends_left = ends;
         while ends_left != 0 {
             let i = ends_left.trailing_zeros() as usize;
@@ -118,9 +112,9 @@ pub fn classify(value: &[u8]) -> Signal {
             // block or (none here) carried from an earlier one.
             let below = starts & ((1 << i) - 1);
             if below != 0 {
-                start = at + 16 + (31 - below.leading_zeros()) as usize;
+                start = at + (31 - below.leading_zeros()) as usize;
             }
-            let len = at + 16 + i - start;
+            let len = at + i - start;
             if len <= LONGEST {
                 // The part's place in the window: it began at most
                 // fifteen bytes back, so in this block or the previous.
@@ -131,14 +125,24 @@ pub fn classify(value: &[u8]) -> Signal {
                         .and_then(|b| b.try_into().ok())
                         .map_or(0, u128::from_le_bytes)
                         & (u128::MAX >> (8 * (16 - len)));
-                    let token = carry.at(window, k, at);
+                    // The whitespace and `--` last before the part: in
+                    // this block, or (none here, or the part began in the
+                    // previous one, which then has none after its start)
+                    // carried.
+                    let before = match start.checked_sub(at) {
+                        Some(j) => (1u32 << j) - 1,
+                        None => 0,
+                    };
+                    let token_start = end_of(kinds.space & before, at).unwrap_or(space_end);
+                    let modifier = end_of(double & before, at).unwrap_or(double_end) > token_start;
                     words.part(
+                        value,
                         key,
                         Place {
                             part: parts,
                             start,
-                            token,
-                            camel_start: window.camel >> k & 1 != 0,
+                            token_start,
+                            modifier,
                             camel_end: camel >> i & 1 != 0,
                         },
                     );
@@ -152,15 +156,50 @@ pub fn classify(value: &[u8]) -> Signal {
             // content word just read).
             return Signal::Content;
         }
-        // The previous block leaves the window.
-        carry = carry.at(window, 16, at);
+        space_end = end_of(kinds.space, at).unwrap_or(space_end);
+        double_end = end_of(double, at).unwrap_or(double_end);
         if starts != 0 {
-            start = at + 16 + (31 - starts.leading_zeros()) as usize;
+            start = at + (31 - starts.leading_zeros()) as usize;
         }
-        prev = here;
+        prev_alnum = kinds.alnum >> 15 & 1;
+        prev_lower = kinds.lower >> 15 & 1;
+        prev_dash = dash >> 15 & 1;
         at += 16;
     }
     words.found
+}
+
+/// Where the last byte that `mask` marks in the block at `at` ends (the
+/// place after it), if any.
+#[inline]
+fn end_of(mask: u32, at: usize) -> Option<usize> {
+    (mask != 0).then(|| at + 32 - mask.leading_zeros() as usize)
+}
+
+/// Whether the part starting at `start` is the first of its class token:
+/// no letter or digit comes before it after the last whitespace. Read
+/// back from the part, only for a part that may be a word: the bytes
+/// read for one part lie after the previous part's last letter or digit,
+/// so a value's bytes are read once at most, however many parts it has.
+fn first_in_token(value: &[u8], start: usize) -> bool {
+    for &b in value.get(..start).unwrap_or_default().iter().rev() {
+        if b.is_ascii_alphanumeric() {
+            return false;
+        }
+        if b.is_ascii_whitespace() {
+            return true;
+        }
+    }
+    true
+}
+
+/// Whether the part starting at `start` begins at a camelCase change (a
+/// capital after a small letter), as `classify`'s `camel` mask marks it:
+/// worked out only for the rare `reviews` part.
+fn camel_at(value: &[u8], start: usize) -> bool {
+    start > 0
+        && value.get(start).is_some_and(u8::is_ascii_uppercase)
+        && value.get(start - 1).is_some_and(u8::is_ascii_lowercase)
 }
 
 /// [`Block::at`], with the last block loaded from the value's bytes
@@ -198,90 +237,16 @@ fn block_at(value: &[u8], at: usize) -> Block {
     }
 }
 
-/// Masks of a block's bytes (see `Kinds`), or of two blocks side by side,
-/// the previous one in the low half: a part that may be a word began in
-/// one or the other.
-#[derive(Debug, Clone, Copy, Default)]
-struct Window {
-    alnum: u32,
-    lower: u32,
-    dash: u32,
-    space: u32,
-    /// The second dash of each `--`.
-    double: u32,
-    /// Where a part begins at a camelCase change.
-    camel: u32,
-}
-
-impl Window {
-    /// This block's masks after the previous block's.
-    #[inline]
-    fn after(self, prev: Window) -> Window {
-        let join = |here: u32, before: u32| here << 16 | before;
-        Window {
-            alnum: join(self.alnum, prev.alnum),
-            lower: join(self.lower, prev.lower),
-            dash: join(self.dash, prev.dash),
-            space: join(self.space, prev.space),
-            double: join(self.double, prev.double),
-            camel: join(self.camel, prev.camel),
-        }
-    }
-}
-
-/// A class token (whitespace-separated) as it stands at some place in a
-/// value: what `classify` needs to know of the bytes before a part, found
-/// from the masks only for a part that may be a word (most parts are
-/// none). Places are counted 16 bytes on (the window's start: the block
-/// before the current one, which the first block has not).
-#[derive(Debug, Clone, Copy, Default)]
-struct Token {
-    /// Whether a letter or digit came before in the token: a part
-    /// starting here is not its token's first.
-    read: bool,
-    /// Whether a BEM modifier's `--` came before in the token.
-    modifier: bool,
-    /// Where the token began.
-    start: usize,
-}
-
-impl Token {
-    /// The token at index `k` (at most 31) of `window` (whose current
-    /// block is at `at`), `self` the token at the window's start.
-    #[inline]
-    fn at(self, window: Window, k: usize, at: usize) -> Token {
-        let below = (1u32 << k) - 1;
-        let space = window.space & below;
-        if space == 0 {
-            Token {
-                read: self.read || window.alnum & below != 0,
-                modifier: self.modifier || window.double & below != 0,
-                start: self.start,
-            }
-        } else {
-            // The last whitespace before `k` (below bit 31).
-            let last = 31 - space.leading_zeros();
-            let after = below & !((2u32 << last) - 1);
-            Token {
-                read: window.alnum & after != 0,
-                modifier: window.double & after != 0,
-                start: at + last as usize + 1,
-            }
-        }
-    }
-}
-
 /// Where a part that may be a word stands (see [`Words::part`]).
 struct Place {
     /// How many parts came before it in the value.
     part: usize,
-    /// Where it starts (counted as [`Token`] counts).
+    /// Where it starts.
     start: usize,
-    /// Its class token up to its start.
-    token: Token,
-    /// Whether it begins at a camelCase change (a capital after a small
-    /// letter).
-    camel_start: bool,
+    /// Where its class token starts.
+    token_start: usize,
+    /// Whether a BEM modifier's `--` comes before it in its token.
+    modifier: bool,
     /// Whether the next part begins where it ends, at a camelCase change.
     camel_end: bool,
 }
@@ -313,7 +278,7 @@ impl Words {
     /// Reads a part that may be a word: its lowercase `key`, where it
     /// stands.
     #[inline]
-    fn part(&mut self, key: u128, place: Place) {
+    fn part(&mut self, value: &[u8], key: u128, place: Place) {
         if self.next != place.part {
             // Parts that are no word came between: what the last word
             // left is gone.
@@ -321,8 +286,8 @@ impl Words {
             self.camel_modifier = Signal::Neutral;
             self.reviews = Reviews::default();
         }
-        let first = !place.token.read;
-        let modifier = place.token.modifier;
+        let first = first_in_token(value, place.start);
+        let modifier = place.modifier;
         let (signal, flags) = lookup(key);
         let signal = author_box(
             part_signal(signal, flags, first),
@@ -332,9 +297,10 @@ impl Words {
         );
         let mut signal = unless_modifier(signal, modifier);
         if flags & IS_REVIEWS != 0 {
-            signal = self
-                .reviews
-                .head(&mut self.found, first || modifier || place.camel_start);
+            signal = self.reviews.head(
+                &mut self.found,
+                first || modifier || camel_at(value, place.start),
+            );
         }
         if self.camel_modifier != Signal::Neutral {
             if flags & IS_BAR != 0 {
@@ -354,7 +320,7 @@ impl Words {
         }
         if first {
             self.head_start = place.start;
-        } else if self.head_start < place.token.start {
+        } else if self.head_start < place.token_start {
             // The token's first part was no word.
             self.head = Signal::Neutral;
         }
