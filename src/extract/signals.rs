@@ -510,13 +510,17 @@ fn part_signal(signal: Signal, flags: u8, first: bool) -> Signal {
     }
 }
 
-/// Remembers the signals of recent class/id values. Pages repeat the same
-/// values (every item of a list, every cell of a table), and a hash and a
+/// Remembers the signals of recent class values (the scanner classifies
+/// ids, unique on a page, every time). Pages repeat the same values
+/// (every item of a list, every cell of a table), and a hash and a
 /// compare cost far less than splitting and looking up each part again.
-/// Direct-mapped: a value evicts whatever shared its slot. Values longer
-/// than [`MEMO_WIDTH`] are classified every time. The values are kept one
-/// after another in an arena that grows with use (pages without class or
-/// id allocate nothing) and starts over, forgetting everything, when full.
+/// Direct-mapped: a value evicts whatever shared its slot (512 slots
+/// instead of 256 saved 0.14 M of 583 M instructions on every 15th
+/// corpus page: not worth twice the slots to set up for each page).
+/// Values longer than [`MEMO_WIDTH`] are classified every time. The
+/// values are kept one after another in an arena that grows with use
+/// (pages without class allocate nothing) and starts over, forgetting
+/// everything, when full.
 #[derive(Debug, Clone)]
 pub(crate) struct Memo {
     arena: Vec<u8>,
