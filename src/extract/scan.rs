@@ -787,12 +787,12 @@ impl<'a> Scanner<'a> {
     /// the byte-wise states, which count exactly the same.
     fn attrs_run(&mut self) {
         loop {
-            let spaces = leading_spaces(self.src.as_bytes(), self.pos);
+            let (spaces, attr) = next_attribute(self.src.as_bytes(), self.pos);
             if spaces > 0 {
                 self.code_space();
                 self.pos += spaces;
             }
-            let Some(attr) = quoted_attribute(&self.src.as_bytes()[self.pos..]) else {
+            let Some(attr) = attr else {
                 match self.src.as_bytes().get(self.pos) {
                     // The tag's end, the common case, without `byte_run`'s
                     // dispatch (`in_tag` is what `byte` calls here).
@@ -2021,7 +2021,7 @@ pub(crate) fn closes_raw(bytes: &[u8], name: &[u8]) -> Option<bool> {
 }
 
 /// A complete `name="value"` (or `name='value'`) attribute.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct QuotedAttr {
     /// Bytes of the name.
     name: usize,
@@ -2029,6 +2029,86 @@ struct QuotedAttr {
     len: usize,
     /// All of them ASCII (one character each, none high).
     ascii: bool,
+}
+
+/// The whitespace at `at` (its length) and the whole quoted attribute
+/// after it, if there is one: what [`leading_spaces`] and
+/// [`quoted_attribute`] find, read from one block where the spaces, the
+/// name, `=` and the opening quote fit in it (most attributes:
+/// ` class="`), and the closing quote too where the value is short
+/// (` id="x"`): the block is loaded and tested once rather than once by
+/// each search.
+#[inline(always)]
+fn next_attribute(bytes: &[u8], at: usize) -> (usize, Option<QuotedAttr>) {
+    let block = Block::at(bytes, at);
+    let space = text_count::spaces(block.v);
+    // Bits 16 and up of the complement are set: at most 16.
+    let spaces = (!space).trailing_zeros() as usize;
+    if spaces == 16 {
+        return (spaces, None);
+    }
+    // The name's first byte is anything but space, `/` and `>` (and not
+    // past the end: the padding is no stop); the name ends at space, `=`,
+    // `/` or `>` after it.
+    let equals = block.eq(b'=');
+    let ends = (space | equals | block.eq(b'/') | block.eq(b'>')) & block.present;
+    let first = 1u32 << spaces;
+    if ends & !equals & first != 0 {
+        return (spaces, None);
+    }
+    let after = ends & !(first | (first - 1));
+    if after == 0 {
+        // The name goes past the block (or the buffer ends in it).
+        return (spaces, quoted_attribute(&bytes[at + spaces..]));
+    }
+    // The name's end, then the quote after it, both bits of the block.
+    let end = after & after.wrapping_neg();
+    let name = end.trailing_zeros() as usize - spaces;
+    if equals & end == 0 {
+        return (spaces, None);
+    }
+    let (double, single) = (block.eq(b'"'), block.eq(b'\''));
+    let open = end << 1;
+    let (quote, quotes) = if double & open != 0 {
+        (b'"', double)
+    } else if single & open != 0 {
+        (b'\'', single)
+    } else if open < 1 << 16 {
+        // Another byte, or none (the padding is no quote).
+        return (spaces, None);
+    } else {
+        // `=` ends the block: the rest is read from the bytes.
+        return (spaces, quoted_attribute(&bytes[at + spaces..]));
+    };
+    let high = block.v.to_bitmask();
+    // The closing quote in this block, if the value ends here.
+    let close = quotes & block.present & !(open | (open - 1));
+    if close != 0 {
+        let close = close & close.wrapping_neg();
+        return (
+            spaces,
+            Some(QuotedAttr {
+                name,
+                len: close.trailing_zeros() as usize + 1 - spaces,
+                ascii: high & (close - 1) & !(first - 1) == 0,
+            }),
+        );
+    }
+    if !block.full() {
+        return (spaces, None);
+    }
+    // The value goes on past the block.
+    let Some((value, value_ascii)) = text_count::find_noting_ascii(quote, &bytes[at + 16..]) else {
+        return (spaces, None);
+    };
+    (
+        spaces,
+        Some(QuotedAttr {
+            name,
+            len: 16 + value + 1 - spaces,
+            ascii: value_ascii && high & !(first - 1) == 0,
+        }),
+    )
 }
 
 /// Is `bytes` a whole quoted attribute, as the byte-wise states would read
@@ -2080,6 +2160,7 @@ fn attr_name_end(bytes: &[u8], from: usize) -> Option<usize> {
 /// How many whitespace bytes start `bytes[from..]`, sixteen at a time:
 /// between attributes that is mostly one, or none, and a byte loop's exit
 /// was mispredicted on one attribute in eight.
+#[cfg(test)]
 fn leading_spaces(bytes: &[u8], from: usize) -> usize {
     let mut at = from;
     loop {
@@ -2745,6 +2826,45 @@ mod tests {
 
     /// The blockwise search ends a name where a byte loop would, across
     /// block boundaries, past control bytes and at the slice's end.
+    /// `next_attribute` finds what `leading_spaces` and then
+    /// `quoted_attribute` find (but for sixteen spaces or more, which it
+    /// leaves to the caller): every shape of up to five pieces, starting
+    /// at each offset of a block and cut at each length, so that names,
+    /// `=`, quotes and values fall on both sides of its one block and of
+    /// the buffer's end.
+    #[test]
+    fn next_attribute_agrees_with_the_two_searches() {
+        let pieces = [
+            "a", "=", "\"", "'", " ", "\t", "/", ">", "\u{e9}", "v\u{b}", "xxxxxxx",
+        ];
+        let check = |bytes: &[u8], at: usize| {
+            let spaces = leading_spaces(bytes, at);
+            let want = match spaces {
+                16.. => (16, None),
+                _ => (spaces, quoted_attribute(&bytes[at + spaces..])),
+            };
+            assert_eq!(
+                next_attribute(bytes, at),
+                want,
+                "{:?} at {at}",
+                bytes.escape_ascii().to_string()
+            );
+        };
+        for attr in every_string(&pieces, 5) {
+            for at in [0, 1, 5, 9, 11, 13, 14, 15, 16] {
+                let s = format!("{}{attr}", "<".repeat(at));
+                for end in at..=s.len() {
+                    check(&s.as_bytes()[..end], at);
+                }
+            }
+        }
+        // Spaces up to and past a block, then an attribute.
+        for spaces in 0..40 {
+            let s = format!("<{}href=\"x\" ", " ".repeat(spaces));
+            check(s.as_bytes(), 1);
+        }
+    }
+
     #[test]
     fn attr_name_end_agrees_with_a_byte_loop() {
         let by_bytes = |bytes: &[u8], from: usize| {
