@@ -1914,11 +1914,26 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// `lines.push(cur)` when the vector is full: apart, as it is rare
+    /// (`reserve_lines` makes room for most pages' lines up front).
+    #[cold]
+    #[inline(never)]
+    fn push_line_growing(&mut self) {
+        self.lines.push(self.cur);
+    }
+
     /// Ends the current line at byte `at` and starts the next one there.
     fn close_line(&mut self, at: usize) {
         self.cur.end = at as u32;
         if self.cur.end > self.cur.start || self.cur.text + self.cur.code > 0 {
-            self.lines.push(self.cur);
+            // With room known, `push` has no call to grow the vector, and
+            // the line is stored straight from `cur` rather than first
+            // copied aside in case that call changes it.
+            if self.lines.len() < self.lines.capacity() {
+                self.lines.push(self.cur);
+            } else {
+                self.push_line_growing();
+            }
             if self.lines.len() > self.limits.max_lines {
                 self.scan_end = 0;
             }
