@@ -176,8 +176,6 @@ fn count_block(v: u8x16, keep: u32, state: &mut RunState, total: &mut TextCount)
         return;
     }
     let high = v.to_bitmask() & keep;
-    // 10xxxxxx
-    let continuation = continuations(v);
     // A non-space byte right after whitespace (the first byte's
     // predecessor is the carried state) ends a whitespace run...
     let after_space = solid & ((space << 1) | u32::from(state.pending));
@@ -187,9 +185,18 @@ fn count_block(v: u8x16, keep: u32, state: &mut RunState, total: &mut TextCount)
     let first = solid & solid.wrapping_neg();
     let uncounted = !state.seen && after_space & first != 0;
     let runs = marked(after_space) - u32::from(uncounted);
-    total.text += marked(solid & !continuation) + runs;
-    total.low += marked(solid & !high) + runs;
-    total.high += marked(high);
+    if high == 0 {
+        // An ASCII block: every non-space byte is a character and low.
+        let solid = marked(solid) + runs;
+        total.text += solid;
+        total.low += solid;
+    } else {
+        // 10xxxxxx
+        let continuation = continuations(v);
+        total.text += marked(solid & !continuation) + runs;
+        total.low += marked(solid & !high) + runs;
+        total.high += marked(high);
+    }
     let last = 31 - solid.leading_zeros();
     state.pending = space >> last != 0;
     state.seen = true;
