@@ -28,7 +28,7 @@
 // (its whitespace is the tokenizer's in tags, which reads `\r` as `\n`).
 use super::super::blocks::Block;
 use super::super::scan::{closes_raw, ends_tag_name};
-use super::super::tags::Tag;
+use super::super::tags::{KEY_NAME_MAX, Tag};
 use super::super::text_count::{find, is_space};
 use super::events::{Events, NAME_CAP, Sink};
 
@@ -59,7 +59,9 @@ pub(super) fn run<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) -> usi
             }
             Some(Step::Ignored(end)) => at = end,
             Some(Step::EndTag { name_end, end }) => {
-                if !with_name(&bytes[lt + 2..name_end], |name| sink.end_tag(name)) {
+                if !with_name(bytes, lt + 2, name_end, |name, tag| {
+                    sink.end_tag_known(name, tag);
+                }) {
                     return lt;
                 }
                 at = end;
@@ -75,7 +77,9 @@ pub(super) fn run<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) -> usi
                     },
                     Raw::Until(_) | Raw::Rest => return lt,
                 };
-                if !with_name(&bytes[lt + 1..name_end], |name| sink.start_tag(name)) {
+                if !with_name(bytes, lt + 1, name_end, |name, tag| {
+                    sink.start_tag_known(name, tag);
+                }) {
                     return lt;
                 }
                 at = after;
@@ -121,10 +125,30 @@ pub(super) fn tokenize<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) {
     for _ in html5gum::Tokenizer::new_with_emitter(html, Events::new(sink, chars)) {}
 }
 
-/// Calls `report` with a tag's name as the tokenizer reports it: ASCII
-/// lowercased, cut to `NAME_CAP` bytes as `events` cuts it. False (and no
-/// call) for a name holding NUL, which the tokenizer replaces.
-fn with_name(name: &[u8], report: impl FnOnce(&[u8])) -> bool {
+/// Calls `report` with the name `bytes[from..end]` of a tag as the
+/// tokenizer reports it (ASCII lowercased, cut to `NAME_CAP` bytes as
+/// `events` cuts it) and its [`Tag`]. False (and no call) for a name
+/// holding NUL, which the tokenizer replaces.
+fn with_name(bytes: &[u8], from: usize, end: usize, report: impl FnOnce(&[u8], Tag)) -> bool {
+    let n = end - from;
+    // Most names are short: eight bytes read at once give the lowercased
+    // name and its key for `Tag::by_key`, where a byte loop lowercased a
+    // copy and `Tag::classify` read it again for the key (2.1 M
+    // instructions on p15).
+    if let Some(word) = bytes
+        .get(from..from + 8)
+        .filter(|_| (1..=KEY_NAME_MAX).contains(&n))
+    {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(word);
+        let Some(lower) = lowercase_name(u64::from_le_bytes(eight), n) else {
+            return false;
+        };
+        let tag = Tag::by_key(lower | (n as u64) << 56);
+        report(&lower.to_le_bytes()[..n], tag);
+        return true;
+    }
+    let name = &bytes[from..end];
     let mut lower = [0u8; NAME_CAP];
     let n = name.len().min(NAME_CAP);
     // The NUL test rides on the copy: a separate `contains` was a library
@@ -137,8 +161,31 @@ fn with_name(name: &[u8], report: impl FnOnce(&[u8])) -> bool {
     if nul || (name.len() > NAME_CAP && name[NAME_CAP..].contains(&0)) {
         return false;
     }
-    report(&lower[..n]);
+    report(&lower[..n], Tag::classify(&lower[..n]));
     true
+}
+
+/// The first `n` bytes (1 to 7) of `word` (little-endian), ASCII
+/// lowercased, the others zero; `None` if one of them is NUL.
+fn lowercase_name(word: u64, n: usize) -> Option<u64> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mask = (1u64 << (8 * n)) - 1;
+    let name = word & mask;
+    // A zero byte among the name's (the bytes past it set to 0xFF).
+    let padded = name | !mask;
+    if padded.wrapping_sub(ONES) & !padded & HIGH != 0 {
+        return None;
+    }
+    // Per byte, with no carry between bytes (each sum stays below 0x100):
+    // the high bit of `low + (0x80 - b'A')` is set from `A` up, that of
+    // `low + (0x80 - b'Z' - 1)` past `Z`; bytes that are not ASCII keep
+    // their case, as `to_ascii_lowercase` keeps it.
+    let low = name & !HIGH;
+    let from_a = low + ONES * (0x80 - u64::from(b'A'));
+    let past_z = low + ONES * (0x80 - u64::from(b'Z') - 1);
+    let upper = from_a & !past_z & !name & HIGH;
+    Some(name | upper >> 2)
 }
 
 /// A run of text (no `<`): its bytes as they are but for line breaks
@@ -506,7 +553,47 @@ mod tests {
         }
     }
 
+    /// The plain reading of a name [`lowercase_name`] reads eight bytes at
+    /// a time.
+    fn lowercase_plainly(word: [u8; 8], n: usize) -> Option<u64> {
+        let mut lower = [0; 8];
+        for (to, &from) in lower.iter_mut().zip(&word[..n]) {
+            if from == 0 {
+                return None;
+            }
+            *to = from.to_ascii_lowercase();
+        }
+        Some(u64::from_le_bytes(lower))
+    }
+
+    #[test]
+    fn short_names_lowercase_as_byte_by_byte_for_every_byte() {
+        for b in 0..=255u8 {
+            for at in 0..KEY_NAME_MAX {
+                let mut word = *b"aBcDeFgH";
+                word[at] = b;
+                for n in 1..=KEY_NAME_MAX {
+                    assert_eq!(
+                        lowercase_name(u64::from_le_bytes(word), n),
+                        lowercase_plainly(word, n),
+                        "{word:?} {n}"
+                    );
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
+        /// Any eight bytes, any short name among them: lowercased as
+        /// byte by byte.
+        #[test]
+        fn short_names_lowercase_as_byte_by_byte(word: [u8; 8], n in 1..=KEY_NAME_MAX) {
+            proptest::prop_assert_eq!(
+                lowercase_name(u64::from_le_bytes(word), n),
+                lowercase_plainly(word, n)
+            );
+        }
+
         /// Random soup of markup pieces: the same events as html5gum.
         #[test]
         fn same_events_as_html5gum_on_tag_soup(html in soup()) {

@@ -13,6 +13,7 @@
 //! It does not interpret anything: what a tag means is the renderer's
 //! business.
 
+use super::super::tags::Tag;
 use html5gum::{Emitter, Error, State, naive_next_state};
 use std::convert::Infallible;
 
@@ -30,6 +31,15 @@ pub(super) trait Sink {
     /// it while looking for the run's end).
     fn text_known(&mut self, value: &str, _ascii: bool) {
         self.text(value);
+    }
+    /// `start_tag` for a name whose [`Tag`] is known (`direct` learns it
+    /// while lowercasing the name).
+    fn start_tag_known(&mut self, name: &[u8], _tag: Tag) {
+        self.start_tag(name);
+    }
+    /// `end_tag` for a name whose [`Tag`] is known.
+    fn end_tag_known(&mut self, name: &[u8], _tag: Tag) {
+        self.end_tag(name);
     }
 }
 

@@ -130,11 +130,19 @@ struct Renderer<'a> {
 
 impl Sink for Renderer<'_> {
     fn start_tag(&mut self, name: &[u8]) {
-        self.start_tag(name);
+        self.start_tag(name, Tag::classify(name));
     }
 
     fn end_tag(&mut self, name: &[u8]) {
-        self.end_tag(name);
+        self.end_tag(name, Tag::classify(name));
+    }
+
+    fn start_tag_known(&mut self, name: &[u8], tag: Tag) {
+        self.start_tag(name, tag);
+    }
+
+    fn end_tag_known(&mut self, name: &[u8], tag: Tag) {
+        self.end_tag(name, tag);
     }
 
     fn text(&mut self, value: &str) {
@@ -176,8 +184,7 @@ impl<'a> Renderer<'a> {
         self.in_anchor = false;
     }
 
-    fn start_tag(&mut self, name: &[u8]) {
-        let tag = Tag::classify(name);
+    fn start_tag(&mut self, name: &[u8], tag: Tag) {
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip += 1;
@@ -202,14 +209,14 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn end_tag(&mut self, name: &[u8]) {
+    fn end_tag(&mut self, name: &[u8], tag: Tag) {
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip -= 1;
             }
             return;
         }
-        match Tag::classify(name) {
+        match tag {
             Tag::A => self.in_anchor = false,
             Tag::Pre => {
                 self.pre = self.pre.saturating_sub(1);
