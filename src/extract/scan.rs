@@ -781,8 +781,8 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Between attributes: whitespace and whole `name="value"` attributes
-    /// are taken at once; anything else (`>`, `/`, unquoted values, spaces
+    /// Between attributes: whitespace (up to sixteen bytes at a time) and
+    /// whole `name="value"` attributes are taken at once; anything else (`>`, `/`, unquoted values, spaces
     /// around `=`, an attribute cut off by the end of the buffer) goes to
     /// the byte-wise states, which count exactly the same.
     fn attrs_run(&mut self) {
@@ -2082,12 +2082,15 @@ struct QuotedAttr {
 }
 
 /// The whitespace at `at` (its length) and the whole quoted attribute
-/// after it, if there is one: what [`leading_spaces`] and
-/// [`quoted_attribute`] find, read from one block where the spaces, the
+/// after it, if there is one: what `leading_spaces` (now the tests'
+/// reference) and [`quoted_attribute`] find, read from one block where the spaces, the
 /// name, `=` and the opening quote fit in it (most attributes:
 /// ` class="`), and the closing quote too where the value is short
 /// (` id="x"`): the block is loaded and tested once rather than once by
-/// each search.
+/// each search. Sixteen spaces or more fill the block: then it says
+/// sixteen and no attribute, and the caller reads on from there (the
+/// rest of the run goes through `code_space` again, which counts a run
+/// once however often it is called).
 #[inline(always)]
 fn next_attribute(bytes: &[u8], at: usize) -> (usize, Option<QuotedAttr>) {
     let block = Block::at(bytes, at);
@@ -2097,9 +2100,10 @@ fn next_attribute(bytes: &[u8], at: usize) -> (usize, Option<QuotedAttr>) {
     if spaces == 16 {
         return (spaces, None);
     }
-    // The name's first byte is anything but space, `/` and `>` (and not
-    // past the end: the padding is no stop); the name ends at space, `=`,
-    // `/` or `>` after it.
+    // The name's first byte is anything but space, `/` and `>` (padding
+    // passes this test: a name that runs into it is left to
+    // `quoted_attribute` below); the name ends at space, `=`, `/` or `>`
+    // after it.
     let equals = block.eq(b'=');
     let ends = (space | equals | block.eq(b'/') | block.eq(b'>')) & block.present;
     let first = 1u32 << spaces;
@@ -2208,8 +2212,8 @@ fn attr_name_end(bytes: &[u8], from: usize) -> Option<usize> {
 }
 
 /// How many whitespace bytes start `bytes[from..]`, sixteen at a time:
-/// between attributes that is mostly one, or none, and a byte loop's exit
-/// was mispredicted on one attribute in eight.
+/// the reference `next_attribute`'s spaces are tested against (the scan
+/// itself reads them in `next_attribute`'s one block).
 #[cfg(test)]
 fn leading_spaces(bytes: &[u8], from: usize) -> usize {
     let mut at = from;
@@ -2874,8 +2878,6 @@ mod tests {
         }
     }
 
-    /// The blockwise search ends a name where a byte loop would, across
-    /// block boundaries, past control bytes and at the slice's end.
     /// A name read whole by `tag_name_run` is keyed from its block in a
     /// register (`run_tag`), one cut by a chunk's end from the buffer
     /// (`Name::tag`): every known name, in upper case, one byte shorter
@@ -2935,10 +2937,11 @@ mod tests {
 
     /// `next_attribute` finds what `leading_spaces` and then
     /// `quoted_attribute` find (but for sixteen spaces or more, which it
-    /// leaves to the caller): every shape of up to five pieces, starting
-    /// at each offset of a block and cut at each length, so that names,
-    /// `=`, quotes and values fall on both sides of its one block and of
-    /// the buffer's end.
+    /// leaves to the caller): every shape of up to five pieces, at the
+    /// buffer's start and after a byte, cut at each length; then names
+    /// and values of every length up to past two blocks, with a high
+    /// byte at each place, so that names, `=`, quotes and values fall on
+    /// both sides of its one block and of the buffer's end.
     #[test]
     fn next_attribute_agrees_with_the_two_searches() {
         let pieces = [
@@ -2958,7 +2961,8 @@ mod tests {
             );
         };
         for attr in every_string(&pieces, 5) {
-            for at in [0, 1, 5, 9, 11, 13, 14, 15, 16] {
+            // The block starts at `at`: other offsets shift nothing.
+            for at in [0, 1] {
                 let s = format!("{}{attr}", "<".repeat(at));
                 for end in at..=s.len() {
                     check(&s.as_bytes()[..end], at);
@@ -2970,8 +2974,33 @@ mod tests {
             let s = format!("<{}href=\"x\" ", " ".repeat(spaces));
             check(s.as_bytes(), 1);
         }
+        // Names and values short and long, closing in the first block,
+        // at its end or past it; all ASCII, or one byte high anywhere.
+        for name in 1..20 {
+            for value in 0..40 {
+                for spaces in [0, 1, 3] {
+                    let len = spaces + name + 3 + value;
+                    for high in std::iter::once(None).chain((0..len).map(Some)) {
+                        let mut s = " ".repeat(spaces) + &"n".repeat(name) + "=\"";
+                        s += &"v".repeat(value);
+                        s += "\" x";
+                        let mut bytes = s.into_bytes();
+                        match high {
+                            // A high byte in the name or the value (not
+                            // in place of a space, `=` or a quote).
+                            Some(i) if bytes[i].is_ascii_alphabetic() => bytes[i] = 0xE9,
+                            Some(_) => continue,
+                            None => {}
+                        }
+                        check(&bytes, 0);
+                    }
+                }
+            }
+        }
     }
 
+    /// The blockwise search ends a name where a byte loop would, across
+    /// block boundaries, past control bytes and at the slice's end.
     #[test]
     fn attr_name_end_agrees_with_a_byte_loop() {
         let by_bytes = |bytes: &[u8], from: usize| {
