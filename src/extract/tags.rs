@@ -289,6 +289,16 @@ pub const fn name_key(name: &[u8]) -> u64 {
     k
 }
 
+/// [`name_key`] of a name of `len` bytes (1 to [`KEY_NAME_MAX`]) held in
+/// the low bytes of `word`, little-endian, whatever the bytes above it:
+/// for names read eight bytes at once (the scanner's and the text
+/// stage's), where `name_key` would take them byte by byte.
+#[inline(always)]
+pub fn word_key(word: u64, len: usize) -> u64 {
+    debug_assert!((1..=KEY_NAME_MAX).contains(&len));
+    word & ((1 << (8 * len)) - 1) | (len as u64) << 56
+}
+
 /// Table size: a power of two, under a third full.
 const TAG_SLOTS: usize = 512;
 const _: () = assert!(TAG_SLOTS.is_power_of_two() && 3 * NAMES.len() < TAG_SLOTS);
@@ -332,6 +342,31 @@ const fn tag_table() -> ([u64; TAG_SLOTS], [Tag; TAG_SLOTS]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name's key read from a word is the key read byte by byte,
+    /// whatever follows the name in the word.
+    #[test]
+    fn word_key_is_name_key() {
+        for name in [
+            &b"a"[..],
+            b"br",
+            b"DiV",
+            b"x\0y",
+            b"\xff\xfe",
+            b"section",
+            b"article",
+        ] {
+            for tail in [0u8, b'>', 0xFF] {
+                let mut word = [tail; 8];
+                word[..name.len()].copy_from_slice(name);
+                assert_eq!(
+                    word_key(u64::from_le_bytes(word), name.len()),
+                    name_key(name),
+                    "{name:?}"
+                );
+            }
+        }
+    }
 
     /// The classification as it was written before the table: a `match`.
     fn classify_by_match(name: &[u8]) -> Tag {
