@@ -443,8 +443,10 @@ impl Name {
             return 0;
         }
         let [b0, b1, b2, b3, b4, b5, b6, b7, ..] = self.buf;
-        let bytes = u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
-        bytes & ((1 << (8 * self.len)) - 1) | (self.len as u64) << 56
+        tags::word_key(
+            u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]),
+            self.len,
+        )
     }
     /// What the name is.
     #[inline]
@@ -1292,7 +1294,7 @@ impl<'a> Scanner<'a> {
         // The block's low eight bytes, after the first byte.
         let block = u128::from_le_bytes(first.to_array()) as u64;
         let bytes = block << 8 | u64::from(self.tag_name.buf[0]);
-        Tag::by_key(bytes & ((1 << (8 * len)) - 1) | (len as u64) << 56)
+        Tag::by_key(tags::word_key(bytes, len))
     }
 
     /// The counts of the tag so far (`<` or `</` and the name), read
