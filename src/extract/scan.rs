@@ -784,9 +784,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// Between attributes: whitespace (up to sixteen bytes at a time) and
-    /// whole `name="value"` attributes are taken at once; anything else (`>`, `/`, unquoted values, spaces
-    /// around `=`, an attribute cut off by the end of the buffer) goes to
-    /// the byte-wise states, which count exactly the same.
+    /// whole `name="value"` attributes are taken at once; anything else
+    /// (`>`, `/`, unquoted values, spaces around `=`, an attribute cut off
+    /// by the end of the buffer) goes to the byte-wise states, which count
+    /// exactly the same.
     fn attrs_run(&mut self) {
         loop {
             let (spaces, attr) = next_attribute(self.src.as_bytes(), self.pos);
@@ -2085,11 +2086,11 @@ struct QuotedAttr {
 
 /// The whitespace at `at` (its length) and the whole quoted attribute
 /// after it, if there is one: what `leading_spaces` (now the tests'
-/// reference) and [`quoted_attribute`] find, read from one block where the spaces, the
-/// name, `=` and the opening quote fit in it (most attributes:
-/// ` class="`), and the closing quote too where the value is short
-/// (` id="x"`): the block is loaded and tested once rather than once by
-/// each search. Sixteen spaces or more fill the block: then it says
+/// reference) and [`quoted_attribute`] find, read from one block where
+/// the spaces, the name, `=` and the opening quote fit in it (most
+/// attributes: ` class="`), and the closing quote too where the value is
+/// short (` id="x"`): the block is loaded and tested once rather than
+/// once by each search. Sixteen spaces or more fill the block: then it says
 /// sixteen and no attribute, and the caller reads on from there (the
 /// rest of the run goes through `code_space` again, which counts a run
 /// once however often it is called).
