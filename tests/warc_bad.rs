@@ -565,6 +565,34 @@ fn a_file_cut_inside_its_first_record_fails() {
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
 }
 
+/// An empty input (a 0-byte file, as a failed download leaves, plain or
+/// named as gzip) holds no record: it failed (exit code 1, named in the
+/// log), while the file beside it is still extracted.
+#[test]
+fn an_empty_input_fails() {
+    let (plain, _) = six();
+    let good = scratch("beside-empty.warc");
+    std::fs::write(&good, &plain).unwrap();
+    let out = scratch("empty.jsonl");
+    let out = out.to_str().unwrap();
+    for name in ["empty.warc", "empty.warc.gz"] {
+        let empty = scratch(name);
+        std::fs::write(&empty, b"").unwrap();
+        let (code, _, stderr) = linesift(&[
+            "warc",
+            empty.to_str().unwrap(),
+            good.to_str().unwrap(),
+            "-o",
+            out,
+        ]);
+        assert_eq!(code, 1, "{name}: {stderr}");
+        let want = format!("{}: holds no record (an empty input)", empty.display());
+        assert!(stderr.contains(&want), "{name}: {stderr}");
+        assert!(!stderr.contains(&good.display().to_string()), "{stderr}");
+        assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 6);
+    }
+}
+
 /// `--offset` reads one record: when that record cannot be read (the file
 /// is missing, the member is corrupt, or the offset is not a record's
 /// start), the input failed, exit code 1, as for the whole-file reads; 2

@@ -6,8 +6,9 @@
 //! counted, logged with file and offset, and skipped; a truncated file ends
 //! with a message and keeps what came before. The exit code is 2 for fatal
 //! errors (output, arguments), 1 when an input could not be read at all
-//! (it could not be opened, or not one record of it was readable: say,
-//! every member corrupt, so a batch run notices), 0 otherwise.
+//! (it could not be opened, it held no record at all, or not one record
+//! of it was readable: say, every member corrupt, so a batch run notices),
+//! 0 otherwise.
 
 use super::options::ExtractOptions;
 use anyhow::{Context, bail};
@@ -581,6 +582,14 @@ impl Summary {
                     None if self.file_records == 0 && self.file_errors > 0 => {
                         self.failed_files += 1;
                         self.log(format_args!("{name}: not one record could be read"));
+                    }
+                    // No record and no error: an empty input (a download
+                    // that failed and left a 0-byte file, say). As much a
+                    // failed input as one with nothing readable: a batch
+                    // run must notice.
+                    None if self.file_records == 0 => {
+                        self.failed_files += 1;
+                        self.log(format_args!("{name}: holds no record (an empty input)"));
                     }
                     None => {}
                 }
