@@ -92,7 +92,7 @@ pub fn classify(value: &[u8]) -> Signal {
     // One block more when a part runs to the end of a value that fills
     // its last block: the zero padding after it ends it.
     while at < value.len() || prev_alnum != 0 {
-        let block = block_at(value, at);
+        let block = Block::at_unpadded(value, at);
         let kinds = Kinds::of(block);
         bytes.copy_within(16..32, 0);
         bytes[16..32].copy_from_slice(&(block.v | u8x16::splat(0x20)).to_array());
@@ -202,41 +202,6 @@ fn camel_at(value: &[u8], start: usize) -> bool {
     start > 0
         && value.get(start).is_some_and(u8::is_ascii_uppercase)
         && value.get(start - 1).is_some_and(u8::is_ascii_lowercase)
-}
-
-/// [`Block::at`], with the last block loaded from the value's bytes
-/// (two loads that overlap in the middle, both the same bytes there)
-/// rather than copied into a zeroed block: a call to `memcpy` for nearly
-/// every value, most of which fit in one or two blocks.
-#[inline]
-fn block_at(value: &[u8], at: usize) -> Block {
-    let rest = value.get(at..).unwrap_or_default();
-    if let Some(block) = rest.first_chunk::<16>() {
-        return Block {
-            v: u8x16::new(*block),
-            present: 0xffff,
-        };
-    }
-    let n = rest.len();
-    let v = if let (Some(lo), Some(hi)) = (rest.first_chunk::<8>(), rest.last_chunk::<8>()) {
-        // 8 to 15 bytes: the last eight end at byte n.
-        u128::from(u64::from_le_bytes(*lo)) | u128::from(u64::from_le_bytes(*hi)) << (8 * (n - 8))
-    } else if let (Some(lo), Some(hi)) = (rest.first_chunk::<4>(), rest.last_chunk::<4>()) {
-        u128::from(
-            u64::from(u32::from_le_bytes(*lo))
-                | u64::from(u32::from_le_bytes(*hi)) << (8 * (n - 4)),
-        )
-    } else if let (Some(&first), Some(&last)) = (rest.first(), rest.last()) {
-        // 1 to 3 bytes: the first, the middle one and the last.
-        let middle = rest.get(n / 2).map_or(0, |&b| u128::from(b));
-        u128::from(first) | middle << (8 * (n / 2)) | u128::from(last) << (8 * (n - 1))
-    } else {
-        0
-    };
-    Block {
-        v: u8x16::new(v.to_le_bytes()),
-        present: (1 << n) - 1,
-    }
 }
 
 /// Where a part that may be a word stands (see [`Words::part`]).
@@ -1081,20 +1046,6 @@ mod tests {
         ) {
             let value = pieces.concat();
             prop_assert_eq!(classify(value.as_bytes()), classify_plainly(value.as_bytes()));
-        }
-    }
-
-    /// A value's blocks are `Block::at`'s, the last one too (each length
-    /// under sixteen, from every offset).
-    #[test]
-    fn blocks_are_loaded_as_block_at_loads_them() {
-        let bytes: Vec<u8> = (1..=40).collect();
-        for end in 0..=bytes.len() {
-            for at in 0..=end + 16 {
-                let (got, want) = (block_at(&bytes[..end], at), Block::at(&bytes[..end], at));
-                assert_eq!(got.v.to_array(), want.v.to_array(), "{at} of {end}");
-                assert_eq!(got.present, want.present, "{at} of {end}");
-            }
         }
     }
 
