@@ -884,11 +884,11 @@ impl<'a> Scanner<'a> {
     /// tag's (almost always `>`) is predicted well, where one branch for
     /// both was mispredicted whenever start and end tags alternated.
     fn tag_name_run<const END: bool>(&mut self) {
-        // The tag is ASCII up to here when this run starts right after
-        // the name's first byte (`<` or `</` and a letter): then the name's
+        // The tag is ASCII up to here when this run starts at the name's
+        // first byte (right after `<` or `</`; a letter): then the name's
         // high bits, noted block by block, say whether all of it is, and
         // an ASCII tag's counts need no second look at its bytes.
-        let whole = self.pos == self.tag_start + if END { 3 } else { 2 };
+        let whole = self.pos == self.tag_start + if END { 2 } else { 1 };
         let mut high = 0;
         // The name's first block, lowercase (see `run_tag`).
         let mut first = None;
@@ -1204,13 +1204,21 @@ impl<'a> Scanner<'a> {
 
     // Inlined into both callers, the run functions and `byte` (every
     // tag passes through these): -1 % instructions, +1 % time.
+    //
+    // A name's first byte is left where it is, for `tag_name_run` to
+    // read with the rest (as `end_tag_open` leaves it): the buffer's
+    // first sixteen bytes are then one store, where a store of the first
+    // byte and one of the block beside it made every wide load of the
+    // name that followed (`pop_to`'s `Name::same`, `push_open`'s copy,
+    // `Name::key`) wait for both stores to complete (perf: a tenth of
+    // `pop_to`'s samples on that load).
     #[inline(always)]
     fn tag_open(&mut self, b: u8) {
         if b.is_ascii_alphabetic() {
             self.tag_name.clear();
-            self.tag_name.push(b);
             self.is_end_tag = false;
             self.state = State::TagName;
+            self.pos -= 1;
         } else if b == b'/' {
             self.state = State::EndTagOpen;
         } else if b == b'!' {
@@ -1280,21 +1288,19 @@ impl<'a> Scanner<'a> {
     }
 
     /// What `self.tag_name.tag()` says once `tag_name_run` has read a
-    /// whole name from its second byte: the first byte is in the buffer,
-    /// and `first` is the block read after it, lowercase. A name short
-    /// enough for a key is keyed from `first` where it is, in a register:
-    /// read back from the buffer, where the block was just stored at
-    /// another offset than the first byte, the key waited on both stores
-    /// (perf: 12 to 18 % of `tag_name_run`'s samples on the key).
+    /// whole name from its first byte: `first` is the name's first block,
+    /// lowercase. A name short enough for a key is keyed from `first`
+    /// where it is, in a register: read back from the buffer, the key
+    /// waited on the store (perf: 12 to 18 % of `tag_name_run`'s samples
+    /// on the key).
     #[inline(always)]
     fn run_tag(&self, first: u8x16) -> Tag {
         let len = self.tag_name.len;
         if len > tags::KEY_NAME_MAX {
             return self.tag_name.tag();
         }
-        // The block's low eight bytes, after the first byte.
-        let block = u128::from_le_bytes(first.to_array()) as u64;
-        let bytes = block << 8 | u64::from(self.tag_name.buf[0]);
+        // The block's low eight bytes.
+        let bytes = u128::from_le_bytes(first.to_array()) as u64;
         Tag::by_key(tags::word_key(bytes, len))
     }
 
@@ -1308,12 +1314,13 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A name's first byte is left for `tag_name_run` (see `tag_open`).
     fn end_tag_open(&mut self, b: u8) {
         if b.is_ascii_alphabetic() {
             self.tag_name.clear();
-            self.tag_name.push(b);
             self.is_end_tag = true;
             self.state = State::EndTagName;
+            self.pos -= 1;
         } else if b == b'>' {
             self.state = State::Text;
         } else {
