@@ -950,20 +950,27 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Text: counts characters up to the next `<`.
+    /// Text: counts characters up to the next `<`, then the tag there, and
+    /// on into the text after it while the tag leaves the state at text
+    /// (as `scan_to_end` would go, without `step`'s dispatch: a tag and
+    /// the text after it are one turn of this loop rather than one of
+    /// `scan_to_end`'s each).
     fn text_run(&mut self) {
-        let bytes = &self.src.as_bytes()[self.pos..];
-        let len = bytes.len();
-        // A whitespace run counts as one character, and only between two
-        // non-space characters of the same text run: whitespace between
-        // tags is formatting, not content. The run's state outlives a
-        // chunk boundary, so chunking cannot change the counts.
-        let (n, c) = text_count::count_to(b'<', bytes, &mut self.run);
-        self.add_text(c.text);
-        self.cur.high += c.high;
-        self.cur.low += c.low;
-        self.pos += n;
-        if n < len {
+        loop {
+            let bytes = &self.src.as_bytes()[self.pos..];
+            let len = bytes.len();
+            // A whitespace run counts as one character, and only between two
+            // non-space characters of the same text run: whitespace between
+            // tags is formatting, not content. The run's state outlives a
+            // chunk boundary, so chunking cannot change the counts.
+            let (n, c) = text_count::count_to(b'<', bytes, &mut self.run);
+            self.add_text(c.text);
+            self.cur.high += c.high;
+            self.cur.low += c.low;
+            self.pos += n;
+            if n == len {
+                return;
+            }
             self.run = RunState::default();
             self.tag_start = self.pos;
             self.pos += 1;
@@ -978,6 +985,10 @@ impl<'a> Scanner<'a> {
                     State::EndTagOpen => self.end_tag_start(),
                     _ => {}
                 }
+            }
+            // `scan_to_end`'s test, and its dispatch for text.
+            if self.state != State::Text || self.pos >= self.scan_end {
+                return;
             }
         }
     }
