@@ -784,10 +784,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// Between attributes: whitespace (up to sixteen bytes at a time) and
-    /// whole `name="value"` attributes are taken at once; anything else
-    /// (`>`, `/`, unquoted values, spaces around `=`, an attribute cut off
-    /// by the end of the buffer) goes to the byte-wise states, which count
-    /// exactly the same.
+    /// whole `name="value"` attributes are taken at once, and so are `>`
+    /// and `/`; anything else (unquoted values, spaces around `=`, an
+    /// attribute cut off by the end of the buffer) goes to the byte-wise
+    /// states, which count exactly the same.
     fn attrs_run(&mut self) {
         loop {
             let (spaces, attr) = next_attribute(self.src.as_bytes(), self.pos);
@@ -802,6 +802,14 @@ impl<'a> Scanner<'a> {
                     Some(b'>') => {
                         self.in_tag(b'>');
                         self.pos += 1;
+                    }
+                    // The `/` of a self-closing tag (`<br/>`, `<img … />`):
+                    // what `in_tag` does with it, and on to the `>`, with no
+                    // return to `step` in between.
+                    Some(b'/') => {
+                        self.add_code_byte(b'/');
+                        self.pos += 1;
+                        continue;
                     }
                     Some(_) => self.byte_run(),
                     None => {}
