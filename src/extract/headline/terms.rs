@@ -140,18 +140,22 @@ impl TermVector {
         // took 8 % more instructions.
         self.text.reserve(text.len());
         self.terms.reserve(text.len() / 2 + 1);
-        self.word.reserve(text.len());
-        let (buf, terms) = (&mut self.text, &mut self.terms);
-        each_term(text, stop, &mut self.word, |w| {
-            let start = buf.len() as u32;
-            buf.push_str(w);
-            terms.push(Term {
-                key: key(w.as_bytes()),
-                start,
-                end: buf.len() as u32,
-                count: 1,
+        if text.is_ascii() {
+            self.push_ascii_terms(text, stop);
+        } else {
+            self.word.reserve(text.len());
+            let (buf, terms) = (&mut self.text, &mut self.terms);
+            each_term(text, stop, &mut self.word, |w| {
+                let start = buf.len() as u32;
+                buf.push_str(w);
+                terms.push(Term {
+                    key: key(w.as_bytes()),
+                    start,
+                    end: buf.len() as u32,
+                    count: 1,
+                });
             });
-        });
+        }
         let text = self.text.as_bytes();
         let order = |a: &Term, b: &Term| compare(text, a, text, b);
         self.terms.sort_unstable_by(order);
@@ -169,6 +173,44 @@ impl TermVector {
             .sum();
     }
 
+    /// [`each_term`]'s terms of ASCII `text`, appended: each word read
+    /// into the text as it goes (lowercased, quotes left out, by one table
+    /// look-up a byte) and taken back where it is a stop word, not copied
+    /// from a scratch word. Through `each_term` and a scratch word,
+    /// building the vectors took 2.4 M instructions more on every 15th
+    /// page.
+    fn push_ascii_terms(&mut self, text: &str, stop: &StopWords) {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let start = self.text.len();
+            while let Some(&b) = bytes.get(i) {
+                match ASCII_TERM_BYTES[usize::from(b)] {
+                    NOT_A_WORD => break,
+                    QUOTE => {}
+                    lower => self.text.push(char::from(lower)),
+                }
+                i += 1;
+            }
+            // Past the byte that ended the word (or the end).
+            i += 1;
+            let word = self.text.get(start..).unwrap_or("");
+            if word.is_empty() {
+                continue;
+            }
+            if stop.contains(word) {
+                self.text.truncate(start);
+                continue;
+            }
+            self.terms.push(Term {
+                key: key(word.as_bytes()),
+                start: start as u32,
+                end: self.text.len() as u32,
+                count: 1,
+            });
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
     }
@@ -184,6 +226,26 @@ impl TermVector {
             .unwrap_or("")
     }
 }
+
+/// What an ASCII byte is to a term ([`each_term`]): a letter or digit is
+/// its lowercase; a quote is part of the word but left out of it; any
+/// other byte ends a word.
+const ASCII_TERM_BYTES: [u8; 256] = {
+    let mut table = [NOT_A_WORD; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            table[b] = c.to_ascii_lowercase();
+        } else if c == b'\'' {
+            table[b] = QUOTE;
+        }
+        b += 1;
+    }
+    table
+};
+const NOT_A_WORD: u8 = 0;
+const QUOTE: u8 = 1;
 
 /// The first eight bytes of `term`, big-endian, zero-padded.
 fn key(term: &[u8]) -> u64 {
@@ -310,6 +372,32 @@ mod tests {
                 .map(|(t, n)| (t.to_string(), n))
                 .collect();
             proptest::prop_assert_eq!(ours, old.into_iter().collect::<Vec<_>>());
+        }
+    }
+
+    proptest::proptest! {
+        /// ASCII text is read into the vector byte by byte; its terms
+        /// must be the old terms, counted, in order.
+        #[test]
+        fn ascii_vectors_are_the_counted_old_terms_in_order(
+            t in "([ -~\t\n]|the |a |'|internationa[lz]){0,24}"
+        ) {
+            let s = stop();
+            let mut old = std::collections::BTreeMap::<String, u32>::new();
+            for w in old_terms(&t, &s) {
+                *old.entry(w).or_default() += 1;
+            }
+            let old: Vec<(String, u32)> = old.into_iter().collect();
+            let ours: Vec<(String, u32)> = TermVector::of(&t, &s)
+                .iter()
+                .map(|(w, n)| (w.to_string(), n))
+                .collect();
+            proptest::prop_assert_eq!(&ours, &old);
+            // The same, reusing a vector that held other terms.
+            let mut v = TermVector::of("Zebra's THE x1 é", &s);
+            v.set(&t, &s);
+            let reused: Vec<(String, u32)> = v.iter().map(|(w, n)| (w.to_string(), n)).collect();
+            proptest::prop_assert_eq!(reused, old);
         }
     }
 
