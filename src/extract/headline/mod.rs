@@ -724,25 +724,63 @@ fn headline_shape(words: usize, numeric: usize) -> bool {
 /// Whitespace-separated words, and how many of them hold an ASCII digit.
 fn word_counts(text: &str) -> (usize, usize) {
     let (mut words, mut numeric) = (0, 0);
-    let mut count = |w: &[u8]| {
-        words += 1;
-        if w.iter().any(u8::is_ascii_digit) {
-            numeric += 1;
+    // ASCII text (most candidates) in one pass by bytes: its Unicode
+    // whitespace is the ASCII whitespace and U+000B. A test that it is
+    // ASCII, a search for U+000B, a split and a search for digits a word
+    // took 0.3 M instructions more on every 15th page (the candidates'
+    // first lines counted).
+    let (mut in_word, mut digit) = (false, false);
+    for &b in text.as_bytes() {
+        match WORD_BYTES[usize::from(b)] {
+            SPACE => {
+                if in_word {
+                    words += 1;
+                    numeric += usize::from(digit);
+                }
+                (in_word, digit) = (false, false);
+            }
+            DIGIT => (in_word, digit) = (true, true),
+            LETTER => in_word = true,
+            _ => return unicode_word_counts(text),
         }
-    };
-    let bytes = text.as_bytes();
-    // ASCII text (most candidates) by bytes: its Unicode whitespace is
-    // the ASCII whitespace and U+000B, which the byte test leaves out.
-    if text.is_ascii() && !bytes.contains(&0x0b) {
-        bytes
-            .split(u8::is_ascii_whitespace)
-            .filter(|w| !w.is_empty())
-            .for_each(&mut count);
-    } else {
-        text.split_whitespace().for_each(|w| count(w.as_bytes()));
+    }
+    if in_word {
+        words += 1;
+        numeric += usize::from(digit);
     }
     (words, numeric)
 }
+
+/// [`word_counts`] of text that is not all ASCII.
+fn unicode_word_counts(text: &str) -> (usize, usize) {
+    text.split_whitespace().fold((0, 0), |(words, numeric), w| {
+        let digit = w.bytes().any(|b| b.is_ascii_digit());
+        (words + 1, numeric + usize::from(digit))
+    })
+}
+
+/// What an ASCII byte is to [`word_counts`]: Unicode whitespace, a digit,
+/// any other ASCII character; bytes past ASCII are `OTHER`.
+const WORD_BYTES: [u8; 256] = {
+    let mut table = [OTHER; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_whitespace() || c == 0x0b {
+            SPACE
+        } else if c.is_ascii_digit() {
+            DIGIT
+        } else {
+            LETTER
+        };
+        b += 1;
+    }
+    table
+};
+const SPACE: u8 = 0;
+const DIGIT: u8 = 1;
+const LETTER: u8 = 2;
+const OTHER: u8 = 3;
 
 /// Old pages set headlines in `<b>` or `<font>`: the closest short block
 /// that is not a link, at most 8 lines before the content start.
