@@ -1110,25 +1110,50 @@ pub fn clean(s: &str) -> String {
         return s.to_string();
     }
     let decoded = html_escape::decode_html_entities(s);
-    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+    // The words joined by single spaces, as `split_whitespace` and `join`
+    // give them, without the vector of words.
+    let mut out = String::with_capacity(decoded.len());
+    for word in decoded.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// Whether [`clean`] gives `s` back as it is: no `&` to begin a
 /// reference, and no whitespace but single spaces between words.
 fn is_clean(s: &str) -> bool {
+    // By bytes, a char decoded only past ASCII: char by char, with
+    // Unicode's whitespace test for each (and the words of a title that
+    // is not clean collected in a vector to be joined), cleaning took 0.3
+    // M instructions more on every 15th page.
+    let bytes = s.as_bytes();
     let mut after_space = true;
-    for c in s.chars() {
-        if c == '&' {
-            return false;
-        }
-        if c.is_whitespace() {
-            if c != ' ' || after_space {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let (space, len) = if b.is_ascii() {
+            if b == b'&' {
+                return false;
+            }
+            // `char::is_whitespace` in ASCII: U+000B too.
+            (b.is_ascii_whitespace() || b == 0x0b, 1)
+        } else {
+            match s.get(i..).and_then(|rest| rest.chars().next()) {
+                Some(c) => (c.is_whitespace(), c.len_utf8()),
+                None => return false,
+            }
+        };
+        if space {
+            if b != b' ' || after_space {
                 return false;
             }
             after_space = true;
         } else {
             after_space = false;
         }
+        i += len;
     }
     !after_space || s.is_empty()
 }
@@ -1174,6 +1199,7 @@ mod tests {
             pieces in proptest::collection::vec(proptest::sample::select(vec![
                 "Storm", "é", " ", "  ", "\t", "\n", "\u{a0}", "\u{2003}", "\u{1c}", "&amp;", "&",
                 "&#8211;", "–", "|",
+                "\u{b}", "\u{85}", "\u{3000}", "\r",
             ]), 0..10)
         ) {
             let s: String = pieces.concat();
