@@ -55,6 +55,16 @@ impl Tag {
         }
     }
 
+    /// [`Tag::classify`] of a lowercase `name` whose first eight bytes
+    /// (whatever follows its end) are `word`: a short name keyed from one
+    /// load, not byte by byte as [`name_key`] must.
+    pub fn classify_word(word: u64, name: &[u8]) -> Tag {
+        match name.len() {
+            len @ 1..=KEY_NAME_MAX => Tag::by_key(word_key(word, len)),
+            _ => Tag::long(name),
+        }
+    }
+
     /// Classifies a name of 1 to [`KEY_NAME_MAX`] bytes by its
     /// [`name_key`]. The scanner has its names' keys at hand: one
     /// multiply and, almost always, one comparison, where a `match` on
@@ -429,6 +439,16 @@ mod tests {
                 Tag::classify(name),
                 classify_by_match(name),
                 "{}",
+                name.escape_ascii()
+            );
+            // Keyed from a word whose bytes past the name are not zero.
+            let mut word = [b'z'; 8];
+            let n = name.len().min(8);
+            word[..n].copy_from_slice(&name[..n]);
+            assert_eq!(
+                Tag::classify_word(u64::from_le_bytes(word), name),
+                classify_by_match(name),
+                "word: {}",
                 name.escape_ascii()
             );
         }

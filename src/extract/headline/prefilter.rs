@@ -27,6 +27,7 @@
 //! were rendered only for an `&` had it in a tag, and most of the rest
 //! `&nbsp;` or `&amp;` in the text.
 
+use super::terms::{ASCII_TERM_BYTES, QUOTE};
 use crate::extract::tags::Tag;
 use crate::extract::text;
 
@@ -346,8 +347,9 @@ fn opens_hidden_content(bytes: &[u8], lt: usize) -> bool {
     let mut lower = [0u8; 16];
     let mut len = 0;
     for &b in name.iter().take(lower.len() + 1) {
-        let l = NAME_BYTES[usize::from(b)];
-        let Some(slot) = lower.get_mut(len).filter(|_| l != 0) else {
+        // A letter or digit, lowercase; anything else ends the name.
+        let l = ASCII_TERM_BYTES[usize::from(b)];
+        let Some(slot) = lower.get_mut(len).filter(|_| l > QUOTE) else {
             break;
         };
         *slot = l;
@@ -357,32 +359,10 @@ fn opens_hidden_content(bytes: &[u8], lt: usize) -> bool {
         // No name, or one longer than any tag's.
         return false;
     }
-    let tag = if len <= crate::extract::tags::KEY_NAME_MAX {
-        let [word @ .., _, _, _, _, _, _, _, _] = lower;
-        Tag::by_key(crate::extract::tags::word_key(
-            u64::from_le_bytes(word),
-            len,
-        ))
-    } else {
-        Tag::classify(&lower[..len])
-    };
+    let [word @ .., _, _, _, _, _, _, _, _] = lower;
+    let tag = Tag::classify_word(u64::from_le_bytes(word), &lower[..len]);
     tag == Tag::Opaque
 }
-
-/// A tag name's bytes lowercased: an ASCII letter or digit as its
-/// lowercase, any other byte 0 (the name's end).
-const NAME_BYTES: [u8; 256] = {
-    let mut table = [0; 256];
-    let mut b = 0;
-    while b < 128 {
-        let c = b as u8;
-        if c.is_ascii_alphanumeric() {
-            table[b] = c.to_ascii_lowercase();
-        }
-        b += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {

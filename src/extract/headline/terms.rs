@@ -229,8 +229,9 @@ impl TermVector {
 
 /// What an ASCII byte is to a term ([`each_term`]): a letter or digit is
 /// its lowercase; a quote is part of the word but left out of it; any
-/// other byte ends a word.
-const ASCII_TERM_BYTES: [u8; 256] = {
+/// other byte ends a word. The prefilter reads tag names by it too (a
+/// name's bytes are those above `QUOTE`).
+pub(super) const ASCII_TERM_BYTES: [u8; 256] = {
     let mut table = [NOT_A_WORD; 256];
     let mut b = 0;
     while b < 128 {
@@ -245,7 +246,7 @@ const ASCII_TERM_BYTES: [u8; 256] = {
     table
 };
 const NOT_A_WORD: u8 = 0;
-const QUOTE: u8 = 1;
+pub(super) const QUOTE: u8 = 1;
 
 /// The first eight bytes of `term`, big-endian, zero-padded.
 fn key(term: &[u8]) -> u64 {
