@@ -213,7 +213,7 @@ enum RawMode {
 #[derive(Debug, Clone, Copy)]
 struct Open {
     tag: Tag,
-    name: Name,
+    name: Short,
     element: u32,
     boiler: bool,
     furniture: bool,
@@ -386,6 +386,51 @@ struct Name {
     len: usize,
 }
 
+/// A name as the open-element stack keeps it: its bytes, zero past its
+/// end, and its length; a name longer than `NAME_CAP` is the empty name
+/// (as [`Name::get`] has it). Two names are the same exactly when these
+/// are equal: a block compare where [`Name`]s needed masks built from
+/// their lengths each time (`pop_to` compares one to each stack entry
+/// it passes), and a stack entry 24 bytes smaller than one holding a
+/// whole `Name`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Short {
+    bytes: [u8; NAME_CAP],
+    len: u8,
+}
+
+impl Short {
+    fn get(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len).min(NAME_CAP)]
+    }
+    /// The name's [`tags::name_key`]: its first word is the name
+    /// zero-padded.
+    fn key(&self) -> u64 {
+        let len = usize::from(self.len);
+        if len == 0 || len > tags::KEY_NAME_MAX {
+            return 0;
+        }
+        let [b0, b1, b2, b3, b4, b5, b6, b7, ..] = self.bytes;
+        u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]) | (len as u64) << 56
+    }
+}
+
+/// `PREFIX[n]`: the first `n` bytes of a block set, the rest clear (a load
+/// where SSE2 has no cheap way to build the mask from `n`).
+static PREFIX: [[u8; 16]; 17] = {
+    let mut masks = [[0u8; 16]; 17];
+    let mut n = 0;
+    while n <= 16 {
+        let mut i = 0;
+        while i < n {
+            masks[n][i] = 0xFF;
+            i += 1;
+        }
+        n += 1;
+    }
+    masks
+};
+
 impl Name {
     fn clear(&mut self) {
         self.len = 0;
@@ -419,21 +464,26 @@ impl Name {
         }
         self.len += n;
     }
-    /// `self.get() == other.get()`, without a call to compare slices (the
-    /// open-element stack is searched with this at every end tag).
-    fn same(&self, other: &Name) -> bool {
-        // The bytes past `len` are whatever earlier names left: masked off.
-        let key = |n: &Name| match n.len {
-            len if len > NAME_CAP => (0, 0),
-            len => {
-                let bytes = n.buf.first_chunk::<16>().copied().unwrap_or_default();
-                let mask = u128::MAX
-                    .checked_shr(8 * (NAME_CAP - len) as u32)
-                    .unwrap_or(0);
-                (len, u128::from_le_bytes(bytes) & mask)
+    /// The name as the stack keeps it. The bytes past `len` are whatever
+    /// earlier names left: masked off.
+    #[inline]
+    fn short(&self) -> Short {
+        match self.len {
+            len @ 0..=NAME_CAP => {
+                let bytes = self.buf.first_chunk::<16>().copied().unwrap_or_default();
+                let keep = u8x16::new(PREFIX[len]);
+                Short {
+                    bytes: (u8x16::new(bytes) & keep).to_array(),
+                    len: len as u8,
+                }
             }
-        };
-        key(self) == key(other)
+            _ => Short::default(),
+        }
+    }
+    /// `self.get() == other.get()`, without a call to compare slices.
+    #[cfg(test)]
+    fn same(&self, other: &Name) -> bool {
+        self.short() == other.short()
     }
     /// The name's [`tags::name_key`] (0 for a name without one), from the
     /// buffer as it stands.
@@ -1816,7 +1866,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn push_open(&mut self, tag: Tag) {
-        let name = self.tag_name;
+        let name = self.tag_name.short();
         if tag == Tag::Container {
             const ARTICLE: u64 = tags::name_key(b"article");
             const MAIN: u64 = tags::name_key(b"main");
@@ -1942,12 +1992,12 @@ impl<'a> Scanner<'a> {
             self.overflow -= 1;
             return;
         }
-        let name = self.tag_name;
+        let name = self.tag_name.short();
         let found = self
             .stack
             .iter()
             .rev()
-            .position(|o| o.tag == tag && o.name.same(&name));
+            .position(|o| o.tag == tag && o.name == name);
         if let Some(k) = found {
             for _ in 0..=k {
                 self.pop();
@@ -3200,6 +3250,8 @@ mod tests {
             // and the tag is the one `Tag::classify` gives.
             let want = (Tag::classify(a.get()), tags::name_key(a.get()));
             assert_eq!((a.tag(), a.key()), want, "{a:?}");
+            assert_eq!(a.short().get(), a.get(), "{a:?}");
+            assert_eq!(a.short().key(), a.key(), "{a:?}");
         }
     }
 
