@@ -1342,7 +1342,7 @@ impl<'a> Scanner<'a> {
         if self.tag.breaks_line() || long {
             self.close_line(self.tag_start);
         }
-        if let Tag::Heading(level) = self.tag
+        if let Some(level) = self.tag.heading_level()
             && self.cur.start as usize == self.tag_start
         {
             self.cur.heading = level;
@@ -1442,7 +1442,7 @@ impl<'a> Scanner<'a> {
         // Any other end tag between a heading and a hidden element means
         // the element is not the heading's own (`</h6></div><div hidden>`:
         // an error message under a form's title).
-        self.after_heading = matches!(tag, Tag::Heading(_));
+        self.after_heading = tag.is_heading();
         // End tags carry no attributes worth reading.
         self.tag = Tag::Other;
     }
@@ -1606,12 +1606,12 @@ impl<'a> Scanner<'a> {
     /// `capture_for_name` names: stacked ones, `<html>` among them,
     /// `<meta>`, and headings for their class and id)?
     fn reads_attributes(&self) -> bool {
-        self.tag.is_stacked() || matches!(self.tag, Tag::Meta | Tag::Heading(_))
+        self.tag.is_stacked() || (self.tag == Tag::Meta || self.tag.is_heading())
     }
 
     fn capture_for_name(&self) -> Capture {
         let stacked = self.tag.is_stacked();
-        let heading = matches!(self.tag, Tag::Heading(_));
+        let heading = self.tag.is_heading();
         match (self.tag, self.attr_name.get()) {
             (_, b"class") if stacked || heading => Capture::ClassId,
             (_, b"id") if stacked || heading => Capture::Id,
@@ -1713,7 +1713,7 @@ impl<'a> Scanner<'a> {
             Tag::Meta => self.meta_closed(),
             // A heading's class and id are read for the comment word alone
             // (it opens no element of its own).
-            Tag::Heading(_) => {
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
                 self.cur.comment_heading |=
                     self.cur.heading > 0 && self.tag_signal == Signal::Comment
             }

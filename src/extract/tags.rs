@@ -18,8 +18,17 @@ pub enum Tag {
     Html,
     Body,
     Pre,
-    /// `h1` … `h6`; the number is the level.
-    Heading(u8),
+    /// `h1` … `h6`, one variant a level rather than one carrying the
+    /// level: a `Tag` is then one byte, a test of a few kinds one bit
+    /// test, and an equality one compare (with a level beside it, the
+    /// scanner stored and loaded two bytes a tag, and its tests of kinds
+    /// compared the level too). See [`Tag::heading_level`].
+    H1,
+    H2,
+    H3,
+    H4,
+    H5,
+    H6,
     /// Block-level containers that also take part in region growth
     /// (div, section, article, main, td, li, ...).
     Container,
@@ -47,6 +56,27 @@ pub enum Tag {
 }
 
 impl Tag {
+    /// `h1` … `h6`'s level, 1 to 6; `None` for any other tag.
+    pub fn heading_level(self) -> Option<u8> {
+        match self {
+            Tag::H1 => Some(1),
+            Tag::H2 => Some(2),
+            Tag::H3 => Some(3),
+            Tag::H4 => Some(4),
+            Tag::H5 => Some(5),
+            Tag::H6 => Some(6),
+            _ => None,
+        }
+    }
+
+    /// Is this `h1` … `h6`?
+    pub fn is_heading(self) -> bool {
+        matches!(
+            self,
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
+        )
+    }
+
     /// Classifies an ASCII-lowercased tag name.
     pub fn classify(name: &[u8]) -> Tag {
         match name_key(name) {
@@ -107,7 +137,12 @@ impl Tag {
                 | Tag::Block
                 | Tag::Landmark
                 | Tag::Header
-                | Tag::Heading(_)
+                | Tag::H1
+                | Tag::H2
+                | Tag::H3
+                | Tag::H4
+                | Tag::H5
+                | Tag::H6
                 | Tag::Pre
                 | Tag::Body
                 | Tag::Title
@@ -179,12 +214,12 @@ const NAMES: &[(&[u8], Tag)] = &[
     (b"body", Tag::Body),
     (b"pre", Tag::Pre),
     (b"listing", Tag::Pre),
-    (b"h1", Tag::Heading(1)),
-    (b"h2", Tag::Heading(2)),
-    (b"h3", Tag::Heading(3)),
-    (b"h4", Tag::Heading(4)),
-    (b"h5", Tag::Heading(5)),
-    (b"h6", Tag::Heading(6)),
+    (b"h1", Tag::H1),
+    (b"h2", Tag::H2),
+    (b"h3", Tag::H3),
+    (b"h4", Tag::H4),
+    (b"h5", Tag::H5),
+    (b"h6", Tag::H6),
     (b"div", Tag::Container),
     (b"section", Tag::Container),
     (b"article", Tag::Container),
@@ -388,12 +423,12 @@ mod tests {
             b"html" => Tag::Html,
             b"body" => Tag::Body,
             b"pre" | b"listing" => Tag::Pre,
-            b"h1" => Tag::Heading(1),
-            b"h2" => Tag::Heading(2),
-            b"h3" => Tag::Heading(3),
-            b"h4" => Tag::Heading(4),
-            b"h5" => Tag::Heading(5),
-            b"h6" => Tag::Heading(6),
+            b"h1" => Tag::H1,
+            b"h2" => Tag::H2,
+            b"h3" => Tag::H3,
+            b"h4" => Tag::H4,
+            b"h5" => Tag::H5,
+            b"h6" => Tag::H6,
             b"div" | b"section" | b"article" | b"main" | b"td" | b"th" | b"li" | b"ul" | b"ol"
             | b"dl" | b"table" | b"tbody" | b"thead" | b"tfoot" | b"tr" | b"blockquote"
             | b"form" | b"fieldset" | b"figure" | b"center" | b"dd" | b"details" | b"dialog"
@@ -458,7 +493,7 @@ mod tests {
     fn classifies_common_tags() {
         assert_eq!(Tag::classify(b"p"), Tag::Block);
         assert_eq!(Tag::classify(b"div"), Tag::Container);
-        assert_eq!(Tag::classify(b"h2"), Tag::Heading(2));
+        assert_eq!(Tag::classify(b"h2"), Tag::H2);
         assert_eq!(Tag::classify(b"script"), Tag::RawText);
         assert_eq!(Tag::classify(b"nav"), Tag::Landmark);
         assert_eq!(Tag::classify(b"span"), Tag::Other);
