@@ -2047,6 +2047,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// Ends the current line at byte `at` and starts the next one there.
+    // Inlined: its caller on the hot path, `start_tag_named` in
+    // `text_run`'s loop, saved and reloaded the registers it holds
+    // around the call (−1.55 M instructions on every 15th page).
+    #[inline(always)]
     fn close_line(&mut self, at: usize) {
         let end = at as u32;
         if end > self.cur.start || self.cur.text + self.cur.code > 0 {
