@@ -962,8 +962,13 @@ impl<'a> Scanner<'a> {
             let block = Block::at(self.src.as_bytes(), self.pos);
             let ends = text_count::spaces(block.v) | block.eq(b'/') | block.eq(b'>');
             // The padding past the buffer's end stops the name too.
-            let n = (ends | !block.present).trailing_zeros() as usize;
-            high |= block.v.to_bitmask() & ((1u32 << n) - 1);
+            let stop = ends | !block.present;
+            let n = stop.trailing_zeros() as usize;
+            // The name's bytes and the one that ends it (`stop`'s bits up
+            // to its lowest), rather than a mask shifted by `n`: the byte
+            // that ends a name is ASCII (a space, `/`, `>`, or the zero
+            // padding), and bit 16 lies past the block's bits.
+            high |= block.v.to_bitmask() & (stop ^ stop.wrapping_sub(1));
             let lower = lowercase(block.v);
             first.get_or_insert(lower);
             self.tag_name.append(lower, n);
@@ -2989,6 +2994,17 @@ mod tests {
             names.push(format!("{name}x"));
         }
         names.extend(["d\u{ed}v", "x\0", "abcdefg", "abcdefgh", "mainx"].map(String::from));
+        // Bytes ≥ 128 at a block's end, across it and past it, and a name
+        // that fills a block: its counts as read byte by byte.
+        names.extend(
+            [
+                "abcdefghijklmn\u{ed}",
+                "abcdefghijklmno\u{ed}",
+                "abcdefghijklmnop\u{ed}q",
+                "abcdefghijklmnop",
+            ]
+            .map(String::from),
+        );
         for name in &names {
             for open in [format!("<{name}>"), format!("<{name} class=\"nav\">")] {
                 let html = format!("x{open}text</{name}>tail<br>z");
