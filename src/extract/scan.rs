@@ -1129,10 +1129,19 @@ impl<'a> Scanner<'a> {
 
     /// [`Self::add_code_byte`] for a run of bytes at once.
     fn add_code_run(&mut self, run: Run) {
+        self.add_code_run_in(run, self.in_anchor_tag());
+    }
+
+    /// [`Self::add_code_run`] where the caller knows whether the tag is
+    /// an anchor's start tag (`in_anchor`): a start tag's name (where
+    /// `is_end_tag` is false) or an end tag's (true), without the load of
+    /// `is_end_tag` and its test.
+    #[inline(always)]
+    fn add_code_run_in(&mut self, run: Run, in_anchor: bool) {
         self.cur.code += run.chars;
         self.cur.high += run.high;
         self.cur.low += run.bytes - run.high;
-        if self.in_anchor_tag() {
+        if in_anchor {
             self.cur.anchor_markup += run.chars;
         }
     }
@@ -1371,7 +1380,9 @@ impl<'a> Scanner<'a> {
         self.tag_class = (0, 0);
         self.meta_is_title = false;
         self.meta_content.clear();
-        self.add_code_run(self.tag_run(ascii));
+        // A start tag: `tag_open` set `is_end_tag` to false.
+        debug_assert!(!self.is_end_tag);
+        self.add_code_run_in(self.tag_run(ascii), self.tag == Tag::A);
     }
 
     /// What `self.tag_name.tag()` says once `tag_name_run` has read a
@@ -1435,7 +1446,9 @@ impl<'a> Scanner<'a> {
         if tag == Tag::Other {
             self.cur.inline_bare += cost;
         }
-        self.add_code_run(self.tag_run(ascii));
+        // An end tag: never an anchor's start tag.
+        debug_assert!(self.is_end_tag);
+        self.add_code_run_in(self.tag_run(ascii), false);
         if tag == Tag::A {
             if self.in_anchor {
                 self.cur.anchor_markup += 4;
