@@ -43,6 +43,28 @@ impl Block {
         }
     }
 
+    /// [`Block::at`], with the padded block at the slice's end built by a
+    /// cold call: a whole block is one bounds test and a load, where
+    /// `Block::at` picks between the slice and an empty one first (two
+    /// conditional moves) and then tests the length. For loops that read
+    /// a block at a time from the rest of the page (the attribute loop),
+    /// which reach its end once a page. Not `Block::at` itself: its
+    /// callers would each take the change in inlining it brings.
+    #[inline(always)]
+    pub(crate) fn at_whole_first(bytes: &[u8], at: usize) -> Block {
+        match bytes.get(at..at.wrapping_add(16)) {
+            Some(block) => Block {
+                v: u8x16::new(block.try_into().unwrap_or_default()),
+                present: ALL,
+            },
+            // Fewer than sixteen bytes from `at` (none past the end).
+            None => Block {
+                v: u8x16::new(padded_tail(bytes, at).to_le_bytes()),
+                present: (1 << bytes.len().saturating_sub(at).min(16)) - 1,
+            },
+        }
+    }
+
     /// [`Block::at`], with the last block loaded from the slice's bytes
     /// (two loads that overlap in the middle, both the same bytes there)
     /// rather than copied into a zeroed block: no call to `memcpy` for a
@@ -107,6 +129,16 @@ impl Block {
     }
 }
 
+/// The bytes of `bytes` from `at` (fewer than sixteen), then zeros, as
+/// one number: out of line and cold for [`Block::at_whole_first`], and
+/// returned in two registers rather than through memory, as a `Block`
+/// would be.
+#[cold]
+#[inline(never)]
+fn padded_tail(bytes: &[u8], at: usize) -> u128 {
+    u128::from_le_bytes(Block::at(bytes, at).v.to_array())
+}
+
 /// The UTF-8 continuation bytes of `v` (`10xxxxxx`).
 #[inline]
 pub(crate) fn continuations(v: u8x16) -> u32 {
@@ -158,6 +190,23 @@ mod tests {
                 assert_eq!(block.present, (1 << (end - start)) - 1);
             }
         }
+    }
+
+    /// `at_whole_first` loads what `at` loads, whole blocks, the padded
+    /// last one and none past the end alike.
+    #[test]
+    fn whole_first_blocks_are_padded_blocks() {
+        let bytes: Vec<u8> = (1..=40).collect();
+        for end in 0..=bytes.len() {
+            for at in 0..=end + 16 {
+                let slice = &bytes[..end];
+                let (got, want) = (Block::at_whole_first(slice, at), Block::at(slice, at));
+                assert_eq!(got.v.to_array(), want.v.to_array(), "{at} of {end}");
+                assert_eq!(got.present, want.present, "{at} of {end}");
+            }
+        }
+        let got = Block::at_whole_first(&bytes, usize::MAX);
+        assert_eq!((got.v.to_array(), got.present), ([0; 16], 0));
     }
 
     /// `at_unpadded` loads what `at` loads, the last block too (each

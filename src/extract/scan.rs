@@ -2207,7 +2207,7 @@ struct QuotedAttr {
 /// once however often it is called).
 #[inline(always)]
 fn next_attribute(bytes: &[u8], at: usize) -> (usize, Option<QuotedAttr>) {
-    let block = Block::at(bytes, at);
+    let block = Block::at_whole_first(bytes, at);
     let space = text_count::spaces(block.v);
     // Bits 16 and up of the complement are set: at most 16.
     let spaces = (!space).trailing_zeros() as usize;

@@ -96,7 +96,7 @@ pub fn find(c: u8, bytes: &[u8]) -> Option<usize> {
 #[inline]
 pub fn find_noting_ascii(c: u8, bytes: &[u8]) -> Option<(usize, bool)> {
     // Half the values end in their first block: it alone first.
-    let first = Block::at(bytes, 0);
+    let first = Block::at_whole_first(bytes, 0);
     let mut high = first.v.to_bitmask();
     let hit = first.eq(c) & first.present;
     if hit != 0 {
