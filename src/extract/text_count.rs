@@ -55,18 +55,26 @@ pub fn is_space(b: u8) -> bool {
 pub fn count_to(stop: u8, bytes: &[u8], state: &mut RunState) -> (usize, TextCount) {
     let mut total = TextCount::default();
     let mut at = 0;
-    while at < bytes.len() {
-        let block = Block::at(bytes, at);
+    loop {
+        // `bytes` is the rest of the page: all but its last few bytes are
+        // whole blocks, loaded straight from it with one bounds test a
+        // step (the padded load tested twice and picked between the slice
+        // and an empty one); the padded last block is a cold call.
+        let block = Block::at_whole_first(bytes, at);
         let hit = block.eq(stop) & block.present;
         if hit != 0 {
             // Only the bytes before the first hit count.
             count_block(block.v, (hit & hit.wrapping_neg()) - 1, state, &mut total);
             return (at + hit.trailing_zeros() as usize, total);
         }
+        // Past the end (`at == bytes.len()`) `present` is empty, and an
+        // empty block counts nothing.
         count_block(block.v, block.present, state, &mut total);
+        if !block.full() {
+            return (bytes.len(), total);
+        }
         at += 16;
     }
-    (bytes.len(), total)
 }
 
 /// The first `c` in `bytes`, as `memchr::memchr` finds it. Half the
@@ -410,6 +418,32 @@ mod tests {
             for piece in pieces {
                 prop_assert_eq!(count_to(stop, piece, &mut fast), by_bytes(stop, piece, &mut slow));
                 prop_assert_eq!(fast, slow);
+            }
+        }
+    }
+
+    /// A run with no stop byte ends at the slice's end wherever it falls:
+    /// empty, inside a block, and on a block boundary (where `count_to`
+    /// meets an empty block past the end).
+    #[test]
+    fn runs_without_a_stop_end_at_every_length() {
+        let bytes: Vec<u8> = b"ab  c\td\xc3\xa9 "
+            .iter()
+            .copied()
+            .cycle()
+            .take(50)
+            .collect();
+        for len in 0..=bytes.len() {
+            for (pending, seen) in [(false, false), (true, false), (true, true), (false, true)] {
+                let start = RunState { pending, seen };
+                let (mut fast, mut slow) = (start, start);
+                let piece = &bytes[..len];
+                assert_eq!(
+                    count_to(b'<', piece, &mut fast),
+                    by_bytes(b'<', piece, &mut slow),
+                    "{len}"
+                );
+                assert_eq!(fast, slow, "{len}");
             }
         }
     }
