@@ -55,11 +55,13 @@ pub fn is_space(b: u8) -> bool {
 pub fn count_to(stop: u8, bytes: &[u8], state: &mut RunState) -> (usize, TextCount) {
     let mut total = TextCount::default();
     let mut at = 0;
-    loop {
+    while at < bytes.len() {
         // `bytes` is the rest of the page: all but its last few bytes are
-        // whole blocks, loaded straight from it with one bounds test a
-        // step (the padded load tested twice and picked between the slice
-        // and an empty one); the padded last block is a cold call.
+        // whole blocks, loaded straight from it (`Block::at` picked
+        // between the slice and an empty one first, then tested the
+        // length); the padded last block is a cold call. Testing `at`
+        // here rather than ending on the first block that is not full
+        // was 0.1 M instructions fewer on every 15th page.
         let block = Block::at_whole_first(bytes, at);
         let hit = block.eq(stop) & block.present;
         if hit != 0 {
@@ -67,14 +69,10 @@ pub fn count_to(stop: u8, bytes: &[u8], state: &mut RunState) -> (usize, TextCou
             count_block(block.v, (hit & hit.wrapping_neg()) - 1, state, &mut total);
             return (at + hit.trailing_zeros() as usize, total);
         }
-        // Past the end (`at == bytes.len()`) `present` is empty, and an
-        // empty block counts nothing.
         count_block(block.v, block.present, state, &mut total);
-        if !block.full() {
-            return (bytes.len(), total);
-        }
         at += 16;
     }
+    (bytes.len(), total)
 }
 
 /// The first `c` in `bytes`, as `memchr::memchr` finds it. Half the
@@ -423,8 +421,8 @@ mod tests {
     }
 
     /// A run with no stop byte ends at the slice's end wherever it falls:
-    /// empty, inside a block, and on a block boundary (where `count_to`
-    /// meets an empty block past the end).
+    /// empty, inside a block (the padded last block), and on a block
+    /// boundary (no padded block at all).
     #[test]
     fn runs_without_a_stop_end_at_every_length() {
         let bytes: Vec<u8> = b"ab  c\td\xc3\xa9 "
