@@ -44,11 +44,12 @@ impl Block {
     }
 
     /// [`Block::at`], with the padded block at the slice's end built by a
-    /// cold call: a whole block is one bounds test and a load, where
+    /// cold call: a whole block is one range check and a load, where
     /// `Block::at` picks between the slice and an empty one first (two
     /// conditional moves) and then tests the length. For loops that read
-    /// a block at a time from the rest of the page (the attribute loop),
-    /// which reach its end once a page. Not `Block::at` itself: its
+    /// a block at a time from the rest of the text scanned (the attribute
+    /// loop), which reach its end once a page (once a chunk when the page
+    /// comes in pieces). Not `Block::at` itself: its
     /// callers would each take the change in inlining it brings.
     #[inline(always)]
     pub(crate) fn at_whole_first(bytes: &[u8], at: usize) -> Block {
@@ -192,35 +193,28 @@ mod tests {
         }
     }
 
-    /// `at_whole_first` loads what `at` loads, whole blocks, the padded
-    /// last one and none past the end alike.
+    /// `at_whole_first` and `at_unpadded` load what `at` loads: whole
+    /// blocks, the padded last one (each length under sixteen, from every
+    /// offset) and none past the end alike.
     #[test]
-    fn whole_first_blocks_are_padded_blocks() {
+    fn other_loads_are_padded_blocks() {
+        type Load = fn(&[u8], usize) -> Block;
+        let loads: [(&str, Load); 2] = [
+            ("at_whole_first", Block::at_whole_first),
+            ("at_unpadded", Block::at_unpadded),
+        ];
         let bytes: Vec<u8> = (1..=40).collect();
-        for end in 0..=bytes.len() {
-            for at in 0..=end + 16 {
-                let slice = &bytes[..end];
-                let (got, want) = (Block::at_whole_first(slice, at), Block::at(slice, at));
-                assert_eq!(got.v.to_array(), want.v.to_array(), "{at} of {end}");
-                assert_eq!(got.present, want.present, "{at} of {end}");
+        for (name, load) in loads {
+            for end in 0..=bytes.len() {
+                for at in 0..=end + 16 {
+                    let slice = &bytes[..end];
+                    let (got, want) = (load(slice, at), Block::at(slice, at));
+                    assert_eq!(got.v.to_array(), want.v.to_array(), "{name}: {at} of {end}");
+                    assert_eq!(got.present, want.present, "{name}: {at} of {end}");
+                }
             }
         }
         let got = Block::at_whole_first(&bytes, usize::MAX);
         assert_eq!((got.v.to_array(), got.present), ([0; 16], 0));
-    }
-
-    /// `at_unpadded` loads what `at` loads, the last block too (each
-    /// length under sixteen, from every offset).
-    #[test]
-    fn unpadded_blocks_are_padded_blocks() {
-        let bytes: Vec<u8> = (1..=40).collect();
-        for end in 0..=bytes.len() {
-            for at in 0..=end + 16 {
-                let slice = &bytes[..end];
-                let (got, want) = (Block::at_unpadded(slice, at), Block::at(slice, at));
-                assert_eq!(got.v.to_array(), want.v.to_array(), "{at} of {end}");
-                assert_eq!(got.present, want.present, "{at} of {end}");
-            }
-        }
     }
 }

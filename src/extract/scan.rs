@@ -391,8 +391,8 @@ struct Name {
 /// (as [`Name::get`] has it). Two names are the same exactly when these
 /// are equal: a block compare where [`Name`]s needed masks built from
 /// their lengths each time (`pop_to` compares one to each stack entry
-/// it passes), and a stack entry 24 bytes smaller than one holding a
-/// whole `Name`.
+/// it passes), and a stack entry of 44 bytes where one holding a whole
+/// `Name` took 72.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Short {
     bytes: [u8; NAME_CAP],
@@ -404,7 +404,8 @@ impl Short {
         &self.bytes[..usize::from(self.len).min(NAME_CAP)]
     }
     /// The name's [`tags::name_key`]: its first word is the name
-    /// zero-padded.
+    /// zero-padded, so the bytes past its length need no mask
+    /// ([`tags::word_key`]'s).
     fn key(&self) -> u64 {
         let len = usize::from(self.len);
         if len == 0 || len > tags::KEY_NAME_MAX {
@@ -479,11 +480,6 @@ impl Name {
             }
             _ => Short::default(),
         }
-    }
-    /// `self.get() == other.get()`, without a call to compare slices.
-    #[cfg(test)]
-    fn same(&self, other: &Name) -> bool {
-        self.short() == other.short()
     }
     /// The name's [`tags::name_key`] (0 for a name without one), from the
     /// buffer as it stands.
@@ -944,8 +940,9 @@ impl<'a> Scanner<'a> {
     // Inlined into `text_run`'s loop, where almost every tag is read: as
     // a call, each tag saved and restored six registers and spilled more
     // (−13.3 M instructions on every 15th page). `step` reaches it only
-    // for a name a chunk's end cut, through `tag_name_resume`, which
-    // keeps the copies to these two.
+    // for a tag a chunk's end cut (after `<` or `</`, or inside the
+    // name), through `tag_name_resume`, which keeps the copies to these
+    // two.
     #[inline(always)]
     fn tag_name_run<const END: bool>(&mut self) {
         // The tag is ASCII up to here when this run starts at the name's
@@ -1002,7 +999,8 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// [`Self::tag_name_run`] from `step`: a name cut by a chunk's end.
+    /// [`Self::tag_name_run`] from `step`: a tag cut by a chunk's end
+    /// (after `<` or `</`, or inside the name).
     #[inline(never)]
     fn tag_name_resume<const END: bool>(&mut self) {
         self.tag_name_run::<END>();
@@ -1304,7 +1302,7 @@ impl<'a> Scanner<'a> {
     // read with the rest (as `end_tag_open` leaves it): the buffer's
     // first sixteen bytes are then one store, where a store of the first
     // byte and one of the block beside it made the wide loads of the name
-    // that followed (`pop_to`'s `Name::same`, `push_open`'s copy,
+    // that followed (`pop_to`'s `Name::short`, `push_open`'s copy,
     // `Name::key`) wait for both stores (perf: `pop_to` 1.2 % → 0.9 % of
     // the samples in one run, though its load of the name still holds
     // some; −4.5 M instructions on every 15th page, the solid part).
@@ -3256,7 +3254,8 @@ mod tests {
         assert_eq!(comment_end(b"x--", 0), Err(2));
     }
 
-    /// `Name::same` is `get() == get()` whatever the names held before
+    /// Names' `short` forms are equal exactly when `get() == get()`,
+    /// whatever the names held before
     /// (a long name, then a short one set or pushed over it, or set from
     /// within a longer source).
     #[test]
@@ -3297,7 +3296,13 @@ mod tests {
         }
         for a in &all {
             for b in &all {
-                assert_eq!(a.same(b), a.get() == b.get(), "{:?} {:?}", a, b);
+                assert_eq!(
+                    a.short() == b.short(),
+                    a.get() == b.get(),
+                    "{:?} {:?}",
+                    a,
+                    b
+                );
             }
             // The key read off the buffer (whatever an earlier, longer
             // name left past `len`) is the one `tags` builds from bytes,

@@ -106,19 +106,18 @@ pub fn find_noting_ascii(c: u8, bytes: &[u8]) -> Option<(usize, bool)> {
     let mut high = first.v.to_bitmask();
     let hit = first.eq(c) & first.present;
     if hit != 0 {
-        let before = (hit & hit.wrapping_neg()) - 1;
-        return Some((hit.trailing_zeros() as usize, high & before == 0));
+        return Some(first_hit(0, hit, 0, high));
     }
     if !first.full() {
         return None;
     }
     let mut at = 16;
     // Whole pairs of blocks, loaded straight from the slice: the slice is
-    // the rest of the page, so all but its last few bytes come this way,
-    // with one bounds test a step and no padding to mask (the padded
-    // loads' tests and their `memcpy`, inside the loop, were two thirds
-    // of its instructions: the call also made it reload its constants
-    // every step).
+    // the rest of the text scanned (the page's, when it comes whole), so
+    // all but its last few bytes come this way, with one range check a
+    // step and no padding to mask (the padded loads' tests and their
+    // `memcpy`, inside the loop, were two thirds of its instructions: the
+    // call also made it reload its constants every step).
     let quote = u8x16::splat(c);
     while let Some(pair) = bytes.get(at..at + 32) {
         // Both always there (the pair is 32 bytes): no branch is left.
@@ -129,11 +128,7 @@ pub fn find_noting_ascii(c: u8, bytes: &[u8]) -> Option<(usize, bool)> {
         let top = a.to_bitmask() | b.to_bitmask() << 16;
         let hit = a.simd_eq(quote).to_bitmask() | b.simd_eq(quote).to_bitmask() << 16;
         if hit != 0 {
-            let before = (hit & hit.wrapping_neg()) - 1;
-            return Some((
-                at + hit.trailing_zeros() as usize,
-                (high | top & before) == 0,
-            ));
+            return Some(first_hit(at, hit, high, top));
         }
         high |= top;
         at += 32;
@@ -141,9 +136,10 @@ pub fn find_noting_ascii(c: u8, bytes: &[u8]) -> Option<(usize, bool)> {
     find_noting_ascii_tail(c, bytes, at, high)
 }
 
-/// The end of [`find_noting_ascii`]'s search: the last bytes of the page
-/// (fewer than 32 from `at`), padded, with `high` the high bits seen so
-/// far. Apart and cold: only a value that runs into the page's end comes
+/// The end of [`find_noting_ascii`]'s search: the last bytes of the text
+/// scanned (fewer than 32 from `at`), padded, with `high` the high bits
+/// seen so far. Apart and cold: only a value that runs into the end of
+/// the text (the page's, or a chunk's when it comes in pieces) comes
 /// here, and the padded loads' `memcpy` calls kept out of the search
 /// leave it small enough to inline into the scanner's attribute loop.
 #[cold]
@@ -156,11 +152,20 @@ fn find_noting_ascii_tail(c: u8, bytes: &[u8], at: usize, high: u32) -> Option<(
     if hit == 0 {
         return None;
     }
+    Some(first_hit(at, hit, high, top))
+}
+
+/// Where [`find_noting_ascii`]'s first hit in the bits `hit` from `at`
+/// is, and whether no high byte came before it: none in the blocks
+/// before (`earlier` is 0) and none of `here`'s (the high bytes of the
+/// blocks `hit` covers, a bit each) before the hit.
+#[inline(always)]
+fn first_hit(at: usize, hit: u32, earlier: u32, here: u32) -> (usize, bool) {
     let before = (hit & hit.wrapping_neg()) - 1;
-    Some((
+    (
         at + hit.trailing_zeros() as usize,
-        (high | top & before) == 0,
-    ))
+        (earlier | here & before) == 0,
+    )
 }
 
 /// How many bits of a 16-bit mask are set: one instruction where the
