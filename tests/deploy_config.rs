@@ -665,6 +665,22 @@ fn k8s_worker_deployment_probes_drain_and_security() {
         ),
         "LINESIFT_DELIVERY_LIMIT must match the task queue's x-delivery-limit"
     );
+    let delay = defs["queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["name"] == "linesift.delay")
+        .expect("linesift.delay in definitions.json");
+    let seconds: u64 = env_value(container, "LINESIFT_DEFER_DELAY").unwrap()["value"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        Some(seconds * 1000),
+        delay["arguments"]["x-message-ttl"].as_u64(),
+        "LINESIFT_DEFER_DELAY must match linesift.delay's x-message-ttl"
+    );
 
     // Grace period longer than the drain deadline (default 30 s).
     let drain = env_value(container, "LINESIFT_DRAIN_DEADLINE")
@@ -875,6 +891,23 @@ fn rabbitmq_definitions_declare_queues_and_policy() {
         .parse()
         .unwrap();
     assert!(threshold < cap, "alert at {threshold}, cap {cap}");
+
+    // Tasks for busy hosts wait in linesift.delay for the workers' defer
+    // delay, then go straight back to the task queue, dead-lettered at
+    // least once like the task queue's own.
+    let delay = named("queues", "linesift.delay");
+    let args = &delay["arguments"];
+    assert_eq!(args["x-queue-type"], "quorum");
+    assert_eq!(args["x-dead-letter-exchange"], "");
+    assert_eq!(args["x-dead-letter-routing-key"], "linesift.tasks");
+    assert_eq!(args["x-dead-letter-strategy"], "at-least-once");
+    assert_eq!(args["x-overflow"], "reject-publish");
+    let ttl = args["x-message-ttl"].as_u64().unwrap();
+    let compose = yaml("docker-compose.yml");
+    let env = s(&compose, &["services", "worker", "environment"]);
+    let seconds: u64 = str_at(env, &["LINESIFT_DEFER_DELAY"]).parse().unwrap();
+    assert_eq!(seconds * 1000, ttl, "LINESIFT_DEFER_DELAY vs x-message-ttl");
+    assert_eq!(str_at(env, &["LINESIFT_DELAY_QUEUE"]), "linesift.delay");
 
     let user = &defs["users"][0];
     assert_eq!(user["hashing_algorithm"], "rabbit_password_hashing_sha256");
@@ -1149,10 +1182,13 @@ async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
         dead_letter_exchange: str_at(env, &["LINESIFT_DEAD_LETTER_EXCHANGE"]).into(),
         dead_letter_queue: str_at(env, &["LINESIFT_DEAD_LETTER_QUEUE"]).into(),
         results: str_at(env, &["LINESIFT_RESULTS_EXCHANGE"]).into(),
+        delay: str_at(env, &["LINESIFT_DELAY_QUEUE"]).into(),
     };
     // The delivery limit the workers are configured with, not the file's:
     // a mismatch must fail here as it would fail in the stack.
     let delivery_limit: u32 = str_at(env, &["LINESIFT_DELIVERY_LIMIT"]).parse().unwrap();
+    let defer_delay =
+        std::time::Duration::from_secs(str_at(env, &["LINESIFT_DEFER_DELAY"]).parse().unwrap());
     // ... and the worker's built-in defaults.
     // The queue the definitions make is the one the worker declares, down
     // to its at-least-once dead-lettering (not merely tolerated as found).
@@ -1165,6 +1201,9 @@ async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
             linesift::worker::topology::DeadLettering::AtLeastOnce,
             "{names:?}"
         );
+        linesift::worker::topology::declare_delay(&conn, &names, defer_delay)
+            .await
+            .unwrap_or_else(|e| panic!("delay queue vs definitions ({names:?}): {e}"));
     }
     conn.close(200, "done".into()).await.ok();
     std::fs::remove_dir_all(dir).ok();

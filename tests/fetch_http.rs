@@ -168,6 +168,49 @@ async fn redirect_chain_reports_the_final_url() {
     assert_eq!(got.document.url.as_deref(), Some(got.url.as_str()));
 }
 
+/// `fetch_within` refuses a host whose next slot is further out than the
+/// bound, at once and without a request (a transient `host_busy`), and the
+/// refusal does not push the host's later requests out; within the bound,
+/// or with none, the page is fetched.
+#[tokio::test]
+async fn a_busy_host_is_refused_within_a_bound_without_a_request() {
+    let srv = server(|_| html(article("Busy", 3).as_bytes())).await;
+    let f = fetcher(FetchOptions {
+        robots: false,
+        host_interval: Duration::from_secs(30),
+        ..options()
+    });
+    let bound = Some(Duration::from_secs(1));
+    f.fetch_within(&srv.url("/a"), bound)
+        .await
+        .expect("the host's first slot is now");
+    let started = Instant::now();
+    let refused = f
+        .fetch_within(&srv.url("/b"), bound)
+        .await
+        .expect_err("the next slot is 30 s out");
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(refused.kind(), "host_busy");
+    assert!(refused.is_transient());
+    assert_eq!(refused.url(), Some(srv.url("/b").as_str()));
+    assert!(refused.to_string().contains("busy"), "{refused}");
+    let FetchError::HostBusy { wait, .. } = refused else {
+        panic!("{refused:?}")
+    };
+    assert!(wait > Duration::from_secs(28), "{wait:?}");
+    // Refused again, the same distance out: the first refusal gave its
+    // slot back rather than holding it.
+    let again = f
+        .fetch_within(&srv.url("/b"), bound)
+        .await
+        .expect_err("busy");
+    let FetchError::HostBusy { wait: later, .. } = again else {
+        panic!("{again:?}")
+    };
+    assert!(later <= wait, "{later:?} after {wait:?}");
+    assert_eq!(srv.paths(), vec!["/a".to_string()]);
+}
+
 /// A redirect to another host is a request to that host: its robots.txt
 /// is read and obeyed, and its Crawl-delay spaces the requests that reach
 /// it through short links on other hosts.

@@ -20,7 +20,8 @@ use linesift::worker::{self, Names, Shutdown, WorkerConfig, topology};
 use linesift::{Extractor, Options};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 fn unique(name: &str) -> String {
     amqp_support::unique("lstest", name)
@@ -41,6 +42,9 @@ fn config(names: &Names) -> WorkerConfig {
         max_payload: 1 << 20,
         max_member: 1 << 30,
         task_deadline: None,
+        max_host_wait: None,
+        defer_delay: Duration::from_secs(1),
+        max_deferrals: 3,
     }
 }
 
@@ -637,5 +641,85 @@ async fn a_refused_list_stops_enqueue_where_it_can_resume() {
         .await
         .expect("passive declare");
     assert_eq!(queued, 5);
+    teardown(conn, &ch, &names).await;
+}
+
+/// Tasks for a host whose next request slot is further out than
+/// `max_host_wait` are put aside in the delay queue at once rather than
+/// wait asleep in a task slot, come back after `defer_delay`, and once put
+/// aside `max_deferrals` times wait for their turn: every task is done,
+/// none dead-lettered, and the host's interval is kept throughout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tasks_for_a_busy_host_wait_in_the_delay_queue_not_in_a_slot() {
+    let times = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&times);
+    let server = Server::start(move |r: &Request| -> Vec<Step> {
+        seen.lock().unwrap().push(Instant::now());
+        html(article(&format!("Busy host story {}", r.path), 5).as_bytes())
+    })
+    .await;
+    let names = Names::with_prefix(&unique("defer"));
+    let (conn, ch, sink) = setup(&names).await;
+    let tasks = url_tasks(&server, "busy", "/b", 3);
+    worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    // Slots 2 s apart: the second task's is 2 s out, the third's 4 s, both
+    // beyond the 300 ms the worker may wait. With two deferrals of 500 ms
+    // allowed, the third comes back twice before it waits for its slot.
+    let interval = Duration::from_secs(2);
+    let config = WorkerConfig {
+        max_host_wait: Some(Duration::from_millis(300)),
+        defer_delay: Duration::from_millis(500),
+        max_deferrals: 2,
+        ..config(&names)
+    };
+    let fetch = FetchOptions {
+        host_interval: interval,
+        ..fetch_options()
+    };
+    let shutdown = Shutdown::new();
+    let stop = shutdown.clone();
+    let worker = tokio::spawn(async move {
+        worker::run(config, Extractor::new(Options::default()), fetch, stop)
+            .await
+            .expect("worker");
+    });
+    // The worker declared the delay queue before its first fetch; the other
+    // two tasks are in it (or on their way back) while the first is done,
+    // rather than in the worker's two slots.
+    requested(&server, 1).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let waiting = topology::ready_count(&ch, &names.delay)
+            .await
+            .expect("the delay queue exists");
+        if waiting > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no task was put aside");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (docs, failures) = collect(&ch, &sink, 3).await;
+    assert!(failures.is_empty(), "{failures:?}");
+    let ids: BTreeSet<_> = docs.iter().map(|d| d.task_id.clone()).collect();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    let times = times.lock().unwrap().clone();
+    assert_eq!(times.len(), 3, "one request per task");
+    for pair in times.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(gap >= interval - Duration::from_millis(50), "{gap:?}");
+    }
+    assert_eq!(
+        topology::ready_count(&ch, &names.dead_letter_queue)
+            .await
+            .expect("dead-letter queue"),
+        0
+    );
+    shutdown.trigger();
+    tokio::time::timeout(Duration::from_secs(15), worker)
+        .await
+        .expect("drained in time")
+        .expect("worker task");
     teardown(conn, &ch, &names).await;
 }

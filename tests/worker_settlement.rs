@@ -363,6 +363,9 @@ fn worker_config(names: &Names, url: String) -> linesift::worker::WorkerConfig {
         max_payload: 1 << 20,
         max_member: 1 << 30,
         task_deadline: None,
+        max_host_wait: None,
+        defer_delay: Duration::from_secs(1),
+        max_deferrals: 3,
     }
 }
 

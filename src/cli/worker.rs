@@ -25,7 +25,8 @@ pub struct QueueArgs {
         default_value = "amqp://guest:guest@127.0.0.1:5672/%2f"
     )]
     pub amqp_url: String,
-    /// Prefix of the default names: PREFIX.tasks, .dlx, .dead, .results.
+    /// Prefix of the default names: PREFIX.tasks, .dlx, .dead, .results,
+    /// .delay.
     #[arg(long, env = "LINESIFT_PREFIX", default_value = "linesift")]
     pub prefix: String,
     /// Task queue name (default PREFIX.tasks).
@@ -40,6 +41,9 @@ pub struct QueueArgs {
     /// Results topic exchange (default PREFIX.results).
     #[arg(long, env = "LINESIFT_RESULTS_EXCHANGE")]
     pub results_exchange: Option<String>,
+    /// Delay queue for tasks whose host is busy (default PREFIX.delay).
+    #[arg(long, env = "LINESIFT_DELAY_QUEUE")]
+    pub delay_queue: Option<String>,
     /// Deliveries of one task before it is dead-lettered.
     #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = 5)]
     pub delivery_limit: u32,
@@ -68,6 +72,7 @@ impl QueueArgs {
                 .clone()
                 .unwrap_or(defaults.dead_letter_queue),
             results: self.results_exchange.clone().unwrap_or(defaults.results),
+            delay: self.delay_queue.clone().unwrap_or(defaults.delay),
         }
     }
 
@@ -140,6 +145,33 @@ pub struct Args {
     /// Minimum seconds between requests to one host (politeness).
     #[arg(long, env = "LINESIFT_HOST_INTERVAL", default_value_t = 1.0)]
     host_interval: f64,
+    /// Longest wait, in seconds, for a host's turn (its interval,
+    /// Crawl-delay, Retry-After) while holding a task slot: a task for a
+    /// host busy for longer is put aside in the delay queue for
+    /// --defer-delay and comes back after. 0 never puts a task aside.
+    #[arg(
+        long,
+        env = "LINESIFT_MAX_HOST_WAIT",
+        value_name = "SECONDS",
+        default_value_t = 5.0
+    )]
+    max_host_wait: f64,
+    /// Seconds a put-aside task waits in the delay queue. The queue is
+    /// declared with it: to change it, delete the queue (the broker
+    /// refuses a second declaration with another wait, and the worker
+    /// reports that).
+    #[arg(
+        long,
+        env = "LINESIFT_DEFER_DELAY",
+        value_name = "SECONDS",
+        default_value_t = 30.0
+    )]
+    defer_delay: f64,
+    /// Times one task may be put aside; after that it waits for its host
+    /// however long it takes, so a task for a host that stays busy still
+    /// gets done.
+    #[arg(long, env = "LINESIFT_MAX_DEFERRALS", default_value_t = 20)]
+    max_deferrals: u32,
     /// Fetch retries within one delivery for transient errors (5xx, timeouts)
     /// before the task goes back to the queue.
     #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
@@ -185,6 +217,19 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         } else {
             Some(seconds(args.task_deadline, "task-deadline")?)
         },
+        max_host_wait: if args.max_host_wait == 0.0 {
+            None
+        } else {
+            Some(seconds(args.max_host_wait, "max-host-wait")?)
+        },
+        defer_delay: match seconds(args.defer_delay, "defer-delay")? {
+            // A zero wait would send a busy host's tasks round in a loop.
+            d if d.is_zero() && args.max_host_wait != 0.0 => {
+                anyhow::bail!("--defer-delay: must be above 0 while --max-host-wait is on")
+            }
+            d => d,
+        },
+        max_deferrals: args.max_deferrals,
     })
 }
 

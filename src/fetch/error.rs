@@ -73,6 +73,14 @@ pub enum FetchError {
         #[source]
         source: ExtractError,
     },
+    /// The host's next request slot is further out than the caller would
+    /// wait (`Fetcher::fetch_within`): nothing was sent.
+    #[error("{host} is busy: its next request slot is {wait:.1?} away ({url})")]
+    HostBusy {
+        url: String,
+        host: String,
+        wait: Duration,
+    },
     /// The HTTP client could not be built (bad User-Agent, TLS setup).
     #[error("cannot build the HTTP client: {0}")]
     Client(String),
@@ -96,6 +104,7 @@ impl FetchError {
             FetchError::RedirectLoop { .. } => "redirect_loop",
             FetchError::Http { .. } => "http",
             FetchError::Extract { .. } => "extract",
+            FetchError::HostBusy { .. } => "host_busy",
             FetchError::Client(_) => "client",
         }
     }
@@ -116,7 +125,8 @@ impl FetchError {
             | FetchError::TooManyRedirects { url, .. }
             | FetchError::RedirectLoop { url }
             | FetchError::Http { url, .. }
-            | FetchError::Extract { url, .. } => Some(url),
+            | FetchError::Extract { url, .. }
+            | FetchError::HostBusy { url, .. } => Some(url),
             FetchError::Client(_) => None,
         }
     }
@@ -127,6 +137,7 @@ impl FetchError {
     pub fn is_transient(&self) -> bool {
         match self {
             FetchError::Connect { .. } | FetchError::Timeout { .. } => true,
+            FetchError::HostBusy { .. } => true,
             FetchError::Robots { temporary, .. } => *temporary,
             FetchError::Status { status, .. } => matches!(status, 429 | 502 | 503 | 504),
             _ => false,

@@ -154,6 +154,20 @@ impl Fetcher {
     /// host must not reach a page the target's robots.txt disallows, nor
     /// let many short links hit one host at full speed).
     pub async fn fetch(&self, url: &str) -> Result<Fetched, FetchError> {
+        self.fetch_within(url, None).await
+    }
+
+    /// [`fetch`](Self::fetch), but if the host's turn (its interval,
+    /// Crawl-delay or Retry-After) is further than `max_host_wait` away,
+    /// fails at once with [`FetchError::HostBusy`] instead of waiting
+    /// for it. A worker defers such a task rather than hold a slot for it.
+    /// Retries of a failed attempt wait for their back-off regardless:
+    /// that is the task's own pause, bounded by the retry policy.
+    pub async fn fetch_within(
+        &self,
+        url: &str,
+        max_host_wait: Option<Duration>,
+    ) -> Result<Fetched, FetchError> {
         let mut url = parse_url(url)?;
         self.options
             .guard
@@ -166,7 +180,10 @@ impl Fetcher {
             if self.options.robots {
                 self.check_robots(&url, &host).await?;
             }
-            match self.attempts(&url, &host, &mut retries).await? {
+            match self
+                .attempts(&url, &host, &mut retries, max_host_wait)
+                .await?
+            {
                 Outcome::Page(mut fetched) => {
                     fetched.attempts = retries + 1;
                     return Ok(*fetched);
@@ -187,16 +204,25 @@ impl Fetcher {
     }
 
     /// One URL, with retries for transient failures (counted in
-    /// `retries`), each attempt in the host's next slot.
+    /// `retries`), each attempt in the host's next slot; the first one
+    /// only if that slot is within `max_host_wait`.
     async fn attempts(
         &self,
         url: &Url,
         host: &str,
         retries: &mut u32,
+        max_host_wait: Option<Duration>,
     ) -> Result<Outcome, FetchError> {
         let mut attempt = 1;
         loop {
-            self.limiter.wait(host).await;
+            let bound = if attempt == 1 { max_host_wait } else { None };
+            if let Err(wait) = self.limiter.wait_within(host, bound).await {
+                return Err(FetchError::HostBusy {
+                    url: url.to_string(),
+                    host: host.to_string(),
+                    wait,
+                });
+            }
             let error = match self.fetch_once(url).await {
                 Ok(outcome) => return Ok(outcome),
                 Err(e) => e,

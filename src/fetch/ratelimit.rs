@@ -81,6 +81,15 @@ impl HostLimiter {
     /// one, so abandoned waits do not push the host's later requests ever
     /// further out.
     pub async fn wait(&self, host: &str) {
+        // With no bound the wait is never refused.
+        let _ = self.wait_within(host, None).await;
+    }
+
+    /// Waits for the host's next slot unless it starts more than `bound`
+    /// from now: then the slot is handed back as an abandoned wait's is,
+    /// and the error says how far out it was. A worker uses this to put a
+    /// task for a busy host aside rather than hold one of its slots asleep.
+    pub async fn wait_within(&self, host: &str, bound: Option<Duration>) -> Result<(), Duration> {
         let (start, next) = self.reserve_slot(host);
         let mut slot = Reserved {
             limiter: self,
@@ -89,8 +98,13 @@ impl HostLimiter {
             next,
             used: false,
         };
+        let wait = start.saturating_duration_since(Instant::now());
+        if bound.is_some_and(|bound| wait > bound) {
+            return Err(wait);
+        }
         tokio::time::sleep_until(start.into()).await;
         slot.used = true;
+        Ok(())
     }
 
     /// Gives a reserved slot back if no later one was reserved after it.
@@ -201,6 +215,30 @@ mod tests {
         drop(waiting);
         assert_eq!(third - first, Duration::from_secs(20));
         assert_eq!(limiter.reserve("b") - first, Duration::from_secs(30));
+    }
+
+    /// A slot further out than the bound is refused at once, with how far
+    /// out it was, and handed back: the host's next slot does not move.
+    /// Within the bound (or with none) the slot is waited for and kept.
+    #[tokio::test]
+    async fn a_bounded_wait_refuses_a_far_slot_and_gives_it_back() {
+        let limiter = HostLimiter::new(Duration::from_secs(60));
+        let first = limiter.reserve("a");
+        let bound = Some(Duration::from_secs(5));
+        let refused = tokio::time::timeout(Duration::from_secs(1), limiter.wait_within("a", bound))
+            .await
+            .expect("a refusal does not wait");
+        let wait = refused.expect_err("the next slot is 60 s out");
+        assert!(
+            wait > Duration::from_secs(55) && wait <= Duration::from_secs(60),
+            "{wait:?}"
+        );
+        assert_eq!(limiter.reserve("a") - first, Duration::from_secs(60));
+
+        // A free host's slot is now: taken within any bound, and kept.
+        assert_eq!(limiter.wait_within("b", Some(Duration::ZERO)).await, Ok(()));
+        let after = limiter.reserve("b");
+        assert!(after > Instant::now() + Duration::from_secs(55));
     }
 
     /// Hosts with no slot pending are forgotten once the map is large, and

@@ -36,6 +36,13 @@ pub struct WorkerConfig {
     pub max_member: u64,
     /// Wall-clock limit of one task (one delivery); `None`: no limit.
     pub task_deadline: Option<Duration>,
+    /// Longest wait for a host's turn while holding a slot; a task for a
+    /// host busy longer is deferred (`None`: never deferred).
+    pub max_host_wait: Option<Duration>,
+    /// How long a deferred task waits in the delay queue.
+    pub defer_delay: Duration,
+    /// Deferrals of one task before it waits for its host however long.
+    pub max_deferrals: u32,
 }
 
 impl WorkerConfig {
@@ -44,7 +51,8 @@ impl WorkerConfig {
         format!(
             "amqp={} tasks={} dlx={} dlq={} results={} prefetch={} concurrency={} \
              delivery_limit={} retry_delay={:?} encoding={:?} drain={:?} http={} \
-             max_payload={} max_member={} task_deadline={}",
+             max_payload={} max_member={} task_deadline={} delay={} max_host_wait={} \
+             defer_delay={:?} max_deferrals={}",
             mask_password(&self.amqp_url),
             self.names.tasks,
             self.names.dead_letter_exchange,
@@ -62,6 +70,11 @@ impl WorkerConfig {
             self.max_member,
             self.task_deadline
                 .map_or_else(|| "off".to_string(), |d| format!("{d:?}")),
+            self.names.delay,
+            self.max_host_wait
+                .map_or_else(|| "off".to_string(), |d| format!("{d:?}")),
+            self.defer_delay,
+            self.max_deferrals,
         )
     }
 }

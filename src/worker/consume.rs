@@ -21,6 +21,16 @@
 //! panics is dead-lettered with kind `panic`. The queue's own
 //! `x-delivery-limit` stays as the backstop for tasks that crash the worker
 //! before it can decide (those arrive without our headers).
+//!
+//! Deferring: a URL task whose host's next request slot is further out
+//! than `max_host_wait` is not waited for, which would hold one of the
+//! worker's slots asleep (a queue full of one host's URLs would bring the
+//! worker down to that host's pace). It is republished, with
+//! `x-linesift-deferrals` counting up, to the delay queue, which returns it
+//! to the task queue after `defer_delay`; acked once confirmed. A nack with
+//! requeue would be simpler but counts against the delivery limit and
+//! comes straight back. After `max_deferrals` the task waits for its host
+//! however long, so it gets done however busy the host stays.
 
 use super::config::WorkerConfig;
 use super::http::Health;
@@ -28,7 +38,9 @@ use super::metrics::Metrics;
 use super::process::{Output, Processor, TaskError};
 use super::publish::{self, Pending, PublishError, Publisher};
 use super::shutdown::Shutdown;
-use super::topology::{self, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT, ROUTING_FAILURE};
+use super::topology::{
+    self, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT, ROUTING_FAILURE,
+};
 use crate::proto::{self, Failure, Task};
 use futures_util::FutureExt;
 use futures_util::StreamExt;
@@ -81,7 +93,8 @@ struct Context {
     documents: Publisher,
     /// Failure events to the results exchange.
     events: Publisher,
-    /// Dead letters to the dead-letter exchange.
+    /// Dead letters to the dead-letter exchange, and deferred tasks to the
+    /// delay queue (both `mandatory`, both the task's own bytes).
     dead_letters: Publisher,
     metrics: Metrics,
     shutdown: Shutdown,
@@ -212,6 +225,9 @@ async fn session(
 async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
     let connection = Connection::connect(&config.amqp_url, ConnectionProperties::default()).await?;
     topology::declare(&connection, &config.names, config.delivery_limit).await?;
+    if config.max_host_wait.is_some() {
+        topology::declare_delay(&connection, &config.names, config.defer_delay).await?;
+    }
     let documents = Publisher::open(&connection, config.encoding).await?;
     let events = Publisher::open_unrouted_ok(&connection, config.encoding).await?;
     let dead_letters = Publisher::open(&connection, config.encoding).await?;
@@ -364,8 +380,11 @@ impl Drop for InFlight {
 /// Runs a decoded task and settles its delivery.
 async fn work(context: &Context, delivery: &Delivery, task: &Task) {
     let (tx, rx) = mpsc::channel(32);
+    let config = &context.config;
+    let deferrals = count_header(delivery.properties.headers().as_ref(), HEADER_DEFERRALS);
+    let max_host_wait = host_wait_bound(config, deferrals);
     let (result, published) = tokio::join!(
-        context.processor.run(task, tx),
+        context.processor.run_waiting(task, tx, max_host_wait),
         publish_outputs(context, task, rx)
     );
     let started = Instant::now();
@@ -392,6 +411,58 @@ async fn work(context: &Context, delivery: &Delivery, task: &Task) {
         (Err(error @ TaskError::Permanent { .. }), Ok(_)) => {
             let (stage, kind, reason) = error.parts();
             dead_letter(context, delivery, &task.id, stage, kind, reason).await;
+        }
+        (Err(error @ TaskError::Deferred { .. }), Ok(_)) => {
+            defer(context, delivery, task, deferrals, &error).await;
+        }
+    }
+}
+
+/// How long a task put aside `deferrals` times so far may wait for its
+/// host before it is put aside again (`None`: however long it takes).
+fn host_wait_bound(config: &WorkerConfig, deferrals: u64) -> Option<Duration> {
+    config
+        .max_host_wait
+        .filter(|_| deferrals < u64::from(config.max_deferrals))
+}
+
+/// Puts a task for a busy host aside: republishes it to the delay queue
+/// (through the default exchange) with its deferral count raised, and acks
+/// once the broker confirms. The broker's own delivery count is left out:
+/// a deferral is not a failed attempt, and the count a quorum queue set
+/// must not follow the task back and bring its delivery limit closer. If
+/// the delay queue cannot take it, the task is retried as after a
+/// transient failure, so it is never lost.
+async fn defer(
+    context: &Context,
+    delivery: &Delivery,
+    task: &Task,
+    deferrals: u64,
+    error: &TaskError,
+) {
+    let headers = publish::deferred(delivery.properties.headers().as_ref(), deferrals);
+    let properties = delivery.properties.clone().with_headers(headers);
+    let delay = context.config.names.delay.as_str();
+    let put_aside = async {
+        context
+            .dead_letters
+            .raw("", delay, &delivery.data, properties)
+            .await?
+            .confirmed()
+            .await
+    };
+    match put_aside.await {
+        Ok(()) => {
+            if ack(delivery).await {
+                context.metrics.tasks_deferred.inc();
+            }
+        }
+        Err(e) => {
+            eprintln!(
+                "linesift worker: could not defer task {} ({e}); retrying it",
+                task.id
+            );
+            retry(context, delivery, task, error).await;
         }
     }
 }
@@ -573,7 +644,13 @@ fn settled(result: Result<bool, lapin::Error>, what: &str) -> bool {
 
 /// Earlier deliveries of this message, from the quorum queue's header.
 pub fn delivery_count(headers: Option<&FieldTable>) -> u64 {
-    let value = headers.and_then(|h| h.inner().get(HEADER_DELIVERY_COUNT));
+    count_header(headers, HEADER_DELIVERY_COUNT)
+}
+
+/// A count carried in a header, whichever integer type the publisher (the
+/// broker, or another client) chose; 0 when absent or not a count.
+fn count_header(headers: Option<&FieldTable>, name: &str) -> u64 {
+    let value = headers.and_then(|h| h.inner().get(name));
     match value {
         Some(AMQPValue::LongLongInt(n)) => u64::try_from(*n).unwrap_or(0),
         Some(AMQPValue::LongInt(n)) => u64::try_from(*n).unwrap_or(0),
@@ -617,6 +694,40 @@ mod tests {
         connection.close(200, "test".into()).await.expect("close");
         let closed = tokio::time::timeout(3 * WATCHDOG_PERIOD, &mut watch).await;
         assert!(closed.is_ok(), "a closed connection went unnoticed");
+    }
+
+    /// A task may be put aside until it has been `max_deferrals` times;
+    /// then, or with deferring off, it waits for its host however long.
+    #[test]
+    fn a_task_is_deferred_at_most_max_deferrals_times() {
+        let config = WorkerConfig {
+            amqp_url: String::new(),
+            names: super::topology::Names::default(),
+            prefetch: 1,
+            concurrency: 1,
+            delivery_limit: 5,
+            retry_delay: Duration::ZERO,
+            encoding: crate::proto::Encoding::Protobuf,
+            drain_deadline: Duration::ZERO,
+            reconnect_delay: Duration::ZERO,
+            http: None,
+            max_payload: 0,
+            max_member: 0,
+            task_deadline: None,
+            max_host_wait: Some(Duration::from_secs(5)),
+            defer_delay: Duration::from_secs(30),
+            max_deferrals: 2,
+        };
+        let bound = Some(Duration::from_secs(5));
+        assert_eq!(host_wait_bound(&config, 0), bound);
+        assert_eq!(host_wait_bound(&config, 1), bound);
+        assert_eq!(host_wait_bound(&config, 2), None);
+        assert_eq!(host_wait_bound(&config, u64::MAX), None);
+        let off = WorkerConfig {
+            max_host_wait: None,
+            ..config
+        };
+        assert_eq!(host_wait_bound(&off, 0), None);
     }
 
     #[test]

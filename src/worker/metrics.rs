@@ -14,6 +14,7 @@ pub struct Metrics {
     pub tasks_received: IntCounter,
     pub tasks_acked: IntCounter,
     pub tasks_retried: IntCounter,
+    pub tasks_deferred: IntCounter,
     pub tasks_dead_lettered: IntCounterVec,
     pub documents_published: IntCounter,
     pub bytes_in: IntCounter,
@@ -63,6 +64,10 @@ impl Metrics {
             tasks_retried: counter(
                 "linesift_tasks_retried_total",
                 "Tasks requeued after a transient failure",
+            )?,
+            tasks_deferred: counter(
+                "linesift_tasks_deferred_total",
+                "Tasks put aside in the delay queue while their host was busy",
             )?,
             tasks_dead_lettered: labelled(
                 "linesift_tasks_dead_lettered_total",

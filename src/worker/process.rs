@@ -8,6 +8,10 @@
 //! `deadline`), so the usual policy applies: requeued, and dead-lettered
 //! once the delivery limit is reached, with a reason naming the deadline.
 //!
+//! A URL task whose host is busy (its next request slot further out than
+//! the caller would wait) fails as `Deferred` before anything is sent:
+//! `consume` puts it aside in the delay queue rather than hold a slot.
+//!
 //! Publishing, acking and retry decisions are `consume`'s job.
 
 use super::metrics::Metrics;
@@ -47,6 +51,10 @@ pub enum TaskError {
         kind: String,
         reason: String,
     },
+    /// Not tried: the URL's host is busy for longer than the task may
+    /// wait (`run_waiting`). Put the task aside and bring it back later.
+    #[error("fetch/host_busy: {reason}")]
+    Deferred { reason: String },
 }
 
 impl TaskError {
@@ -71,6 +79,7 @@ impl TaskError {
                 kind,
                 reason,
             } => (stage, kind, reason),
+            TaskError::Deferred { reason } => ("fetch", "host_busy", reason),
         }
     }
 }
@@ -114,8 +123,20 @@ impl Processor {
         task: &Task,
         out: mpsc::Sender<Output>,
     ) -> Result<(), TaskError> {
+        self.run_waiting(task, out, None).await
+    }
+
+    /// [`run`](Self::run), but a URL task whose host's next request slot
+    /// is more than `max_host_wait` away fails at once with
+    /// [`TaskError::Deferred`] (`None`: waits for the host however long).
+    pub async fn run_waiting(
+        self: &Arc<Self>,
+        task: &Task,
+        out: mpsc::Sender<Output>,
+        max_host_wait: Option<Duration>,
+    ) -> Result<(), TaskError> {
         let Some(limit) = self.deadline else {
-            return self.run_within(task, out, None).await;
+            return self.run_within(task, out, None, max_host_wait).await;
         };
         let deadline = Deadline {
             at: Instant::now() + limit,
@@ -124,7 +145,8 @@ impl Processor {
         // Async work (fetches) is cancelled by dropping it; blocking WARC
         // work cannot be, so it also checks the deadline between records
         // and stops sending (see `warc_file`).
-        tokio::time::timeout(limit, self.run_within(task, out, Some(deadline)))
+        let work = self.run_within(task, out, Some(deadline), max_host_wait);
+        tokio::time::timeout(limit, work)
             .await
             .unwrap_or_else(|_| Err(deadline_error(limit)))
     }
@@ -134,9 +156,10 @@ impl Processor {
         task: &Task,
         out: mpsc::Sender<Output>,
         deadline: Option<Deadline>,
+        max_host_wait: Option<Duration>,
     ) -> Result<(), TaskError> {
         match &task.source {
-            Some(task::Source::Url(url)) => self.url(task, url, out).await,
+            Some(task::Source::Url(url)) => self.url(task, url, out, max_host_wait).await,
             Some(task::Source::WarcFile(file)) => {
                 let (this, id, path) = (self.clone(), task.id.clone(), file.path.clone());
                 blocking(move || this.warc_file(&id, Path::new(&path), &out, deadline)).await
@@ -158,13 +181,20 @@ impl Processor {
         task: &Task,
         url: &str,
         out: mpsc::Sender<Output>,
+        max_host_wait: Option<Duration>,
     ) -> Result<(), TaskError> {
         let started = Instant::now();
-        let result = self.fetcher.fetch(url).await;
-        self.metrics.observe("fetch", started);
+        let result = self.fetcher.fetch_within(url, max_host_wait).await;
         let fetched = match result {
             Ok(f) => f,
+            // The host's turn is too far out: no request, no status.
+            Err(e @ FetchError::HostBusy { .. }) => {
+                return Err(TaskError::Deferred {
+                    reason: e.to_string(),
+                });
+            }
             Err(e) => {
+                self.metrics.observe("fetch", started);
                 let code = match &e {
                     FetchError::Status { status, .. } => status.to_string(),
                     other => other.kind().to_string(),
@@ -173,6 +203,7 @@ impl Processor {
                 return Err(fetch_error(e));
             }
         };
+        self.metrics.observe("fetch", started);
         let status = fetched.status.to_string();
         self.metrics
             .fetch_status

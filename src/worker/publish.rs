@@ -195,3 +195,58 @@ pub fn with_reason(original: Option<&FieldTable>, kind: &str, reason: &str) -> F
     );
     headers
 }
+
+/// Headers of a task put aside in the delay queue: the original ones with
+/// the deferral count raised to `deferrals + 1`, and without the quorum
+/// queue's delivery count (a deferral is not a failed delivery, and the
+/// count must not follow the task back to bring its limit closer).
+pub fn deferred(original: Option<&FieldTable>, deferrals: u64) -> FieldTable {
+    use super::topology::{HEADER_DEFERRALS, HEADER_DELIVERY_COUNT};
+    use lapin::types::AMQPValue;
+    let mut headers = FieldTable::default();
+    for (key, value) in original.map(FieldTable::inner).into_iter().flatten() {
+        if key.as_str() != HEADER_DELIVERY_COUNT {
+            headers.insert(key.clone(), value.clone());
+        }
+    }
+    let count = i64::try_from(deferrals.saturating_add(1)).unwrap_or(i64::MAX);
+    headers.insert(HEADER_DEFERRALS.into(), AMQPValue::LongLongInt(count));
+    headers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worker::topology::{HEADER_DEFERRALS, HEADER_DELIVERY_COUNT};
+    use lapin::types::{AMQPValue, LongString};
+
+    /// The deferral count goes up by one from none or from what the last
+    /// deferral wrote; the broker's delivery count is dropped; any other
+    /// header is kept as it was.
+    #[test]
+    fn a_deferred_task_counts_its_deferrals_and_not_its_deliveries() {
+        let first = deferred(None, 0);
+        assert_eq!(
+            first.inner().get(HEADER_DEFERRALS),
+            Some(&AMQPValue::LongLongInt(1))
+        );
+        let mut original = FieldTable::default();
+        original.insert(
+            "trace".into(),
+            AMQPValue::LongString(LongString::from("t1")),
+        );
+        original.insert(HEADER_DELIVERY_COUNT.into(), AMQPValue::LongLongInt(2));
+        original.insert(HEADER_DEFERRALS.into(), AMQPValue::LongLongInt(3));
+        let again = deferred(Some(&original), 3);
+        assert_eq!(
+            again.inner().get(HEADER_DEFERRALS),
+            Some(&AMQPValue::LongLongInt(4))
+        );
+        assert_eq!(again.inner().get(HEADER_DELIVERY_COUNT), None);
+        assert_eq!(
+            again.inner().get("trace"),
+            Some(&AMQPValue::LongString(LongString::from("t1")))
+        );
+        assert_eq!(again.inner().len(), 2);
+    }
+}

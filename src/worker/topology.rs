@@ -2,7 +2,10 @@
 //! (re)connect: a durable quorum task queue with a delivery limit, a
 //! dead-letter exchange and at-least-once dead-lettering, the dead-letter
 //! queue behind it, and the topic exchange results are published to
-//! (`document`, `failure`).
+//! (`document`, `failure`). The worker also declares a delay queue
+//! ([`declare_delay`]): tasks put aside while their host is busy wait
+//! there for a fixed time, then the broker dead-letters them back to the
+//! task queue.
 //!
 //! Does not bind any consumer queue to the results exchange: downstream
 //! owns its queues. Declaring with different arguments than an existing
@@ -19,6 +22,7 @@ use lapin::options::{
 };
 use lapin::types::{AMQPValue, FieldTable, LongString};
 use lapin::{Channel, Connection, ErrorKind, ExchangeKind};
+use std::time::Duration;
 
 /// Routing key of document results.
 pub const ROUTING_DOCUMENT: &str = "document";
@@ -30,6 +34,9 @@ pub const HEADER_REASON: &str = "x-linesift-reason";
 pub const HEADER_KIND: &str = "x-linesift-kind";
 /// Header quorum queues set on redeliveries: earlier delivery attempts.
 pub const HEADER_DELIVERY_COUNT: &str = "x-delivery-count";
+/// Header on deferred tasks: how many times the task was put aside in the
+/// delay queue because its host was busy.
+pub const HEADER_DEFERRALS: &str = "x-linesift-deferrals";
 
 /// Names of the broker objects (configurable so that several pipelines,
 /// or tests, can share one broker).
@@ -39,6 +46,8 @@ pub struct Names {
     pub dead_letter_exchange: String,
     pub dead_letter_queue: String,
     pub results: String,
+    /// Where tasks for busy hosts wait before they return to `tasks`.
+    pub delay: String,
 }
 
 impl Default for Names {
@@ -48,13 +57,15 @@ impl Default for Names {
 }
 
 impl Names {
-    /// `{prefix}.tasks`, `{prefix}.dlx`, `{prefix}.dead`, `{prefix}.results`.
+    /// `{prefix}.tasks`, `{prefix}.dlx`, `{prefix}.dead`, `{prefix}.results`,
+    /// `{prefix}.delay`.
     pub fn with_prefix(prefix: &str) -> Self {
         Names {
             tasks: format!("{prefix}.tasks"),
             dead_letter_exchange: format!("{prefix}.dlx"),
             dead_letter_queue: format!("{prefix}.dead"),
             results: format!("{prefix}.results"),
+            delay: format!("{prefix}.delay"),
         }
     }
 }
@@ -107,6 +118,44 @@ fn exists_without_at_least_once(e: &lapin::Error) -> bool {
     let message = amqp.get_message().as_str();
     amqp.get_id() == 406
         && (message.contains("x-dead-letter-strategy") || message.contains("x-overflow"))
+}
+
+/// Arguments of the delay queue: every message expires after `delay` and
+/// is dead-lettered through the default exchange straight back to the
+/// task queue. One TTL for the whole queue, not one per message: expiry
+/// happens only at a queue's head, so equal waits keep it in order and no
+/// message waits behind a longer one. At-least-once dead-lettering, as on
+/// the task queue, so a node stopping at the moment of expiry loses none.
+fn delay_queue_arguments(names: &Names, delay: Duration) -> FieldTable {
+    let mut args = FieldTable::default();
+    args.insert("x-queue-type".into(), long("quorum"));
+    let millis = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
+    args.insert("x-message-ttl".into(), AMQPValue::LongLongInt(millis));
+    args.insert("x-dead-letter-exchange".into(), long(""));
+    args.insert("x-dead-letter-routing-key".into(), long(&names.tasks));
+    args.insert("x-dead-letter-strategy".into(), long("at-least-once"));
+    args.insert("x-overflow".into(), long("reject-publish"));
+    args
+}
+
+/// Declares the delay queue with its wait. A queue that exists with a
+/// different wait is refused by the broker (PRECONDITION_FAILED), and that
+/// is reported: delete the queue (or let it drain) to change the wait.
+pub async fn declare_delay(
+    connection: &Connection,
+    names: &Names,
+    delay: Duration,
+) -> Result<(), lapin::Error> {
+    let channel = connection.create_channel().await?;
+    channel
+        .queue_declare(
+            names.delay.as_str().into(),
+            QueueDeclareOptions::durable(),
+            delay_queue_arguments(names, delay),
+        )
+        .await?;
+    let _ = channel.close(200, "declared".into()).await;
+    Ok(())
 }
 
 /// Declares everything; safe to call again on every reconnect. Uses
@@ -234,7 +283,7 @@ pub async fn ready_count(channel: &Channel, queue: &str) -> Result<u32, lapin::E
 /// Deletes everything [`declare`] made (tests, teardown). Missing objects
 /// are not an error for RabbitMQ.
 pub async fn delete(channel: &Channel, names: &Names) -> Result<(), lapin::Error> {
-    for queue in [&names.tasks, &names.dead_letter_queue] {
+    for queue in [&names.tasks, &names.dead_letter_queue, &names.delay] {
         channel
             .queue_delete(queue.as_str().into(), QueueDeleteOptions::default())
             .await?;
