@@ -159,12 +159,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     skip: usize,
     mut bad: impl FnMut(LineError),
 ) -> Result<Progress, Stopped> {
-    let Queue {
-        amqp_url,
-        names,
-        delivery_limit,
-        encoding,
-    } = *queue;
+    let names = queue.names;
     let mut progress = Progress {
         lines: skip,
         ..Progress::default()
@@ -175,15 +170,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
             source: e,
         }
     };
-    let connection = Connection::connect(amqp_url, ConnectionProperties::default())
-        .await
-        .map_err(|e| stop(progress)(e.into()))?;
-    topology::declare(&connection, names, delivery_limit)
-        .await
-        .map_err(|e| stop(progress)(e.into()))?;
-    let publisher = Publisher::open(&connection, encoding)
-        .await
-        .map_err(|e| stop(progress)(e.into()))?;
+    let (connection, publisher) = open(queue).await.map_err(stop(progress))?;
     let (mut line, mut number, mut ended) = (Vec::new(), 0usize, false);
     while !ended {
         let mut pending = Vec::with_capacity(WINDOW);
@@ -247,6 +234,15 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     Ok(progress)
 }
 
+/// Connects, declares the topology (with the workers' delivery limit) and
+/// opens a confirming publisher.
+async fn open(queue: &Queue<'_>) -> Result<(Connection, Publisher), EnqueueError> {
+    let connection = Connection::connect(queue.amqp_url, ConnectionProperties::default()).await?;
+    topology::declare(&connection, queue.names, queue.delivery_limit).await?;
+    let publisher = Publisher::open(&connection, queue.encoding).await?;
+    Ok((connection, publisher))
+}
+
 /// What [`next_line`] read.
 enum Line {
     Whole,
@@ -297,11 +293,15 @@ pub async fn enqueue(
     tasks: &[Task],
     encoding: Encoding,
 ) -> Result<usize, EnqueueError> {
-    let connection = Connection::connect(amqp_url, ConnectionProperties::default()).await?;
-    topology::declare(&connection, names, delivery_limit).await?;
-    let publisher = Publisher::open(&connection, encoding).await?;
+    let (connection, publisher) = open(&Queue {
+        amqp_url,
+        names,
+        delivery_limit,
+        encoding,
+    })
+    .await?;
     // Confirm in windows: bounded memory for huge lists, still pipelined.
-    for chunk in tasks.chunks(1000) {
+    for chunk in tasks.chunks(WINDOW) {
         let mut pending = Vec::with_capacity(chunk.len());
         for t in chunk {
             pending.push(publisher.message("", &names.tasks, t, &t.id).await?);
