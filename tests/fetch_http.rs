@@ -211,6 +211,33 @@ async fn a_busy_host_is_refused_within_a_bound_without_a_request() {
     assert_eq!(srv.paths(), vec!["/a".to_string()]);
 }
 
+/// Only the first hop can be refused: a redirect to a busy host is waited
+/// for, since deferring the task would request the first hop again.
+#[tokio::test]
+async fn a_redirect_to_a_busy_host_is_waited_for_not_refused() {
+    let target = server(|_| html(article("Target", 3).as_bytes())).await;
+    let page = target.url("/page");
+    let short = server(move |_| redirect(&page)).await;
+    let interval = Duration::from_millis(1500);
+    let f = fetcher(FetchOptions {
+        robots: false,
+        host_interval: interval,
+        ..options()
+    });
+    let bound = Some(Duration::from_millis(300));
+    f.fetch_within(&target.url("/first"), bound)
+        .await
+        .expect("the target's first slot is now");
+    let started = Instant::now();
+    let got = f
+        .fetch_within(&short.url("/s"), bound)
+        .await
+        .expect("the redirect's target is waited for");
+    assert_eq!(got.url, target.url("/page"));
+    assert!(started.elapsed() >= interval - Duration::from_millis(200));
+    assert_eq!(short.paths(), vec!["/s".to_string()]);
+}
+
 /// A redirect to another host is a request to that host: its robots.txt
 /// is read and obeyed, and its Crawl-delay spaces the requests that reach
 /// it through short links on other hosts.

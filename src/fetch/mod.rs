@@ -157,12 +157,14 @@ impl Fetcher {
         self.fetch_within(url, None).await
     }
 
-    /// [`fetch`](Self::fetch), but if the host's turn (its interval,
+    /// [`fetch`](Self::fetch), but if the URL's host's turn (its interval,
     /// Crawl-delay or Retry-After) is further than `max_host_wait` away,
-    /// fails at once with [`FetchError::HostBusy`] instead of waiting
-    /// for it. A worker defers such a task rather than hold a slot for it.
-    /// Retries of a failed attempt wait for their back-off regardless:
-    /// that is the task's own pause, bounded by the retry policy.
+    /// fails at once with [`FetchError::HostBusy`] before requesting the
+    /// page (its robots.txt may have been read). A worker defers such a
+    /// task rather than hold a slot for it. A redirect's target and the
+    /// retries of a failed attempt are waited for regardless: the request
+    /// already made would otherwise be made again, and a retry's back-off
+    /// is the task's own pause, bounded by the retry policy.
     pub async fn fetch_within(
         &self,
         url: &str,
@@ -180,10 +182,15 @@ impl Fetcher {
             if self.options.robots {
                 self.check_robots(&url, &host).await?;
             }
-            match self
-                .attempts(&url, &host, &mut retries, max_host_wait)
-                .await?
-            {
+            // Only the first hop may be refused: once a request has been
+            // made, deferring would make it again; a redirect's target is
+            // waited for.
+            let bound = if chain.len() == 1 {
+                max_host_wait
+            } else {
+                None
+            };
+            match self.attempts(&url, &host, &mut retries, bound).await? {
                 Outcome::Page(mut fetched) => {
                     fetched.attempts = retries + 1;
                     return Ok(*fetched);
