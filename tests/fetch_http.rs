@@ -225,10 +225,11 @@ async fn a_redirect_to_a_busy_host_is_waited_for_not_refused() {
         ..options()
     });
     let bound = Some(Duration::from_millis(300));
+    // Before the first fetch: its slot is where the interval starts.
+    let started = Instant::now();
     f.fetch_within(&target.url("/first"), bound)
         .await
         .expect("the target's first slot is now");
-    let started = Instant::now();
     let got = f
         .fetch_within(&short.url("/s"), bound)
         .await

@@ -648,7 +648,8 @@ async fn a_refused_list_stops_enqueue_where_it_can_resume() {
 /// `max_host_wait` are put aside in the delay queue at once rather than
 /// wait asleep in a task slot, come back after `defer_delay`, and once put
 /// aside `max_deferrals` times wait for their turn: every task is done,
-/// none dead-lettered, and the host's interval is kept throughout.
+/// none dead-lettered, each of the two late ones deferred exactly twice
+/// (the worker's metric), and the host's interval kept throughout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn tasks_for_a_busy_host_wait_in_the_delay_queue_not_in_a_slot() {
     let times = Arc::new(Mutex::new(Vec::new()));
@@ -664,14 +665,18 @@ async fn tasks_for_a_busy_host_wait_in_the_delay_queue_not_in_a_slot() {
     worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
         .await
         .expect("enqueue");
-    // Slots 2 s apart: the second task's is 2 s out, the third's 4 s, both
-    // beyond the 300 ms the worker may wait. With two deferrals of 500 ms
-    // allowed, the third comes back twice before it waits for its slot.
-    let interval = Duration::from_secs(2);
+    // Slots 3 s apart: the second task's is 3 s out, the third's 6 s, both
+    // beyond the 300 ms the worker may wait. Each is put aside at once and
+    // again when it is back 500 ms later; back a second time, it has used
+    // its two deferrals and waits for its slot (seconds before it, so a
+    // slow broker cannot make a third deferral unneeded).
+    let interval = Duration::from_secs(3);
+    let metrics_port = free_port();
     let config = WorkerConfig {
         max_host_wait: Some(Duration::from_millis(300)),
         defer_delay: Duration::from_millis(500),
         max_deferrals: 2,
+        http: Some(([127, 0, 0, 1], metrics_port).into()),
         ..config(&names)
     };
     let fetch = FetchOptions {
@@ -707,15 +712,119 @@ async fn tasks_for_a_busy_host_wait_in_the_delay_queue_not_in_a_slot() {
     let times = times.lock().unwrap().clone();
     assert_eq!(times.len(), 3, "one request per task");
     for pair in times.windows(2) {
+        // Arrival at the server, not the slot: the first request also sets
+        // up the connection, so allow some slack (a breach would be a
+        // whole interval short).
         let gap = pair[1] - pair[0];
-        assert!(gap >= interval - Duration::from_millis(50), "{gap:?}");
+        assert!(gap >= interval - Duration::from_millis(300), "{gap:?}");
     }
+    let metrics = tokio::task::spawn_blocking(move || get(metrics_port, "/metrics"))
+        .await
+        .expect("metrics read");
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l.trim() == "linesift_tasks_deferred_total 4"),
+        "{metrics}"
+    );
     assert_eq!(
         topology::ready_count(&ch, &names.dead_letter_queue)
             .await
             .expect("dead-letter queue"),
         0
     );
+    shutdown.trigger();
+    tokio::time::timeout(Duration::from_secs(15), worker)
+        .await
+        .expect("drained in time")
+        .expect("worker task");
+    teardown(conn, &ch, &names).await;
+}
+
+/// A port free a moment ago, for a server the test starts.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// The body of an HTTP GET on 127.0.0.1 (empty if it fails).
+fn get(port: u16, path: &str) -> String {
+    use std::io::{Read, Write};
+    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return String::new();
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    if s.write_all(request.as_bytes()).is_err() {
+        return String::new();
+    }
+    let mut body = String::new();
+    let _ = s.read_to_string(&mut body);
+    body
+}
+
+/// A task the delay queue cannot take (an operator deleted the queue under
+/// a running worker) is not lost and not charged an attempt: the worker
+/// runs it at once, waiting for its host.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
+    let server = slow_server(Duration::ZERO, "Refused delay").await;
+    let names = Names::with_prefix(&unique("nodelay"));
+    let (conn, ch, sink) = setup(&names).await;
+    let interval = Duration::from_millis(1500);
+    let metrics_port = free_port();
+    let config = WorkerConfig {
+        max_host_wait: Some(Duration::from_millis(200)),
+        defer_delay: Duration::from_millis(500),
+        max_deferrals: 2,
+        http: Some(([127, 0, 0, 1], metrics_port).into()),
+        ..config(&names)
+    };
+    let fetch = FetchOptions {
+        host_interval: interval,
+        ..fetch_options()
+    };
+    let shutdown = Shutdown::new();
+    let stop = shutdown.clone();
+    let worker = tokio::spawn(async move {
+        worker::run(config, Extractor::new(Options::default()), fetch, stop)
+            .await
+            .expect("worker");
+    });
+    // Ready once it has declared everything, the delay queue included.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !tokio::task::spawn_blocking(move || get(metrics_port, "/readyz"))
+        .await
+        .expect("readyz")
+        .starts_with("HTTP/1.1 200")
+    {
+        assert!(Instant::now() < deadline, "the worker never got ready");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ch.queue_delete(names.delay.as_str().into(), QueueDeleteOptions::default())
+        .await
+        .expect("delete the delay queue");
+    let tasks = url_tasks(&server, "refused", "/r", 2);
+    worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    let (docs, failures) = collect(&ch, &sink, 2).await;
+    assert_eq!(docs.len(), 2, "{failures:?}");
+    let metrics = tokio::task::spawn_blocking(move || get(metrics_port, "/metrics"))
+        .await
+        .expect("metrics read");
+    for line in [
+        "linesift_tasks_deferred_total 0",
+        "linesift_tasks_retried_total 0",
+        "linesift_tasks_acked_total 2",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l.trim() == line),
+            "{line}: {metrics}"
+        );
+    }
     shutdown.trigger();
     tokio::time::timeout(Duration::from_secs(15), worker)
         .await

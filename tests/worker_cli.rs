@@ -70,3 +70,45 @@ fn a_misspelt_boolean_is_refused_at_start_up() {
     assert!(refused.is_ok(), "{refused:?}");
     assert_eq!(status.code(), Some(2));
 }
+
+/// Deferral settings the delay queue could not hold, or a host wait the
+/// task deadline would cut short, are refused at start-up with the flag's
+/// name; with deferring off (`LINESIFT_MAX_HOST_WAIT=0`) the delay is not
+/// looked at, and the defaults start.
+#[test]
+fn deferral_settings_are_checked_at_start_up() {
+    for (env, flag) in [
+        (vec![("LINESIFT_DEFER_DELAY", "0")], "--defer-delay"),
+        (vec![("LINESIFT_DEFER_DELAY", "5000000")], "--defer-delay"),
+        (
+            vec![
+                ("LINESIFT_MAX_HOST_WAIT", "700"),
+                ("LINESIFT_TASK_DEADLINE", "600"),
+            ],
+            "--max-host-wait",
+        ),
+    ] {
+        let mut child = worker(&env);
+        let refused = stderr_line(&mut child, flag);
+        if refused.is_err() {
+            // Started after all: it would retry the closed port for ever.
+            let _ = child.kill();
+        }
+        let status = child.wait().expect("wait");
+        assert!(refused.is_ok(), "{env:?}: {refused:?}");
+        assert_ne!(status.code(), Some(0), "{env:?}");
+    }
+    for env in [
+        vec![
+            ("LINESIFT_MAX_HOST_WAIT", "0"),
+            ("LINESIFT_DEFER_DELAY", "0"),
+        ],
+        vec![],
+    ] {
+        let mut child = worker(&env);
+        let started = stderr_line(&mut child, "linesift worker: amqp=");
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(started.is_ok(), "{env:?}: {started:?}");
+    }
+}

@@ -156,10 +156,12 @@ pub struct Args {
         default_value_t = 5.0
     )]
     max_host_wait: f64,
-    /// Seconds a put-aside task waits in the delay queue. The queue is
-    /// declared with it: to change it, delete the queue (the broker
-    /// refuses a second declaration with another wait, and the worker
-    /// reports that).
+    /// Seconds a put-aside task waits in the delay queue (at least 1 ms).
+    /// The queue is declared with it, and the broker refuses a second
+    /// declaration with another wait (the worker reports that): to change
+    /// it, give the workers a new --delay-queue and delete the old queue
+    /// once it is empty (its tasks go back to the task queue as they
+    /// expire; deleting it sooner drops them).
     #[arg(
         long,
         env = "LINESIFT_DEFER_DELAY",
@@ -169,8 +171,10 @@ pub struct Args {
     defer_delay: f64,
     /// Times one task may be put aside; after that it waits for its host
     /// however long it takes, so a task for a host that stays busy still
-    /// gets done.
-    #[arg(long, env = "LINESIFT_MAX_DEFERRALS", default_value_t = 20)]
+    /// gets done. Each round costs the broker a publish and an expiry per
+    /// task, and a long list of one host's URLs goes round the delay queue
+    /// that many times: keep it small.
+    #[arg(long, env = "LINESIFT_MAX_DEFERRALS", default_value_t = 5)]
     max_deferrals: u32,
     /// Fetch retries within one delivery for transient errors (5xx, timeouts)
     /// before the task goes back to the queue.
@@ -217,20 +221,38 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         } else {
             Some(seconds(args.task_deadline, "task-deadline")?)
         },
-        max_host_wait: if args.max_host_wait == 0.0 {
-            None
-        } else {
-            Some(seconds(args.max_host_wait, "max-host-wait")?)
-        },
-        defer_delay: match seconds(args.defer_delay, "defer-delay")? {
-            // A zero wait would send a busy host's tasks round in a loop.
-            d if d.is_zero() && args.max_host_wait != 0.0 => {
-                anyhow::bail!("--defer-delay: must be above 0 while --max-host-wait is on")
-            }
-            d => d,
-        },
+        max_host_wait: host_wait(args)?,
+        defer_delay: seconds(args.defer_delay, "defer-delay")?,
         max_deferrals: args.max_deferrals,
     })
+}
+
+/// `--max-host-wait`, checked against the settings it works with: a
+/// deferral wait the delay queue can hold (`x-message-ttl` is a 32-bit
+/// count of milliseconds, and 0 would send a busy host's tasks round in a
+/// loop), and a host wait shorter than the task deadline (a wait the
+/// deadline cuts short fails the task as an attempt).
+fn host_wait(args: &Args) -> anyhow::Result<Option<Duration>> {
+    if args.max_host_wait == 0.0 {
+        return Ok(None);
+    }
+    let wait = seconds(args.max_host_wait, "max-host-wait")?;
+    let delay = seconds(args.defer_delay, "defer-delay")?;
+    if delay < Duration::from_millis(1) || delay.as_millis() > u128::from(u32::MAX) {
+        anyhow::bail!(
+            "--defer-delay: {} s is outside 0.001 to {} s (the delay queue's TTL)",
+            args.defer_delay,
+            u32::MAX / 1000
+        );
+    }
+    if args.task_deadline != 0.0 && args.max_host_wait >= args.task_deadline {
+        anyhow::bail!(
+            "--max-host-wait: {} s must be shorter than --task-deadline ({} s)",
+            args.max_host_wait,
+            args.task_deadline
+        );
+    }
+    Ok(Some(wait))
 }
 
 fn fetch_options(args: &Args) -> anyhow::Result<FetchOptions> {

@@ -223,7 +223,7 @@ impl Fetcher {
         let mut attempt = 1;
         loop {
             let bound = if attempt == 1 { max_host_wait } else { None };
-            if let Err(wait) = self.limiter.wait_within(host, bound).await {
+            if let Err(ratelimit::Busy { wait }) = self.limiter.wait_within(host, bound).await {
                 return Err(FetchError::HostBusy {
                     url: url.to_string(),
                     host: host.to_string(),

@@ -13,6 +13,13 @@ use std::time::{Duration, Instant};
 /// has seen many busy hosts does not scan them all on every request.
 const PRUNE_AT: usize = 10_000;
 
+/// A host's next slot was further out than the caller would wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Busy {
+    /// How far out the slot was.
+    pub wait: Duration,
+}
+
 #[derive(Debug)]
 pub struct HostLimiter {
     default: Duration,
@@ -68,11 +75,32 @@ impl HostLimiter {
 
     /// The next slot: its start, and the host's `next` after it.
     fn reserve_slot(&self, host: &str) -> (Instant, Instant) {
-        let now = Instant::now();
+        match self.reserve_slot_within(host, None) {
+            Ok(slot) => slot,
+            // Unreachable: with no bound nothing is refused.
+            Err(_) => (Instant::now(), Instant::now()),
+        }
+    }
+
+    /// The next slot, unless it starts more than `bound` from now: then
+    /// nothing is reserved. Decided under the same lock as the reservation,
+    /// so a refusal never moves the host's `next`.
+    fn reserve_slot_within(
+        &self,
+        host: &str,
+        bound: Option<Duration>,
+    ) -> Result<(Instant, Instant), Busy> {
         self.with_host(host, |s| {
+            // Read after a new host's entry is made (its `next` is the time
+            // it was made), so a free host's slot is never in the future.
+            let now = Instant::now();
             let start = s.next.max(now);
+            let wait = start.saturating_duration_since(now);
+            if bound.is_some_and(|bound| wait > bound) {
+                return Err(Busy { wait });
+            }
             s.next = start + s.interval.unwrap_or(self.default);
-            (start, s.next)
+            Ok((start, s.next))
         })
     }
 
@@ -86,11 +114,11 @@ impl HostLimiter {
     }
 
     /// Waits for the host's next slot unless it starts more than `bound`
-    /// from now: then the slot is handed back as an abandoned wait's is,
-    /// and the error says how far out it was. A worker uses this to put a
-    /// task for a busy host aside rather than hold one of its slots asleep.
-    pub async fn wait_within(&self, host: &str, bound: Option<Duration>) -> Result<(), Duration> {
-        let (start, next) = self.reserve_slot(host);
+    /// from now: then no slot is taken, and the error says how far out it
+    /// was. A worker uses this to put a task for a busy host aside rather
+    /// than hold one of its slots asleep.
+    pub async fn wait_within(&self, host: &str, bound: Option<Duration>) -> Result<(), Busy> {
+        let (start, next) = self.reserve_slot_within(host, bound)?;
         let mut slot = Reserved {
             limiter: self,
             host,
@@ -98,10 +126,6 @@ impl HostLimiter {
             next,
             used: false,
         };
-        let wait = start.saturating_duration_since(Instant::now());
-        if bound.is_some_and(|bound| wait > bound) {
-            return Err(wait);
-        }
         tokio::time::sleep_until(start.into()).await;
         slot.used = true;
         Ok(())
@@ -218,7 +242,7 @@ mod tests {
     }
 
     /// A slot further out than the bound is refused at once, with how far
-    /// out it was, and handed back: the host's next slot does not move.
+    /// out it was, and not taken: the host's next slot does not move.
     /// Within the bound (or with none) the slot is waited for and kept.
     #[tokio::test]
     async fn a_bounded_wait_refuses_a_far_slot_and_gives_it_back() {
@@ -228,7 +252,7 @@ mod tests {
         let refused = tokio::time::timeout(Duration::from_secs(1), limiter.wait_within("a", bound))
             .await
             .expect("a refusal does not wait");
-        let wait = refused.expect_err("the next slot is 60 s out");
+        let Busy { wait } = refused.expect_err("the next slot is 60 s out");
         assert!(
             wait > Duration::from_secs(55) && wait <= Duration::from_secs(60),
             "{wait:?}"

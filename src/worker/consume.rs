@@ -29,8 +29,10 @@
 //! `x-linesift-deferrals` counting up, to the delay queue, which returns it
 //! to the task queue after `defer_delay`; acked once confirmed. A nack with
 //! requeue would be simpler but counts against the delivery limit and
-//! comes straight back. After `max_deferrals` the task waits for its host
-//! however long, so it gets done however busy the host stays.
+//! comes straight back. The new message starts a new delivery count, so
+//! the failed deliveries before it travel in `x-linesift-attempts` and
+//! still count toward the limit. After `max_deferrals` the task waits for
+//! its host however long, so it gets done however busy the host stays.
 
 use super::config::WorkerConfig;
 use super::http::Health;
@@ -39,7 +41,8 @@ use super::process::{Output, Processor, TaskError};
 use super::publish::{self, Pending, PublishError, Publisher};
 use super::shutdown::Shutdown;
 use super::topology::{
-    self, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT, ROUTING_FAILURE,
+    self, HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT,
+    ROUTING_FAILURE,
 };
 use crate::proto::{self, Failure, Task};
 use futures_util::FutureExt;
@@ -93,9 +96,12 @@ struct Context {
     documents: Publisher,
     /// Failure events to the results exchange.
     events: Publisher,
-    /// Dead letters to the dead-letter exchange, and deferred tasks to the
-    /// delay queue (both `mandatory`, both the task's own bytes).
+    /// Dead letters to the dead-letter exchange.
     dead_letters: Publisher,
+    /// Deferred tasks to the delay queue (when deferring is on). A channel
+    /// of its own: a return for an unroutable message is matched to its
+    /// confirm only when one channel carries one route (see `publish`).
+    delays: Option<Publisher>,
     metrics: Metrics,
     shutdown: Shutdown,
 }
@@ -108,6 +114,7 @@ struct Setup {
     documents: Publisher,
     events: Publisher,
     dead_letters: Publisher,
+    delays: Option<Publisher>,
 }
 
 /// Runs until `shutdown` is triggered and in-flight tasks are drained (or
@@ -158,21 +165,24 @@ async fn session(
         documents,
         events,
         dead_letters,
+        delays,
     } = setup;
     health.set_ready(true);
     eprintln!("linesift worker: consuming from {}", config.names.tasks);
-    let watched = [
+    let mut watched = vec![
         channel.clone(),
         documents.channel().clone(),
         events.channel().clone(),
         dead_letters.channel().clone(),
     ];
+    watched.extend(delays.as_ref().map(|d| d.channel().clone()));
     let context = Arc::new(Context {
         config: config.clone(),
         processor: processor.clone(),
         documents,
         events,
         dead_letters,
+        delays,
         metrics: health.metrics.clone(),
         shutdown: shutdown.clone(),
     });
@@ -225,12 +235,16 @@ async fn session(
 async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
     let connection = Connection::connect(&config.amqp_url, ConnectionProperties::default()).await?;
     topology::declare(&connection, &config.names, config.delivery_limit).await?;
-    if config.max_host_wait.is_some() {
-        topology::declare_delay(&connection, &config.names, config.defer_delay).await?;
-    }
     let documents = Publisher::open(&connection, config.encoding).await?;
     let events = Publisher::open_unrouted_ok(&connection, config.encoding).await?;
     let dead_letters = Publisher::open(&connection, config.encoding).await?;
+    let delays = match config.max_host_wait {
+        Some(_) => {
+            topology::declare_delay(&connection, &config.names, config.defer_delay).await?;
+            Some(Publisher::open(&connection, config.encoding).await?)
+        }
+        None => None,
+    };
     let channel = connection.create_channel().await?;
     channel
         .basic_qos(config.prefetch, BasicQosOptions::default())
@@ -250,6 +264,7 @@ async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
         documents,
         events,
         dead_letters,
+        delays,
     })
 }
 
@@ -327,11 +342,15 @@ async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemapho
             // every other in-flight task with it. Retrying would panic
             // again, so it is dead-lettered, unless it was settled before.
             let worked = AssertUnwindSafe(work(&context, &delivery, &task));
-            if let Err(panic) = worked.catch_unwind().await
-                && delivery.acker.usable()
-            {
-                let reason = panic_message(panic.as_ref());
-                dead_letter(&context, &delivery, &task.id, "process", "panic", &reason).await;
+            match worked.catch_unwind().await {
+                // Put aside before any work: not a task's run to time.
+                Ok(Settled::Deferred) => return,
+                Ok(Settled::Done) => {}
+                Err(panic) if delivery.acker.usable() => {
+                    let reason = panic_message(panic.as_ref());
+                    dead_letter(&context, &delivery, &task.id, "process", "panic", &reason).await;
+                }
+                Err(_) => {}
             }
         }
         Err(e) => {
@@ -377,12 +396,42 @@ impl Drop for InFlight {
     }
 }
 
-/// Runs a decoded task and settles its delivery.
-async fn work(context: &Context, delivery: &Delivery, task: &Task) {
-    let (tx, rx) = mpsc::channel(32);
-    let config = &context.config;
+/// How a delivery was settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Settled {
+    /// Worked on: acked, requeued or dead-lettered.
+    Done,
+    /// Put aside in the delay queue, untried.
+    Deferred,
+}
+
+/// Runs a decoded task and settles its delivery. A task put aside for a
+/// busy host that the delay queue cannot take is run at once, waiting for
+/// its host: it was never tried, so a retry would charge it an attempt.
+async fn work(context: &Context, delivery: &Delivery, task: &Task) -> Settled {
     let deferrals = count_header(delivery.properties.headers().as_ref(), HEADER_DEFERRALS);
-    let max_host_wait = host_wait_bound(config, deferrals);
+    let max_host_wait = host_wait_bound(&context.config, deferrals);
+    if run_and_settle(context, delivery, task, max_host_wait).await == Settled::Done {
+        return Settled::Done;
+    }
+    if defer(context, delivery, task, deferrals).await {
+        return Settled::Deferred;
+    }
+    // With no bound the task cannot be put aside again.
+    run_and_settle(context, delivery, task, None).await;
+    Settled::Done
+}
+
+/// Runs the task and settles its delivery, except when it comes back
+/// deferred (its host busy for longer than `max_host_wait`): that is left
+/// to the caller, with nothing published.
+async fn run_and_settle(
+    context: &Context,
+    delivery: &Delivery,
+    task: &Task,
+    max_host_wait: Option<Duration>,
+) -> Settled {
+    let (tx, rx) = mpsc::channel(32);
     let (result, published) = tokio::join!(
         context.processor.run_waiting(task, tx, max_host_wait),
         publish_outputs(context, task, rx)
@@ -412,10 +461,9 @@ async fn work(context: &Context, delivery: &Delivery, task: &Task) {
             let (stage, kind, reason) = error.parts();
             dead_letter(context, delivery, &task.id, stage, kind, reason).await;
         }
-        (Err(error @ TaskError::Deferred { .. }), Ok(_)) => {
-            defer(context, delivery, task, deferrals, &error).await;
-        }
+        (Err(TaskError::Deferred { .. }), Ok(_)) => return Settled::Deferred,
     }
+    Settled::Done
 }
 
 /// How long a task put aside `deferrals` times so far may wait for its
@@ -427,44 +475,35 @@ fn host_wait_bound(config: &WorkerConfig, deferrals: u64) -> Option<Duration> {
 }
 
 /// Puts a task for a busy host aside: republishes it to the delay queue
-/// (through the default exchange) with its deferral count raised, and acks
-/// once the broker confirms. The broker's own delivery count is left out:
-/// a deferral is not a failed attempt, and the count a quorum queue set
-/// must not follow the task back and bring its delivery limit closer. If
-/// the delay queue cannot take it, the task is retried as after a
-/// transient failure, so it is never lost.
-async fn defer(
-    context: &Context,
-    delivery: &Delivery,
-    task: &Task,
-    deferrals: u64,
-    error: &TaskError,
-) {
+/// (through the default exchange) with its deferral count raised and its
+/// failed attempts carried (`publish::deferred`), and acks once the broker
+/// confirms. False when the delay queue did not take it (deferring off,
+/// the queue deleted, the channel lost): the delivery is still unsettled.
+async fn defer(context: &Context, delivery: &Delivery, task: &Task, deferrals: u64) -> bool {
+    let Some(delays) = &context.delays else {
+        return false;
+    };
     let headers = publish::deferred(delivery.properties.headers().as_ref(), deferrals);
     let properties = delivery.properties.clone().with_headers(headers);
     let delay = context.config.names.delay.as_str();
     let put_aside = async {
-        context
-            .dead_letters
+        delays
             .raw("", delay, &delivery.data, properties)
             .await?
             .confirmed()
             .await
     };
-    match put_aside.await {
-        Ok(()) => {
-            if ack(delivery).await {
-                context.metrics.tasks_deferred.inc();
-            }
-        }
-        Err(e) => {
-            eprintln!(
-                "linesift worker: could not defer task {} ({e}); retrying it",
-                task.id
-            );
-            retry(context, delivery, task, error).await;
-        }
+    if let Err(e) = put_aside.await {
+        eprintln!(
+            "linesift worker: could not defer task {} to {delay} ({e}); running it now",
+            task.id
+        );
+        return false;
     }
+    if ack(delivery).await {
+        context.metrics.tasks_deferred.inc();
+    }
+    true
 }
 
 /// What a task published, still to be confirmed.
@@ -526,7 +565,9 @@ async fn publish_outputs(
 /// Requeues after a pause, or dead-letters on the last allowed delivery.
 async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
     let (stage, kind, reason) = error.parts();
-    let attempt = delivery_count(delivery.properties.headers().as_ref()) + 1;
+    let headers = delivery.properties.headers().as_ref();
+    // Deliveries before this one, in this queue and before any deferral.
+    let attempt = delivery_count(headers) + count_header(headers, HEADER_ATTEMPTS) + 1;
     if attempt >= u64::from(context.config.delivery_limit) {
         let why = format!("gave up after {attempt} attempts: {reason}");
         dead_letter(context, delivery, &task.id, stage, kind, &why).await;
@@ -649,7 +690,7 @@ pub fn delivery_count(headers: Option<&FieldTable>) -> u64 {
 
 /// A count carried in a header, whichever integer type the publisher (the
 /// broker, or another client) chose; 0 when absent or not a count.
-fn count_header(headers: Option<&FieldTable>, name: &str) -> u64 {
+pub fn count_header(headers: Option<&FieldTable>, name: &str) -> u64 {
     let value = headers.and_then(|h| h.inner().get(name));
     match value {
         Some(AMQPValue::LongLongInt(n)) => u64::try_from(*n).unwrap_or(0),

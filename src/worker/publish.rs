@@ -197,38 +197,57 @@ pub fn with_reason(original: Option<&FieldTable>, kind: &str, reason: &str) -> F
 }
 
 /// Headers of a task put aside in the delay queue: the original ones with
-/// the deferral count raised to `deferrals + 1`, and without the quorum
-/// queue's delivery count (a deferral is not a failed delivery, and the
-/// count must not follow the task back to bring its limit closer).
+/// the deferral count raised to `deferrals + 1` and the failed deliveries
+/// so far (the broker's count plus any carried from an earlier deferral)
+/// carried in `x-linesift-attempts`, since the republished message starts
+/// a new broker count. Left out: the broker's delivery count, and the
+/// dead-lettering history (`x-death`, `x-first-death-*`, `x-last-death-*`):
+/// RabbitMQ before 4.0 reads a client's `x-death`, and a history that
+/// names the task queue would make the delay queue's expiry back to it
+/// look like a dead-letter cycle, which the broker drops.
 pub fn deferred(original: Option<&FieldTable>, deferrals: u64) -> FieldTable {
-    use super::topology::{HEADER_DEFERRALS, HEADER_DELIVERY_COUNT};
+    use super::consume::count_header;
+    use super::topology::{HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT};
     use lapin::types::AMQPValue;
+    let attempts = count_header(original, HEADER_DELIVERY_COUNT)
+        .saturating_add(count_header(original, HEADER_ATTEMPTS));
     let mut headers = FieldTable::default();
     for (key, value) in original.map(FieldTable::inner).into_iter().flatten() {
-        if key.as_str() != HEADER_DELIVERY_COUNT {
+        let key_str = key.as_str();
+        let dropped = key_str == HEADER_DELIVERY_COUNT
+            || key_str == "x-death"
+            || key_str.starts_with("x-first-death-")
+            || key_str.starts_with("x-last-death-");
+        if !dropped {
             headers.insert(key.clone(), value.clone());
         }
     }
-    let count = i64::try_from(deferrals.saturating_add(1)).unwrap_or(i64::MAX);
-    headers.insert(HEADER_DEFERRALS.into(), AMQPValue::LongLongInt(count));
+    let count = |n: u64| AMQPValue::LongLongInt(i64::try_from(n).unwrap_or(i64::MAX));
+    headers.insert(HEADER_DEFERRALS.into(), count(deferrals.saturating_add(1)));
+    headers.insert(HEADER_ATTEMPTS.into(), count(attempts));
     headers
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::worker::topology::{HEADER_DEFERRALS, HEADER_DELIVERY_COUNT};
+    use crate::worker::topology::{HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT};
     use lapin::types::{AMQPValue, LongString};
 
     /// The deferral count goes up by one from none or from what the last
-    /// deferral wrote; the broker's delivery count is dropped; any other
-    /// header is kept as it was.
+    /// deferral wrote; failed deliveries add up (the broker's count, plus
+    /// those an earlier deferral carried) in place of the broker's count;
+    /// the dead-lettering history is dropped; other headers are kept.
     #[test]
-    fn a_deferred_task_counts_its_deferrals_and_not_its_deliveries() {
+    fn a_deferred_task_counts_its_deferrals_and_carries_its_attempts() {
         let first = deferred(None, 0);
         assert_eq!(
             first.inner().get(HEADER_DEFERRALS),
             Some(&AMQPValue::LongLongInt(1))
+        );
+        assert_eq!(
+            first.inner().get(HEADER_ATTEMPTS),
+            Some(&AMQPValue::LongLongInt(0))
         );
         let mut original = FieldTable::default();
         original.insert(
@@ -236,17 +255,21 @@ mod tests {
             AMQPValue::LongString(LongString::from("t1")),
         );
         original.insert(HEADER_DELIVERY_COUNT.into(), AMQPValue::LongLongInt(2));
+        original.insert(HEADER_ATTEMPTS.into(), AMQPValue::LongLongInt(1));
         original.insert(HEADER_DEFERRALS.into(), AMQPValue::LongLongInt(3));
+        for history in ["x-death", "x-first-death-queue", "x-last-death-reason"] {
+            original.insert(history.into(), AMQPValue::LongString(LongString::from("q")));
+        }
         let again = deferred(Some(&original), 3);
+        let get = |key: &str| again.inner().get(key).cloned();
+        assert_eq!(get(HEADER_DEFERRALS), Some(AMQPValue::LongLongInt(4)));
+        assert_eq!(get(HEADER_ATTEMPTS), Some(AMQPValue::LongLongInt(3)));
+        assert_eq!(get(HEADER_DELIVERY_COUNT), None);
+        assert_eq!(get("x-death"), None);
         assert_eq!(
-            again.inner().get(HEADER_DEFERRALS),
-            Some(&AMQPValue::LongLongInt(4))
+            get("trace"),
+            Some(AMQPValue::LongString(LongString::from("t1")))
         );
-        assert_eq!(again.inner().get(HEADER_DELIVERY_COUNT), None);
-        assert_eq!(
-            again.inner().get("trace"),
-            Some(&AMQPValue::LongString(LongString::from("t1")))
-        );
-        assert_eq!(again.inner().len(), 2);
+        assert_eq!(again.inner().len(), 3);
     }
 }

@@ -37,6 +37,9 @@ pub const HEADER_DELIVERY_COUNT: &str = "x-delivery-count";
 /// Header on deferred tasks: how many times the task was put aside in the
 /// delay queue because its host was busy.
 pub const HEADER_DEFERRALS: &str = "x-linesift-deferrals";
+/// Header on deferred tasks: failed deliveries before the deferral (the
+/// broker's count starts again for the republished message).
+pub const HEADER_ATTEMPTS: &str = "x-linesift-attempts";
 
 /// Names of the broker objects (configurable so that several pipelines,
 /// or tests, can share one broker).
@@ -140,7 +143,8 @@ fn delay_queue_arguments(names: &Names, delay: Duration) -> FieldTable {
 
 /// Declares the delay queue with its wait. A queue that exists with a
 /// different wait is refused by the broker (PRECONDITION_FAILED), and that
-/// is reported: delete the queue (or let it drain) to change the wait.
+/// is reported. To change the wait, declare a queue of another name and
+/// delete this one once empty: deleting it sooner drops the tasks in it.
 pub async fn declare_delay(
     connection: &Connection,
     names: &Names,
