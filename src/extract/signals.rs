@@ -488,9 +488,9 @@ fn part_signal(signal: Signal, flags: u8, first: bool) -> Signal {
 /// instead of 256 saved 0.14 M of 583 M instructions on every 15th
 /// corpus page: not worth twice the slots to set up for each page).
 /// Values longer than [`MEMO_WIDTH`] are classified every time. The
-/// values are kept one after another in an arena that grows with use
-/// (pages without class allocate nothing) and starts over, forgetting
-/// everything, when full.
+/// values are kept one after another in an arena allocated whole at the
+/// first value (pages without class allocate nothing) that starts over,
+/// forgetting everything, when full.
 #[derive(Debug, Clone)]
 pub(crate) struct Memo {
     arena: Vec<u8>,
@@ -551,6 +551,12 @@ impl Memo {
         if self.arena.len() + value.len() > ARENA_CAP {
             self.arena.clear();
             self.slots = [EMPTY; MEMO_SLOTS];
+        }
+        if self.arena.capacity() == 0 {
+            // All the room the arena will take, at its first value: grown
+            // from empty, it was reallocated and copied about six times on
+            // a page with classes.
+            self.arena.reserve(ARENA_CAP);
         }
         self.slots[slot] = Slot {
             start: self.arena.len() as u32,
