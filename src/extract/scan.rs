@@ -420,6 +420,10 @@ impl Short {
     }
 }
 
+/// `class` as the low five bytes of a word (see `quoted_attr`).
+const CLASS_WORD: u64 = u64::from_le_bytes(*b"class\0\0\0");
+const CLASS_MASK: u64 = (1 << 40) - 1;
+
 /// `PREFIX[n]`: the first `n` bytes of a block set, the rest clear (a load
 /// where SSE2 has no cheap way to build the mask from `n`).
 static PREFIX: [[u8; 16]; 17] = {
@@ -905,8 +909,26 @@ impl<'a> Scanner<'a> {
             }
             return;
         }
-        self.attr_name.set_at(self.src.as_bytes(), start, attr.name);
-        self.begin_capture();
+        // `class` as most pages write it, the commonest name read here,
+        // told from its first eight bytes (`class="` and one more: the
+        // attribute is at least that long) with no copy of the name for
+        // `begin_capture` to read back and match byte by byte. Any other
+        // spelling goes the general way, which gives the same.
+        let word = self
+            .src
+            .as_bytes()
+            .get(start..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |w| u64::from_le_bytes(*w));
+        if attr.name == 5 && word & CLASS_MASK == CLASS_WORD && self.tag != Tag::Meta {
+            // What `begin_capture` does for a class on a tag that reads
+            // attributes (stacked ones and headings: all but `<meta>`).
+            self.value.clear();
+            self.capture = Capture::ClassId;
+        } else {
+            self.attr_name.set_at(self.src.as_bytes(), start, attr.name);
+            self.begin_capture();
+        }
         let value = &self.src.as_bytes()[start + attr.name + 2..start + attr.len - 1];
         let value = &value[..value.len().min(VALUE_CAP)];
         if matches!(self.capture, Capture::ClassId | Capture::Id) {
@@ -2888,6 +2910,40 @@ mod tests {
                 assert_eq!(whole, bytewise, "{html:?}");
             }
         }
+    }
+
+    /// A `class` read whole, through `quoted_attr`'s test of its first
+    /// word or the general way (other spellings, `<meta>`), reads as the
+    /// byte states read it, and only a name that is `class` counts.
+    #[test]
+    fn class_names_read_whole_as_the_byte_states() {
+        for (name, counts) in [
+            ("class", true),
+            ("CLASS", true),
+            ("Class", true),
+            ("clasS", true),
+            ("clas", false),
+            ("classx", false),
+            ("klass", false),
+            ("data-class", false),
+        ] {
+            for open in ["div", "section", "h2", "meta", "span", "p"] {
+                for value in ["footer", "x", ""] {
+                    let html = format!("<{open} {name}=\"{value}\">text</{open}><p>after");
+                    let [whole, bytewise] = whole_and_bytewise(&html);
+                    assert_eq!(whole, bytewise, "{html:?}");
+                }
+            }
+            let html = format!("<div {name}=\"footer\">text</div>");
+            let [(_, elements, _), _] = whole_and_bytewise(&html);
+            assert_eq!(elements[0].boiler, counts, "{html:?}");
+        }
+        // Read as a class, not as an id: a class `main` names no main
+        // element, so the nav's text stays boilerplate.
+        let html = "<nav><div class=\"main\">text</div></nav>";
+        let [(lines, _, _), _] = whole_and_bytewise(html);
+        let text = line_holding(&lines, html, "text");
+        assert!(text.boiler_text == text.text && text.text > 0, "{text:?}");
     }
 
     /// Attributes longer than a block (names and values of 14 to 120
