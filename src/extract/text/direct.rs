@@ -27,9 +27,9 @@
 // The scanner reads tags and raw-text end tags by the tokenizer's rules
 // (its whitespace is the tokenizer's in tags, which reads `\r` as `\n`).
 use super::super::blocks::Block;
-use super::super::scan::{closes_raw, ends_tag_name};
+use super::super::scan::closes_raw;
 use super::super::tags::{self, KEY_NAME_MAX, Tag};
-use super::super::text_count::{find, is_space};
+use super::super::text_count::find;
 use super::events::{Events, NAME_CAP, Sink};
 
 /// Reports the events of `html` to `sink` as far as it can follow them,
@@ -363,7 +363,42 @@ fn markup(bytes: &[u8], lt: usize) -> Option<Step> {
 
 /// Where a tag name starting at `from` ends: whitespace, `/` or `>`.
 fn name_end(bytes: &[u8], from: usize) -> Option<usize> {
-    Some(from + bytes[from..].iter().position(|&b| ends_tag_name(b))?)
+    Some(
+        from + bytes[from..]
+            .iter()
+            .position(|&b| is(b, SPACE | SLASH | GT))?,
+    )
+}
+
+/// The bytes that end a tag's parts, as bits of [`CLASS`]: the scanner's
+/// whitespace (`text_count::is_space`, the tokenizer's in tags), `/`,
+/// `>` and `=`.
+const SPACE: u8 = 1;
+const SLASH: u8 = 2;
+const GT: u8 = 4;
+const EQ: u8 = 8;
+
+/// Each byte's classes. [`tag_end`] and [`name_end`] test every byte of a
+/// tag's name and attributes against several of them: one load and one
+/// test, where the comparisons took a range test, a bit test and up to
+/// three compares a byte.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b' ' as usize] = SPACE;
+    t[b'\t' as usize] = SPACE;
+    t[b'\n' as usize] = SPACE;
+    t[b'\r' as usize] = SPACE;
+    t[0x0c] = SPACE;
+    t[b'/' as usize] = SLASH;
+    t[b'>' as usize] = GT;
+    t[b'=' as usize] = EQ;
+    t
+};
+
+/// Is `b` of one of the classes `mask`?
+#[inline(always)]
+fn is(b: u8, mask: u8) -> bool {
+    CLASS[usize::from(b)] & mask != 0
 }
 
 /// Just past the first `c` at or after `from`.
@@ -375,6 +410,9 @@ fn after(c: u8, bytes: &[u8], from: usize) -> Option<usize> {
 /// `from`. A block at a time, with no memchr: most values (class names,
 /// short links) run to a few dozen bytes, where memchr's call and set-up
 /// cost more than its search saves (3.3 M -> 2.9 M instructions on p15).
+/// Out of line: inlined into [`tag_end`], its pointers made LLVM keep four
+/// induction variables in each of `tag_end`'s byte loops.
+#[inline(never)]
 fn after_value(quote: u8, bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     while at < bytes.len() {
@@ -396,7 +434,7 @@ fn tag_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     loop {
         // Before an attribute name (a `/` not followed by `>` goes back
         // here too).
-        while at < len && (is_space(bytes[at]) || bytes[at] == b'/') {
+        while at < len && is(bytes[at], SPACE | SLASH) {
             at += 1;
         }
         match bytes.get(at)? {
@@ -404,10 +442,10 @@ fn tag_end(bytes: &[u8], mut at: usize) -> Option<usize> {
             // A name's first byte may be anything else, even `=`.
             _ => at += 1,
         }
-        while at < len && !(is_space(bytes[at]) || matches!(bytes[at], b'/' | b'>' | b'=')) {
+        while at < len && !is(bytes[at], SPACE | SLASH | GT | EQ) {
             at += 1;
         }
-        while at < len && is_space(bytes[at]) {
+        while at < len && is(bytes[at], SPACE) {
             at += 1;
         }
         if *bytes.get(at)? != b'=' {
@@ -415,14 +453,14 @@ fn tag_end(bytes: &[u8], mut at: usize) -> Option<usize> {
             continue;
         }
         at += 1;
-        while at < len && is_space(bytes[at]) {
+        while at < len && is(bytes[at], SPACE) {
             at += 1;
         }
         match *bytes.get(at)? {
             quote @ (b'"' | b'\'') => at = after_value(quote, bytes, at + 1)?,
             b'>' => return Some(at + 1),
             _ => {
-                while at < len && !(is_space(bytes[at]) || bytes[at] == b'>') {
+                while at < len && !is(bytes[at], SPACE | GT) {
                     at += 1;
                 }
             }
@@ -515,6 +553,20 @@ mod tests {
     use super::super::events::testing::{Ev, Record, TRICKY, merged, ours, soup};
     use super::super::{render_fragment, render_original};
     use super::*;
+
+    /// The byte classes are the scanner's whitespace and tag-name ends.
+    #[test]
+    fn byte_classes_are_the_scanners() {
+        use super::super::super::scan::ends_tag_name;
+        use super::super::super::text_count::is_space;
+        for b in 0..=255u8 {
+            assert_eq!(is(b, SPACE), is_space(b), "{b}");
+            assert_eq!(is(b, SPACE | SLASH | GT), ends_tag_name(b), "{b}");
+            assert_eq!(is(b, SPACE | SLASH), is_space(b) || b == b'/', "{b}");
+            assert_eq!(is(b, GT), b == b'>', "{b}");
+            assert_eq!(is(b, EQ), b == b'=', "{b}");
+        }
+    }
 
     /// The events `run` reports, then html5gum's for the rest, as
     /// [`heard`]; and where `run` stopped.
