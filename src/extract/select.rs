@@ -1696,8 +1696,14 @@ fn noise_heading(source: &str) -> Option<Noise> {
 /// [`NOISE_STARTS`] (a whole word or words), is one of [`NOISE_WHOLE`], or
 /// is a count of comments ("12 comments", "3 responses to ...").
 fn noise_phrase(text: &[u8]) -> Option<Noise> {
+    // The first bytes compared inline before the rest: most headings
+    // start like none of the phrases, and a `starts_with` per phrase was
+    // a `memcmp` call (44 k of them on p15).
     let word_at = |s: &[u8], w: &str| {
-        s.starts_with(w.as_bytes()) && s.get(w.len()).is_none_or(|b| !b.is_ascii_alphanumeric())
+        let w = w.as_bytes();
+        s.first() == w.first()
+            && s.starts_with(w)
+            && s.get(w.len()).is_none_or(|b| !b.is_ascii_alphanumeric())
     };
     let start = NOISE_STARTS.iter().find(|(w, _)| word_at(text, w));
     let whole = NOISE_WHOLE.iter().find(|(w, _)| text == w.as_bytes());
