@@ -63,11 +63,14 @@ impl Extractor {
     /// [`options::MAX_PAGE_BYTES`]).
     pub fn new(mut options: Options) -> Self {
         options.max_bytes = options.max_bytes.min(options::MAX_PAGE_BYTES);
-        let stop = STOP_LANGUAGES
-            .iter()
-            .filter_map(|l| stop_words::lookup(l))
-            .flat_map(|words| words.iter().copied())
-            .collect();
+        // Room for every word up front: collected from a flat map, the set
+        // grew by rehashing a dozen times (half its building).
+        let lists = || STOP_LANGUAGES.iter().filter_map(|l| stop_words::lookup(l));
+        let mut stop = StopWords::with_capacity_and_hasher(
+            lists().map(<[&str]>::len).sum(),
+            Default::default(),
+        );
+        stop.extend(lists().flat_map(|words| words.iter().copied()));
         Extractor {
             options,
             stop,
