@@ -241,9 +241,12 @@ fn pack(a: char, b: char, c: char) -> u64 {
     (u64::from(a) << 42) | (u64::from(b) << 21) | u64::from(c)
 }
 
+// Spans are u16 offsets into the postings: every posting must fit.
+const _: () = assert!(data::LANGS.len() * data::PROFILE_LEN <= u16::MAX as usize);
+
 impl Detector {
-    /// Builds the inverted index of whatlang's profiles (15,300 trigrams;
-    /// well under a millisecond). A counting sort by trigram, in the index
+    /// Builds the inverted index of whatlang's profiles (15,300 postings,
+    /// a trigram's rank in a language's profile; well under a millisecond). A counting sort by trigram, in the index
     /// itself: each trigram's postings counted, given their place, then
     /// filled in language order. (A comparison sort of all the postings
     /// was two thirds of the extractor's set-up, more instructions than
@@ -269,9 +272,13 @@ impl Detector {
             }
             postings.resize(at, (0, 0));
             // Each span's end moves from its start to its end as it fills.
+            // It stays below `at`: a trigram fills exactly the room its
+            // count gave it above (the index test checks every span).
             for &(key, lang, rank) in &all {
                 let span = index.entry(key);
-                if let Some(slot) = postings.get_mut(usize::from(span.1)) {
+                let slot = postings.get_mut(usize::from(span.1));
+                debug_assert!(slot.is_some(), "a span overran its room");
+                if let Some(slot) = slot {
                     *slot = (lang, rank);
                 }
                 span.1 += 1;

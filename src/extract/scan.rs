@@ -735,16 +735,18 @@ impl<'a> Scanner<'a> {
     /// an element per 128 and 64 open elements. Room for a line per 128
     /// bytes and an element per 512, with the stack grown from empty,
     /// left about six reallocations and copies a page: 1.4 M instructions
-    /// on every 15th page. The guesses are capped at 64 Ki lines, 4 MiB,
-    /// and 16 Ki elements, so that a huge page of few lines does not hold
-    /// much room it never uses).
+    /// on every 15th page. The guesses are capped at 64 Ki lines (about
+    /// 4.5 MiB), or one past `max_lines`, and 16 Ki elements, so that a
+    /// huge page of few lines does not hold much room it never uses).
     pub fn reserve(&mut self, text: usize, bytes: usize) {
         self.src.to_mut().reserve(text);
         self.reserve_lines(bytes);
     }
 
     fn reserve_lines(&mut self, bytes: usize) {
-        self.lines.reserve((bytes / 96).min(1 << 16));
+        let lines = (bytes / 96).min(1 << 16);
+        self.lines
+            .reserve(lines.min(self.limits.max_lines.saturating_add(1)));
         self.elements.reserve((bytes / 128).min(1 << 14));
         self.stack.reserve(STACK_ROOM);
     }
@@ -914,15 +916,15 @@ impl<'a> Scanner<'a> {
         // attribute is at least that long) with no copy of the name for
         // `begin_capture` to read back and match byte by byte. Any other
         // spelling goes the general way, which gives the same.
-        let word = self
-            .src
-            .as_bytes()
-            .get(start..)
-            .and_then(<[u8]>::first_chunk::<8>)
-            .map_or(0, |w| u64::from_le_bytes(*w));
-        if attr.name == 5 && word & CLASS_MASK == CLASS_WORD && self.tag != Tag::Meta {
-            // What `begin_capture` does for a class on a tag that reads
-            // attributes (stacked ones and headings: all but `<meta>`).
+        let class = attr.name == 5
+            && self
+                .src
+                .as_bytes()
+                .get(start..)
+                .and_then(<[u8]>::first_chunk::<8>)
+                .is_some_and(|w| u64::from_le_bytes(*w) & CLASS_MASK == CLASS_WORD);
+        if class && self.reads_class_and_id() {
+            // What `begin_capture` does for a class on such a tag.
             self.value.clear();
             self.capture = Capture::ClassId;
         } else {
@@ -1652,15 +1654,21 @@ impl<'a> Scanner<'a> {
     /// `capture_for_name` names: stacked ones, `<html>` among them,
     /// `<meta>`, and headings for their class and id)?
     fn reads_attributes(&self) -> bool {
-        self.tag.is_stacked() || (self.tag == Tag::Meta || self.tag.is_heading())
+        self.tag.is_stacked() || self.tag == Tag::Meta || self.tag.is_heading()
+    }
+
+    /// Does the tag being read keep its class and id (stacked tags and
+    /// headings)?
+    fn reads_class_and_id(&self) -> bool {
+        self.tag.is_stacked() || self.tag.is_heading()
     }
 
     fn capture_for_name(&self) -> Capture {
         let stacked = self.tag.is_stacked();
-        let heading = self.tag.is_heading();
+        let class_and_id = self.reads_class_and_id();
         match (self.tag, self.attr_name.get()) {
-            (_, b"class") if stacked || heading => Capture::ClassId,
-            (_, b"id") if stacked || heading => Capture::Id,
+            (_, b"class") if class_and_id => Capture::ClassId,
+            (_, b"id") if class_and_id => Capture::Id,
             (Tag::Meta, b"property" | b"name") => Capture::MetaKey,
             (Tag::Meta, b"content") => Capture::MetaContent,
             (Tag::Html, b"lang") => Capture::Lang,

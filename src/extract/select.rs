@@ -1716,6 +1716,16 @@ fn noise_phrase(text: &[u8]) -> Option<Noise> {
     (digits > 0 && counted.iter().any(|w| word_at(rest, w))).then_some(Noise::Comments)
 }
 
+// `noise_phrase` compares a phrase's first byte first: an empty phrase
+// would then match only an empty heading, not every heading as before.
+const _: () = {
+    let mut i = 0;
+    while i < NOISE_STARTS.len() {
+        assert!(!NOISE_STARTS[i].0.is_empty());
+        i += 1;
+    }
+};
+
 const NOISE_STARTS: &[(&str, Noise)] = &[
     ("related", Noise::Links),
     ("you may also like", Noise::Links),

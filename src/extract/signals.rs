@@ -489,7 +489,8 @@ fn part_signal(signal: Signal, flags: u8, first: bool) -> Signal {
 /// corpus page: not worth twice the slots to set up for each page).
 /// Values longer than [`MEMO_WIDTH`] are classified every time. The
 /// values are kept one after another in an arena allocated whole at the
-/// first value (pages without class allocate nothing) that starts over,
+/// first value remembered (a page with no class value allocates
+/// nothing; one with only `class=""` takes it all) that starts over,
 /// forgetting everything, when full.
 #[derive(Debug, Clone)]
 pub(crate) struct Memo {
