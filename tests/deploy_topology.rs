@@ -9,11 +9,11 @@
 
 mod amqp_support;
 
-use amqp_support::AMQP;
+use amqp_support::{AMQP, free_port};
 use lapin::{Connection, ConnectionProperties};
 use linesift::worker::{Names, topology};
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -26,11 +26,6 @@ impl Drop for Killed {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    listener.local_addr().expect("local address").port()
 }
 
 /// A plain HTTP/1.0 GET on loopback; `None` while nothing answers.

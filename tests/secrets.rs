@@ -7,8 +7,10 @@
 //! broker the connection is refused instead, and the password must stay
 //! hidden on that path too, so these tests hold either way.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+mod amqp_support;
+
+use amqp_support::{free_port, get};
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -56,28 +58,6 @@ fn enqueue_failing_to_log_in_does_not_print_the_password() {
         "enqueue did not reach the broker: {out}"
     );
     assert!(!out.contains(SECRET), "enqueue leaks: {out}");
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-/// `GET path` on the worker's HTTP port; empty when it does not answer.
-fn get(port: u16, path: &str) -> String {
-    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
-        return String::new();
-    };
-    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    if s.write_all(request.as_bytes()).is_err() {
-        return String::new();
-    }
-    let mut body = String::new();
-    let _ = s.read_to_string(&mut body);
-    body
 }
 
 #[test]

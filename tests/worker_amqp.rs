@@ -5,7 +5,7 @@
 mod amqp_support;
 mod fetch_support;
 
-use amqp_support::AMQP;
+use amqp_support::{AMQP, free_port, get};
 use fetch_support::{Request, Server, Step, article, html, not_found};
 use futures_util::StreamExt;
 use lapin::options::{
@@ -467,11 +467,7 @@ async fn a_cancelled_consumer_drains_its_tasks_in_flight() {
     let mut done: Vec<&str> = docs.iter().map(|d| d.task_id.as_str()).collect();
     done.sort();
     assert_eq!(done, ["cancel-0", "cancel-1"], "{docs:?}");
-    shutdown.trigger();
-    tokio::time::timeout(Duration::from_secs(15), worker)
-        .await
-        .expect("stopped in time")
-        .expect("worker task");
+    stop(&shutdown, worker).await;
     teardown(conn, &ch, &names).await;
 }
 
@@ -672,24 +668,14 @@ async fn tasks_for_a_busy_host_wait_in_the_delay_queue_not_in_a_slot() {
     // slow broker cannot make a third deferral unneeded).
     let interval = Duration::from_secs(3);
     let metrics_port = free_port();
-    let config = WorkerConfig {
-        max_host_wait: Some(Duration::from_millis(300)),
-        defer_delay: Duration::from_millis(500),
-        max_deferrals: 2,
-        http: Some(([127, 0, 0, 1], metrics_port).into()),
-        ..config(&names)
-    };
-    let fetch = FetchOptions {
-        host_interval: interval,
-        ..fetch_options()
-    };
     let shutdown = Shutdown::new();
-    let stop = shutdown.clone();
-    let worker = tokio::spawn(async move {
-        worker::run(config, Extractor::new(Options::default()), fetch, stop)
-            .await
-            .expect("worker");
-    });
+    let worker = spawn_deferring_worker(
+        &names,
+        interval,
+        Duration::from_millis(300),
+        metrics_port,
+        &shutdown,
+    );
     // The worker declared the delay queue before its first fetch; the other
     // two tasks are in it (or on their way back) while the first is done,
     // rather than in the worker's two slots.
@@ -733,36 +719,8 @@ async fn tasks_for_a_busy_host_wait_in_the_delay_queue_not_in_a_slot() {
             .expect("dead-letter queue"),
         0
     );
-    shutdown.trigger();
-    tokio::time::timeout(Duration::from_secs(15), worker)
-        .await
-        .expect("drained in time")
-        .expect("worker task");
+    stop(&shutdown, worker).await;
     teardown(conn, &ch, &names).await;
-}
-
-/// A port free a moment ago, for a server the test starts.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-/// The body of an HTTP GET on 127.0.0.1 (empty if it fails).
-fn get(port: u16, path: &str) -> String {
-    use std::io::{Read, Write};
-    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
-        return String::new();
-    };
-    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    if s.write_all(request.as_bytes()).is_err() {
-        return String::new();
-    }
-    let mut body = String::new();
-    let _ = s.read_to_string(&mut body);
-    body
 }
 
 /// A task the delay queue cannot take (an operator deleted the queue under
@@ -775,24 +733,14 @@ async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
     let (conn, ch, sink) = setup(&names).await;
     let interval = Duration::from_millis(1500);
     let metrics_port = free_port();
-    let config = WorkerConfig {
-        max_host_wait: Some(Duration::from_millis(200)),
-        defer_delay: Duration::from_millis(500),
-        max_deferrals: 2,
-        http: Some(([127, 0, 0, 1], metrics_port).into()),
-        ..config(&names)
-    };
-    let fetch = FetchOptions {
-        host_interval: interval,
-        ..fetch_options()
-    };
     let shutdown = Shutdown::new();
-    let stop = shutdown.clone();
-    let worker = tokio::spawn(async move {
-        worker::run(config, Extractor::new(Options::default()), fetch, stop)
-            .await
-            .expect("worker");
-    });
+    let worker = spawn_deferring_worker(
+        &names,
+        interval,
+        Duration::from_millis(200),
+        metrics_port,
+        &shutdown,
+    );
     // Ready once it has declared everything, the delay queue included.
     let deadline = Instant::now() + Duration::from_secs(10);
     while !tokio::task::spawn_blocking(move || get(metrics_port, "/readyz"))
@@ -812,23 +760,63 @@ async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
         .expect("enqueue");
     let (docs, failures) = collect(&ch, &sink, 2).await;
     assert_eq!(docs.len(), 2, "{failures:?}");
-    let metrics = tokio::task::spawn_blocking(move || get(metrics_port, "/metrics"))
-        .await
-        .expect("metrics read");
+    // A task is acked just after its document is confirmed: wait for both.
+    let has = |metrics: &str, line: &str| metrics.lines().any(|l| l.trim() == line);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let metrics = loop {
+        let metrics = tokio::task::spawn_blocking(move || get(metrics_port, "/metrics"))
+            .await
+            .expect("metrics read");
+        if has(&metrics, "linesift_tasks_acked_total 2") || Instant::now() > deadline {
+            break metrics;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     for line in [
         "linesift_tasks_deferred_total 0",
         "linesift_tasks_retried_total 0",
         "linesift_tasks_acked_total 2",
     ] {
-        assert!(
-            metrics.lines().any(|l| l.trim() == line),
-            "{line}: {metrics}"
-        );
+        assert!(has(&metrics, line), "{line}: {metrics}");
     }
+    stop(&shutdown, worker).await;
+    teardown(conn, &ch, &names).await;
+}
+
+/// A worker that defers: host slots `interval` apart, a task put aside
+/// when its host's turn is over `max_host_wait` away, for 500 ms, at most
+/// twice; its metrics and readiness on `metrics_port`.
+fn spawn_deferring_worker(
+    names: &Names,
+    interval: Duration,
+    max_host_wait: Duration,
+    metrics_port: u16,
+    shutdown: &Shutdown,
+) -> tokio::task::JoinHandle<()> {
+    let config = WorkerConfig {
+        max_host_wait: Some(max_host_wait),
+        defer_delay: Duration::from_millis(500),
+        max_deferrals: 2,
+        http: Some(([127, 0, 0, 1], metrics_port).into()),
+        ..config(names)
+    };
+    let fetch = FetchOptions {
+        host_interval: interval,
+        ..fetch_options()
+    };
+    let stop = shutdown.clone();
+    tokio::spawn(async move {
+        worker::run(config, Extractor::new(Options::default()), fetch, stop)
+            .await
+            .expect("worker");
+    })
+}
+
+/// Triggers the shutdown and waits for the worker to drain and stop.
+async fn stop(shutdown: &Shutdown, worker: tokio::task::JoinHandle<()>) {
     shutdown.trigger();
     tokio::time::timeout(Duration::from_secs(15), worker)
         .await
-        .expect("drained in time")
+        .expect("stopped in time")
         .expect("worker task");
-    teardown(conn, &ch, &names).await;
 }
