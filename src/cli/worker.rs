@@ -203,6 +203,7 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
                 .with_context(|| format!("--http: {addr} is not host:port"))?,
         ),
     };
+    let defer_delay = seconds(args.defer_delay, "defer-delay")?;
     Ok(WorkerConfig {
         amqp_url: args.queue.amqp_url.clone(),
         names: args.queue.names(),
@@ -221,8 +222,8 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         } else {
             Some(seconds(args.task_deadline, "task-deadline")?)
         },
-        max_host_wait: host_wait(args)?,
-        defer_delay: seconds(args.defer_delay, "defer-delay")?,
+        max_host_wait: host_wait(args, defer_delay)?,
+        defer_delay,
         max_deferrals: args.max_deferrals,
     })
 }
@@ -232,12 +233,11 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
 /// count of milliseconds, and 0 would send a busy host's tasks round in a
 /// loop), and a host wait shorter than the task deadline (a wait the
 /// deadline cuts short fails the task as an attempt).
-fn host_wait(args: &Args) -> anyhow::Result<Option<Duration>> {
+fn host_wait(args: &Args, delay: Duration) -> anyhow::Result<Option<Duration>> {
     if args.max_host_wait == 0.0 {
         return Ok(None);
     }
     let wait = seconds(args.max_host_wait, "max-host-wait")?;
-    let delay = seconds(args.defer_delay, "defer-delay")?;
     if delay < Duration::from_millis(1) || delay.as_millis() > u128::from(u32::MAX) {
         anyhow::bail!(
             "--defer-delay: {} s is outside 0.001 to {} s (the delay queue's TTL)",

@@ -246,9 +246,10 @@ const _: () = assert!(data::LANGS.len() * data::PROFILE_LEN <= u16::MAX as usize
 
 impl Detector {
     /// Builds the inverted index of whatlang's profiles (15,300 postings,
-    /// a trigram's rank in a language's profile; well under a millisecond). A counting sort by trigram, in the index
-    /// itself: each trigram's postings counted, given their place, then
-    /// filled in language order. (A comparison sort of all the postings
+    /// a trigram's rank in a language's profile; well under a
+    /// millisecond). A counting sort by trigram, in the index itself: each
+    /// trigram's postings counted, given their place, then filled in
+    /// language order. (A comparison sort of all the postings
     /// was two thirds of the extractor's set-up, more instructions than
     /// extracting a page.)
     pub fn new() -> Self {

@@ -40,7 +40,7 @@ pub struct RunState {
 }
 
 /// The scanner's whitespace: space, tab, line feed, form feed, return.
-pub fn is_space(b: u8) -> bool {
+pub const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 

@@ -70,15 +70,11 @@ impl HostLimiter {
 
     /// Reserves the host's next slot and returns when it starts.
     pub fn reserve(&self, host: &str) -> Instant {
-        self.reserve_slot(host).0
-    }
-
-    /// The next slot: its start, and the host's `next` after it.
-    fn reserve_slot(&self, host: &str) -> (Instant, Instant) {
+        // With no bound nothing is refused; a refusal would say how far
+        // out the slot was.
         match self.reserve_slot_within(host, None) {
-            Ok(slot) => slot,
-            // Unreachable: with no bound nothing is refused.
-            Err(_) => (Instant::now(), Instant::now()),
+            Ok((start, _)) => start,
+            Err(Busy { wait }) => Instant::now() + wait,
         }
     }
 

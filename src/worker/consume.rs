@@ -38,7 +38,7 @@ use super::config::WorkerConfig;
 use super::http::Health;
 use super::metrics::Metrics;
 use super::process::{Output, Processor, TaskError};
-use super::publish::{self, Pending, PublishError, Publisher};
+use super::publish::{self, Pending, PublishError, Publisher, count_header};
 use super::shutdown::Shutdown;
 use super::topology::{
     self, HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT,
@@ -51,7 +51,7 @@ use lapin::message::Delivery;
 use lapin::options::{
     BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions,
 };
-use lapin::types::{AMQPValue, FieldTable};
+use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
 use prometheus::IntGauge;
 use std::panic::AssertUnwindSafe;
@@ -686,22 +686,6 @@ fn settled(result: Result<bool, lapin::Error>, what: &str) -> bool {
 /// Earlier deliveries of this message, from the quorum queue's header.
 pub fn delivery_count(headers: Option<&FieldTable>) -> u64 {
     count_header(headers, HEADER_DELIVERY_COUNT)
-}
-
-/// A count carried in a header, whichever integer type the publisher (the
-/// broker, or another client) chose; 0 when absent or not a count.
-pub fn count_header(headers: Option<&FieldTable>, name: &str) -> u64 {
-    let value = headers.and_then(|h| h.inner().get(name));
-    match value {
-        Some(AMQPValue::LongLongInt(n)) => u64::try_from(*n).unwrap_or(0),
-        Some(AMQPValue::LongInt(n)) => u64::try_from(*n).unwrap_or(0),
-        Some(AMQPValue::LongUInt(n)) => u64::from(*n),
-        Some(AMQPValue::ShortInt(n)) => u64::try_from(*n).unwrap_or(0),
-        Some(AMQPValue::ShortUInt(n)) => u64::from(*n),
-        Some(AMQPValue::ShortShortInt(n)) => u64::try_from(*n).unwrap_or(0),
-        Some(AMQPValue::ShortShortUInt(n)) => u64::from(*n),
-        _ => 0,
-    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 
 use crate::proto::{self, Encoding};
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
-use lapin::types::FieldTable;
+use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection};
 use lapin::{Confirmation, PublisherConfirm};
 use std::sync::Arc;
@@ -206,9 +206,7 @@ pub fn with_reason(original: Option<&FieldTable>, kind: &str, reason: &str) -> F
 /// names the task queue would make the delay queue's expiry back to it
 /// look like a dead-letter cycle, which the broker drops.
 pub fn deferred(original: Option<&FieldTable>, deferrals: u64) -> FieldTable {
-    use super::consume::count_header;
     use super::topology::{HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT};
-    use lapin::types::AMQPValue;
     let attempts = count_header(original, HEADER_DELIVERY_COUNT)
         .saturating_add(count_header(original, HEADER_ATTEMPTS));
     let mut headers = FieldTable::default();
@@ -226,6 +224,22 @@ pub fn deferred(original: Option<&FieldTable>, deferrals: u64) -> FieldTable {
     headers.insert(HEADER_DEFERRALS.into(), count(deferrals.saturating_add(1)));
     headers.insert(HEADER_ATTEMPTS.into(), count(attempts));
     headers
+}
+
+/// A count carried in a header, whichever integer type the publisher (the
+/// broker, or another client) chose; 0 when absent or not a count.
+pub fn count_header(headers: Option<&FieldTable>, name: &str) -> u64 {
+    let value = headers.and_then(|h| h.inner().get(name));
+    match value {
+        Some(AMQPValue::LongLongInt(n)) => u64::try_from(*n).unwrap_or(0),
+        Some(AMQPValue::LongInt(n)) => u64::try_from(*n).unwrap_or(0),
+        Some(AMQPValue::LongUInt(n)) => u64::from(*n),
+        Some(AMQPValue::ShortInt(n)) => u64::try_from(*n).unwrap_or(0),
+        Some(AMQPValue::ShortUInt(n)) => u64::from(*n),
+        Some(AMQPValue::ShortShortInt(n)) => u64::try_from(*n).unwrap_or(0),
+        Some(AMQPValue::ShortShortUInt(n)) => u64::from(*n),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@
 use super::super::blocks::Block;
 use super::super::scan::closes_raw;
 use super::super::tags::{self, KEY_NAME_MAX, Tag};
-use super::super::text_count::find;
+use super::super::text_count::{find, is_space};
 use super::events::{Events, NAME_CAP, Sink};
 
 /// Reports the events of `html` to `sink` as far as it can follow them,
@@ -384,11 +384,13 @@ const EQ: u8 = 8;
 /// three compares a byte.
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
-    t[b' ' as usize] = SPACE;
-    t[b'\t' as usize] = SPACE;
-    t[b'\n' as usize] = SPACE;
-    t[b'\r' as usize] = SPACE;
-    t[0x0c] = SPACE;
+    let mut b = 0;
+    while b < 256 {
+        if is_space(b as u8) {
+            t[b] = SPACE;
+        }
+        b += 1;
+    }
     t[b'/' as usize] = SLASH;
     t[b'>' as usize] = GT;
     t[b'=' as usize] = EQ;
