@@ -41,7 +41,9 @@ pub struct QueueArgs {
     /// Results topic exchange (default PREFIX.results).
     #[arg(long, env = "LINESIFT_RESULTS_EXCHANGE")]
     pub results_exchange: Option<String>,
-    /// Delay queue for tasks whose host is busy (default PREFIX.delay).
+    /// Delay queue for tasks whose host is busy (default: the task queue's
+    /// name with .tasks replaced by .delay, or .delay added; PREFIX.delay
+    /// for PREFIX.tasks). One per task queue: it hands tasks back to one.
     #[arg(long, env = "LINESIFT_DELAY_QUEUE")]
     pub delay_queue: Option<String>,
     /// Deliveries of one task before it is dead-lettered.
@@ -61,8 +63,13 @@ pub enum EncodingArg {
 impl QueueArgs {
     pub fn names(&self) -> Names {
         let defaults = Names::with_prefix(&self.prefix);
+        let tasks = self.task_queue.clone().unwrap_or(defaults.tasks);
         Names {
-            tasks: self.task_queue.clone().unwrap_or(defaults.tasks),
+            delay: self
+                .delay_queue
+                .clone()
+                .unwrap_or_else(|| Names::delay_for(&tasks)),
+            tasks,
             dead_letter_exchange: self
                 .dead_letter_exchange
                 .clone()
@@ -72,7 +79,6 @@ impl QueueArgs {
                 .clone()
                 .unwrap_or(defaults.dead_letter_queue),
             results: self.results_exchange.clone().unwrap_or(defaults.results),
-            delay: self.delay_queue.clone().unwrap_or(defaults.delay),
         }
     }
 
@@ -293,4 +299,49 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("linesift worker: stopped");
         Ok(ExitCode::SUCCESS)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue_args(prefix: &str, task_queue: Option<&str>, delay_queue: Option<&str>) -> QueueArgs {
+        QueueArgs {
+            amqp_url: String::new(),
+            prefix: prefix.into(),
+            task_queue: task_queue.map(String::from),
+            dead_letter_exchange: None,
+            dead_letter_queue: None,
+            results_exchange: None,
+            delay_queue: delay_queue.map(String::from),
+            delivery_limit: 5,
+            encoding: EncodingArg::Protobuf,
+        }
+    }
+
+    /// A delay queue hands tasks back to one task queue, so a deployment
+    /// that names only its own task queue gets a delay queue of its own,
+    /// not the prefix's (which another task queue's workers declared with
+    /// a different dead-letter routing key).
+    #[test]
+    fn the_default_delay_queue_follows_the_task_queue() {
+        let delay = |prefix, tasks, delay| queue_args(prefix, tasks, delay).names().delay;
+        assert_eq!(delay("linesift", None, None), "linesift.delay");
+        assert_eq!(delay("crawl", None, None), "crawl.delay");
+        assert_eq!(
+            delay("linesift", Some("linesift.tasks"), None),
+            "linesift.delay"
+        );
+        assert_eq!(
+            delay("linesift", Some("linesift.tasks.bighost"), None),
+            "linesift.tasks.bighost.delay"
+        );
+        assert_eq!(delay("linesift", Some("other.tasks"), None), "other.delay");
+        assert_eq!(delay("linesift", Some("jobs"), None), "jobs.delay");
+        assert_eq!(delay("linesift", Some("jobs"), Some("waiting")), "waiting");
+        // The other names still follow the prefix.
+        let names = queue_args("crawl", Some("jobs"), None).names();
+        assert_eq!(names.tasks, "jobs");
+        assert_eq!(names.dead_letter_queue, "crawl.dead");
+    }
 }

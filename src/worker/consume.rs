@@ -409,7 +409,20 @@ enum Settled {
 /// busy host that the delay queue cannot take is run at once, waiting for
 /// its host: it was never tried, so a retry would charge it an attempt.
 async fn work(context: &Context, delivery: &Delivery, task: &Task) -> Settled {
-    let deferrals = count_header(delivery.properties.headers().as_ref(), HEADER_DEFERRALS);
+    let headers = delivery.properties.headers().as_ref();
+    if let Some(why) = past_delivery_limit(context, headers) {
+        dead_letter(
+            context,
+            delivery,
+            &task.id,
+            "worker",
+            "delivery_limit",
+            &why,
+        )
+        .await;
+        return Settled::Done;
+    }
+    let deferrals = count_header(headers, HEADER_DEFERRALS);
     let max_host_wait = host_wait_bound(&context.config, deferrals);
     if run_and_settle(context, delivery, task, max_host_wait).await == Settled::Done {
         return Settled::Done;
@@ -438,7 +451,10 @@ async fn run_and_settle(
     );
     let started = Instant::now();
     let confirmed = published.confirm().await;
-    context.metrics.observe("publish", started);
+    // A deferred task published nothing: no publishing time to record.
+    if !matches!(result, Err(TaskError::Deferred { .. })) {
+        context.metrics.observe("publish", started);
+    }
     match (result, confirmed) {
         (_, Err(e)) => {
             let error = TaskError::Transient {
@@ -464,6 +480,27 @@ async fn run_and_settle(
         (Err(TaskError::Deferred { .. }), Ok(_)) => return Settled::Deferred,
     }
     Settled::Done
+}
+
+/// Why a task that came back through the delay queue must not run again:
+/// its earlier deliveries, the ones before its deferral (carried in
+/// `x-linesift-attempts`) and the ones since (the broker's count), reach
+/// the delivery limit. `retry` gives up at the limit, so such a task got
+/// there by deliveries that ended without a verdict: a worker that
+/// crashed on it (an abort, the OOM killer) or lost its connection. The
+/// broker's own `x-delivery-limit` is the backstop for those, but it sees
+/// only the deliveries since the deferral; without this check a task that
+/// kills the worker would go round up to `max_deferrals + 1` times as
+/// often, taking the other tasks in flight down each time. `None` for a
+/// task never deferred: the broker's count is all there is, and the
+/// broker enforces it.
+fn past_delivery_limit(context: &Context, headers: Option<&FieldTable>) -> Option<String> {
+    let carried = count_header(headers, HEADER_ATTEMPTS);
+    let earlier = delivery_count(headers).saturating_add(carried);
+    let limit = u64::from(context.config.delivery_limit);
+    (carried > 0 && earlier >= limit).then(|| {
+        format!("gave up after {earlier} deliveries that ended without a verdict or failed")
+    })
 }
 
 /// How long a task put aside `deferrals` times so far may wait for its

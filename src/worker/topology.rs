@@ -63,12 +63,26 @@ impl Names {
     /// `{prefix}.tasks`, `{prefix}.dlx`, `{prefix}.dead`, `{prefix}.results`,
     /// `{prefix}.delay`.
     pub fn with_prefix(prefix: &str) -> Self {
+        let tasks = format!("{prefix}.tasks");
         Names {
-            tasks: format!("{prefix}.tasks"),
+            delay: Names::delay_for(&tasks),
+            tasks,
             dead_letter_exchange: format!("{prefix}.dlx"),
             dead_letter_queue: format!("{prefix}.dead"),
             results: format!("{prefix}.results"),
-            delay: format!("{prefix}.delay"),
+        }
+    }
+
+    /// The default delay queue of a task queue: its name with `.tasks`
+    /// replaced by `.delay` (`{prefix}.delay` for `{prefix}.tasks`), or
+    /// with `.delay` added. A delay queue hands its tasks back to one task
+    /// queue (its dead-letter routing key), so two task queues cannot
+    /// share one: the second worker to declare it would be refused
+    /// (PRECONDITION_FAILED) and never become ready.
+    pub fn delay_for(tasks: &str) -> String {
+        match tasks.strip_suffix(".tasks") {
+            Some(stem) => format!("{stem}.delay"),
+            None => format!("{tasks}.delay"),
         }
     }
 }
