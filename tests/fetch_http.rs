@@ -35,6 +35,19 @@ fn fetcher(options: FetchOptions) -> Fetcher {
     Fetcher::new(Extractor::new(Options::default()), options).expect("client")
 }
 
+/// A fetcher that tries once and reads no robots.txt: a failure comes
+/// back as it is, with no retry's wait or robots.txt request in front.
+fn one_try_fetcher() -> Fetcher {
+    fetcher(FetchOptions {
+        retry: RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        },
+        robots: false,
+        ..options()
+    })
+}
+
 /// A robots.txt answer with these rules.
 fn robots_txt(rules: &[u8]) -> Vec<Step> {
     response("200 OK", &[("Content-Type", "text/plain")], rules)
@@ -719,14 +732,7 @@ async fn connect_errors_and_bad_urls_are_typed() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         l.local_addr().expect("addr").port()
     };
-    let f = fetcher(FetchOptions {
-        retry: RetryPolicy {
-            retries: 0,
-            ..RetryPolicy::default()
-        },
-        robots: false,
-        ..options()
-    });
+    let f = one_try_fetcher();
     let e = f
         .fetch(&format!("http://127.0.0.1:{port}/"))
         .await
@@ -751,14 +757,7 @@ async fn tls_failures_are_typed() {
             let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n").await;
         }
     });
-    let f = fetcher(FetchOptions {
-        retry: RetryPolicy {
-            retries: 0,
-            ..RetryPolicy::default()
-        },
-        robots: false,
-        ..options()
-    });
+    let f = one_try_fetcher();
     let e = f
         .fetch(&format!("https://{addr}/"))
         .await
