@@ -5,7 +5,7 @@
 mod amqp_support;
 mod fetch_support;
 
-use amqp_support::{AMQP, free_port, get};
+use amqp_support::{AMQP, free_port, get, string_header, warc_of, worker_config};
 use fetch_support::{Request, Server, Step, article, html, not_found};
 use futures_util::StreamExt;
 use lapin::options::{
@@ -27,25 +27,10 @@ fn unique(name: &str) -> String {
     amqp_support::unique("lstest", name)
 }
 
+/// The support module's small worker on the test broker, with a drain
+/// deadline of 10 s.
 fn config(names: &Names) -> WorkerConfig {
-    WorkerConfig {
-        amqp_url: AMQP.into(),
-        names: names.clone(),
-        prefetch: 4,
-        concurrency: 2,
-        delivery_limit: 3,
-        retry_delay: Duration::from_millis(50),
-        encoding: Encoding::Protobuf,
-        drain_deadline: Duration::from_secs(10),
-        reconnect_delay: Duration::from_millis(300),
-        http: None,
-        max_payload: 1 << 20,
-        max_member: 1 << 30,
-        task_deadline: None,
-        max_host_wait: None,
-        defer_delay: Duration::from_secs(1),
-        max_deferrals: 3,
-    }
+    worker_config(names, AMQP.into(), Duration::from_secs(10))
 }
 
 fn fetch_options() -> FetchOptions {
@@ -143,18 +128,7 @@ async fn dead_letters(ch: &Channel, queue: &str, n: usize) -> Vec<(Vec<u8>, Stri
             .expect("get")
         {
             Some(m) => {
-                let header = |k: &str| match m
-                    .delivery
-                    .properties
-                    .headers()
-                    .as_ref()
-                    .and_then(|h| h.inner().get(k))
-                {
-                    Some(AMQPValue::LongString(s)) => {
-                        String::from_utf8_lossy(s.as_bytes()).into_owned()
-                    }
-                    _ => String::new(),
-                };
+                let header = |k: &str| string_header(&m.delivery.properties, k).unwrap_or_default();
                 out.push((
                     m.delivery.data.clone(),
                     header(topology::HEADER_KIND),
@@ -171,40 +145,16 @@ async fn dead_letters(ch: &Channel, queue: &str, n: usize) -> Vec<(Vec<u8>, Stri
     out
 }
 
-fn warc_record(uri: &str, id: &str, body: &str) -> Vec<u8> {
-    let http = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    let mut rec = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-        http.len()
-    )
-    .into_bytes();
-    rec.extend_from_slice(http.as_bytes());
-    rec.extend_from_slice(b"\r\n\r\n");
-    rec
-}
-
 /// A plain WARC of `n` HTML responses; returns its path and each record's
 /// (offset, length, record id).
 fn write_warc(name: &str, n: usize) -> (PathBuf, Vec<(u64, u64, String)>) {
     let path = std::env::temp_dir().join(format!("{}.warc", unique(name)));
-    let (mut bytes, mut records) = (Vec::new(), Vec::new());
-    for i in 0..n {
-        let id = format!("00000000-0000-0000-0000-{i:012}");
-        let rec = warc_record(
-            &format!("http://example.org/{i}"),
-            &id,
-            &article(&format!("Archived story {i}"), 6),
-        );
-        records.push((
-            bytes.len() as u64,
-            rec.len() as u64,
-            format!("<urn:uuid:{id}>"),
-        ));
-        bytes.extend_from_slice(&rec);
-    }
+    let (bytes, records) = warc_of((0..n).map(|i| {
+        (
+            format!("http://example.org/{i}"),
+            article(&format!("Archived story {i}"), 6),
+        )
+    }));
     std::fs::write(&path, bytes).expect("write warc");
     (path, records)
 }

@@ -12,13 +12,13 @@
 mod amqp_support;
 mod fetch_support;
 
-use amqp_support::AMQP;
+use amqp_support::{AMQP, string_header, warc_of};
 use fetch_support::{Request, Server, Step, article, html, response};
 use futures_util::StreamExt;
 use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicGetOptions, QueueDeclareOptions, QueueDeleteOptions,
 };
-use lapin::types::{AMQPValue, FieldTable};
+use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
 use linesift::proto::{self, DocumentMessage, Failure};
 use linesift::worker::enqueue::{LineKind, parse_tasks};
@@ -386,46 +386,24 @@ struct Workload {
     expected: BTreeMap<String, String>,
 }
 
-fn warc_record(uri: &str, id: &str, body: &str) -> Vec<u8> {
-    let http = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    let mut rec = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-        http.len()
-    )
-    .into_bytes();
-    rec.extend_from_slice(http.as_bytes());
-    rec.extend_from_slice(b"\r\n\r\n");
-    rec
-}
-
 /// `n_urls` pages of `server` and `n_records` records of a WARC written to
 /// `warc`, one task each.
 fn workload(server: &Server, warc: &Path, n_urls: usize, n_records: usize) -> Workload {
     let urls: String = (0..n_urls)
         .map(|i| server.url(&format!("/page/{i}")) + "\n")
         .collect();
-    let (mut bytes, mut records) = (Vec::new(), String::new());
-    let mut record_ids = Vec::new();
-    for i in 0..n_records {
-        let id = format!("00000000-0000-0000-0000-{i:012}");
-        let rec = warc_record(
-            &format!("http://archive.example/{i}"),
-            &id,
-            &article(&format!("Archived story {i}"), 5),
-        );
-        records.push_str(&format!(
-            "{} {} {}\n",
-            warc.display(),
-            bytes.len(),
-            rec.len()
-        ));
-        record_ids.push(format!("<urn:uuid:{id}>"));
-        bytes.extend_from_slice(&rec);
-    }
+    let (bytes, placed) = warc_of((0..n_records).map(|i| {
+        (
+            format!("http://archive.example/{i}"),
+            article(&format!("Archived story {i}"), 5),
+        )
+    }));
     std::fs::write(warc, bytes).expect("write warc");
+    let records: String = placed
+        .iter()
+        .map(|(offset, length, _)| format!("{} {offset} {length}\n", warc.display()))
+        .collect();
+    let record_ids: Vec<String> = placed.into_iter().map(|(_, _, id)| id).collect();
 
     let mut expected = BTreeMap::new();
     let url_tasks = parse_tasks(&urls, LineKind::Urls).expect("url list");
@@ -724,15 +702,9 @@ async fn transient_failures_are_retried_then_dead_lettered() {
             assert!(Instant::now() < deadline, "no dead letter");
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
-        let header = |k: &str| match dead
-            .delivery
-            .properties
-            .headers()
-            .as_ref()
-            .and_then(|h| h.inner().get(k))
-        {
-            Some(AMQPValue::LongString(s)) => String::from_utf8_lossy(s.as_bytes()).into_owned(),
-            other => panic!("header {k}: {other:?}"),
+        let header = |k: &str| {
+            string_header(&dead.delivery.properties, k)
+                .unwrap_or_else(|| panic!("header {k}: {:?}", dead.delivery.properties.headers()))
         };
         let (kind, reason) = (
             header(topology::HEADER_KIND),

@@ -8,7 +8,7 @@
 
 mod amqp_support;
 
-use amqp_support::AMQP;
+use amqp_support::{AMQP, string_header};
 
 use lapin::options::{QueueBindOptions, QueueDeclareOptions};
 use lapin::types::FieldTable;
@@ -172,7 +172,6 @@ async fn an_unroutable_document_is_never_reported_confirmed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_closed_publisher_channel_is_opened_again() {
     use lapin::options::{BasicGetOptions, BasicPublishOptions, ExchangeDeleteOptions};
-    use lapin::types::AMQPValue;
     use linesift::worker::Shutdown;
     use std::time::Duration;
 
@@ -212,18 +211,8 @@ async fn a_closed_publisher_channel_is_opened_again() {
                     .expect("get")
                 {
                     Some(m) => {
-                        let kind = match m
-                            .delivery
-                            .properties
-                            .headers()
-                            .as_ref()
-                            .and_then(|h| h.inner().get("x-linesift-kind"))
-                        {
-                            Some(AMQPValue::LongString(s)) => {
-                                String::from_utf8_lossy(s.as_bytes()).into_owned()
-                            }
-                            _ => String::new(),
-                        };
+                        let kind = string_header(&m.delivery.properties, "x-linesift-kind")
+                            .unwrap_or_default();
                         out.push((m.delivery.data.clone(), kind));
                     }
                     None => tokio::time::sleep(Duration::from_millis(100)).await,
@@ -345,28 +334,9 @@ mod frozen_proxy {
     }
 }
 
-/// A small worker's settings: prefetch 4, two tasks at once, short
-/// pauses, drain deadline 3 s.
+/// The support module's small worker, with a drain deadline of 3 s.
 fn worker_config(names: &Names, url: String) -> linesift::worker::WorkerConfig {
-    use std::time::Duration;
-    linesift::worker::WorkerConfig {
-        amqp_url: url,
-        names: names.clone(),
-        prefetch: 4,
-        concurrency: 2,
-        delivery_limit: 3,
-        retry_delay: Duration::from_millis(50),
-        encoding: Encoding::Protobuf,
-        drain_deadline: Duration::from_secs(3),
-        reconnect_delay: Duration::from_millis(300),
-        http: None,
-        max_payload: 1 << 20,
-        max_member: 1 << 30,
-        task_deadline: None,
-        max_host_wait: None,
-        defer_delay: Duration::from_secs(1),
-        max_deferrals: 3,
-    }
+    amqp_support::worker_config(names, url, std::time::Duration::from_secs(3))
 }
 
 fn spawn(

@@ -1,11 +1,18 @@
 //! What the tests against the local RabbitMQ (127.0.0.1:5672, guest/guest;
 //! `.ci/run` starts it) share: its URL, names no other test or earlier
-//! run uses, so tests running at once never meet each other's queues, and
-//! a way to read a worker's HTTP endpoints (/metrics, /readyz).
+//! run uses, so tests running at once never meet each other's queues, a
+//! way to read a worker's HTTP endpoints (/metrics, /readyz), a small
+//! worker's settings, reading a message's headers, and WARC files for the
+//! worker's record tasks.
 
 #![allow(dead_code)]
 
+use lapin::BasicProperties;
+use lapin::types::AMQPValue;
+use linesift::proto::Encoding;
+use linesift::worker::{Names, WorkerConfig};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 pub const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
 
@@ -44,4 +51,76 @@ pub fn get(port: u16, path: &str) -> String {
     let mut body = String::new();
     let _ = s.read_to_string(&mut body);
     body
+}
+
+/// A small worker's settings: prefetch 4, two tasks at once, short
+/// pauses; the broker's URL and the drain deadline are the test's.
+pub fn worker_config(names: &Names, amqp_url: String, drain_deadline: Duration) -> WorkerConfig {
+    WorkerConfig {
+        amqp_url,
+        names: names.clone(),
+        prefetch: 4,
+        concurrency: 2,
+        delivery_limit: 3,
+        retry_delay: Duration::from_millis(50),
+        encoding: Encoding::Protobuf,
+        drain_deadline,
+        reconnect_delay: Duration::from_millis(300),
+        http: None,
+        max_payload: 1 << 20,
+        max_member: 1 << 30,
+        task_deadline: None,
+        max_host_wait: None,
+        defer_delay: Duration::from_secs(1),
+        max_deferrals: 3,
+    }
+}
+
+/// A message header's value when it is a string (the worker writes its
+/// x-linesift-* headers as long strings); `None` when absent or another type.
+pub fn string_header(properties: &BasicProperties, key: &str) -> Option<String> {
+    match properties
+        .headers()
+        .as_ref()
+        .and_then(|h| h.inner().get(key))
+    {
+        Some(AMQPValue::LongString(s)) => Some(String::from_utf8_lossy(s.as_bytes()).into_owned()),
+        _ => None,
+    }
+}
+
+/// One WARC `response` record: an HTTP 200 with `body` as UTF-8 HTML.
+fn warc_record(uri: &str, id: &str, body: &str) -> Vec<u8> {
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut rec = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes();
+    rec.extend_from_slice(http.as_bytes());
+    rec.extend_from_slice(b"\r\n\r\n");
+    rec
+}
+
+/// A plain WARC of one response record per `(uri, body)`, record ids
+/// numbered from 0: its bytes and each record's (offset, length, record id),
+/// what a record task names.
+pub fn warc_of(
+    pages: impl IntoIterator<Item = (String, String)>,
+) -> (Vec<u8>, Vec<(u64, u64, String)>) {
+    let (mut bytes, mut records) = (Vec::new(), Vec::new());
+    for (i, (uri, body)) in pages.into_iter().enumerate() {
+        let id = format!("00000000-0000-0000-0000-{i:012}");
+        let rec = warc_record(&uri, &id, &body);
+        records.push((
+            bytes.len() as u64,
+            rec.len() as u64,
+            format!("<urn:uuid:{id}>"),
+        ));
+        bytes.extend_from_slice(&rec);
+    }
+    (bytes, records)
 }
