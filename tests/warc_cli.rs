@@ -54,6 +54,16 @@ fn expected_payload(i: usize) -> String {
     }
 }
 
+/// `linesift warc INPUTS... -o OUT ARGS...`: the exit code and stderr.
+fn warc_to(inputs: &[&Path], out: &Path, args: &[&str]) -> (i32, String) {
+    let mut all = vec!["warc"];
+    all.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+    all.extend(["-o", out.to_str().unwrap()]);
+    all.extend(args);
+    let (code, _, stderr) = linesift(&all);
+    (code, stderr)
+}
+
 fn jsonl(path: &Path) -> Vec<Value> {
     let bytes = std::fs::read(path).unwrap();
     let bytes = if path.to_string_lossy().ends_with(".zst") {
@@ -75,14 +85,7 @@ fn jsonl_output_keeps_order_and_fields() {
     let mut outputs = Vec::new();
     for (jobs, name) in [("1", "out1.jsonl"), ("2", "out2.jsonl.zst")] {
         let out = scratch(name);
-        let (code, _, stderr) = linesift(&[
-            "warc",
-            warc.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--jobs",
-            jobs,
-        ]);
+        let (code, stderr) = warc_to(&[&warc], &out, &["--jobs", jobs]);
         assert_eq!(code, 0, "{stderr}");
         assert!(
             stderr.contains("10 records read, 8 HTML, 8 extracted"),
@@ -119,16 +122,7 @@ fn wet_output_is_read_by_warcio_and_fastwarc() {
     let ids = page_ids(&written);
     for name in ["out.wet", "out.warc.wet.gz", "out.wet.zst"] {
         let out = scratch(name);
-        let (code, _, stderr) = linesift(&[
-            "warc",
-            warc.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--format",
-            "wet",
-            "-j",
-            "2",
-        ]);
+        let (code, stderr) = warc_to(&[&warc], &out, &["--format", "wet", "-j", "2"]);
         assert_eq!(code, 0, "{stderr}");
         let libraries: &[&str] = if name.ends_with(".zst") {
             &["fastwarc"]
@@ -167,17 +161,16 @@ fn offset_and_length_read_one_record() {
     let (warc, written) = input("ra-cli.warc.gz", true);
     let w = &written[4];
     let out = scratch("ra.jsonl");
-    let args = [
-        "warc",
-        warc.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--offset",
-        &w.offset.to_string(),
-        "--length",
-        &w.length.to_string(),
-    ];
-    let (code, _, stderr) = linesift(&args);
+    let (code, stderr) = warc_to(
+        &[&warc],
+        &out,
+        &[
+            "--offset",
+            &w.offset.to_string(),
+            "--length",
+            &w.length.to_string(),
+        ],
+    );
     assert_eq!(code, 0, "{stderr}");
     let lines = jsonl(&out);
     assert_eq!(lines.len(), 1);
@@ -197,13 +190,7 @@ fn truncated_and_bad_input_are_counted_not_fatal() {
     g.extend_from_slice(&bytes[written[2].offset as usize..]);
     std::fs::write(&garbage, g).unwrap();
     let out = scratch("bad.jsonl");
-    let (code, _, stderr) = linesift(&[
-        "warc",
-        truncated.to_str().unwrap(),
-        garbage.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let (code, stderr) = warc_to(&[&truncated, &garbage], &out, &[]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains(&format!("{}: file is truncated", truncated.display())),
@@ -223,13 +210,7 @@ fn truncated_and_bad_input_are_counted_not_fatal() {
     let lines = jsonl(&out);
     assert_eq!(lines.len(), 5 + 8, "{stderr}");
     // A missing input is a failed input: exit code 1, the others still done.
-    let (code, _, stderr) = linesift(&[
-        "warc",
-        "/nonexistent.warc",
-        garbage.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let (code, stderr) = warc_to(&[Path::new("/nonexistent.warc"), &garbage], &out, &[]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(jsonl(&out).len(), 8);
 }
@@ -273,16 +254,11 @@ fn a_full_disk_is_a_clear_error_not_a_hang() {
     for warc in [&small, &large] {
         for format in ["jsonl", "wet"] {
             let started = std::time::Instant::now();
-            let (code, _, stderr) = linesift(&[
-                "warc",
-                warc.to_str().unwrap(),
-                "-o",
-                "/dev/full",
-                "--format",
-                format,
-                "--jobs",
-                "2",
-            ]);
+            let (code, stderr) = warc_to(
+                &[warc],
+                Path::new("/dev/full"),
+                &["--format", format, "--jobs", "2"],
+            );
             assert_eq!(code, 2, "{format}: {stderr}");
             assert!(stderr.contains("/dev/full"), "{stderr}");
             assert!(stderr.contains("No space left on device"), "{stderr}");
@@ -390,8 +366,7 @@ fn the_output_format_follows_the_last_extension() {
     let ids = page_ids(&written);
     for name in ["x.warc.jsonl", "x.warc.jsonl.zst", "x.wet.json"] {
         let out = scratch(name);
-        let (code, _, stderr) =
-            linesift(&["warc", warc.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let (code, stderr) = warc_to(&[&warc], &out, &[]);
         assert_eq!(code, 0, "{stderr}");
         let lines = jsonl(&out);
         assert_eq!(lines.len(), ids.len(), "{name}");
@@ -399,8 +374,7 @@ fn the_output_format_follows_the_last_extension() {
     }
     for name in ["y.warc", "y.warc.gz", "y.wet.zst", "y.jsonl.wet"] {
         let out = scratch(name);
-        let (code, _, stderr) =
-            linesift(&["warc", warc.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let (code, stderr) = warc_to(&[&warc], &out, &[]);
         assert_eq!(code, 0, "{stderr}");
         let records = read_back(&out, "fastwarc");
         assert_eq!(records.len(), ids.len(), "{name}");
@@ -447,15 +421,7 @@ fn argument_errors_leave_the_output_file_alone() {
     let (warc, _) = input("args-in.warc.gz", true);
     let out = scratch("keep.jsonl");
     std::fs::write(&out, "earlier results\n").unwrap();
-    let (code, _, stderr) = linesift(&[
-        "warc",
-        warc.to_str().unwrap(),
-        warc.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--offset",
-        "0",
-    ]);
+    let (code, stderr) = warc_to(&[&warc, &warc], &out, &["--offset", "0"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--offset"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
