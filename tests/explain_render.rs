@@ -337,27 +337,27 @@ fn eval_report_screenshot_shows_bars_and_histogram() {
 #[test]
 fn explain_stops_reading_at_the_page_limit() {
     let dir = temp_dir("explain-limit");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(["explain", "-", "--max-bytes", "64K", "-o"])
-        .arg(dir.join("x.svg"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let svg = dir.join("x.svg");
     let chunk = "<p>More and more of the same paragraph.</p>\n".repeat(1500);
-    let written = cli_support::write_until_closed(&mut stdin, chunk.as_bytes(), 64 << 20);
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let (written, code, stderr) = cli_support::linesift_fed_until_closed(
+        &[
+            "explain",
+            "-",
+            "--max-bytes",
+            "64K",
+            "-o",
+            svg.to_str().unwrap(),
+        ],
+        chunk.as_bytes(),
+        64 << 20,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("larger than the limit of 65536 bytes"),
         "{stderr}"
     );
     // Pipe buffers hold a little; nowhere near the 64 MiB offered.
     assert!(written < 16 << 20, "read {written} bytes of a 64 KiB page");
-    assert!(!dir.join("x.svg").exists());
+    assert!(!svg.exists());
     let _ = std::fs::remove_dir_all(dir);
 }

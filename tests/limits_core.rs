@@ -7,7 +7,7 @@ mod cli_support;
 
 use linesift::extract::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_TEXT};
 use linesift::{ExtractError, Extractor, Hints, Options};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn extractor(f: impl FnOnce(&mut Options)) -> Extractor {
     let mut o = Options::default();
@@ -266,20 +266,12 @@ fn one_gigabyte_stream_stays_within_the_page_limit() {
 /// and reports the limit, instead of reading everything first.
 #[test]
 fn cli_extract_stops_reading_stdin_at_the_limit() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(["extract", "--max-bytes", "8M", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let chunk = chunk();
-    let written = cli_support::write_until_closed(&mut stdin, &chunk, STREAM_TOTAL);
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let (written, code, stderr) = cli_support::linesift_fed_until_closed(
+        &["extract", "--max-bytes", "8M", "-"],
+        &chunk(),
+        STREAM_TOTAL,
+    );
+    assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("larger than the limit of 8388608 bytes"),
         "{stderr}"

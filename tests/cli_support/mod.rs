@@ -50,6 +50,32 @@ pub fn write_until_closed(input: &mut impl Write, chunk: &[u8], total: u64) -> u
     written
 }
 
+/// Runs the binary with `args`, stdout to /dev/null, and writes `chunk`
+/// to its stdin again and again until `total` bytes are written or it
+/// stops reading; returns what was written, the exit code and stderr.
+pub fn linesift_fed_until_closed(
+    args: &[&str],
+    chunk: &[u8],
+    total: u64,
+) -> (u64, Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let written = write_until_closed(&mut stdin, chunk, total);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        written,
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A FIFO at `path` (any file there first removed).
 pub fn make_fifo(path: &Path) {
     let _ = std::fs::remove_file(path);
