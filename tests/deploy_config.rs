@@ -963,7 +963,9 @@ fn alert_rules_cover_dead_letters_progress_and_errors() {
     let progress = expr("LinesiftNoProgress");
     assert!(progress.contains("linesift_tasks_acked_total"));
     assert!(progress.contains(r#"rabbitmq_queue_messages_ready{queue="linesift.tasks"}"#));
-    assert!(expr("LinesiftHighErrorRate").contains("linesift_tasks_received_total"));
+    let errors = expr("LinesiftHighErrorRate");
+    assert!(errors.contains("linesift_tasks_received_total"));
+    assert!(errors.contains("linesift_tasks_deferred_total"));
 
     let config = yaml("deploy/prometheus/prometheus.yml");
     let jobs: Vec<&str> = s(&config, &["scrape_configs"])

@@ -6,7 +6,7 @@ mod amqp_support;
 mod fetch_support;
 
 use amqp_support::{AMQP, free_port, get, string_header, warc_of, worker_config};
-use fetch_support::{Request, Server, Step, article, html, not_found};
+use fetch_support::{Request, Server, Step, article, html, not_found, response};
 use futures_util::StreamExt;
 use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions,
@@ -14,8 +14,9 @@ use lapin::options::{
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
-use linesift::fetch::{FetchOptions, Guard};
+use linesift::fetch::{FetchOptions, Guard, RetryPolicy};
 use linesift::proto::{self, DocumentMessage, Encoding, Failure, Task, WarcFile, WarcRecord, task};
+use linesift::worker::topology::{HEADER_ATTEMPTS, HEADER_DEFERRALS};
 use linesift::worker::{self, Names, Shutdown, WorkerConfig, topology};
 use linesift::{Extractor, Options};
 use std::collections::{BTreeMap, BTreeSet};
@@ -172,16 +173,19 @@ fn spawn_worker(names: &Names, shutdown: &Shutdown) -> tokio::task::JoinHandle<(
 }
 
 fn spawn_worker_with(config: WorkerConfig, shutdown: &Shutdown) -> tokio::task::JoinHandle<()> {
+    spawn_worker_fetching(config, fetch_options(), shutdown)
+}
+
+fn spawn_worker_fetching(
+    config: WorkerConfig,
+    fetch: FetchOptions,
+    shutdown: &Shutdown,
+) -> tokio::task::JoinHandle<()> {
     let shutdown = shutdown.clone();
     tokio::spawn(async move {
-        worker::run(
-            config,
-            Extractor::new(Options::default()),
-            fetch_options(),
-            shutdown,
-        )
-        .await
-        .expect("worker");
+        worker::run(config, Extractor::new(Options::default()), fetch, shutdown)
+            .await
+            .expect("worker");
     })
 }
 
@@ -675,7 +679,8 @@ async fn tasks_for_a_busy_host_wait_in_the_delay_queue_not_in_a_slot() {
 
 /// A task the delay queue cannot take (an operator deleted the queue under
 /// a running worker) is not lost and not charged an attempt: the worker
-/// runs it at once, waiting for its host.
+/// runs it at once, waiting for its host, and declares the queue again, so
+/// that the next task for the busy host is put aside as before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
     let server = slow_server(Duration::ZERO, "Refused delay").await;
@@ -711,26 +716,160 @@ async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
     let (docs, failures) = collect(&ch, &sink, 2).await;
     assert_eq!(docs.len(), 2, "{failures:?}");
     // A task is acked just after its document is confirmed: wait for both.
-    let has = |metrics: &str, line: &str| metrics.lines().any(|l| l.trim() == line);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let metrics = loop {
-        let metrics = tokio::task::spawn_blocking(move || get(metrics_port, "/metrics"))
-            .await
-            .expect("metrics read");
-        if has(&metrics, "linesift_tasks_acked_total 2") || Instant::now() > deadline {
-            break metrics;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let metrics = metrics_when(metrics_port, "linesift_tasks_acked_total 2").await;
     for line in [
         "linesift_tasks_deferred_total 0",
         "linesift_tasks_retried_total 0",
         "linesift_tasks_acked_total 2",
     ] {
-        assert!(has(&metrics, line), "{line}: {metrics}");
+        assert!(has_line(&metrics, line), "{line}: {metrics}");
     }
+    // The second task's deferral was tried, refused, and the queue is back.
+    topology::ready_count(&ch, &names.delay)
+        .await
+        .expect("the delay queue declared again");
+    // The host is still busy for the next task, which is put aside now.
+    let more = url_tasks(&server, "again", "/a", 1);
+    worker::enqueue::enqueue(AMQP, &names, 3, &more, Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    let (docs, failures) = collect(&ch, &sink, 1).await;
+    assert_eq!(docs.len(), 1, "{failures:?}");
+    let metrics = metrics_when(metrics_port, "linesift_tasks_acked_total 3").await;
+    assert!(
+        !has_line(&metrics, "linesift_tasks_deferred_total 0"),
+        "not put aside: {metrics}"
+    );
     stop(&shutdown, worker).await;
     teardown(conn, &ch, &names).await;
+}
+
+/// Failed deliveries carried from before a deferral count toward the
+/// delivery limit (3 here): a task that failed twice before it was put
+/// aside and fails again is dead-lettered, not requeued for a fourth try.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn failures_before_a_deferral_count_toward_the_delivery_limit() {
+    let server = Server::start(|_: &Request| -> Vec<Step> {
+        response("503 Service Unavailable", &[], b"down")
+    })
+    .await;
+    let names = Names::with_prefix(&unique("carried"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let metrics_port = free_port();
+    let shutdown = Shutdown::new();
+    let worker = spawn_single_try_worker(&names, metrics_port, &shutdown);
+    let down = task("carried", task::Source::Url(server.url("/down")));
+    publish_task(
+        &ch,
+        &names.tasks,
+        &down,
+        &[(HEADER_ATTEMPTS, 2), (HEADER_DEFERRALS, 1)],
+    )
+    .await;
+    let dead = dead_letters(&ch, &names.dead_letter_queue, 1).await;
+    assert_eq!(dead.len(), 1, "not dead-lettered");
+    assert!(
+        dead[0].2.starts_with("gave up after 3 attempts"),
+        "{:?}",
+        dead[0]
+    );
+    assert_eq!(server.requests().len(), 1, "tried once, then given up");
+    let metrics = metrics_when(metrics_port, "linesift_tasks_retried_total 0").await;
+    assert!(
+        has_line(&metrics, "linesift_tasks_retried_total 0"),
+        "{metrics}"
+    );
+    stop(&shutdown, worker).await;
+    teardown(conn, &ch, &names).await;
+}
+
+/// A task back from the delay queue whose deliveries before its deferral
+/// (carried in `x-linesift-attempts`) already reach the delivery limit is
+/// dead-lettered without being run: deliveries that ended without a
+/// verdict (a worker killed on the page) do not start over at every
+/// deferral, as they would if only the broker's count were kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_task_past_its_delivery_limit_across_deferrals_is_not_run_again() {
+    let server = slow_server(Duration::ZERO, "Never fetched").await;
+    let names = Names::with_prefix(&unique("pastlimit"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let metrics_port = free_port();
+    let shutdown = Shutdown::new();
+    let worker = spawn_single_try_worker(&names, metrics_port, &shutdown);
+    let killer = task("killer", task::Source::Url(server.url("/page")));
+    publish_task(
+        &ch,
+        &names.tasks,
+        &killer,
+        &[(HEADER_ATTEMPTS, 3), (HEADER_DEFERRALS, 2)],
+    )
+    .await;
+    let dead = dead_letters(&ch, &names.dead_letter_queue, 1).await;
+    assert_eq!(dead.len(), 1, "not dead-lettered");
+    assert_eq!(dead[0].1, "delivery_limit", "{:?}", dead[0]);
+    assert!(dead[0].2.contains("after 3 deliveries"), "{:?}", dead[0]);
+    assert!(server.requests().is_empty(), "run again");
+    stop(&shutdown, worker).await;
+    teardown(conn, &ch, &names).await;
+}
+
+/// A worker whose fetches are not retried, with its metrics on `port`.
+fn spawn_single_try_worker(
+    names: &Names,
+    port: u16,
+    shutdown: &Shutdown,
+) -> tokio::task::JoinHandle<()> {
+    let config = WorkerConfig {
+        http: Some(([127, 0, 0, 1], port).into()),
+        ..config(names)
+    };
+    let fetch = FetchOptions {
+        retry: RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        },
+        ..fetch_options()
+    };
+    spawn_worker_fetching(config, fetch, shutdown)
+}
+
+/// Publishes `task` to `queue` with count headers, as a worker's
+/// deferral leaves them.
+async fn publish_task(ch: &Channel, queue: &str, task: &Task, counts: &[(&str, i64)]) {
+    let (body, content_type) = proto::encode(task, Encoding::Protobuf);
+    let mut headers = FieldTable::default();
+    for &(name, n) in counts {
+        headers.insert(name.into(), AMQPValue::LongLongInt(n));
+    }
+    ch.basic_publish(
+        "".into(),
+        queue.into(),
+        BasicPublishOptions::default(),
+        &body,
+        BasicProperties::default()
+            .with_content_type(content_type.into())
+            .with_headers(headers),
+    )
+    .await
+    .expect("publish");
+}
+
+fn has_line(metrics: &str, line: &str) -> bool {
+    metrics.lines().any(|l| l.trim() == line)
+}
+
+/// The worker's metrics once `line` is among them, or after 10 s.
+async fn metrics_when(port: u16, line: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let metrics = tokio::task::spawn_blocking(move || get(port, "/metrics"))
+            .await
+            .expect("metrics read");
+        if has_line(&metrics, line) || Instant::now() > deadline {
+            return metrics;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// A worker that defers: host slots `interval` apart, a task put aside
@@ -754,12 +893,7 @@ fn spawn_deferring_worker(
         host_interval: interval,
         ..fetch_options()
     };
-    let stop = shutdown.clone();
-    tokio::spawn(async move {
-        worker::run(config, Extractor::new(Options::default()), fetch, stop)
-            .await
-            .expect("worker");
-    })
+    spawn_worker_fetching(config, fetch, shutdown)
 }
 
 /// Triggers the shutdown and waits for the worker to drain and stop.

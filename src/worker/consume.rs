@@ -20,7 +20,9 @@
 //! the results exchange as well, for downstream, best effort. A task that
 //! panics is dead-lettered with kind `panic`. The queue's own
 //! `x-delivery-limit` stays as the backstop for tasks that crash the worker
-//! before it can decide (those arrive without our headers).
+//! before it can decide (those arrive without our headers); for a task that
+//! has been round the delay queue, whose earlier deliveries the broker no
+//! longer counts, the worker adds them up itself before running it.
 //!
 //! Deferring: a URL task whose host's next request slot is further out
 //! than `max_host_wait` is not waited for, which would hold one of the
@@ -535,12 +537,32 @@ async fn defer(context: &Context, delivery: &Delivery, task: &Task, deferrals: u
             "linesift worker: could not defer task {} to {delay} ({e}); running it now",
             task.id
         );
+        if matches!(e, PublishError::Unroutable { .. }) {
+            redeclare_delay(context, delays).await;
+        }
         return false;
     }
     if ack(delivery).await {
         context.metrics.tasks_deferred.inc();
     }
     true
+}
+
+/// Declares the delay queue again after it refused a task as unroutable
+/// (deleted under the running worker). An unroutable message leaves the
+/// channel open, so nothing else would notice: without this, every later
+/// task for a busy host would hold a slot until the next reconnect. A
+/// refused declaration (the queue made again with another wait) closes the
+/// channel, which the session's watchdog sees, and the reconnect reports it.
+async fn redeclare_delay(context: &Context, delays: &Publisher) {
+    let config = &context.config;
+    match topology::declare_delay_on(delays.channel(), &config.names, config.defer_delay).await {
+        Ok(()) => eprintln!("linesift worker: declared {} again", config.names.delay),
+        Err(e) => eprintln!(
+            "linesift worker: could not declare {} again: {e}",
+            config.names.delay
+        ),
+    }
 }
 
 /// What a task published, still to be confirmed.

@@ -165,6 +165,17 @@ pub async fn declare_delay(
     delay: Duration,
 ) -> Result<(), lapin::Error> {
     let channel = connection.create_channel().await?;
+    declare_delay_on(&channel, names, delay).await?;
+    let _ = channel.close(200, "declared".into()).await;
+    Ok(())
+}
+
+/// [`declare_delay`] on a channel already open; a refusal closes it.
+pub async fn declare_delay_on(
+    channel: &Channel,
+    names: &Names,
+    delay: Duration,
+) -> Result<(), lapin::Error> {
     channel
         .queue_declare(
             names.delay.as_str().into(),
@@ -172,7 +183,6 @@ pub async fn declare_delay(
             delay_queue_arguments(names, delay),
         )
         .await?;
-    let _ = channel.close(200, "declared".into()).await;
     Ok(())
 }
 
