@@ -709,12 +709,7 @@ async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
     ch.queue_delete(names.delay.as_str().into(), QueueDeleteOptions::default())
         .await
         .expect("delete the delay queue");
-    let tasks = url_tasks(&server, "refused", "/r", 2);
-    worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
-        .await
-        .expect("enqueue");
-    let (docs, failures) = collect(&ch, &sink, 2).await;
-    assert_eq!(docs.len(), 2, "{failures:?}");
+    done(&names, &ch, &sink, &url_tasks(&server, "refused", "/r", 2)).await;
     // A task is acked just after its document is confirmed: wait for both.
     let metrics = metrics_when(metrics_port, "linesift_tasks_acked_total 2").await;
     for line in [
@@ -729,12 +724,7 @@ async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
         .await
         .expect("the delay queue declared again");
     // The host is still busy for the next task, which is put aside now.
-    let more = url_tasks(&server, "again", "/a", 1);
-    worker::enqueue::enqueue(AMQP, &names, 3, &more, Encoding::Protobuf)
-        .await
-        .expect("enqueue");
-    let (docs, failures) = collect(&ch, &sink, 1).await;
-    assert_eq!(docs.len(), 1, "{failures:?}");
+    done(&names, &ch, &sink, &url_tasks(&server, "again", "/a", 1)).await;
     let metrics = metrics_when(metrics_port, "linesift_tasks_acked_total 3").await;
     assert!(
         !has_line(&metrics, "linesift_tasks_deferred_total 0"),
@@ -753,34 +743,14 @@ async fn failures_before_a_deferral_count_toward_the_delivery_limit() {
         response("503 Service Unavailable", &[], b"down")
     })
     .await;
-    let names = Names::with_prefix(&unique("carried"));
-    let (conn, ch, _sink) = setup(&names).await;
-    let metrics_port = free_port();
-    let shutdown = Shutdown::new();
-    let worker = spawn_single_try_worker(&names, metrics_port, &shutdown);
-    let down = task("carried", task::Source::Url(server.url("/down")));
-    publish_task(
-        &ch,
-        &names.tasks,
-        &down,
-        &[(HEADER_ATTEMPTS, 2), (HEADER_DEFERRALS, 1)],
-    )
-    .await;
-    let dead = dead_letters(&ch, &names.dead_letter_queue, 1).await;
-    assert_eq!(dead.len(), 1, "not dead-lettered");
-    assert!(
-        dead[0].2.starts_with("gave up after 3 attempts"),
-        "{:?}",
-        dead[0]
-    );
+    let counts = [(HEADER_ATTEMPTS, 2), (HEADER_DEFERRALS, 1)];
+    let ((_, _, reason), metrics) = dead_letter_of(&server, "carried", &counts).await;
+    assert!(reason.starts_with("gave up after 3 attempts"), "{reason}");
     assert_eq!(server.requests().len(), 1, "tried once, then given up");
-    let metrics = metrics_when(metrics_port, "linesift_tasks_retried_total 0").await;
     assert!(
         has_line(&metrics, "linesift_tasks_retried_total 0"),
         "{metrics}"
     );
-    stop(&shutdown, worker).await;
-    teardown(conn, &ch, &names).await;
 }
 
 /// A task back from the delay queue whose deliveries before its deferral
@@ -791,26 +761,49 @@ async fn failures_before_a_deferral_count_toward_the_delivery_limit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_task_past_its_delivery_limit_across_deferrals_is_not_run_again() {
     let server = slow_server(Duration::ZERO, "Never fetched").await;
-    let names = Names::with_prefix(&unique("pastlimit"));
+    let counts = [(HEADER_ATTEMPTS, 3), (HEADER_DEFERRALS, 2)];
+    let ((_, kind, reason), _) = dead_letter_of(&server, "pastlimit", &counts).await;
+    assert_eq!(kind, "delivery_limit", "{reason}");
+    assert!(reason.contains("after 3 deliveries"), "{reason}");
+    assert!(server.requests().is_empty(), "run again");
+}
+
+/// Enqueues `tasks` and waits for a document from each.
+async fn done(names: &Names, ch: &Channel, sink: &str, tasks: &[Task]) {
+    worker::enqueue::enqueue(AMQP, names, 3, tasks, Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    let (docs, failures) = collect(ch, sink, tasks.len()).await;
+    assert_eq!(docs.len(), tasks.len(), "{failures:?}");
+}
+
+/// One task for `server`'s `/page`, published with the count headers a
+/// deferral leaves, through a worker whose fetches are not retried: its
+/// one dead letter (body, kind, reason) and the worker's metrics once they
+/// count it. The queues are deleted after.
+async fn dead_letter_of(
+    server: &Server,
+    name: &str,
+    counts: &[(&str, i64)],
+) -> ((Vec<u8>, String, String), String) {
+    let names = Names::with_prefix(&unique(name));
     let (conn, ch, _sink) = setup(&names).await;
     let metrics_port = free_port();
     let shutdown = Shutdown::new();
     let worker = spawn_single_try_worker(&names, metrics_port, &shutdown);
-    let killer = task("killer", task::Source::Url(server.url("/page")));
-    publish_task(
-        &ch,
-        &names.tasks,
-        &killer,
-        &[(HEADER_ATTEMPTS, 3), (HEADER_DEFERRALS, 2)],
-    )
-    .await;
-    let dead = dead_letters(&ch, &names.dead_letter_queue, 1).await;
+    let one = task(name, task::Source::Url(server.url("/page")));
+    publish_task(&ch, &names.tasks, &one, counts).await;
+    let mut dead = dead_letters(&ch, &names.dead_letter_queue, 1).await;
     assert_eq!(dead.len(), 1, "not dead-lettered");
-    assert_eq!(dead[0].1, "delivery_limit", "{:?}", dead[0]);
-    assert!(dead[0].2.contains("after 3 deliveries"), "{:?}", dead[0]);
-    assert!(server.requests().is_empty(), "run again");
+    let letter = dead.remove(0);
+    let counted = format!(
+        "linesift_tasks_dead_lettered_total{{reason=\"{}\"}} 1",
+        letter.1
+    );
+    let metrics = metrics_when(metrics_port, &counted).await;
     stop(&shutdown, worker).await;
     teardown(conn, &ch, &names).await;
+    (letter, metrics)
 }
 
 /// A worker whose fetches are not retried, with its metrics on `port`.
