@@ -297,6 +297,81 @@ async fn redirect_targets_obey_their_own_robots_txt_and_crawl_delay() {
     assert_eq!(target.hits("/robots.txt"), 1);
 }
 
+/// A name server for the robots.txt redirect test: `gone.test` does not
+/// exist, `inside.test` is a private address, every other name is the
+/// test server on loopback.
+struct Names {
+    port: u16,
+}
+
+impl linesift::fetch::Lookup for Names {
+    fn lookup(
+        &self,
+        host: String,
+    ) -> futures_util::future::BoxFuture<'static, std::io::Result<Vec<std::net::SocketAddr>>> {
+        let port = self.port;
+        Box::pin(async move {
+            match host.as_str() {
+                "gone.test" => Err(std::io::Error::other(
+                    "failed to lookup address information: Name or service not known",
+                )),
+                "inside.test" => Ok(vec![std::net::SocketAddr::from(([10, 0, 0, 1], port))]),
+                _ => Ok(vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))]),
+            }
+        })
+    }
+}
+
+/// A robots.txt redirected to a host that cannot be reached is the
+/// robots.txt's failure, not the page's: a target that does not resolve
+/// leaves it unreachable for now (the page is refused for the moment), a
+/// target the guard refuses leaves it unavailable (everything allowed, as
+/// for an IP literal). Neither fails the page as the page's own host's
+/// DNS or address error would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_robots_txt_redirected_out_of_reach_fails_only_the_robots_txt() {
+    let srv = Server::start(|r: &Request| {
+        let host = r.header("host").unwrap_or_default();
+        let port = host.rsplit(':').next().unwrap_or_default().to_string();
+        match (host.split(':').next(), r.path.as_str()) {
+            (Some("a.test"), "/robots.txt") => {
+                redirect(&format!("http://gone.test:{port}/robots.txt"))
+            }
+            (Some("b.test"), "/robots.txt") => {
+                redirect(&format!("http://inside.test:{port}/robots.txt"))
+            }
+            _ => html(article("Reachable page", 4).as_bytes()),
+        }
+    })
+    .await;
+    let port = srv.addr.port();
+    let f = Fetcher::with_lookup(
+        Extractor::new(Options::default()),
+        options(),
+        std::sync::Arc::new(Names { port }),
+    )
+    .expect("client");
+    let e = f
+        .fetch(&format!("http://a.test:{port}/page"))
+        .await
+        .expect_err("robots.txt unreachable");
+    assert!(
+        matches!(
+            e,
+            FetchError::Robots {
+                temporary: true,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let page = f
+        .fetch(&format!("http://b.test:{port}/page"))
+        .await
+        .expect("robots.txt unavailable: allowed");
+    assert!(page.document.text.contains("Reachable page"), "{page:?}");
+}
+
 /// robots.txt itself is often moved (to https, to a www host): its
 /// redirects are followed, up to five, and its rules obeyed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -680,6 +755,29 @@ async fn broken_chunking_is_an_http_error() {
         .await
         .expect_err("bad chunking");
     assert!(matches!(e, FetchError::Http { .. }), "{e}");
+}
+
+/// A connection that closes before the body its Content-Length promised
+/// is a server cut off (restarting, overloaded), worth another try, not a
+/// malformed response: `Connect`, which is transient.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_cut_off_by_a_closed_connection_is_a_transient_connect_error() {
+    let srv = server(|_| {
+        vec![
+            Step::Send(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<html><body><p>half"
+                    .to_vec(),
+            ),
+            Step::Close,
+        ]
+    })
+    .await;
+    let e = one_try_fetcher()
+        .fetch(&srv.url("/cut"))
+        .await
+        .expect_err("cut off");
+    assert!(matches!(e, FetchError::Connect { .. }), "{e}");
+    assert!(e.is_transient(), "{e}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,7 +4,7 @@
 //! bypass the guard). Also maps reqwest's errors to [`FetchError`].
 
 use super::error::FetchError;
-use super::guard::{Guard, GuardError, GuardedResolver, Lookup};
+use super::guard::{Guard, GuardError, GuardedResolver, Lookup, NO_ADDRESSES};
 use super::redirect::RedirectError;
 use reqwest::Client;
 use std::error::Error as StdError;
@@ -65,11 +65,32 @@ pub fn classify(err: &reqwest::Error, requested: &str) -> FetchError {
     let message = message(err);
     if err.is_timeout() {
         FetchError::Timeout { url, message }
-    } else if err.is_connect() {
+    } else if err.is_connect() || causes(err).any(cut_off) {
         FetchError::Connect { url, message }
     } else {
         FetchError::Http { url, message }
     }
+}
+
+/// Whether an error is the connection failing under a request or its body
+/// (reset, aborted, closed before the message was complete): a server
+/// restarting or overloaded, worth another try like a failed connect,
+/// unlike a response that is malformed (bad chunking, a bad header),
+/// which would come back the same.
+fn cut_off(cause: &(dyn StdError + 'static)) -> bool {
+    use std::io::ErrorKind;
+    if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+        return matches!(
+            io.kind(),
+            ErrorKind::ConnectionReset
+                | ErrorKind::ConnectionAborted
+                | ErrorKind::BrokenPipe
+                | ErrorKind::UnexpectedEof
+        );
+    }
+    cause
+        .downcast_ref::<hyper::Error>()
+        .is_some_and(hyper::Error::is_incomplete_message)
 }
 
 pub(crate) fn from_guard(e: &GuardError, url: String) -> FetchError {
@@ -83,8 +104,27 @@ pub(crate) fn from_guard(e: &GuardError, url: String) -> FetchError {
             url,
             host: host.clone(),
             message: message.clone(),
+            temporary: !no_such_host(message),
         },
     }
+}
+
+/// Whether a failed lookup's message says the name does not exist, so
+/// that asking again will not help: getaddrinfo's EAI_NONAME and
+/// EAI_NODATA as glibc and macOS word them, or an answer with no address
+/// at all. Anything else (EAI_AGAIN's "Temporary failure in name
+/// resolution", a SERVFAIL, a message not known here) is taken as a
+/// resolver that failed for now: a retry costs a lookup, where a wrong
+/// "permanent" would dead-letter every task in flight at a resolver's
+/// hiccup. std gives getaddrinfo's error only as text, hence the words.
+fn no_such_host(message: &str) -> bool {
+    const NO_SUCH_HOST: [&str; 4] = [
+        "Name or service not known",
+        "No address associated with hostname",
+        "nodename nor servname provided",
+        NO_ADDRESSES,
+    ];
+    NO_SUCH_HOST.iter().any(|words| message.contains(words))
 }
 
 pub(crate) fn from_redirect(e: &RedirectError, url: String) -> FetchError {
@@ -123,4 +163,39 @@ fn message(err: &(dyn StdError + 'static)) -> String {
         }
     }
     parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name that does not exist fails for good; a resolver failing for
+    /// now (or with words not known here) is worth another try.
+    #[test]
+    fn only_a_name_that_does_not_exist_fails_dns_for_good() {
+        let dns = |message: &str| {
+            let e = GuardError::Resolve {
+                host: "example.invalid".into(),
+                message: message.into(),
+            };
+            from_guard(&e, "http://example.invalid/".into())
+        };
+        for gone in [
+            "failed to lookup address information: Name or service not known",
+            "failed to lookup address information: No address associated with hostname",
+            "failed to lookup address information: nodename nor servname provided, or not known",
+            NO_ADDRESSES,
+        ] {
+            let e = dns(gone);
+            assert_eq!(e.kind(), "dns");
+            assert!(!e.is_transient(), "{e}");
+        }
+        for now in [
+            "failed to lookup address information: Temporary failure in name resolution",
+            "failed to lookup address information: Try again",
+            "",
+        ] {
+            assert!(dns(now).is_transient(), "{now}");
+        }
+    }
 }

@@ -12,12 +12,15 @@ pub enum FetchError {
     /// The input is not an absolute http(s) URL.
     #[error("invalid URL {url}: {reason}")]
     InvalidUrl { url: String, reason: String },
-    /// The host name could not be resolved.
+    /// The host name could not be resolved: `temporary` unless the lookup
+    /// said the name does not exist (a resolver that failed for now, a
+    /// timeout, an error it does not explain).
     #[error("DNS lookup failed for {host} ({url}): {message}")]
     Dns {
         url: String,
         host: String,
         message: String,
+        temporary: bool,
     },
     /// The address is private, loopback, link-local, ... and not allowed.
     #[error("refused to connect to {addr} for {url}: {reason} address")]
@@ -137,6 +140,7 @@ impl FetchError {
     pub fn is_transient(&self) -> bool {
         match self {
             FetchError::Connect { .. } | FetchError::Timeout { .. } => true,
+            FetchError::Dns { temporary, .. } => *temporary,
             FetchError::HostBusy { .. } => true,
             FetchError::Robots { temporary, .. } => *temporary,
             FetchError::Status { status, .. } => matches!(status, 429 | 502 | 503 | 504),

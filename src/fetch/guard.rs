@@ -147,6 +147,9 @@ pub trait Lookup: Send + Sync + 'static {
     fn lookup(&self, host: String) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>>;
 }
 
+/// What a lookup that found no address at all reports.
+pub(crate) const NO_ADDRESSES: &str = "no addresses";
+
 /// The operating system's resolver (getaddrinfo on tokio's blocking pool).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SystemLookup;
@@ -217,7 +220,7 @@ fn filter(guard: Guard, host: &str, found: Vec<SocketAddr>) -> Result<Vec<Socket
         }),
         (true, None) => Err(GuardError::Resolve {
             host: host.to_string(),
-            message: "no addresses".into(),
+            message: NO_ADDRESSES.into(),
         }),
         (false, _) => Ok(allowed),
     }

@@ -1,6 +1,7 @@
 //! robots.txt per origin (scheme, host, port), parsed with
 //! `texting_robots` and cached with a TTL. As crawlers customarily do: a
-//! 2xx is parsed (unparsable means allow all), a 4xx allows everything, a
+//! 2xx is parsed (a rule the parser refuses is dropped, the rest kept; a
+//! file it cannot read at all allows everything), a 4xx allows everything, a
 //! 429, a 5xx or an unreachable host disallows everything for a shorter
 //! while, and a page refused for it may be tried again later (the
 //! refusal is temporary: the worker requeues the task rather than
@@ -54,7 +55,7 @@ impl Rules {
                 reason,
                 temporary: true,
             }),
-            Rules::Parsed(robot) if robot.allowed(url.as_str()) => Ok(()),
+            Rules::Parsed(robot) if robot.allowed(without_fragment(url).as_str()) => Ok(()),
             Rules::Parsed(_) => Err(Refusal {
                 reason: "disallowed for our user agent",
                 temporary: false,
@@ -72,6 +73,18 @@ impl Rules {
             _ => None,
         }
     }
+}
+
+/// `url` as it is requested: the fragment is never sent, and left on it
+/// would hide the path's end from a `$` rule (`Disallow: /*.php$` against
+/// `/a.php#top`).
+fn without_fragment(url: &Url) -> std::borrow::Cow<'_, Url> {
+    if url.fragment().is_none() {
+        return std::borrow::Cow::Borrowed(url);
+    }
+    let mut sent = url.clone();
+    sent.set_fragment(None);
+    std::borrow::Cow::Owned(sent)
 }
 
 #[derive(Debug, Default)]
@@ -179,8 +192,19 @@ impl RobotsCache {
             let response = match client.get(url.clone()).send().await {
                 Ok(response) => response,
                 Err(e) => {
+                    // On the first hop the page's own host failed, and the
+                    // page would fail the same way. A redirect's target
+                    // refused by the guard leaves robots.txt unavailable,
+                    // as an IP literal refused below does; one that does
+                    // not resolve, unreachable for now.
+                    let first_hop = chain.len() == 1;
                     return match classify(&e, url.as_str()) {
-                        e @ (FetchError::RefusedAddress { .. } | FetchError::Dns { .. }) => Err(e),
+                        e @ (FetchError::RefusedAddress { .. } | FetchError::Dns { .. })
+                            if first_hop =>
+                        {
+                            Err(e)
+                        }
+                        FetchError::RefusedAddress { .. } => Ok((Rules::AllowAll, self.ttl)),
                         _ => Ok((Rules::DisallowAll("robots.txt unreachable"), error_ttl)),
                     };
                 }
@@ -211,7 +235,9 @@ impl RobotsCache {
     }
 
     fn parse(&self, body: &[u8]) -> Rules {
-        match Robot::new(&self.agent, body) {
+        let robot = Robot::new(&self.agent, body)
+            .or_else(|_| Robot::new(&self.agent, &parsable_lines(&self.agent, body)));
+        match robot {
             Ok(mut robot) => {
                 // Never read, and a robots.txt may list thousands.
                 robot.sitemaps = Vec::new();
@@ -220,6 +246,26 @@ impl RobotsCache {
             Err(_) => Rules::AllowAll,
         }
     }
+}
+
+/// `body` without the lines texting_robots refuses on their own (a rule
+/// whose pattern compiles past its regex size limit): one such rule fails
+/// the whole file, which would then allow everything, even what its other
+/// rules disallow; RFC 9309 has a crawler use the rules it can parse.
+/// A line at a time, and only after the whole file failed.
+fn parsable_lines(agent: &str, body: &[u8]) -> Vec<u8> {
+    let mut kept = Vec::with_capacity(body.len());
+    let mut probe = Vec::new();
+    for line in body.split(|&b| b == b'\n') {
+        probe.clear();
+        probe.extend_from_slice(b"User-agent: *\n");
+        probe.extend_from_slice(line);
+        if Robot::new(agent, &probe).is_ok() {
+            kept.extend_from_slice(line);
+            kept.push(b'\n');
+        }
+    }
+    kept
 }
 
 /// Reads at most [`MAX_ROBOTS_BYTES`] (the rest is ignored, as Google does).
@@ -273,6 +319,45 @@ mod tests {
         assert!(rules.check(&ok).is_ok());
         assert!(rules.check(&no).is_err());
         assert_eq!(rules.crawl_delay(), Some(Duration::from_secs(2)));
+    }
+
+    /// The fragment is not part of what is requested, so it cannot hide
+    /// the path's end from a `$` rule.
+    #[test]
+    fn a_fragment_does_not_hide_a_path_from_an_end_anchored_rule() {
+        let cache = RobotsCache::new("linesift", Duration::from_secs(60), Guard::default());
+        let rules = cache.parse(b"User-agent: *\nDisallow: /*.php$\n");
+        for refused in ["http://h/a.php", "http://h/a.php#top"] {
+            let url = Url::parse(refused).unwrap();
+            assert!(rules.check(&url).is_err(), "{refused}");
+        }
+        assert!(
+            rules
+                .check(&Url::parse("http://h/a.html#x").unwrap())
+                .is_ok()
+        );
+    }
+
+    /// A rule too complex for the parser drops that rule, not the file:
+    /// the others still hold.
+    #[test]
+    fn an_unparsable_rule_leaves_the_others_in_force() {
+        let cache = RobotsCache::new("linesift", Duration::from_secs(60), Guard::default());
+        let mut body = b"User-agent: *\nDisallow: /private\nDisallow: /".to_vec();
+        body.extend_from_slice(&b"a*".repeat(20_000));
+        body.extend_from_slice(b"$\nCrawl-delay: 3\n");
+        assert!(
+            Robot::new("linesift", &body).is_err(),
+            "the rule no longer fails"
+        );
+        let rules = cache.parse(&body);
+        assert!(
+            rules
+                .check(&Url::parse("http://h/private/x").unwrap())
+                .is_err()
+        );
+        assert!(rules.check(&Url::parse("http://h/public").unwrap()).is_ok());
+        assert_eq!(rules.crawl_delay(), Some(Duration::from_secs(3)));
     }
 
     /// A long-lived cache keeps a bounded number of origins: the expired
