@@ -381,3 +381,43 @@ fn random_access_refuses_a_dictionary_frame_over_the_limit_before_reading_it() {
     }
     assert!(file.read < 1 << 20, "{} bytes read", file.read);
 }
+
+/// A zstd frame may ask for a window as large as 2^27 bytes (`--long`),
+/// which the decoder would allocate however small the frame: the window
+/// allowed follows the payload limit (at least 2^23), so with a 1 MiB
+/// limit such a frame fails alone as corrupt and the next record is read,
+/// while the default limit (64 MiB) still reads it.
+#[test]
+fn a_zstd_frame_asking_for_a_window_past_the_payload_limit_fails_alone() {
+    let wide = {
+        let mut enc = zstd::Encoder::new(Vec::new(), 3).unwrap();
+        enc.window_log(27).unwrap();
+        enc.long_distance_matching(true).unwrap();
+        enc.write_all(&record("wide", &http("", &html_of_len(2000))))
+            .unwrap();
+        enc.finish().unwrap()
+    };
+    let after = record("after", &http("", &html_of_len(2000)));
+    let mut file = wide;
+    file.extend(zstd::encode_all(&after[..], 3).unwrap());
+    let small = ReaderOptions {
+        max_payload: 1 << 20,
+        ..ReaderOptions::default()
+    };
+    let got = ids(&read_all(file.clone(), small));
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(
+        got[0].starts_with("bad:") || got[0].starts_with("error:"),
+        "{got:?}"
+    );
+    assert!(
+        got[0].contains("corrupt") || got[0].contains("Corrupt"),
+        "{got:?}"
+    );
+    assert!(got[1].contains("after"), "{got:?}");
+    let got = ids(&read_all(file, ReaderOptions::default()));
+    assert!(
+        got[0].contains("wide") && got[1].contains("after"),
+        "{got:?}"
+    );
+}

@@ -279,7 +279,8 @@ impl<R: Read + Send> Decode for Plain<R> {
 /// Opens the right layer for `inner`, whose first byte is at `base`.
 /// `max_member` caps the decompressed bytes of one gzip member or zstd
 /// frame (see [`WarcError::MemberTooLarge`]); `max_payload`, the reader's
-/// payload limit, bounds the buffer a gzip member is inflated into at once.
+/// payload limit, bounds the buffer a gzip member is inflated into at once
+/// and the window a zstd frame may ask for ([`zstd::window_log_max`]).
 pub fn open<'r, R: Read + Send + 'r>(
     inner: R,
     base: u64,
@@ -293,7 +294,10 @@ pub fn open<'r, R: Read + Send + 'r>(
             let members = gzip::Members::with_whole_max(input, gzip::whole_max_for(max_payload));
             Capped::boxed(Box::new(members), "gzip", max_member)
         }
-        Compression::Zstd => Capped::boxed(Box::new(zstd::Frames::new(input)), "zstd", max_member),
+        Compression::Zstd => {
+            let frames = zstd::Frames::new(input, zstd::window_log_max(max_payload));
+            Capped::boxed(Box::new(frames), "zstd", max_member)
+        }
         Compression::None => {
             check_plain(&head)?;
             Box::new(Plain {

@@ -200,7 +200,9 @@ pub fn decode<'a>(
         }
         "deflate" => return inflate(body, limit),
         "zstd" if body.starts_with(&super::compression::ZSTD_MAGIC) => {
-            let d = ::zstd::stream::read::Decoder::new(&body[..]);
+            let window = super::zstd::window_log_max(limit);
+            let d = ::zstd::stream::read::Decoder::new(&body[..])
+                .and_then(|mut d| d.window_log_max(window).map(|()| d));
             Box::new(d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?)
         }
         "br" => {
@@ -214,6 +216,10 @@ pub fn decode<'a>(
         }
         // Declared but not applied: already decoded by the crawler.
         "gzip" | "x-gzip" | "zstd" => return Ok(body),
+        // A coding no browser knows either (`none`, `utf-8`, `binary`,
+        // stacked `gzip, br`): browsers and our own fetcher pass such a
+        // body through, and a body that reads as HTML is taken so.
+        _ if looks_like_html(&body) => return Ok(body),
         other => return Err(Rejection::Skip(SkipReason::Encoding(other.to_string()))),
     };
     read_bounded(reader, limit, encoding).map(Cow::Owned)
@@ -364,5 +370,26 @@ mod tests {
         // Not chunked at all.
         assert_eq!(dechunk(b"<html><body>hello"), None);
         assert_eq!(dechunk(b"hello\r\n"), None);
+    }
+
+    /// A Content-Encoding no browser knows is passed through when the body
+    /// reads as HTML (servers do send `none` or `utf-8`), and still skips
+    /// a body that does not.
+    #[test]
+    fn an_unknown_coding_passes_html_through_and_skips_the_rest() {
+        let coding = |name: &str| Coding {
+            chunked: false,
+            content_encoding: Some(name.into()),
+        };
+        let page = b"\n<!DOCTYPE html><html><body><p>Plain page</p></body></html>";
+        for name in ["none", "utf-8", "binary", "gzip, br"] {
+            let got = decode(page, &coding(name), 1 << 20).unwrap_or_else(|_| panic!("{name}"));
+            assert_eq!(&got[..], &page[..], "{name}");
+        }
+        let skipped = decode(b"\x00\x01 not a page", &coding("compress"), 1 << 20);
+        assert!(
+            matches!(skipped, Err(Rejection::Skip(SkipReason::Encoding(ref e))) if e == "compress"),
+            "{skipped:?}"
+        );
     }
 }

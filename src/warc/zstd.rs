@@ -11,7 +11,7 @@
 use super::compression::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
 use super::error::WarcError;
 use super::gzip::skip_to_magic;
-use ::zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+use ::zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
 use std::io::{BufRead, Read};
 
 const SKIPPABLE_FIRST: u32 = 0x184D_2A50;
@@ -19,6 +19,22 @@ const SKIPPABLE_LAST: u32 = 0x184D_2A5F;
 const DICTIONARY_MAGIC: u32 = 0x184D_2A5D;
 /// Larger dictionaries than this are refused (memory bound).
 pub(crate) const MAX_DICTIONARY: u64 = 64 * 1024 * 1024;
+
+/// The largest window (log2 of its bytes) a frame may ask the decoder to
+/// keep, from the payload limit: a record's frame has no use for a window
+/// past its own size, and zstd's default allowance (2^27, 128 MiB a
+/// decoder) let a small `--long` frame take that much memory in each task
+/// whatever the limits said. At least 2^23, the window of zstd's own
+/// levels up to 19 (what Common Crawl's files are made with); a frame that
+/// asks for more than this fails as corrupt, alone.
+pub(crate) fn window_log_max(max_payload: usize) -> u32 {
+    let need = u64::try_from(max_payload)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1 << 20);
+    // ceil(log2(need)); `need` is at least 2^20.
+    let log = u64::BITS - (need - 1).leading_zeros();
+    log.clamp(23, 31)
+}
 
 /// Whether `prefix` starts with a zstd skippable frame.
 pub fn is_skippable(prefix: &[u8]) -> bool {
@@ -33,6 +49,8 @@ fn magic(prefix: &[u8]) -> Option<u32> {
 pub struct Frames<R> {
     input: Input<R>,
     decoder: Option<Decoder<'static>>,
+    /// [`window_log_max`], set on every decoder made.
+    window_log: u32,
     dict_id: Option<u32>,
     in_frame: bool,
     frame_offset: u64,
@@ -42,15 +60,22 @@ pub struct Frames<R> {
 }
 
 impl<R: Read + Send> Frames<R> {
-    pub fn new(input: Input<R>) -> Self {
+    pub fn new(input: Input<R>, window_log: u32) -> Self {
         Frames {
             frame_offset: input.pos(),
             input,
             decoder: None,
+            window_log,
             dict_id: None,
             in_frame: false,
             resync: false,
         }
+    }
+
+    /// `decoder` refusing windows over `window_log`.
+    fn bounded(&self, mut decoder: Decoder<'static>) -> std::io::Result<Decoder<'static>> {
+        decoder.set_parameter(DParameter::WindowLogMax(self.window_log))?;
+        Ok(decoder)
     }
 
     /// Reads a skippable frame; loads it when it is the dictionary.
@@ -92,14 +117,19 @@ impl<R: Read + Send> Frames<R> {
         let dict = if dict.starts_with(&ZSTD_MAGIC) {
             let mut raw = Vec::new();
             ::zstd::stream::read::Decoder::new(&dict[..])
+                .and_then(|mut d| {
+                    d.window_log_max(window_log_max(MAX_DICTIONARY as usize))
+                        .map(|()| d)
+                })
                 .and_then(|d| d.take(MAX_DICTIONARY).read_to_end(&mut raw))
                 .map_err(|e| bad_dict(offset, format!("compressed dictionary: {e}")))?;
             raw
         } else {
             dict
         };
-        let decoder =
-            Decoder::with_dictionary(&dict).map_err(|e| bad_dict(offset, e.to_string()))?;
+        let decoder = Decoder::with_dictionary(&dict)
+            .and_then(|d| self.bounded(d))
+            .map_err(|e| bad_dict(offset, e.to_string()))?;
         self.dict_id = ::zstd::zstd_safe::get_dict_id_from_dict(&dict).map(|id| id.get());
         self.decoder = Some(decoder);
         Ok(())
@@ -128,7 +158,7 @@ impl<R: Read + Send> Frames<R> {
                 }
                 d
             }
-            None => match Decoder::new() {
+            None => match Decoder::new().and_then(|d| self.bounded(d)) {
                 Ok(d) => d,
                 Err(e) => return Err(self.abandon(corrupt(offset, e.to_string()))),
             },

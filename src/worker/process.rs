@@ -17,7 +17,7 @@
 use super::metrics::Metrics;
 use crate::fetch::{FetchError, Fetcher};
 use crate::proto::{DocumentMessage, Failure, Origin, Task, task};
-use crate::warc::{self, Item, PageError, ReaderOptions, SkipReason, WarcReader};
+use crate::warc::{self, Item, PageError, ReaderOptions, SkipReason, WarcError, WarcReader};
 use crate::{Document, Extractor};
 use std::path::Path;
 use std::sync::Arc;
@@ -58,6 +58,21 @@ pub enum TaskError {
 }
 
 impl TaskError {
+    /// A WARC read error: transient when reading the file failed (an I/O
+    /// error on a network filesystem or a flaky disk may not recur, and a
+    /// redelivered task publishes the same document ids), permanent
+    /// otherwise (the bytes are what they are).
+    fn warc_read(error: &WarcError, reason: String) -> Self {
+        match error {
+            WarcError::Io { .. } => TaskError::Transient {
+                stage: "warc",
+                kind: "io".into(),
+                reason,
+            },
+            _ => TaskError::permanent("warc", "read", reason),
+        }
+    }
+
     fn permanent(stage: &'static str, kind: impl Into<String>, reason: impl ToString) -> Self {
         TaskError::Permanent {
             stage,
@@ -268,6 +283,12 @@ impl Processor {
                     &format!("{} at offset {}: {error}", path.display(), pos.offset),
                     "",
                 ))),
+                // Reading the file failed: the whole task again later
+                // (what was published comes again with the same ids).
+                Err(e @ WarcError::Io { .. }) => {
+                    let reason = format!("{}: {e}", path.display());
+                    return Err(TaskError::warc_read(&e, reason));
+                }
                 // Reading cannot go on (truncated compression and the like):
                 // what came before is published, the rest is a failure.
                 Err(e) => Some(Output::Failure(record_failure(
@@ -298,7 +319,8 @@ impl Processor {
         let item = warc::read_record_at(Path::new(&rec.path), rec.offset, length, self.reader);
         self.metrics.observe("warc", started);
         let item = item.map_err(|e| {
-            TaskError::permanent("warc", "read", format!("{}@{}: {e}", rec.path, rec.offset))
+            let reason = format!("{}@{}: {e}", rec.path, rec.offset);
+            TaskError::warc_read(&e, reason)
         })?;
         let output = match item {
             Item::Page(page) => match self.extract_page(task_id, &page) {
@@ -419,5 +441,32 @@ fn record_failure(
         reason: reason.to_string(),
         warc_record_id: record_id.to_string(),
         ..Failure::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading the file failing may not recur: the task goes round again.
+    /// What the bytes hold does not change: that stays permanent.
+    #[test]
+    fn a_warc_io_error_is_transient_and_bad_bytes_permanent() {
+        let io = WarcError::Io {
+            offset: 7,
+            source: std::io::Error::other("EIO"),
+        };
+        assert!(matches!(
+            TaskError::warc_read(&io, "f.warc: io".into()),
+            TaskError::Transient { stage: "warc", ref kind, .. } if kind == "io"
+        ));
+        let cut = WarcError::Truncated {
+            offset: 7,
+            what: "a record".into(),
+        };
+        assert!(matches!(
+            TaskError::warc_read(&cut, "f.warc: cut".into()),
+            TaskError::Permanent { stage: "warc", ref kind, .. } if kind == "read"
+        ));
     }
 }
