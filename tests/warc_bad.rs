@@ -209,6 +209,27 @@ fn wrong_content_length_gzip_per_record() {
     }
 }
 
+/// A record whose Content-Length is too small, with a WARC header quoted
+/// further on in its body (a page showing one, a stored `.warc`), in a
+/// file of one gzip member per record: the resync that skips the bad
+/// record finds the quoted header inside its member, and what that header
+/// declares (99,999,999 bytes) must not carry the reader past the member
+/// and over every record after it. Both are bad records; the rest is read.
+#[test]
+fn a_warc_header_quoted_in_a_bad_record_does_not_swallow_the_records_after_it() {
+    let (plain, written) = six();
+    let mut records = wrong_length(&split_records(&plain, &written), -40);
+    let quoted = b"\nWARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 99999999\r\n\r\n<p>";
+    let end = records[2].len() - 4;
+    records[2].splice(end..end, quoted.iter().copied());
+    let (items, error) = read(gzip_members(&records));
+    assert!(error.is_none(), "{error:?}");
+    let mut want = all_ids(&written);
+    want.remove(2);
+    assert_eq!(ids(&items), want);
+    assert_eq!(errors(&items).len(), 2, "{:?}", errors(&items));
+}
+
 #[test]
 fn missing_record_id_is_a_bad_record() {
     let (plain, written) = six();

@@ -65,7 +65,10 @@ pub enum Next {
 struct Body {
     declared: u64,
     remaining: u64,
-    /// The record started its own compressed member.
+    /// The record started its own compressed member, or was found inside
+    /// one by a resync after a bad record: either way it ends within its
+    /// member (or members that go on with it), and a body that runs past
+    /// that is the record's error, not the file's end.
     aligned: bool,
 }
 
@@ -75,6 +78,11 @@ pub struct Parser<'r> {
     body: Option<Body>,
     /// After an error: skip to the next record without reporting garbage.
     resyncing: bool,
+    /// The record being parsed was found by such a skip. In a compressed
+    /// file it may be a header quoted in the bad record's own body (a page
+    /// showing WARC headers, a stored `.warc`): what it declares must not
+    /// carry the reader past the member, over the records after it.
+    resynced: bool,
     /// The start of a `WARC/` line found at the end of one member and
     /// continued in the next (members that do not follow records), with
     /// where it starts; the next header begins with it.
@@ -88,6 +96,7 @@ impl<'r> Parser<'r> {
             started: false,
             body: None,
             resyncing: false,
+            resynced: false,
             carried: None,
         }
     }
@@ -126,9 +135,11 @@ impl<'r> Parser<'r> {
         }
         // A record whose start was carried over a member end was found by
         // the last scan, which reported the garbage before it.
+        self.resynced = false;
         if self.carried.is_none() {
             let (garbage, at) = self.scan_to_record()?;
             let resyncing = std::mem::take(&mut self.resyncing);
+            self.resynced = resyncing;
             if garbage > 0 && !resyncing {
                 return Ok(Next::Bad {
                     pos: at,
@@ -316,7 +327,7 @@ impl<'r> Parser<'r> {
         let carried = self.carried.take();
         let pos = carried.as_ref().map_or(self.stream.position(), |c| c.0);
         let aligned = carried.is_none()
-            && self.stream.at_member_start()
+            && (self.stream.at_member_start() || self.resynced)
             && self.compression() != Compression::None;
         let carried = carried.map(|c| c.1).unwrap_or_default();
         match self.read_fields(carried) {
