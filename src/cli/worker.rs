@@ -196,10 +196,22 @@ pub struct Args {
     extract: ExtractOptions,
 }
 
+/// A duration flag in seconds. At most [`MAX_SECONDS`]: deadlines and
+/// host slots are `Instant`s this far ahead, and `Instant + Duration`
+/// panics where it overflows (near 2^63 ns on Linux), which an operator's
+/// typo (`--task-deadline 1e19`) must not reach.
 fn seconds(value: f64, name: &str) -> anyhow::Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .with_context(|| format!("--{name}: {value} is not a duration"))
+    let duration = Duration::try_from_secs_f64(value)
+        .with_context(|| format!("--{name}: {value} is not a duration"))?;
+    anyhow::ensure!(
+        duration.as_secs_f64() <= MAX_SECONDS,
+        "--{name}: {value} s is more than {MAX_SECONDS} s (about 31 years)"
+    );
+    Ok(duration)
 }
+
+/// The longest duration flag, in seconds.
+const MAX_SECONDS: f64 = 1e9;
 
 fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
     let http = match args.http.as_str() {
@@ -316,6 +328,18 @@ mod tests {
             delay_queue: delay_queue.map(String::from),
             delivery_limit: 5,
             encoding: EncodingArg::Protobuf,
+        }
+    }
+
+    /// A duration past what `Instant` arithmetic can take is refused with
+    /// the flag's name, not left to panic later.
+    #[test]
+    fn a_duration_flag_is_bounded() {
+        assert_eq!(seconds(2.5, "x").ok(), Some(Duration::from_millis(2500)));
+        assert!(seconds(MAX_SECONDS, "x").is_ok());
+        for bad in [1e19, f64::INFINITY, -1.0, f64::NAN] {
+            let e = seconds(bad, "task-deadline").expect_err("refused");
+            assert!(e.to_string().contains("--task-deadline"), "{e}");
         }
     }
 
