@@ -25,16 +25,20 @@ pub(crate) const MAX_DICTIONARY: u64 = 64 * 1024 * 1024;
 /// past its own size, and zstd's default allowance (2^27, 128 MiB a
 /// decoder) let a small `--long` frame take that much memory in each task
 /// whatever the limits said. At least 2^23, the window of zstd's own
-/// levels up to 19 (what Common Crawl's files are made with); a frame that
-/// asks for more than this fails as corrupt, alone.
+/// levels up to 19 (what Common Crawl's files are made with), and never
+/// more than zstd's default; a frame that asks for more fails as corrupt,
+/// alone.
 pub(crate) fn window_log_max(max_payload: usize) -> u32 {
     let need = u64::try_from(max_payload)
         .unwrap_or(u64::MAX)
         .saturating_add(1 << 20);
     // ceil(log2(need)); `need` is at least 2^20.
     let log = u64::BITS - (need - 1).leading_zeros();
-    log.clamp(23, 31)
+    log.clamp(23, ZSTD_DEFAULT_WINDOW_LOG)
 }
+
+/// zstd's own limit on the window a decoder accepts unless told more.
+const ZSTD_DEFAULT_WINDOW_LOG: u32 = 27;
 
 /// Whether `prefix` starts with a zstd skippable frame.
 pub fn is_skippable(prefix: &[u8]) -> bool {
@@ -300,4 +304,21 @@ fn corrupt(offset: u64, message: String) -> WarcError {
 
 fn bad_dict(offset: u64, message: String) -> WarcError {
     WarcError::BadDictionary { offset, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window follows the payload limit, between zstd's level-19
+    /// window and its default limit: never more than zstd allowed before.
+    #[test]
+    fn the_window_follows_the_payload_limit_within_zstds_own_bounds() {
+        assert_eq!(window_log_max(0), 23);
+        assert_eq!(window_log_max(1 << 20), 23);
+        assert_eq!(window_log_max(16 << 20), 25);
+        assert_eq!(window_log_max(64 << 20), 27);
+        assert_eq!(window_log_max(1 << 30), 27);
+        assert_eq!(window_log_max(usize::MAX), 27);
+    }
 }
