@@ -170,11 +170,20 @@ fn one_line(value: &str) -> String {
     value.replace(['\r', '\n'], " ")
 }
 
-/// A deterministic UUID (version 8) from the source record and position:
-/// the same input gives the same output file.
+/// A deterministic UUID (version 8) from the source file's name, record
+/// and position: the same input gives the same output file, and records
+/// of two files that share record ids and offsets (a copy under another
+/// name, WARCs written by one tool from one seed) get ids of their own, as
+/// WARC-Record-IDs must be unique. The name without its folders, so that
+/// where a run is started from does not change the ids.
 pub fn wet_record_id(source: &Source) -> String {
+    let name = std::path::Path::new(source.file)
+        .file_name()
+        .map_or(source.file.into(), |n| n.to_string_lossy());
     let mut hasher = blake3::Hasher::new();
     hasher.update(b"linesift-wet\0");
+    hasher.update(name.as_bytes());
+    hasher.update(b"\0");
     hasher.update(source.record_id.as_bytes());
     hasher.update(&source.pos.offset.to_le_bytes());
     hasher.update(&source.pos.inner.to_le_bytes());
@@ -221,4 +230,33 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(file: &str, record_id: &str, offset: u64) -> String {
+        wet_record_id(&Source {
+            file,
+            pos: RecordPos { offset, inner: 0 },
+            record_id,
+            target_uri: None,
+            date: None,
+        })
+    }
+
+    /// Ids are the same for the same record of the same file, wherever the
+    /// file is named from, and differ for a record of another file at the
+    /// same offset with the same source id.
+    #[test]
+    fn wet_ids_are_stable_and_differ_between_files() {
+        let a = id("crawl/a.warc.gz", "<urn:uuid:1>", 100);
+        assert_eq!(a, id("/data/crawl/a.warc.gz", "<urn:uuid:1>", 100));
+        assert_ne!(a, id("crawl/b.warc.gz", "<urn:uuid:1>", 100));
+        assert_ne!(a, id("crawl/a.warc.gz", "<urn:uuid:2>", 100));
+        assert_ne!(a, id("crawl/a.warc.gz", "<urn:uuid:1>", 101));
+        assert!(a.starts_with("<urn:uuid:") && a.ends_with('>'), "{a}");
+        assert_eq!(&a[24..25], "8", "version 8: {a}");
+    }
 }
