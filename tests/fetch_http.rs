@@ -757,6 +757,49 @@ async fn broken_chunking_is_an_http_error() {
     assert!(matches!(e, FetchError::Http { .. }), "{e}");
 }
 
+/// A password in the URL asked for does not reach the error (logs,
+/// dead-letter reasons, Failure events), whatever the failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_in_a_url_stay_out_of_its_errors() {
+    let srv = server(|_| not_found()).await;
+    let f = one_try_fetcher();
+    let port = srv.addr.port();
+    let gone = f
+        .fetch(&format!("http://crawler:s3cret@127.0.0.1:{port}/gone"))
+        .await
+        .expect_err("404");
+    assert!(
+        matches!(gone, FetchError::Status { status: 404, .. }),
+        "{gone}"
+    );
+    let closed = free_local_port();
+    let unreachable = f
+        .fetch(&format!("http://crawler:s3cret@127.0.0.1:{closed}/"))
+        .await
+        .expect_err("nothing listens");
+    let private = f
+        .fetch("http://crawler:s3cret@10.0.0.1/admin")
+        .await
+        .expect_err("a private address");
+    assert!(
+        matches!(private, FetchError::RefusedAddress { .. }),
+        "{private}"
+    );
+    for e in [gone, unreachable, private] {
+        let shown = format!("{e} {e:?}");
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(!shown.contains("crawler"), "{shown}");
+    }
+}
+
+/// A port nothing listens on (bound, then let go).
+fn free_local_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
 /// A connection that closes before the body its Content-Length promised
 /// is a server cut off (restarting, overloaded), worth another try, not a
 /// malformed response: `Connect`, which is transient.

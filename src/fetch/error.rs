@@ -6,6 +6,7 @@ use crate::extract::ExtractError;
 use std::net::IpAddr;
 use std::time::Duration;
 use thiserror::Error;
+use url::Url;
 
 #[derive(Debug, Error)]
 pub enum FetchError {
@@ -137,6 +138,44 @@ impl FetchError {
     /// Whether trying again later may succeed: network trouble, timeouts,
     /// 429 and the 5xx statuses of overloaded or restarting servers, and a
     /// robots.txt that could not be read for such a reason.
+    /// The error with the credentials of the URL `input` (its
+    /// `user:password@`) taken out of the URLs and messages it carries,
+    /// which go to logs, dead-letter reasons and `Failure` events. The
+    /// request itself still sends them.
+    pub fn without_credentials_of(mut self, input: &str) -> Self {
+        let Some(secret) = credentials(input) else {
+            return self;
+        };
+        for text in self.texts() {
+            if text.contains(&secret) {
+                *text = text.replace(&secret, "");
+            }
+        }
+        self
+    }
+
+    /// The URLs and messages the error carries.
+    fn texts(&mut self) -> Vec<&mut String> {
+        match self {
+            FetchError::InvalidUrl { url, reason } => vec![url, reason],
+            FetchError::Dns { url, message, .. }
+            | FetchError::Connect { url, message }
+            | FetchError::Tls { url, message }
+            | FetchError::Timeout { url, message }
+            | FetchError::Http { url, message } => vec![url, message],
+            FetchError::RefusedAddress { url, .. }
+            | FetchError::Status { url, .. }
+            | FetchError::TooLarge { url, .. }
+            | FetchError::Robots { url, .. }
+            | FetchError::NotHtml { url, .. }
+            | FetchError::TooManyRedirects { url, .. }
+            | FetchError::RedirectLoop { url }
+            | FetchError::Extract { url, .. }
+            | FetchError::HostBusy { url, .. } => vec![url],
+            FetchError::Client(message) => vec![message],
+        }
+    }
+
     pub fn is_transient(&self) -> bool {
         match self {
             FetchError::Connect { .. } | FetchError::Timeout { .. } => true,
@@ -146,5 +185,16 @@ impl FetchError {
             FetchError::Status { status, .. } => matches!(status, 429 | 502 | 503 | 504),
             _ => false,
         }
+    }
+}
+
+/// The userinfo of the URL `input` as its serialization writes it
+/// (`user:password@` or `user@`), if it has any.
+fn credentials(input: &str) -> Option<String> {
+    let url = Url::parse(input).ok()?;
+    match (url.username(), url.password()) {
+        ("", None) => None,
+        (user, Some(password)) => Some(format!("{user}:{password}@")),
+        (user, None) => Some(format!("{user}@")),
     }
 }

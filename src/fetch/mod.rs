@@ -170,6 +170,16 @@ impl Fetcher {
         url: &str,
         max_host_wait: Option<Duration>,
     ) -> Result<Fetched, FetchError> {
+        self.fetch_bounded(url, max_host_wait)
+            .await
+            .map_err(|e| e.without_credentials_of(url))
+    }
+
+    async fn fetch_bounded(
+        &self,
+        url: &str,
+        max_host_wait: Option<Duration>,
+    ) -> Result<Fetched, FetchError> {
         let mut url = parse_url(url)?;
         self.options
             .guard
