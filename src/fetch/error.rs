@@ -8,6 +8,32 @@ use std::time::Duration;
 use thiserror::Error;
 use url::Url;
 
+/// The `url` field of a [`FetchError`] (by reference or by mutable
+/// reference, as `$error` is), `None` for [`FetchError::Client`]: one list
+/// of the variants for [`FetchError::url`] and the credential scrub.
+macro_rules! url_field {
+    ($error:expr) => {
+        match $error {
+            FetchError::InvalidUrl { url, .. }
+            | FetchError::Dns { url, .. }
+            | FetchError::RefusedAddress { url, .. }
+            | FetchError::Connect { url, .. }
+            | FetchError::Tls { url, .. }
+            | FetchError::Timeout { url, .. }
+            | FetchError::Status { url, .. }
+            | FetchError::TooLarge { url, .. }
+            | FetchError::Robots { url, .. }
+            | FetchError::NotHtml { url, .. }
+            | FetchError::TooManyRedirects { url, .. }
+            | FetchError::RedirectLoop { url }
+            | FetchError::Http { url, .. }
+            | FetchError::Extract { url, .. }
+            | FetchError::HostBusy { url, .. } => Some(url),
+            FetchError::Client(_) => None,
+        }
+    };
+}
+
 #[derive(Debug, Error)]
 pub enum FetchError {
     /// The input is not an absolute http(s) URL.
@@ -115,67 +141,25 @@ impl FetchError {
 
     /// The URL the error is about, when there is one.
     pub fn url(&self) -> Option<&str> {
-        match self {
-            FetchError::InvalidUrl { url, .. }
-            | FetchError::Dns { url, .. }
-            | FetchError::RefusedAddress { url, .. }
-            | FetchError::Connect { url, .. }
-            | FetchError::Tls { url, .. }
-            | FetchError::Timeout { url, .. }
-            | FetchError::Status { url, .. }
-            | FetchError::TooLarge { url, .. }
-            | FetchError::Robots { url, .. }
-            | FetchError::NotHtml { url, .. }
-            | FetchError::TooManyRedirects { url, .. }
-            | FetchError::RedirectLoop { url }
-            | FetchError::Http { url, .. }
-            | FetchError::Extract { url, .. }
-            | FetchError::HostBusy { url, .. } => Some(url),
-            FetchError::Client(_) => None,
-        }
+        url_field!(self).map(String::as_str)
     }
 
-    /// Whether trying again later may succeed: network trouble, timeouts,
-    /// 429 and the 5xx statuses of overloaded or restarting servers, and a
-    /// robots.txt that could not be read for such a reason.
     /// The error with the credentials of the URL `input` (its
-    /// `user:password@`) taken out of the URLs and messages it carries,
-    /// which go to logs, dead-letter reasons and `Failure` events. The
-    /// request itself still sends them.
+    /// `user:password@`) taken out of the URL it carries, which goes to
+    /// logs, dead-letter reasons and `Failure` events. Only the URLs built
+    /// from our own parsed `Url` carry them: reqwest leaves them out of
+    /// the URLs in its errors and messages. The request still sends them.
     pub fn without_credentials_of(mut self, input: &str) -> Self {
-        let Some(secret) = credentials(input) else {
-            return self;
-        };
-        for text in self.texts() {
-            if text.contains(&secret) {
-                *text = text.replace(&secret, "");
-            }
+        if let (Some(secret), Some(url)) = (credentials(input), url_field!(&mut self)) {
+            *url = url.replace(&secret, "");
         }
         self
     }
 
-    /// The URLs and messages the error carries.
-    fn texts(&mut self) -> Vec<&mut String> {
-        match self {
-            FetchError::InvalidUrl { url, reason } => vec![url, reason],
-            FetchError::Dns { url, message, .. }
-            | FetchError::Connect { url, message }
-            | FetchError::Tls { url, message }
-            | FetchError::Timeout { url, message }
-            | FetchError::Http { url, message } => vec![url, message],
-            FetchError::RefusedAddress { url, .. }
-            | FetchError::Status { url, .. }
-            | FetchError::TooLarge { url, .. }
-            | FetchError::Robots { url, .. }
-            | FetchError::NotHtml { url, .. }
-            | FetchError::TooManyRedirects { url, .. }
-            | FetchError::RedirectLoop { url }
-            | FetchError::Extract { url, .. }
-            | FetchError::HostBusy { url, .. } => vec![url],
-            FetchError::Client(message) => vec![message],
-        }
-    }
-
+    /// Whether trying again later may succeed: network trouble (a DNS
+    /// lookup that failed for now among it), timeouts,
+    /// 429 and the 5xx statuses of overloaded or restarting servers, and a
+    /// robots.txt that could not be read for such a reason.
     pub fn is_transient(&self) -> bool {
         match self {
             FetchError::Connect { .. } | FetchError::Timeout { .. } => true,
