@@ -3,7 +3,9 @@
 //! `deadline` and a reason naming `task_deadline`, which the consumer's
 //! policy retries and dead-letters at the delivery limit like any
 //! transient failure; a task within its deadline passes; and blocking WARC
-//! work stops publishing once the deadline has passed.
+//! work stops publishing once the deadline has passed. Also a WARC file's
+//! gzip member over `max_member`: a `too_large` failure event, and the
+//! records after it are published.
 
 mod cli_support;
 
@@ -22,6 +24,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 fn processor(deadline: Duration) -> Arc<Processor> {
+    processor_reading(deadline, ReaderOptions::default())
+}
+
+fn processor_reading(deadline: Duration, reader: ReaderOptions) -> Arc<Processor> {
     let fetch = FetchOptions {
         guard: Guard {
             allow_loopback: true,
@@ -42,10 +48,7 @@ fn processor(deadline: Duration) -> Arc<Processor> {
     let extractor = Extractor::new(Options::default());
     let fetcher = Fetcher::new(extractor.clone(), fetch).unwrap();
     let metrics = Metrics::new().unwrap();
-    Arc::new(
-        Processor::new(fetcher, extractor, ReaderOptions::default(), metrics)
-            .with_deadline(Some(deadline)),
-    )
+    Arc::new(Processor::new(fetcher, extractor, reader, metrics).with_deadline(Some(deadline)))
 }
 
 fn url_task(url: String) -> Task {
@@ -181,5 +184,65 @@ async fn warc_file_work_stops_publishing_after_the_deadline() {
     }
     assert!(documents <= 2, "{documents} documents published");
     writer.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+/// A WARC file task whose second gzip member decompresses past
+/// `max_member`: the member is a failure event of kind `too_large` naming
+/// the limit and its offset, as a payload over `max_payload` is, and the
+/// record after it is still published; the task succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warc_member_over_max_member_is_a_too_large_failure_and_reading_goes_on() {
+    let bomb = {
+        let mut rec = record(1);
+        let zeros = 4usize << 20;
+        let body = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{PAGE}");
+        let from = format!("Content-Length: {}", body.len());
+        let to = format!("Content-Length: {}", body.len() + zeros);
+        let at = rec.len() - 4;
+        rec.splice(at..at, std::iter::repeat_n(b' ', zeros));
+        let rec = String::from_utf8(rec).unwrap().replacen(&from, &to, 1);
+        gzip(rec.as_bytes())
+    };
+    let first = gzip(&record(0));
+    let bomb_at = first.len();
+    let file = [first, bomb, gzip(&record(2))].concat();
+    let dir = std::env::temp_dir().join(format!("linesift-member-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bomb.warc.gz");
+    std::fs::write(&path, file).unwrap();
+    let reader = ReaderOptions {
+        max_member: 1 << 20,
+        ..ReaderOptions::default()
+    };
+    let p = processor_reading(Duration::from_secs(60), reader);
+    let (tx, mut rx) = mpsc::channel(32);
+    let task = Task {
+        id: "member-warc".into(),
+        source: Some(task::Source::WarcFile(WarcFile {
+            path: path.to_string_lossy().into_owned(),
+        })),
+        ..Task::default()
+    };
+    p.run(&task, tx).await.unwrap();
+    let mut got = Vec::new();
+    while let Some(out) = rx.recv().await {
+        got.push(match out {
+            Output::Document(d) => d.warc_record_id,
+            Output::Failure(f) => {
+                let at = format!("offset {bomb_at}");
+                assert!(f.reason.contains("(max_member)"), "{}", f.reason);
+                assert!(f.reason.contains(&at), "{}", f.reason);
+                format!("failure:{}", f.kind)
+            }
+        });
+    }
+    assert_eq!(got, ["<urn:uuid:r0>", "failure:too_large", "<urn:uuid:r2>"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

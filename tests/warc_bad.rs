@@ -1,8 +1,8 @@
 //! Bad input: truncated gzip and zstd, garbage between records and
 //! members, wrong Content-Length, a missing WARC-Record-ID, a zstd file
-//! without its dictionary, corrupt gzip members and zstd frames. Each is
-//! counted as an error, reading carries on where it can, and nothing
-//! panics.
+//! without its dictionary, corrupt gzip members and zstd frames, members
+//! and frames decompressing past `max_member` (bombs). Each is counted as
+//! an error, reading carries on where it can, and nothing panics.
 
 mod warc_support;
 
@@ -12,7 +12,11 @@ use warc_support::*;
 
 /// Items until the first fatal error, and that error.
 fn read(bytes: Vec<u8>) -> (Vec<Item>, Option<WarcError>) {
-    let reader = WarcReader::new(Cursor::new(bytes), ReaderOptions::default()).unwrap();
+    read_with(bytes, ReaderOptions::default())
+}
+
+fn read_with(bytes: Vec<u8>, options: ReaderOptions) -> (Vec<Item>, Option<WarcError>) {
+    let reader = WarcReader::new(Cursor::new(bytes), options).unwrap();
     let mut items = Vec::new();
     for r in reader {
         match r {
@@ -640,4 +644,222 @@ fn offset_reads_that_find_no_record_fail_with_exit_code_1() {
     let (code, _, stderr) = ra(path.to_str().unwrap(), written[2].offset);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
+}
+
+/// A resource record of `len` zero bytes (a decompression bomb),
+/// compressed as it is made into one gzip member or zstd frame (with a
+/// checksum): nothing of it is held whole.
+fn bomb(len: u64, format: &str) -> Vec<u8> {
+    let head = format!(
+        "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:bomb>\r\n\
+         WARC-Target-URI: http://bomb.example/\r\nContent-Type: text/html\r\n\
+         Content-Length: {len}\r\n\r\n"
+    );
+    let write = |w: &mut dyn std::io::Write| {
+        let zeros = vec![0u8; 1 << 20];
+        w.write_all(head.as_bytes()).unwrap();
+        let mut left = len;
+        while left > 0 {
+            let n = left.min(zeros.len() as u64) as usize;
+            w.write_all(&zeros[..n]).unwrap();
+            left -= n as u64;
+        }
+        w.write_all(b"\r\n\r\n").unwrap();
+    };
+    match format {
+        "zstd" => {
+            let mut enc = zstd::Encoder::new(Vec::new(), 1).unwrap();
+            enc.include_checksum(true).unwrap();
+            write(&mut enc);
+            enc.finish().unwrap()
+        }
+        _ => {
+            let level = flate2::Compression::default();
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), level);
+            write(&mut enc);
+            enc.finish().unwrap()
+        }
+    }
+}
+
+/// Members (frames) in `format`, one a part, each compressed unless it is
+/// `bomb` (compressed already); and where each starts.
+fn with_bombs(parts: &[&[u8]], bomb: &[u8], format: &str) -> (Vec<u8>, Vec<u64>) {
+    let mut file = Vec::new();
+    let mut offsets = Vec::new();
+    for &part in parts {
+        offsets.push(file.len() as u64);
+        match (part == bomb, format) {
+            (true, _) => file.extend_from_slice(part),
+            (false, "zstd") => file.extend(zstd::bulk::compress(part, 3).unwrap()),
+            (false, _) => file.extend(gzip_members(&[part.to_vec()])),
+        }
+    }
+    (file, offsets)
+}
+
+/// The offsets of the members given up as over `max_member`, checking
+/// that each is reported at its own offset.
+fn bombs_reported(items: &[Item]) -> Vec<u64> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Bad {
+                pos,
+                error: WarcError::MemberTooLarge { offset, .. },
+            } => {
+                assert_eq!(pos.offset, *offset);
+                Some(*offset)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A member or frame decompressing past `max_member` is reported at its
+/// offset and given up, and reading goes on with the next one: the first
+/// member, two in a row, one between records. Bombs the gzip layer
+/// inflates in one call (600 KiB) and ones it streams (8 MiB); zstd frames
+/// passed over by their block headers, exactly (nothing after them is
+/// taken for garbage).
+#[test]
+fn members_over_max_member_are_reported_and_the_records_after_them_read() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    for format in ["gzip", "zstd"] {
+        for (len, max_member) in [(600 << 10, 64 << 10), (8 << 20, 1 << 20)] {
+            let what = format!("{format}, {len} bytes over {max_member}");
+            let bomb = bomb(len, format);
+            let r: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+            let parts = [&bomb, r[0], r[1], r[2], &bomb, &bomb, r[3], r[4], r[5]];
+            let (file, offsets) = with_bombs(&parts, &bomb, format);
+            let options = ReaderOptions {
+                max_member,
+                ..ReaderOptions::default()
+            };
+            let (items, error) = read_with(file, options);
+            assert!(error.is_none(), "{what}: {error:?}");
+            assert_eq!(ids(&items), all_ids(&written), "{what}");
+            assert_eq!(
+                bombs_reported(&items),
+                vec![offsets[0], offsets[4], offsets[5]],
+                "{what}"
+            );
+            assert_eq!(errors(&items).len(), 3, "{what}: {:?}", errors(&items));
+            assert!(errors(&items)[0].contains("(max_member)"), "{what}");
+        }
+    }
+}
+
+/// A frame over `max_member` holding a stored `.warc.zst` (incompressible
+/// bytes go into zstd's raw blocks as they are) is passed over to its own
+/// end by its block headers: the frame inside it is not taken for the
+/// next one, as a search for the next frame magic would take it.
+#[test]
+fn a_zstd_frame_over_max_member_is_passed_over_to_its_own_end() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let planted = replace_first(&records[0], &written[0].id, "<urn:uuid:planted>");
+    let planted = zstd::bulk::compress(&planted, 3).unwrap();
+    let mut payload = noise(150_000, 3);
+    payload.extend_from_slice(&planted);
+    payload.extend(noise(150_000, 4));
+    let big = format!(
+        "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:big>\r\n\
+         WARC-Target-URI: http://big.example/w.warc.zst\r\nContent-Type: application/zstd\r\n\
+         Content-Length: {}\r\n\r\n",
+        payload.len()
+    );
+    let big = zstd::bulk::compress(&[big.as_bytes(), &payload, b"\r\n\r\n"].concat(), 3).unwrap();
+    assert!(
+        big.windows(planted.len()).any(|w| w == planted),
+        "the stored frame is in the big one as it is"
+    );
+    let r: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+    let parts = [r[0], r[1], &big, r[2], r[3], r[4], r[5]];
+    let (file, offsets) = with_bombs(&parts, &big, "zstd");
+    let options = ReaderOptions {
+        max_member: 64 << 10,
+        ..ReaderOptions::default()
+    };
+    let (items, error) = read_with(file, options);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(ids(&items), all_ids(&written));
+    assert_eq!(bombs_reported(&items), vec![offsets[2]]);
+    assert_eq!(errors(&items).len(), 1, "{:?}", errors(&items));
+}
+
+/// A whole-file gzip stream is one member: over `max_member` it is given
+/// up where it went over, keeping the records read before, and the file
+/// ends there (no other member follows) without a fatal error.
+#[test]
+fn a_whole_file_gzip_over_max_member_keeps_the_records_before() {
+    let (plain, written) = six();
+    let bomb_len: u64 = 8 << 20;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    use std::io::Write;
+    gz.write_all(&plain).unwrap();
+    gz.write_all(
+        format!(
+            "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:bomb>\r\n\
+             Content-Type: text/html\r\nContent-Length: {bomb_len}\r\n\r\n"
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    for _ in 0..bomb_len >> 20 {
+        gz.write_all(&[0u8; 1 << 20]).unwrap();
+    }
+    gz.write_all(b"\r\n\r\n").unwrap();
+    gz.write_all(&plain).unwrap();
+    let options = ReaderOptions {
+        max_member: 1 << 20,
+        ..ReaderOptions::default()
+    };
+    let (items, error) = read_with(gz.finish().unwrap(), options);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(ids(&items), all_ids(&written));
+    assert_eq!(bombs_reported(&items), vec![0]);
+    assert_eq!(errors(&items).len(), 1, "{:?}", errors(&items));
+}
+
+/// `linesift warc --max-member`: the bomb is logged with the file and its
+/// offset, the records after it are extracted, exit code 0; read by
+/// `--offset`, the bomb is an error for that one read (exit code 1).
+#[test]
+fn a_member_over_max_member_in_the_cli_is_logged_and_skipped() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let bomb = bomb(4 << 20, "gzip");
+    let r: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+    let parts = [r[0], r[1], &bomb, r[2], r[3], r[4], r[5]];
+    let (file, offsets) = with_bombs(&parts, &bomb, "gzip");
+    let path = scratch("bomb.warc.gz");
+    std::fs::write(&path, &file).unwrap();
+    let out = scratch("bomb.jsonl");
+    let (path, out) = (path.to_str().unwrap(), out.to_str().unwrap());
+    let (code, _, stderr) = linesift(&["warc", path, "-o", out, "--max-member", "1M"]);
+    assert_eq!(code, 0, "{stderr}");
+    let want = format!(
+        "{path}: gzip member at offset {} decompresses to more than the limit of 1048576 bytes \
+         (max_member); reading goes on at the next member",
+        offsets[2]
+    );
+    assert!(stderr.contains(&want), "{stderr}");
+    let lines = std::fs::read_to_string(out).unwrap();
+    assert_eq!(lines.lines().count(), 6, "{stderr}");
+    let offset = offsets[2].to_string();
+    let args = [
+        "warc",
+        path,
+        "-o",
+        out,
+        "--max-member",
+        "1M",
+        "--offset",
+        &offset,
+    ];
+    let (code, _, stderr) = linesift(&args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("(max_member)"), "{stderr}");
 }

@@ -120,7 +120,7 @@ pub fn damage(bytes: &mut Vec<u8>, how: u8, at: u16) {
 pub fn read_all(bytes: &[u8]) {
     let options = ReaderOptions {
         max_payload: MAX_PAYLOAD,
-        // Small, so that a bomb in the input ends quickly as an error.
+        // Small, so that a bomb in the input is given up quickly.
         max_member: 64 << 20,
     };
     let Ok(reader) = WarcReader::new(bytes, options) else {

@@ -2,8 +2,9 @@
 //! decompresses and frames records into bounded batches; the batches are
 //! extracted on `--jobs` threads; a writer thread serialises, compresses
 //! and writes the documents in input order, so output compression overlaps
-//! extraction. Bad records and corrupt gzip members / zstd frames are
-//! counted, logged with file and offset, and skipped; a truncated file ends
+//! extraction. Bad records and corrupt gzip members / zstd frames (or ones
+//! decompressing past `--max-member`) are counted, logged with file and
+//! offset, and skipped; a truncated file ends
 //! with a message and keeps what came before. The exit code is 2 for fatal
 //! errors (output, arguments), 1 when an input could not be read at all
 //! (it could not be opened, it held no record at all, or not one record
@@ -58,8 +59,9 @@ pub struct Args {
     #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
           value_parser = super::options::parse_size_usize)]
     max_payload: usize,
-    /// Stop reading a file whose gzip member or zstd frame decompresses to
-    /// more than this (decompression bomb guard; K, M, G suffixes).
+    /// Give up a gzip member or zstd frame that decompresses to more than
+    /// this, and go on with the next (decompression bomb guard; K, M, G
+    /// suffixes).
     #[arg(long, env = "LINESIFT_MAX_MEMBER", value_name = "SIZE", default_value = "16G",
           value_parser = super::options::parse_size)]
     max_member: u64,
@@ -684,10 +686,7 @@ impl Summary {
         let offset = pos.offset;
         match item {
             // The message names the member's offset itself.
-            Item::Bad {
-                error: WarcError::Corrupt { .. },
-                ..
-            } => self.log(format_args!(
+            Item::Bad { error, .. } if error.is_member_level() => self.log(format_args!(
                 "{name}: {message}; reading goes on at the next member"
             )),
             Item::Bad {

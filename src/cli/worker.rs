@@ -117,8 +117,9 @@ pub struct Args {
     #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
           value_parser = parse_size_usize)]
     max_payload: usize,
-    /// End a WARC file whose gzip member or zstd frame decompresses to more
-    /// than this (decompression bomb guard; K, M, G suffixes).
+    /// Give up a WARC file's gzip member or zstd frame that decompresses to
+    /// more than this, with a failure event, and go on with the next
+    /// (decompression bomb guard; K, M, G suffixes).
     #[arg(long, env = "LINESIFT_MAX_MEMBER", value_name = "SIZE", default_value = "16G",
           value_parser = parse_size)]
     max_member: u64,

@@ -46,6 +46,12 @@ pub trait Decode: Send {
     fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError>;
     /// Decompressed bytes of the current member; `Ok(0)` at its end.
     fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError>;
+    /// Gives up the current member without decompressing the rest of it:
+    /// the next [`Decode::next_member`] moves to the member after it, where
+    /// the member's own structure says it ends or, where it says nothing
+    /// (deflate), at the next member header found, as after a corrupt
+    /// member. Reads no more than the compressed bytes up to there.
+    fn skip_member(&mut self) -> Result<(), WarcError>;
     /// Compressed bytes consumed so far (file offset).
     fn file_offset(&self) -> u64;
     fn compression(&self) -> Compression;
@@ -267,6 +273,14 @@ impl<R: Read + Send> Decode for Plain<R> {
         self.input.read(out).map_err(|e| io_error(pos, e))
     }
 
+    /// The whole file is the one member: skipping it ends the file.
+    fn skip_member(&mut self) -> Result<(), WarcError> {
+        let mut sink = std::io::sink();
+        let pos = self.input.pos();
+        io::copy(&mut self.input, &mut sink).map_err(|e| io_error(pos, e))?;
+        Ok(())
+    }
+
     fn file_offset(&self) -> u64 {
         self.input.pos()
     }
@@ -278,9 +292,10 @@ impl<R: Read + Send> Decode for Plain<R> {
 
 /// Opens the right layer for `inner`, whose first byte is at `base`.
 /// `max_member` caps the decompressed bytes of one gzip member or zstd
-/// frame (see [`WarcError::MemberTooLarge`]); `max_payload`, the reader's
-/// payload limit, bounds the buffer a gzip member is inflated into at once
-/// and the window a zstd frame may ask for ([`zstd::window_log_max`]).
+/// frame (see [`WarcError::MemberTooLarge`]); it and `max_payload`, the
+/// reader's payload limit, bound the buffer a gzip member is inflated into
+/// at once (see [`gzip::whole_max_for`]); `max_payload` also bounds the window
+/// a zstd frame may ask for ([`zstd::window_log_max`]).
 pub fn open<'r, R: Read + Send + 'r>(
     inner: R,
     base: u64,
@@ -291,7 +306,12 @@ pub fn open<'r, R: Read + Send + 'r>(
     let head = input.peek(8)?.to_vec();
     Ok(match detect(&head) {
         Compression::Gzip => {
-            let members = gzip::Members::with_whole_max(input, gzip::whole_max_for(max_payload));
+            // A member inflating past `max_member` is given up there: the
+            // one-call buffer need not hold more, so such a member is
+            // streamed and stopped at the cap rather than inflated whole.
+            let cap = usize::try_from(max_member.saturating_add(1)).unwrap_or(usize::MAX);
+            let whole_max = gzip::whole_max_for(max_payload).min(cap);
+            let members = gzip::Members::with_whole_max(input, whole_max);
             Capped::boxed(Box::new(members), "gzip", max_member)
         }
         Compression::Zstd => {
@@ -309,10 +329,11 @@ pub fn open<'r, R: Read + Send + 'r>(
 }
 
 /// Caps the decompressed bytes of each member of a compressed layer (the
-/// bomb guard, `max_member`). Over the cap the file ends with
-/// [`WarcError::MemberTooLarge`]: the rest of the member cannot be skipped
-/// without decompressing it. The wrapper drains a member itself before
-/// moving on, so bytes of records nobody reads count too.
+/// bomb guard, `max_member`). A member over the cap is given up where it
+/// went over ([`Decode::skip_member`]) with [`WarcError::MemberTooLarge`],
+/// and reading goes on with the next member, as after a corrupt one;
+/// nothing of it is decompressed past the cap. The wrapper drains a member
+/// itself before moving on, so bytes of records nobody reads count too.
 struct Capped<'r> {
     inner: Box<dyn Decode + 'r>,
     format: &'static str,
@@ -321,8 +342,6 @@ struct Capped<'r> {
     member: Option<u64>,
     /// Decompressed bytes of the current member.
     out: u64,
-    /// A member went over the cap: the file ends here.
-    ended: bool,
 }
 
 impl<'r> Capped<'r> {
@@ -337,7 +356,6 @@ impl<'r> Capped<'r> {
             limit,
             member: None,
             out: 0,
-            ended: false,
         })
     }
 }
@@ -347,9 +365,6 @@ impl Decode for Capped<'_> {
         let mut sink = [0u8; 16 * 1024];
         while self.member.is_some() {
             self.read(&mut sink)?;
-        }
-        if self.ended {
-            return Ok(None);
         }
         let start = self.inner.next_member()?;
         self.member = start.map(|s| s.offset);
@@ -367,8 +382,7 @@ impl Decode for Capped<'_> {
         }
         self.out += n as u64;
         if self.out > self.limit {
-            self.ended = true;
-            self.member = None;
+            self.skip_member()?;
             return Err(WarcError::MemberTooLarge {
                 format: self.format,
                 offset,
@@ -376,6 +390,11 @@ impl Decode for Capped<'_> {
             });
         }
         Ok(n)
+    }
+
+    fn skip_member(&mut self) -> Result<(), WarcError> {
+        self.member = None;
+        self.inner.skip_member()
     }
 
     fn file_offset(&self) -> u64 {

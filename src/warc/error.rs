@@ -1,7 +1,7 @@
 //! Errors of the WARC layers. Record-level errors (`BadRecord` and friends)
 //! let the reader carry on with the next record; member-level ones (a
-//! corrupt gzip member or zstd frame) with the next member; the others end
-//! the file.
+//! corrupt gzip member or zstd frame, or one decompressing past
+//! `max_member`) with the next member; the others end the file.
 //! It does not decide what to print or how to count: the caller does.
 
 use thiserror::Error;
@@ -54,7 +54,11 @@ pub enum WarcError {
     BadHttp(String),
     /// A gzip member or zstd frame decompresses to more than
     /// `ReaderOptions::max_member` bytes: a decompression bomb, or a
-    /// whole-file stream larger than the operator allowed. Ends the file.
+    /// whole-file stream larger than the operator allowed. The member is
+    /// lost with its records, without decompressing the rest of it; the
+    /// reader reports it and resumes at the next member (a zstd frame's
+    /// end is in its block headers; after a gzip member, the next member
+    /// header is looked for, as after a corrupt member).
     #[error(
         "{format} member at offset {offset} decompresses to more than the limit of {limit} bytes (max_member)"
     )]
@@ -90,6 +94,16 @@ impl WarcError {
     /// Whether the reader can carry on with the next compressed member
     /// after this error (the member itself is lost).
     pub fn is_member_level(&self) -> bool {
-        matches!(self, WarcError::Corrupt { .. })
+        self.lost_member().is_some()
+    }
+
+    /// The file offset of the member a member-level error lost.
+    pub fn lost_member(&self) -> Option<u64> {
+        match self {
+            WarcError::Corrupt { offset, .. } | WarcError::MemberTooLarge { offset, .. } => {
+                Some(*offset)
+            }
+            _ => None,
+        }
     }
 }

@@ -6,11 +6,14 @@
 //! at the next member header after its start: the decoder may have read
 //! into the next members before it failed (a member cut short), so the
 //! bytes it read are kept while the input buffer holds them, minus those
-//! no member can start in (see `Input::keep`). It does not parse records.
+//! no member can start in (see `Input::keep`). A member given up part way
+//! (over the reader's `max_member`) is left the same way: deflate data
+//! tells its end only to a decoder. It does not parse records.
 //!
 //! A member that fits the input buffer and inflates to at most
-//! `WHOLE_MAX` (64 MiB, less for a reader with a smaller payload limit:
-//! `whole_max_for`) is decompressed in one call (`super::inflate`);
+//! `WHOLE_MAX` (64 MiB, less for a reader with a smaller payload or
+//! member limit: `whole_max_for`, `compression::open`) is decompressed in
+//! one call (`super::inflate`);
 //! any other, and any the fast path fails on, goes through the streaming
 //! decoder, which alone reports errors, so the two paths cannot disagree
 //! on what is corrupt.
@@ -304,6 +307,16 @@ impl<R: Read + Send> Decode for Members<R> {
 
     fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
         self.read_member(out)
+    }
+
+    /// A member inflated in one call is already behind the input. Deflate
+    /// data tells its end only to a decoder, so a streamed member is
+    /// abandoned as a corrupt one is, and the next member header looked
+    /// for after its start.
+    fn skip_member(&mut self) -> Result<(), WarcError> {
+        self.whole.active = false;
+        self.abandon();
+        Ok(())
     }
 
     fn file_offset(&self) -> u64 {

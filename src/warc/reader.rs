@@ -3,9 +3,10 @@
 //! records) carry their payload, bounded by `max_payload`; everything else
 //! is skipped with a reason, streaming its body without buffering it.
 //! Record-level problems become [`Item::Bad`] and reading carries on; so
-//! does a corrupt gzip member or zstd frame (one [`Item::Bad`] at the
-//! member's offset, then the next member). An error from the iterator ends
-//! the file (truncation, a decompression bomb, a missing dictionary).
+//! does a corrupt gzip member or zstd frame, or one decompressing past
+//! `max_member` (one [`Item::Bad`] at the member's offset, then the next
+//! member). An error from the iterator ends the file (truncation, a
+//! missing dictionary, an I/O error).
 
 use super::compression;
 use super::error::WarcError;
@@ -26,9 +27,10 @@ pub struct ReaderOptions {
     /// more than this; reading goes on with the next record.
     pub max_payload: usize,
     /// Decompressed bytes of one gzip member or zstd frame. Over it the
-    /// file ends with [`WarcError::MemberTooLarge`]: that is a bomb, or a
-    /// whole-file-compressed WARC larger than allowed (such a file is one
-    /// member, so keep this above the largest one you read).
+    /// member is given up as [`WarcError::MemberTooLarge`] (an
+    /// [`Item::Bad`]) and reading goes on with the next one: that is a
+    /// bomb, or a whole-file-compressed WARC larger than allowed (such a
+    /// file is one member, so keep this above the largest one you read).
     pub max_member: u64,
 }
 
@@ -140,11 +142,14 @@ impl<'r> WarcReader<'r> {
         };
         match item {
             // The member is lost, with the record(s) in it; the file is not.
-            Err(error @ WarcError::Corrupt { offset, .. }) => {
-                self.parser.abandon_member();
-                let pos = RecordPos { offset, inner: 0 };
-                Ok(Some(Item::Bad { pos, error }))
-            }
+            Err(error) => match error.lost_member() {
+                Some(offset) => {
+                    self.parser.abandon_member();
+                    let pos = RecordPos { offset, inner: 0 };
+                    Ok(Some(Item::Bad { pos, error }))
+                }
+                None => Err(error),
+            },
             other => other,
         }
     }

@@ -6,7 +6,10 @@
 //! known. A frame that fails to decode is reported once
 //! ([`WarcError::Corrupt`]) and reading resumes at the next frame magic
 //! after its start (its bytes are kept for that, as the gzip layer keeps a
-//! member's). It does not parse records.
+//! member's). A frame given up part way (over the reader's `max_member`)
+//! is skipped to its end without decoding: its block headers, followed as
+//! the decoder reads (`Walk`), say where that is. It does not parse
+//! records.
 
 use super::compression::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
 use super::error::WarcError;
@@ -58,6 +61,8 @@ pub struct Frames<R> {
     dict_id: Option<u32>,
     in_frame: bool,
     frame_offset: u64,
+    /// The current frame's structure, as far as the decoder has read it.
+    walk: Walk,
     /// The last frame was corrupt: the bytes up to the next frame are its
     /// remains, not garbage to report.
     resync: bool,
@@ -72,6 +77,7 @@ impl<R: Read + Send> Frames<R> {
             window_log,
             dict_id: None,
             in_frame: false,
+            walk: Walk::default(),
             resync: false,
         }
     }
@@ -170,6 +176,7 @@ impl<R: Read + Send> Frames<R> {
         self.decoder = Some(decoder);
         self.in_frame = true;
         self.frame_offset = offset;
+        self.walk = Walk::default();
         // A frame cut short runs the decoder on into the frames after it:
         // keep its bytes to come back to them (see `abandon`).
         self.input.keep(frame_magic_in);
@@ -181,13 +188,39 @@ impl<R: Read + Send> Frames<R> {
     /// before it failed), but at least one byte past its start, so the
     /// next scan cannot find the same frame again.
     fn abandon(&mut self, error: WarcError) -> WarcError {
+        self.give_up();
+        error
+    }
+
+    fn give_up(&mut self) {
         self.input.back_to_kept();
         if self.input.pos() <= self.frame_offset {
             self.input.consume(1);
         }
         self.in_frame = false;
         self.resync = true;
-        error
+    }
+
+    /// Reads on to the current frame's end as its block headers tell,
+    /// without decoding; `false` if they make no sense or the file ends
+    /// first.
+    fn walk_to_end(&mut self) -> Result<bool, WarcError> {
+        while !self.walk.done() {
+            if self.walk.lost() {
+                return Ok(false);
+            }
+            let pos = self.input.pos();
+            let buf = self
+                .input
+                .fill_buf()
+                .map_err(|e| super::compression::io_error(pos, e))?;
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let n = self.walk.follow(buf);
+            self.input.consume(n);
+        }
+        Ok(true)
     }
 
     fn drain(&mut self) -> Result<(), WarcError> {
@@ -258,6 +291,7 @@ impl<R: Read + Send> Decode for Frames<R> {
             let mut outb = OutBuffer::around(&mut *out);
             let hint = decoder.run(&mut inb, &mut outb);
             let (used, written) = (inb.pos(), outb.pos());
+            self.walk.follow(&buf[..used]);
             self.input.consume(used);
             let hint = match hint {
                 Ok(hint) => hint,
@@ -273,12 +307,131 @@ impl<R: Read + Send> Decode for Frames<R> {
         }
     }
 
+    /// Skips to the frame's end as its blocks tell. Should they make no
+    /// sense (a frame also corrupt further on, or cut short), the next
+    /// frame is looked for as after a corrupt one.
+    fn skip_member(&mut self) -> Result<(), WarcError> {
+        if !self.in_frame {
+            return Ok(());
+        }
+        if self.walk_to_end()? {
+            self.in_frame = false;
+            self.input.unkeep();
+        } else {
+            self.give_up();
+        }
+        Ok(())
+    }
+
     fn file_offset(&self) -> u64 {
         self.input.pos()
     }
 
     fn compression(&self) -> Compression {
         Compression::Zstd
+    }
+}
+
+/// Follows a frame's structure (RFC 8878, 3.1.1) through its bytes, so
+/// that the rest of a frame can be passed over without decoding it: the
+/// header's size is in its descriptor byte, and each block's in its
+/// three-byte header. Costs a few comparisons per call, not per byte.
+#[derive(Debug, Default)]
+struct Walk {
+    /// Bytes to pass before the next part.
+    pass: u64,
+    next: Part,
+    /// The part's bytes gathered so far.
+    head: [u8; 5],
+    got: usize,
+    /// The frame ends with a 4-byte checksum.
+    checksum: bool,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The magic number and the frame header descriptor.
+    #[default]
+    FrameHead,
+    BlockHead,
+    /// The end of the frame (once `pass` is 0).
+    End,
+    /// Bytes that are no frame: a reserved bit or block type.
+    Lost,
+}
+
+impl Walk {
+    fn done(&self) -> bool {
+        self.next == Part::End && self.pass == 0
+    }
+
+    fn lost(&self) -> bool {
+        self.next == Part::Lost
+    }
+
+    /// Follows the frame's next `bytes`; returns how many of them are
+    /// the frame's (fewer than all only where it ends or makes no sense).
+    fn follow(&mut self, bytes: &[u8]) -> usize {
+        let mut used = 0;
+        while used < bytes.len() && !self.done() && !self.lost() {
+            let rest = &bytes[used..];
+            if self.pass > 0 {
+                let n = usize::try_from(self.pass).map_or(rest.len(), |p| p.min(rest.len()));
+                self.pass -= n as u64;
+                used += n;
+                continue;
+            }
+            let want = match self.next {
+                Part::FrameHead => 5,
+                _ => 3,
+            };
+            let n = (want - self.got).min(rest.len());
+            self.head[self.got..self.got + n].copy_from_slice(&rest[..n]);
+            (self.got, used) = (self.got + n, used + n);
+            if self.got == want {
+                self.got = 0;
+                match self.next {
+                    Part::FrameHead => self.frame_head(),
+                    _ => self.block_head(),
+                }
+            }
+        }
+        used
+    }
+
+    /// After the descriptor: window descriptor, dictionary id and content
+    /// size fields, as the descriptor sizes them.
+    fn frame_head(&mut self) {
+        let fhd = self.head[4];
+        if self.head[..4] != ZSTD_MAGIC || fhd & 0x08 != 0 {
+            self.next = Part::Lost;
+            return;
+        }
+        let single = fhd & 0x20 != 0;
+        let window = u64::from(!single);
+        let dict = [0, 1, 2, 4][usize::from(fhd & 3)];
+        let size = [u64::from(single), 2, 4, 8][usize::from(fhd >> 6)];
+        self.checksum = fhd & 0x04 != 0;
+        (self.pass, self.next) = (window + dict + size, Part::BlockHead);
+    }
+
+    /// A block header: raw and compressed blocks hold their size in bytes,
+    /// an RLE block one byte; the checksum follows the last block.
+    fn block_head(&mut self) {
+        let h = u32::from_le_bytes([self.head[0], self.head[1], self.head[2], 0]);
+        let size = u64::from(h >> 3);
+        self.pass = match (h >> 1) & 3 {
+            0 | 2 => size,
+            1 => 1,
+            _ => {
+                self.next = Part::Lost;
+                return;
+            }
+        };
+        if h & 1 == 1 {
+            self.pass += 4 * u64::from(self.checksum);
+            self.next = Part::End;
+        }
     }
 }
 
@@ -320,5 +473,91 @@ mod tests {
         assert_eq!(window_log_max(64 << 20), 27);
         assert_eq!(window_log_max(1 << 30), 27);
         assert_eq!(window_log_max(usize::MAX), 27);
+    }
+
+    /// Bytes that do not compress (xorshift): zstd stores them in raw
+    /// blocks.
+    fn noise(len: usize) -> Vec<u8> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    /// One frame of `data`, with a checksum and a declared content size or
+    /// not, and with a dictionary (its id in the header) or not.
+    fn frame(data: &[u8], checksum: bool, size: bool, dict: Option<&[u8]>) -> Vec<u8> {
+        let mut enc = match dict {
+            Some(d) => ::zstd::stream::write::Encoder::with_dictionary(Vec::new(), 3, d),
+            None => ::zstd::stream::write::Encoder::new(Vec::new(), 3),
+        }
+        .unwrap();
+        enc.include_checksum(checksum).unwrap();
+        enc.include_contentsize(size).unwrap();
+        if size {
+            enc.set_pledged_src_size(Some(data.len() as u64)).unwrap();
+        }
+        std::io::Write::write_all(&mut enc, data).unwrap();
+        enc.finish().unwrap()
+    }
+
+    /// The walk finds each frame's end from its headers alone, whatever
+    /// its blocks (compressed, raw, RLE, several), its header fields
+    /// (checksum, content size, dictionary id, single segment) and however
+    /// its bytes arrive; what follows the frame is not taken.
+    #[test]
+    fn the_walk_ends_where_the_frame_ends() {
+        let samples: Vec<Vec<u8>> = (0..100)
+            .map(|i| {
+                format!("<p>sample {i} of a page</p>")
+                    .repeat(20)
+                    .into_bytes()
+            })
+            .collect();
+        let dict = ::zstd::dict::from_samples(&samples, 2048).unwrap();
+        let mut text = b"<html><body>".to_vec();
+        text.extend(b"some text that compresses well. ".repeat(20_000));
+        let datas = [
+            Vec::new(),
+            b"x".to_vec(),
+            text,
+            noise(300_000),
+            vec![0; 1 << 20],
+        ];
+        for (i, data) in datas.iter().enumerate() {
+            for (checksum, size, dict) in [
+                (false, false, None),
+                (true, true, None),
+                (true, false, Some(&dict[..])),
+                (false, true, Some(&dict[..])),
+            ] {
+                let frame = frame(data, checksum, size, dict);
+                let mut file = frame.clone();
+                file.extend(ZSTD_MAGIC);
+                for piece in [1, 2, 3, 5, 7000, file.len()] {
+                    let mut walk = Walk::default();
+                    let used: usize = file.chunks(piece).map(|c| walk.follow(c)).sum();
+                    let what = format!("data {i}, {checksum} {size}, piece {piece}");
+                    assert!(walk.done() && !walk.lost(), "{what}");
+                    assert_eq!(used, frame.len(), "{what}");
+                }
+            }
+        }
+    }
+
+    /// A reserved block type is no frame: the walk says it is lost.
+    #[test]
+    fn the_walk_is_lost_on_a_reserved_block_type() {
+        let mut file = frame(b"hello", false, true, None);
+        let block = file.len() - 3 - 5;
+        file[block] |= 0b110;
+        let mut walk = Walk::default();
+        walk.follow(&file);
+        assert!(walk.lost() && !walk.done());
     }
 }

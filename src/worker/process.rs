@@ -279,7 +279,7 @@ impl Processor {
                 Ok(Item::Bad { pos, error }) => Some(Output::Failure(record_failure(
                     task_id,
                     "warc",
-                    "bad_record",
+                    bad_kind(&error),
                     &format!("{} at offset {}: {error}", path.display(), pos.offset),
                     "",
                 ))),
@@ -416,6 +416,16 @@ fn fetch_error(e: FetchError) -> TaskError {
         }
     } else {
         TaskError::permanent("fetch", kind, e)
+    }
+}
+
+/// The failure kind of a record (or member) that could not be read: lost
+/// to the operator's `max_member`, as a payload over `max_payload` is, or
+/// to its bytes.
+fn bad_kind(error: &WarcError) -> &'static str {
+    match error {
+        WarcError::MemberTooLarge { .. } => "too_large",
+        _ => "bad_record",
     }
 }
 
