@@ -115,6 +115,8 @@ pub struct Origin {
     pub url: String,
     pub warc_record_id: String,
     pub status: u32,
+    /// The page is not whole (a body cut at `max_body`; a WARC record's
+    /// `WARC-Truncated`, or a first segment).
     pub truncated: bool,
 }
 

@@ -5,7 +5,8 @@
 //! transient failure; a task within its deadline passes; and blocking WARC
 //! work stops publishing once the deadline has passed. Also a WARC file's
 //! gzip member over `max_member`: a `too_large` failure event, and the
-//! records after it are published.
+//! records after it are published; and a record marked `WARC-Truncated`:
+//! its document is published with `truncated` set.
 
 mod cli_support;
 
@@ -187,6 +188,30 @@ async fn warc_file_work_stops_publishing_after_the_deadline() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A WARC file task runs on `file`; its outputs.
+async fn run_warc_file(name: &str, file: &[u8], reader: ReaderOptions) -> Vec<Output> {
+    let dir = std::env::temp_dir().join(format!("linesift-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, file).unwrap();
+    let p = processor_reading(Duration::from_secs(60), reader);
+    let (tx, mut rx) = mpsc::channel(32);
+    let task = Task {
+        id: format!("task-{name}"),
+        source: Some(task::Source::WarcFile(WarcFile {
+            path: path.to_string_lossy().into_owned(),
+        })),
+        ..Task::default()
+    };
+    p.run(&task, tx).await.unwrap();
+    let mut outputs = Vec::new();
+    while let Some(out) = rx.recv().await {
+        outputs.push(out);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    outputs
+}
+
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(bytes).unwrap();
@@ -213,27 +238,14 @@ async fn a_warc_member_over_max_member_is_a_too_large_failure_and_reading_goes_o
     let first = gzip(&record(0));
     let bomb_at = first.len();
     let file = [first, bomb, gzip(&record(2))].concat();
-    let dir = std::env::temp_dir().join(format!("linesift-member-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bomb.warc.gz");
-    std::fs::write(&path, file).unwrap();
     let reader = ReaderOptions {
         max_member: 1 << 20,
         ..ReaderOptions::default()
     };
-    let p = processor_reading(Duration::from_secs(60), reader);
-    let (tx, mut rx) = mpsc::channel(32);
-    let task = Task {
-        id: "member-warc".into(),
-        source: Some(task::Source::WarcFile(WarcFile {
-            path: path.to_string_lossy().into_owned(),
-        })),
-        ..Task::default()
-    };
-    p.run(&task, tx).await.unwrap();
-    let mut got = Vec::new();
-    while let Some(out) = rx.recv().await {
-        got.push(match out {
+    let got: Vec<String> = run_warc_file("bomb.warc.gz", &file, reader)
+        .await
+        .into_iter()
+        .map(|out| match out {
             Output::Document(d) => d.warc_record_id,
             Output::Failure(f) => {
                 let at = format!("offset {bomb_at}");
@@ -241,8 +253,29 @@ async fn a_warc_member_over_max_member_is_a_too_large_failure_and_reading_goes_o
                 assert!(f.reason.contains(&at), "{}", f.reason);
                 format!("failure:{}", f.kind)
             }
-        });
-    }
+        })
+        .collect();
     assert_eq!(got, ["<urn:uuid:r0>", "failure:too_large", "<urn:uuid:r2>"]);
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A record with `WARC-Truncated` gives a document marked `truncated`, as
+/// a fetched body cut at `max_body` does; a whole one is not marked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warc_truncated_record_is_published_as_truncated() {
+    let cut = String::from_utf8(record(1)).unwrap().replacen(
+        "WARC-Type: response\r\n",
+        "WARC-Type: response\r\nWARC-Truncated: length\r\n",
+        1,
+    );
+    let file = [record(0), cut.into_bytes()].concat();
+    let got: Vec<(String, bool)> = run_warc_file("cut.warc", &file, ReaderOptions::default())
+        .await
+        .into_iter()
+        .map(|out| match out {
+            Output::Document(d) => (d.warc_record_id, d.truncated),
+            Output::Failure(f) => panic!("{f:?}"),
+        })
+        .collect();
+    let want = [("<urn:uuid:r0>", false), ("<urn:uuid:r1>", true)];
+    assert_eq!(got, want.map(|(id, t)| (id.to_string(), t)));
 }

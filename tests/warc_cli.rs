@@ -426,3 +426,42 @@ fn argument_errors_leave_the_output_file_alone() {
     assert!(stderr.contains("--offset"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
 }
+
+/// JSONL lines carry `warc_truncated` (the `WARC-Truncated` reason, or
+/// `segment` for a first segment) only for pages that are not whole; the
+/// others have no such key, as before. Continuations are counted as
+/// skipped.
+#[test]
+fn jsonl_says_which_pages_are_not_whole() {
+    let records = not_whole_records();
+    let bytes: Vec<Vec<u8>> = records.iter().map(|r| r.1.clone()).collect();
+    let warc = scratch("not-whole.warc");
+    std::fs::write(&warc, bytes.concat()).unwrap();
+    let out = scratch("not-whole.jsonl");
+    let (code, stderr) = warc_to(&[&warc], &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("8 records read, 5 HTML, 5 extracted, 3 skipped, 0 errors"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("continuation 2, type:continuation 1"),
+        "{stderr}"
+    );
+    let lines = jsonl(&out);
+    let pages: Vec<_> = records
+        .iter()
+        .filter_map(|(id, _, want)| match want {
+            Whole::Page(truncated) => Some((format!("<urn:uuid:{id}>"), *truncated)),
+            Whole::Skipped(_) => None,
+        })
+        .collect();
+    assert_eq!(lines.len(), pages.len());
+    for (line, (id, truncated)) in lines.iter().zip(&pages) {
+        assert_eq!(line["warc_record_id"].as_str(), Some(id.as_str()));
+        match truncated {
+            Some(reason) => assert_eq!(line["warc_truncated"].as_str(), Some(*reason), "{id}"),
+            None => assert!(line.get("warc_truncated").is_none(), "{id}: {line}"),
+        }
+    }
+}

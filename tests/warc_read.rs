@@ -437,3 +437,32 @@ fn warc_0_18_with_lf_only_lines() {
         );
     }
 }
+
+/// A record with `WARC-Truncated` is a page that says why it is not
+/// whole, as is the first segment of a segmented record (`segment`);
+/// continuation segments, whatever their type, are no pages: skipped and
+/// counted. Plain and one gzip member per record.
+#[test]
+fn truncated_records_and_first_segments_say_so_and_continuations_are_skipped() {
+    let records = not_whole_records();
+    let bytes: Vec<Vec<u8>> = records.iter().map(|r| r.1.clone()).collect();
+    let extractor = Extractor::new(Options::default());
+    for (name, file) in [("plain", bytes.concat()), ("gzip", gzip_members(&bytes))] {
+        let items = read_all(file);
+        assert_eq!(items.len(), records.len(), "{name}");
+        for (item, (id, _, want)) in items.iter().zip(&records) {
+            match (item, want) {
+                (Item::Page(page), Whole::Page(truncated)) => {
+                    assert_eq!(page.record_id, format!("<urn:uuid:{id}>"), "{name}");
+                    assert_eq!(page.truncated.as_deref(), *truncated, "{name} {id}");
+                    let doc = page.extract(&extractor).unwrap();
+                    assert!(!doc.text.is_empty(), "{name} {id}");
+                }
+                (Item::Skipped { reason, .. }, Whole::Skipped(key)) => {
+                    assert_eq!(reason.key(), *key, "{name} {id}");
+                }
+                other => panic!("{name} {id}: {other:?}"),
+            }
+        }
+    }
+}

@@ -428,6 +428,7 @@ struct Written {
     record_id: String,
     target_uri: Option<String>,
     date: Option<String>,
+    truncated: Option<String>,
     document: Box<Document>,
 }
 
@@ -532,6 +533,7 @@ fn write_all(
             record_id: &w.record_id,
             target_uri: w.target_uri.as_deref(),
             date: w.date.as_deref(),
+            truncated: w.truncated.as_deref(),
         };
         match &mut sink {
             Sink::Jsonl(out) => out.write(&source, &w.document).map(drop),
@@ -641,6 +643,7 @@ impl Summary {
                         record_id: p.record_id,
                         target_uri: p.target_uri,
                         date: p.date,
+                        truncated: p.truncated,
                         document,
                     })?;
                 }

@@ -16,6 +16,12 @@ pub struct Page {
     pub date: Option<String>,
     /// `response` or `resource`.
     pub warc_type: String,
+    /// Why the payload is not whole, when it is not: the record's
+    /// `WARC-Truncated` reason (`length`, `time`, `disconnect`,
+    /// `unspecified`, ...), or `segment` for the first segment of a
+    /// segmented record (`WARC-Segment-Number: 1`; the continuations are
+    /// skipped). The page is extracted from what there is.
+    pub truncated: Option<String>,
     /// The HTTP body as stored (possibly chunked or content-encoded).
     pub body: Vec<u8>,
     /// From the Content-Type header.

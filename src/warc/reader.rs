@@ -1,7 +1,9 @@
 //! The record reader: turns the framed records of one WARC file into
 //! [`Item`]s. Records for the core (HTML `response` and `resource`
-//! records) carry their payload, bounded by `max_payload`; everything else
-//! is skipped with a reason, streaming its body without buffering it.
+//! records) carry their payload, bounded by `max_payload`, and say when it
+//! is not whole (`WARC-Truncated`, or the first segment of a segmented
+//! record); everything else, continuation segments included, is skipped
+//! with a reason, streaming its body without buffering it.
 //! Record-level problems become [`Item::Bad`] and reading carries on; so
 //! does a corrupt gzip member or zstd frame, or one decompressing past
 //! `max_member` (one [`Item::Bad`] at the member's offset, then the next
@@ -55,6 +57,10 @@ pub enum SkipReason {
     RecordType(String),
     /// A `response` record without an HTTP response (e.g. `dns:`).
     NotHttp,
+    /// A `response` or `resource` record that goes on with a payload
+    /// begun in an earlier record (`WARC-Segment-Number` past 1): only a
+    /// first segment starts a page.
+    Continuation,
     /// An HTTP status other than 2xx.
     Status(u16),
     /// A media type other than HTML (or bytes that do not look like HTML).
@@ -71,6 +77,7 @@ impl SkipReason {
             SkipReason::RecordType(t) if t.is_empty() => "type:none".into(),
             SkipReason::RecordType(t) => format!("type:{t}"),
             SkipReason::NotHttp => "not-http".into(),
+            SkipReason::Continuation => "continuation".into(),
             SkipReason::Status(s) => format!("status:{}xx", s / 100),
             SkipReason::NotHtml(_) => "not-html".into(),
             SkipReason::TooLarge => "too-large".into(),
@@ -179,6 +186,7 @@ impl<'r> WarcReader<'r> {
         }
         let skip = |reason| Ok(Item::Skipped { pos, reason });
         match head.record_type() {
+            "response" | "resource" if continues_a_payload(head) => skip(SkipReason::Continuation),
             "response" => self.response(head),
             "resource" => {
                 let kind = http::kind(
@@ -280,6 +288,7 @@ impl<'r> WarcReader<'r> {
             target_uri: head.get("WARC-Target-URI").map(clean_uri),
             date: head.get("WARC-Date").map(str::to_string),
             warc_type: head.record_type().to_string(),
+            truncated: truncation(head),
             body,
             charset,
             coding,
@@ -306,6 +315,28 @@ impl<'r> WarcReader<'r> {
             self.parser.consume_body(n);
         }
         Ok(())
+    }
+}
+
+/// Whether the record goes on with a payload begun in an earlier one: a
+/// `WARC-Segment-Number` other than 1. A number that does not read as one
+/// is taken as such too: nothing says the record starts a payload.
+fn continues_a_payload(head: &Head) -> bool {
+    head.get("WARC-Segment-Number")
+        .is_some_and(|n| n.trim().parse::<u64>() != Ok(1))
+}
+
+/// Why a page's payload is not whole, if it is not: the `WARC-Truncated`
+/// reason as given (`length`, `time`, `disconnect`, `unspecified`; an
+/// empty one taken as `unspecified`), or else `segment` for the first
+/// segment of a segmented record, which holds only the payload's start.
+fn truncation(head: &Head) -> Option<String> {
+    match head.get("WARC-Truncated").map(str::trim) {
+        Some("") => Some("unspecified".into()),
+        Some(reason) => Some(reason.to_string()),
+        None => head
+            .get("WARC-Segment-Number")
+            .map(|_| "segment".to_string()),
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Source<'a> {
     pub record_id: &'a str,
     pub target_uri: Option<&'a str>,
     pub date: Option<&'a str>,
+    /// Why the record's payload is not whole ([`super::Page::truncated`]).
+    pub truncated: Option<&'a str>,
 }
 
 /// One JSONL line: the source record's fields and the document.
@@ -44,6 +46,10 @@ struct JsonlLine<'a> {
     /// Decompressed bytes to skip after `warc_offset` (multi-record members).
     #[serde(skip_serializing_if = "is_zero")]
     warc_offset_inner: u64,
+    /// Why the record's payload is not whole (`WARC-Truncated`'s reason,
+    /// or `segment`); absent when it is whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warc_truncated: Option<&'a str>,
     #[serde(flatten)]
     document: &'a Document,
 }
@@ -81,6 +87,7 @@ impl<W: Write> JsonlWriter<W> {
             warc_file: source.file,
             warc_offset: source.pos.offset,
             warc_offset_inner: source.pos.inner,
+            warc_truncated: source.truncated,
             document,
         };
         let mut bytes = serde_json::to_vec(&line)?;
@@ -243,6 +250,7 @@ mod tests {
             record_id,
             target_uri: None,
             date: None,
+            truncated: None,
         })
     }
 

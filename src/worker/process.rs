@@ -363,6 +363,7 @@ impl Processor {
             record_key: page.record_id.clone(),
             url: page.target_uri.clone().unwrap_or_default(),
             warc_record_id: page.record_id.clone(),
+            truncated: page.truncated.is_some(),
             ..Origin::default()
         };
         Ok(DocumentMessage::from_document(task_id, origin, doc))

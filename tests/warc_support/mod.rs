@@ -244,3 +244,109 @@ pub fn content_length_line(record: &[u8]) -> String {
         .unwrap();
     line.to_string()
 }
+
+/// A hand-written WARC/1.1 record: its type, id `<urn:uuid:{id}>`, the
+/// `extra` header fields and `block` as its content.
+pub fn raw_record(kind: &str, id: &str, extra: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
+    let mut head = format!(
+        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+         WARC-Target-URI: http://{id}.example/\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n"
+    );
+    for (name, value) in extra {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", block.len()));
+    [head.as_bytes(), block, b"\r\n\r\n"].concat()
+}
+
+/// The block of a `response` record: HTTP 200, HTML, `payload`.
+pub fn http_200(payload: &[u8]) -> Vec<u8> {
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n";
+    [head.as_bytes(), payload].concat()
+}
+
+/// What the reader should make of a record of [`not_whole_records`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whole {
+    /// A page, whose payload is not whole for this reason, if any.
+    Page(Option<&'static str>),
+    /// A record skipped with this key.
+    Skipped(&'static str),
+}
+
+/// Records whose payload is not whole, between two whole pages: cut short
+/// (`WARC-Truncated`), and a record segmented in three (the first segment,
+/// a `continuation`, and a third segment written as a `response`), plus a
+/// `resource` segment; with their ids and what the reader should make of
+/// them.
+pub fn not_whole_records() -> Vec<(&'static str, Vec<u8>, Whole)> {
+    let page = |i: usize| page_html(i).into_bytes();
+    let (cut, seg) = (page(1), page(2));
+    let (first, rest) = seg.split_at(seg.len() / 2);
+    let (second, third) = rest.split_at(rest.len() / 2);
+    let origin = [("WARC-Segment-Origin-ID", "<urn:uuid:seg-1>")];
+    let html = [("Content-Type", "text/html")];
+    let segment = |n: &'static str| [("WARC-Segment-Number", n), origin[0]];
+    vec![
+        (
+            "whole-a",
+            raw_record("response", "whole-a", &[], &http_200(&page(0))),
+            Whole::Page(None),
+        ),
+        (
+            "cut-length",
+            raw_record(
+                "response",
+                "cut-length",
+                &[("WARC-Truncated", "length")],
+                &http_200(&cut[..cut.len() * 3 / 5]),
+            ),
+            Whole::Page(Some("length")),
+        ),
+        (
+            "cut-time",
+            raw_record(
+                "resource",
+                "cut-time",
+                &[("WARC-Truncated", "time"), html[0]],
+                &cut[..cut.len() / 2],
+            ),
+            Whole::Page(Some("time")),
+        ),
+        (
+            "seg-1",
+            raw_record(
+                "response",
+                "seg-1",
+                &[("WARC-Segment-Number", "1")],
+                &http_200(first),
+            ),
+            Whole::Page(Some("segment")),
+        ),
+        (
+            "seg-2",
+            raw_record("continuation", "seg-2", &segment("2"), second),
+            Whole::Skipped("type:continuation"),
+        ),
+        (
+            "seg-3",
+            raw_record("response", "seg-3", &segment("3"), &http_200(third)),
+            Whole::Skipped("continuation"),
+        ),
+        (
+            "res-seg",
+            raw_record(
+                "resource",
+                "res-seg",
+                &[("WARC-Segment-Number", "two"), html[0]],
+                &page(4),
+            ),
+            Whole::Skipped("continuation"),
+        ),
+        (
+            "whole-b",
+            raw_record("response", "whole-b", &[], &http_200(&page(3))),
+            Whole::Page(None),
+        ),
+    ]
+}
