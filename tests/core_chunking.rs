@@ -30,7 +30,7 @@ fn whole(ex: &Extractor, page: &[u8]) -> Outcome {
 fn hints() -> Hints {
     Hints {
         url: Some("https://example.com/page".into()),
-        charset: None,
+        ..Hints::default()
     }
 }
 

@@ -69,6 +69,7 @@ fn in_memory(bytes: &[u8], url: &str, charset: Option<&str>) -> Document {
     let hints = Hints {
         url: Some(url.to_string()),
         charset: charset.map(String::from),
+        ..Hints::default()
     };
     let doc = Extractor::new(Options::default())
         .extract(bytes, &hints)

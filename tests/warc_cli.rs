@@ -44,6 +44,7 @@ fn expected_payload(i: usize) -> String {
     let hints = Hints {
         url: Some(format!("http://site{i}.example/page")),
         charset: Some("utf-8".into()),
+        ..Hints::default()
     };
     let doc = Extractor::new(Options::default())
         .extract(page_html(i).as_bytes(), &hints)

@@ -50,6 +50,7 @@ fn mixed() -> (Value, HashMap<usize, Expected>) {
                 hints: Hints {
                     url,
                     charset: charset.map(String::from),
+                    ..Hints::default()
                 },
             },
         );

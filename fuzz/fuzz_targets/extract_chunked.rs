@@ -19,6 +19,9 @@ fuzz_target!(|data: &[u8]| {
     let hints = Hints {
         url: None,
         charset: (control & 0x80 != 0).then(|| "windows-1252".to_string()),
+        // A fallback charset on a bit of the seed (which seeds the chunk
+        // sizes too; any bit will do).
+        fallback_charset: (seed & 0x2000 != 0).then(|| "koi8-r".to_string()),
     };
     let whole = extractor.extract(page, &hints).map(untimed);
     let max = MAX_CHUNKS[(seed as usize >> 14) & 3];

@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let extractor = extractor(control);
     let hints = Hints {
         url: Some("http://fuzz.example/page".into()),
-        charset: None,
+        ..Hints::default()
     };
     if let Ok(doc) = extractor.extract(page, &hints) {
         assert_eq!(doc.bytes, page.len() as u64);

@@ -20,8 +20,9 @@ pub struct Args {
     /// Output file: `.svg` for the chart, `.html` for the full page.
     #[arg(long, short)]
     output: PathBuf,
-    /// Charset to assume when the page declares none (like an HTTP header).
-    #[arg(long)]
+    /// Charset to assume when the page declares none (no BOM, no
+    /// `<meta>` charset), instead of detecting one.
+    #[arg(long, value_parser = super::options::parse_charset)]
     charset: Option<String>,
     /// Width of the SVG chart in pixels.
     #[arg(long, default_value_t = 1200.0)]
@@ -57,7 +58,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let hints = Hints {
         url: None,
-        charset: args.charset.clone(),
+        charset: None,
+        fallback_charset: args.charset.clone(),
     };
     let e = explain(&Extractor::new(options), &bytes, &hints)
         .with_context(|| format!("extracting {name}"))?;

@@ -2,8 +2,9 @@
 //!
 //! Order of evidence: a byte-order mark; the charset the caller declares (an
 //! HTTP `Content-Type` header, a WARC record's header); a `<meta charset>` or
-//! `http-equiv` declaration in the first bytes; and last, statistical
-//! detection (chardetng) over the sniffed prefix.
+//! `http-equiv` declaration in the first bytes; a fallback the caller
+//! assumes for pages that declare nothing (`--charset`); and last,
+//! statistical detection (chardetng) over the sniffed prefix.
 //!
 //! One deliberate deviation from browsers: a declared single-byte legacy
 //! encoding (ISO-8859-1, windows-1252, ...) loses to UTF-8 when the sniffed
@@ -31,6 +32,8 @@ pub enum EncodingSource {
     Bom,
     Declared,
     Meta,
+    /// The caller's fallback, for a page that declares no charset.
+    Fallback,
     Detected,
     /// The declaration said a legacy encoding; the bytes are UTF-8.
     Utf8Override,
@@ -45,9 +48,10 @@ pub struct Choice {
     pub bom_len: usize,
 }
 
-/// Chooses the encoding from the sniffed prefix. `complete` says the prefix
-/// is the whole page (detection may then look at the very end).
-pub fn choose(prefix: &[u8], declared: Option<&str>) -> Choice {
+/// Chooses the encoding from the sniffed prefix: `declared` is a charset
+/// from outside the page that outranks its `<meta>` (an HTTP header),
+/// `fallback` one assumed only when the page declares none.
+pub fn choose(prefix: &[u8], declared: Option<&str>, fallback: Option<&str>) -> Choice {
     if let Some((encoding, bom_len)) = Encoding::for_bom(prefix) {
         return Choice {
             encoding,
@@ -55,10 +59,10 @@ pub fn choose(prefix: &[u8], declared: Option<&str>) -> Choice {
             bom_len,
         };
     }
-    let labelled = declared
-        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+    let labelled = label(declared)
         .map(|e| (e, EncodingSource::Declared))
-        .or_else(|| prescan(prefix).map(|e| (e, EncodingSource::Meta)));
+        .or_else(|| prescan(prefix).map(|e| (e, EncodingSource::Meta)))
+        .or_else(|| label(fallback).map(|e| (e, EncodingSource::Fallback)));
     if let Some((encoding, source)) = labelled {
         let encoding = ascii_superset(encoding);
         if is_single_byte_legacy(encoding) && looks_utf8(prefix) {
@@ -79,6 +83,11 @@ pub fn choose(prefix: &[u8], declared: Option<&str>) -> Choice {
         source: EncodingSource::Detected,
         bom_len: 0,
     }
+}
+
+/// The encoding a charset label names (WHATWG labels), if any.
+fn label(name: Option<&str>) -> Option<&'static Encoding> {
+    Encoding::for_label(name?.trim().as_bytes())
 }
 
 /// A page cannot be decoded as UTF-16 once we are reading ASCII markup in it:
@@ -279,7 +288,7 @@ mod tests {
 
     #[test]
     fn bom_wins() {
-        let c = choose(b"\xEF\xBB\xBF<p>hi", Some("iso-8859-1"));
+        let c = choose(b"\xEF\xBB\xBF<p>hi", Some("iso-8859-1"), None);
         assert_eq!(c.encoding, UTF_8);
         assert_eq!(c.source, EncodingSource::Bom);
         assert_eq!(c.bom_len, 3);
@@ -288,8 +297,11 @@ mod tests {
     #[test]
     fn declared_then_meta() {
         let page = b"<meta charset=\"windows-1251\"><p>\xcf\xf0\xe8";
-        assert_eq!(choose(page, Some("koi8-r")).encoding, encoding_rs::KOI8_R);
-        let c = choose(page, None);
+        assert_eq!(
+            choose(page, Some("koi8-r"), None).encoding,
+            encoding_rs::KOI8_R
+        );
+        let c = choose(page, None, None);
         assert_eq!(
             (c.encoding, c.source),
             (encoding_rs::WINDOWS_1251, EncodingSource::Meta)
@@ -299,9 +311,46 @@ mod tests {
     }
 
     #[test]
+    fn the_fallback_only_where_the_page_declares_nothing() {
+        // The page's own <meta> outranks the fallback (not a header's
+        // charset, which outranks the <meta>).
+        let page = b"<meta charset=koi8-r><p>\xf0\xd2\xc9\xd7\xc5\xd4";
+        let c = choose(page, None, Some("windows-1251"));
+        assert_eq!(
+            (c.encoding, c.source),
+            (encoding_rs::KOI8_R, EncodingSource::Meta)
+        );
+        let c = choose(page, Some("windows-1251"), None);
+        assert_eq!(
+            (c.encoding, c.source),
+            (encoding_rs::WINDOWS_1251, EncodingSource::Declared)
+        );
+        // Nothing declared: the fallback, not detection.
+        let bare = b"<p>\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0";
+        let c = choose(bare, None, Some("koi8-r"));
+        assert_eq!(
+            (c.encoding, c.source),
+            (encoding_rs::KOI8_R, EncodingSource::Fallback)
+        );
+        // A label no encoding has is no fallback.
+        assert_eq!(
+            choose(bare, None, Some("bogus")).source,
+            EncodingSource::Detected
+        );
+        // UTF-8 bytes under a single-byte fallback are UTF-8, as under a
+        // single-byte declaration.
+        let utf8 = "<p>Grüße</p>".as_bytes();
+        let c = choose(utf8, None, Some("windows-1252"));
+        assert_eq!(
+            (c.encoding, c.source),
+            (UTF_8, EncodingSource::Utf8Override)
+        );
+    }
+
+    #[test]
     fn latin1_label_on_utf8_bytes_is_overridden() {
         let page = "<meta charset=iso-8859-1><p>Grüße</p>".as_bytes();
-        let c = choose(page, None);
+        let c = choose(page, None, None);
         assert_eq!(
             (c.encoding, c.source),
             (UTF_8, EncodingSource::Utf8Override)
@@ -312,7 +361,7 @@ mod tests {
     fn detects_legacy_without_label() {
         let text = "Příliš žluťoučký kůň úpěl ďábelské ódy. ".repeat(20);
         let (bytes, _, _) = encoding_rs::WINDOWS_1250.encode(&text);
-        let c = choose(&bytes, None);
+        let c = choose(&bytes, None, None);
         assert_eq!(c.source, EncodingSource::Detected);
         assert_eq!(c.encoding, encoding_rs::WINDOWS_1250);
     }
@@ -320,7 +369,7 @@ mod tests {
     #[test]
     fn decodes_across_split_sequences() {
         let bytes = "añb€".as_bytes();
-        let mut d = StreamDecoder::new(choose(b"", None));
+        let mut d = StreamDecoder::new(choose(b"", None, None));
         let mut s = String::new();
         for chunk in bytes.chunks(1) {
             s.push_str(d.decode(chunk, false));

@@ -40,8 +40,12 @@ use std::time::Instant;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Hints {
     pub url: Option<String>,
-    /// Charset declared outside the page (HTTP `Content-Type`).
+    /// Charset declared outside the page (HTTP `Content-Type`): it
+    /// outranks the page's own `<meta>`.
     pub charset: Option<String>,
+    /// Charset to assume when the page declares none (no BOM, no
+    /// `charset`, no `<meta>`), instead of detecting one.
+    pub fallback_charset: Option<String>,
 }
 
 /// A configured extractor. Cheap to share between threads (`&Extractor`).
@@ -286,7 +290,11 @@ fn choose_encoding(prefix: &[u8], hints: &Hints) -> Result<Choice, ExtractError>
     if encoding_rs::Encoding::for_bom(prefix).is_none() {
         check_not_binary(prefix)?;
     }
-    Ok(charset::choose(prefix, hints.charset.as_deref()))
+    Ok(charset::choose(
+        prefix,
+        hints.charset.as_deref(),
+        hints.fallback_charset.as_deref(),
+    ))
 }
 
 /// `body` as the text decoding it with `choice` would give, when that is

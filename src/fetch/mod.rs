@@ -62,7 +62,8 @@ pub struct FetchOptions {
     /// Crawl-delays above this are capped to it.
     pub max_crawl_delay: Duration,
     pub retry: RetryPolicy,
-    /// Charset to assume when the Content-Type names none.
+    /// Charset to assume when the page declares none (neither its
+    /// Content-Type nor a `<meta>`), instead of detecting one.
     pub default_charset: Option<String>,
 }
 

@@ -93,7 +93,9 @@ pub async fn fetch_once(
     let charset = content_type.as_deref().and_then(content::charset);
     let hints = Hints {
         url: Some(final_url.clone()),
-        charset: charset.or_else(|| default_charset.map(String::from)),
+        charset,
+        // Assumed only where the page declares nothing, `<meta>` included.
+        fallback_charset: default_charset.map(String::from),
     };
     let mut page = extractor.stream(hints);
     let (body_bytes, truncated) = stream_body(&mut response, &mut page, limit, &final_url).await?;

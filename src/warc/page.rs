@@ -37,6 +37,7 @@ impl Page {
         Hints {
             url: self.target_uri.clone(),
             charset: self.charset.clone(),
+            fallback_charset: None,
         }
     }
 
