@@ -1,11 +1,16 @@
 //! `linesift extract` on files end to end: a closed output pipe, file names
-//! that are not UTF-8, `--format json` with several inputs.
+//! that are not UTF-8, formats for one input with several, input lists and
+//! stdin, the `--charset` fallback, error kinds and notes, and results
+//! written as soon as the ones before them.
 
 mod cli_support;
 
-use cli_support::linesift_reading_a_little;
+use cli_support::{linesift_reading_a_little, make_fifo};
+use std::ffi::OsStr;
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 /// A fresh directory under the tests' scratch directory.
 fn scratch(name: &str) -> PathBuf {
@@ -106,8 +111,9 @@ fn file_names_that_are_not_utf8_are_read() {
 /// `--format json` writes one JSON document, so it takes one input; with
 /// several it is refused up front, pointing at `--format jsonl`, instead of
 /// writing pretty-printed objects back to back that no JSON parser reads.
+/// So is `--format text`: texts back to back cannot be told apart.
 #[test]
-fn json_format_with_several_inputs_is_refused() {
+fn one_document_formats_with_several_inputs_are_refused() {
     let dir = scratch("json");
     let a = dir.join("a.html");
     let b = dir.join("b.html");
@@ -124,10 +130,205 @@ fn json_format_with_several_inputs_is_refused() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--format jsonl"), "{stderr}");
     assert_eq!(stdout, "");
+    let text = [
+        os("extract"),
+        os("--format"),
+        os("text"),
+        a.as_os_str(),
+        b.as_os_str(),
+    ];
+    let (code, stdout, stderr) = linesift(&text);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--format text is for one input"),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "");
     // One input: one JSON document.
     let (code, stdout, stderr) =
         linesift(&[os("extract"), os("--format"), os("json"), a.as_os_str()]);
     assert_eq!(code, Some(0), "{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert!(doc["text"].as_str().unwrap().contains("ferry"));
+}
+
+/// Runs the binary with `stdin` as its input; returns the exit code,
+/// stdout and stderr.
+fn linesift_with_stdin(args: &[&OsStr], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A refused command line exits without reading: a closed pipe then.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The JSONL records of an output.
+fn records(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `find ... > list; linesift extract --from list`: a list that names
+/// nothing is nothing to do (no output, success), not a cue to read a
+/// page from stdin. `--from -` reads the list itself from stdin; stdin
+/// named twice (`- -`, or `--from -` and `-`) is refused up front, where
+/// before the second reader got an empty page.
+#[test]
+fn input_lists_and_stdin() {
+    let dir = scratch("lists");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "\n\n").unwrap();
+    let a = dir.join("a.html");
+    std::fs::write(&a, page("lighthouse")).unwrap();
+    let os = OsStr::new;
+    let stdin_page = page("quarry");
+    let (code, stdout, stderr) = linesift_with_stdin(
+        &[os("extract"), os("--from"), empty.as_os_str()],
+        stdin_page.as_bytes(),
+    );
+    assert_eq!((code, stdout.as_str()), (Some(0), ""), "{stderr}");
+    // No inputs at all: the page on stdin, as before.
+    let (code, stdout, stderr) = linesift_with_stdin(&[os("extract")], stdin_page.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("quarry"), "{stdout}");
+
+    let list = format!("{}\n", a.display());
+    let (code, stdout, stderr) =
+        linesift_with_stdin(&[os("extract"), os("--from"), os("-")], list.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("lighthouse"), "{stdout}");
+
+    for args in [
+        &[os("extract"), os("-"), os("-")][..],
+        &[os("extract"), os("--from"), os("-"), os("-")][..],
+    ] {
+        let (code, stdout, stderr) = linesift_with_stdin(args, list.as_bytes());
+        assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+        assert!(stderr.contains("stdin (`-`) can be read once"), "{stderr}");
+    }
+}
+
+/// `--charset` is assumed only where the page declares nothing: a page's
+/// own `<meta charset>` outranks it (before, the flag overrode it and
+/// garbled the page), and a label no encoding has is refused by name.
+#[test]
+fn the_charset_flag_is_a_fallback() {
+    let dir = scratch("charset");
+    let body = "<p>Привет мир, это страница о погоде в горах и долинах, где летом идут \
+                дожди, а зимой лежит снег.</p>";
+    let (koi8, _, _) = encoding_rs::KOI8_R.encode(body);
+    let mut declared = b"<html><head><meta charset=koi8-r><title>t</title></head><body>".to_vec();
+    declared.extend_from_slice(&koi8);
+    let mut bare = b"<html><head><title>t</title></head><body>".to_vec();
+    bare.extend_from_slice(&koi8);
+    let (declared_path, bare_path) = (dir.join("declared.html"), dir.join("bare.html"));
+    std::fs::write(&declared_path, declared).unwrap();
+    std::fs::write(&bare_path, bare).unwrap();
+    let os = OsStr::new;
+    let run = |charset: &str, path: &PathBuf| {
+        let args = [
+            os("extract"),
+            os("--format"),
+            os("json"),
+            os("--charset"),
+            os(charset),
+            path.as_os_str(),
+        ];
+        let (code, stdout, stderr) = linesift(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap()
+    };
+    let doc = run("windows-1251", &declared_path);
+    assert_eq!(doc["encoding"], "KOI8-R");
+    assert_eq!(doc["encoding_source"], "meta");
+    assert!(
+        doc["text"].as_str().unwrap().contains("Привет мир"),
+        "{doc}"
+    );
+    let doc = run("koi8-r", &bare_path);
+    assert_eq!(doc["encoding_source"], "fallback");
+    assert!(
+        doc["text"].as_str().unwrap().contains("Привет мир"),
+        "{doc}"
+    );
+
+    let (code, stdout, stderr) = linesift(&[
+        os("extract"),
+        os("--charset"),
+        os("bogus"),
+        bare_path.as_os_str(),
+    ]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    assert!(stderr.contains("\"bogus\""), "{stderr}");
+}
+
+/// A file the core refuses has an `error_kind` in its JSONL record, as a
+/// URL the fetcher refuses has; in text mode, text cut at `--max-text`
+/// is said on stderr (JSON says it in `text_truncated`).
+#[test]
+fn core_errors_have_kinds_and_cut_text_is_noted() {
+    let dir = scratch("kinds");
+    let binary = dir.join("image.png");
+    std::fs::write(&binary, [0u8, 1, 2, 3, 0, 0, 0, 7].repeat(512)).unwrap();
+    let a = dir.join("a.html");
+    std::fs::write(&a, page("glacier")).unwrap();
+    let os = OsStr::new;
+    let (code, stdout, stderr) = linesift(&[os("extract"), binary.as_os_str(), a.as_os_str()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let records = records(&stdout);
+    assert_eq!(records[0]["error_kind"], "binary", "{stdout}");
+    assert!(records[1]["text"].as_str().unwrap().contains("glacier"));
+
+    let (code, stdout, stderr) =
+        linesift(&[os("extract"), os("--max-text"), os("200"), a.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.len() <= 300, "{stdout}");
+    assert!(stderr.contains("text cut at --max-text"), "{stderr}");
+}
+
+/// A result is written as soon as every input before it is done, not when
+/// a whole batch is: the first page's record comes out while the second
+/// input, a FIFO, still waits for its writer.
+#[cfg(unix)]
+#[test]
+fn results_are_written_as_soon_as_the_ones_before_them() {
+    let dir = scratch("stream");
+    let a = dir.join("a.html");
+    std::fs::write(&a, page("estuary")).unwrap();
+    let fifo = dir.join("slow.html");
+    make_fifo(&fifo);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args([OsStr::new("extract"), a.as_os_str(), fifo.as_os_str()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    let first = rx.recv_timeout(Duration::from_secs(60));
+    // Feed the FIFO whatever happened, so that the run ends.
+    std::fs::write(&fifo, page("moor")).unwrap();
+    let first = first.expect("the first record waited for the FIFO");
+    assert!(first.contains("estuary"), "{first}");
+    let second = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(second.contains("moor"), "{second}");
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
 }

@@ -2,18 +2,22 @@
 //! many inputs on all cores, input order kept. A failing input is reported
 //! with its name and does not stop the others; the exit code is 1 when any
 //! failed. URLs go to the fetcher on a tokio runtime that is built only when
-//! there are URLs; files are extracted on the rayon pool.
+//! there are URLs; files are extracted on the rayon pool. Each result is
+//! written as soon as every input before it is: a slow input holds back
+//! the output after it, never the work on the inputs after it (up to a
+//! window, which bounds the results held).
 
 use super::options::{ExtractOptions, body_limit, parse_size};
 use anyhow::{Context, bail};
 use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
-use linesift::{Document, Extractor, Hints};
-use rayon::prelude::*;
+use linesift::{Document, ExtractError, Extractor, Hints};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::mpsc;
 use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
@@ -21,7 +25,8 @@ pub struct Args {
     /// Inputs: file paths, `-` for stdin, or http(s):// URLs to fetch.
     // OsString: a file name need not be UTF-8.
     inputs: Vec<OsString>,
-    /// Read more input paths from this file, one per line.
+    /// Read more input paths from this file, one per line (`-`: from
+    /// stdin). An empty list is nothing to do, not stdin.
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
     /// Output format: text (default for one input), json (one input only),
@@ -31,8 +36,10 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long, short)]
     jobs: Option<usize>,
-    /// Charset to assume when the page declares none (like an HTTP header).
-    #[arg(long)]
+    /// Charset to assume when the page declares none (no BOM, no
+    /// `<meta>` charset), instead of detecting one; a WHATWG label such as
+    /// windows-1251 or shift_jis.
+    #[arg(long, value_parser = super::options::parse_charset)]
     charset: Option<String>,
     #[command(flatten)]
     extract: ExtractOptions,
@@ -108,28 +115,12 @@ struct Web {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut inputs = args.inputs.clone();
-    if let Some(list) = &args.from {
-        let bytes = std::fs::read(list).with_context(|| format!("reading {}", list.display()))?;
-        inputs.extend(input_list(&bytes));
-    }
+    let inputs = inputs(&args)?;
     if inputs.is_empty() {
-        inputs.push("-".into());
+        // An empty `--from` list: nothing to do (`find` found nothing).
+        return Ok(ExitCode::SUCCESS);
     }
-    // One pretty-printed object per input, back to back, is no JSON
-    // document any parser reads: JSON lines is the format for many.
-    if args.format == Some(Format::Json) && inputs.len() > 1 {
-        bail!(
-            "--format json writes one JSON document, for one input; for {} inputs use \
-             --format jsonl (one JSON object a line)",
-            inputs.len()
-        );
-    }
-    let format = args.format.unwrap_or(if inputs.len() == 1 {
-        Format::Text
-    } else {
-        Format::Jsonl
-    });
+    let format = format(args.format, inputs.len())?;
     let extractor = Extractor::new(args.extract.options());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
@@ -140,32 +131,101 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
     let concurrency = web.as_ref().map_or(0, |w| w.concurrency);
-    let batch = (pool.current_num_threads().max(1) * 32).max(concurrency * 4);
-    for chunk in inputs.chunks(batch) {
-        let results = extract_batch(
-            &pool,
-            &extractor,
-            web.as_ref(),
-            chunk,
-            args.charset.as_deref(),
-        );
-        for (input, result) in chunk.iter().zip(results) {
-            progress.inc(1);
-            let name = input.to_string_lossy();
-            if let Err(e) = &result {
-                failed += 1;
-                progress.suspend(|| eprintln!("linesift: {name}: {e:#}"));
-            }
-            write_result(&mut out, format, &name, &result)?;
+    let window = (pool.current_num_threads().max(1) * 32).max(concurrency.saturating_mul(4));
+    let work = Work {
+        pool: &pool,
+        extractor: &extractor,
+        web: web.as_ref(),
+        charset: args.charset.as_deref(),
+    };
+    work.run(&inputs, window, &progress, |i, result| {
+        let name = inputs[i].to_string_lossy();
+        if result.is_err() {
+            failed += 1;
         }
-    }
-    out.flush()?;
+        progress.suspend(|| report(&name, format, &result));
+        write_result(&mut out, format, &name, &result)?;
+        // Flushed a record at a time: a reader of the stream sees each as
+        // soon as it is due (a syscall a page costs next to nothing).
+        out.flush()?;
+        Ok(())
+    })?;
     progress.finish_and_clear();
     Ok(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The inputs: the arguments, then the `--from` list; stdin when there
+/// are neither. Stdin can be read once: as the list or as one page.
+fn inputs(args: &Args) -> anyhow::Result<Vec<OsString>> {
+    let stdin = OsStr::new("-");
+    let mut inputs = args.inputs.clone();
+    if let Some(list) = &args.from {
+        let bytes = if list.as_os_str() == stdin {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .context("reading the input list from stdin")?;
+            bytes
+        } else {
+            std::fs::read(list).with_context(|| format!("reading {}", list.display()))?
+        };
+        inputs.extend(input_list(&bytes));
+    } else if inputs.is_empty() {
+        inputs.push(stdin.into());
+    }
+    let pages_on_stdin = inputs.iter().filter(|i| *i == stdin).count();
+    let list_on_stdin = args.from.as_ref().is_some_and(|l| l.as_os_str() == stdin);
+    if pages_on_stdin + usize::from(list_on_stdin) > 1 {
+        bail!("stdin (`-`) can be read once: name it once, as a page or as the --from list");
+    }
+    Ok(inputs)
+}
+
+/// The output format asked for, or the default for this many inputs.
+fn format(asked: Option<Format>, inputs: usize) -> anyhow::Result<Format> {
+    match asked {
+        // One pretty-printed object per input, back to back, is no JSON
+        // document any parser reads; texts back to back cannot be told
+        // apart. JSON lines is the format for many.
+        Some(f @ (Format::Json | Format::Text)) if inputs > 1 => bail!(
+            "--format {} is for one input; for {inputs} inputs use --format jsonl \
+             (one JSON object a line, with the input's path)",
+            if f == Format::Json { "json" } else { "text" }
+        ),
+        Some(f) => Ok(f),
+        None if inputs == 1 => Ok(Format::Text),
+        None => Ok(Format::Jsonl),
+    }
+}
+
+/// An input's error, and in text mode what was cut, on stderr. Written
+/// with errors ignored: a closed stderr must not stop the run (where
+/// `eprintln!` would panic).
+fn report(name: &str, format: Format, result: &anyhow::Result<Extracted>) {
+    let mut err = io::stderr().lock();
+    match result {
+        Err(e) => {
+            let _ = writeln!(err, "linesift: {name}: {e:#}");
+        }
+        // JSON says so in the record (`truncated`, `text_truncated`).
+        Ok(x) if format == Format::Text => {
+            if x.truncated {
+                let _ = writeln!(
+                    err,
+                    "linesift: {name}: body cut at --max-body; text of its start"
+                );
+            }
+            if x.document.text_truncated {
+                let _ = writeln!(err, "linesift: {name}: text cut at --max-text");
+            }
+        }
+        Ok(_) => {}
+    }
 }
 
 /// The input names of a `--from` list: one a line, blank lines skipped.
@@ -203,37 +263,112 @@ fn is_url(input: &OsStr) -> bool {
     as_url(input).is_some()
 }
 
-/// Extracts one batch: files on the rayon pool, then URLs on the fetcher;
-/// results in input order.
-fn extract_batch(
-    pool: &rayon::ThreadPool,
-    extractor: &Extractor,
-    web: Option<&Web>,
-    chunk: &[OsString],
-    charset: Option<&str>,
-) -> Vec<anyhow::Result<Extracted>> {
-    let files: Vec<Option<anyhow::Result<Extracted>>> = pool.install(|| {
-        chunk
-            .par_iter()
-            .map(|input| (!is_url(input)).then(|| extract_one(extractor, input, charset)))
-            .collect()
-    });
-    let urls: Vec<&str> = chunk.iter().filter_map(|i| as_url(i)).collect();
-    let mut fetched = match web {
-        Some(web) if !urls.is_empty() => web.fetch_all(&urls),
-        _ => Vec::new(),
-    }
-    .into_iter();
-    files
-        .into_iter()
-        .map(|file| {
-            file.unwrap_or_else(|| {
-                fetched
-                    .next()
-                    .unwrap_or_else(|| Err(anyhow::anyhow!("URL was not fetched")))
+/// What the inputs are extracted with.
+struct Work<'a> {
+    pool: &'a rayon::ThreadPool,
+    extractor: &'a Extractor,
+    web: Option<&'a Web>,
+    charset: Option<&'a str>,
+}
+
+impl Work<'_> {
+    /// Extracts every input, files on the pool and URLs on the fetcher,
+    /// and hands each result to `done` in input order. At most `window`
+    /// inputs are started and not yet handed over, so memory stays bounded
+    /// when one input is slow; `progress` counts each as it finishes. The
+    /// first error `done` returns (a closed output pipe) ends the run: no
+    /// more inputs are started, and fetches under way are dropped.
+    fn run(
+        &self,
+        inputs: &[OsString],
+        window: usize,
+        progress: &indicatif::ProgressBar,
+        mut done: impl FnMut(usize, anyhow::Result<Extracted>) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let (tx, rx) = mpsc::channel::<(usize, anyhow::Result<Extracted>)>();
+        let (url_tx, url_rx) = tokio::sync::mpsc::unbounded_channel::<(usize, &str)>();
+        // Dropped when this returns, early or not: the fetcher's loop stops.
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        std::thread::scope(|threads| {
+            if let Some(web) = self.web {
+                let tx = tx.clone();
+                threads.spawn(move || web.fetch_each(url_rx, stopped, &tx));
+            }
+            // Both moved here, so both are dropped as this closure returns,
+            // before the scope waits for the fetcher's thread.
+            let (url_tx, _stop) = (url_tx, stop);
+            self.pool.in_place_scope(|tasks| {
+                let mut order = Reorder::default();
+                let mut started = 0;
+                while order.next() < inputs.len() {
+                    while started < inputs.len() && started - order.next() < window.max(1) {
+                        let (i, input) = (started, &inputs[started]);
+                        match as_url(input) {
+                            Some(url) => {
+                                if url_tx.send((i, url)).is_err() {
+                                    let _ =
+                                        tx.send((i, Err(anyhow::anyhow!("URL was not fetched"))));
+                                }
+                            }
+                            None => {
+                                let tx = tx.clone();
+                                tasks.spawn(move |_| {
+                                    let _ = tx.send((i, self.extract_file(input)));
+                                });
+                            }
+                        }
+                        started += 1;
+                    }
+                    // Every input started sends one result: this ends.
+                    let Ok((i, result)) = rx.recv() else {
+                        bail!("an extraction thread stopped without a result");
+                    };
+                    progress.inc(1);
+                    for (i, result) in order.add(i, result) {
+                        done(i, result)?;
+                    }
+                }
+                Ok(())
             })
         })
-        .collect()
+    }
+
+    fn extract_file(&self, input: &OsStr) -> anyhow::Result<Extracted> {
+        extract_one(self.extractor, input, self.charset)
+    }
+}
+
+/// Results that finish out of order, handed on in order.
+struct Reorder<T> {
+    next: usize,
+    waiting: BTreeMap<usize, T>,
+}
+
+impl<T> Default for Reorder<T> {
+    fn default() -> Self {
+        Reorder {
+            next: 0,
+            waiting: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> Reorder<T> {
+    /// The index of the next result to hand on.
+    fn next(&self) -> usize {
+        self.next
+    }
+
+    /// Result `i`; returns the results now due, in order.
+    fn add(&mut self, i: usize, result: T) -> Vec<(usize, T)> {
+        self.waiting.insert(i, result);
+        let mut due = Vec::new();
+        while let Some(result) = self.waiting.remove(&self.next) {
+            due.push((self.next, result));
+            self.next += 1;
+        }
+        due
+    }
 }
 
 impl Web {
@@ -255,21 +390,39 @@ impl Web {
         }))
     }
 
-    /// Fetches URLs, `concurrency` at a time, results in order.
-    fn fetch_all(&self, urls: &[&str]) -> Vec<anyhow::Result<Extracted>> {
+    /// Fetches the URLs that come on `urls`, `concurrency` at a time, and
+    /// sends each result, tagged with its input's index, as it finishes.
+    /// Returns when `urls` is closed and every fetch is done, or at once
+    /// when `stop` ends (its sender dropped), dropping the fetches.
+    fn fetch_each(
+        &self,
+        urls: tokio::sync::mpsc::UnboundedReceiver<(usize, &str)>,
+        stop: tokio::sync::oneshot::Receiver<()>,
+        results: &mpsc::Sender<(usize, anyhow::Result<Extracted>)>,
+    ) {
         use futures_util::StreamExt;
-        let fetches = futures_util::stream::iter(urls.iter().map(|url| self.fetcher.fetch(url)))
-            .buffered(self.concurrency)
-            .map(|result| {
-                result
+        let urls = futures_util::stream::unfold(urls, |mut rx| async move {
+            rx.recv().await.map(|url| (url, rx))
+        });
+        let fetches = urls
+            .map(|(i, url)| async move { (i, self.fetcher.fetch(url).await) })
+            .buffer_unordered(self.concurrency)
+            .for_each(|(i, result)| {
+                let result = result
                     .map(|f| Extracted {
                         document: f.document,
                         truncated: f.truncated,
                     })
-                    .map_err(anyhow::Error::from)
-            })
-            .collect::<Vec<_>>();
-        self.runtime.block_on(fetches)
+                    .map_err(anyhow::Error::from);
+                let _ = results.send((i, result));
+                std::future::ready(())
+            });
+        self.runtime.block_on(async {
+            tokio::select! {
+                () = fetches => {}
+                _ = stop => {}
+            }
+        });
     }
 }
 
@@ -302,7 +455,8 @@ fn extract_one(
 ) -> anyhow::Result<Extracted> {
     let hints = Hints {
         url: None,
-        charset: charset.map(String::from),
+        charset: None,
+        fallback_charset: charset.map(String::from),
     };
     let document = if input == OsStr::new("-") {
         stream_from(extractor, hints, io::stdin().lock(), "reading stdin")?
@@ -360,9 +514,7 @@ fn write_result(
                 document: result.as_ref().ok().map(|e| &e.document),
                 truncated: result.as_ref().is_ok_and(|e| e.truncated),
                 error: error.map(|e| format!("{e:#}")),
-                error_kind: error
-                    .and_then(|e| e.downcast_ref::<FetchError>())
-                    .map(FetchError::kind),
+                error_kind: error.and_then(error_kind),
             };
             if format == Format::Json {
                 serde_json::to_writer_pretty(&mut *out, &record)?;
@@ -373,4 +525,29 @@ fn write_result(
         }
     }
     Ok(())
+}
+
+/// The kind of an input's error (`dns`, `timeout`, `too_large`, ...), for
+/// the fetcher's errors and the core's; `None` for I/O errors, whose
+/// message says enough.
+fn error_kind(e: &anyhow::Error) -> Option<&'static str> {
+    e.downcast_ref::<FetchError>()
+        .map(FetchError::kind)
+        .or_else(|| e.downcast_ref::<ExtractError>().map(ExtractError::kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_handed_on_in_order() {
+        let mut order = Reorder::default();
+        assert!(order.add(2, 'c').is_empty());
+        assert!(order.add(1, 'b').is_empty());
+        assert_eq!(order.next(), 0);
+        assert_eq!(order.add(0, 'a'), vec![(0, 'a'), (1, 'b'), (2, 'c')]);
+        assert_eq!(order.add(3, 'd'), vec![(3, 'd')]);
+        assert_eq!(order.next(), 4);
+    }
 }

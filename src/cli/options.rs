@@ -44,12 +44,14 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         None => (s, ""),
     };
     let n: u64 = digits.parse().map_err(|_| format!("not a size: {s}"))?;
-    let factor: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        _ => return Err(format!("unknown size unit in {s}")),
+    // Binary units whichever way they are written (`16M`, `16MB`,
+    // `16MiB`), and nothing else: `5BI` is a typo, not five bytes.
+    let factor: u64 = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => return Err(format!("unknown size unit in {s} (use K, M or G)")),
     };
     n.checked_mul(factor)
         .ok_or_else(|| format!("size too large: {s}"))
@@ -66,6 +68,18 @@ pub fn body_limit(max_body: u64, refuse_oversize: bool) -> linesift::fetch::Body
         } else {
             Oversize::Truncate
         },
+    }
+}
+
+/// A charset label (WHATWG: `utf-8`, `latin1`, `windows-1251`,
+/// `shift_jis`, ...), refused when no encoding has it: an unknown label
+/// would otherwise be ignored without a word.
+pub fn parse_charset(s: &str) -> Result<String, String> {
+    match encoding_rs::Encoding::for_label(s.trim().as_bytes()) {
+        Some(_) => Ok(s.trim().to_string()),
+        None => Err(format!(
+            "no encoding is called {s:?} (WHATWG labels, e.g. windows-1252)"
+        )),
     }
 }
 
@@ -98,5 +112,37 @@ impl ExtractOptions {
         o.headline = self.headline;
         o.keep_repeats = self.keep_repeats;
         o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_take_binary_units_and_nothing_else() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("5B"), Ok(5));
+        for s in ["512K", "512k", "512KB", "512KiB", "512kib"] {
+            assert_eq!(parse_size(s), Ok(512 << 10), "{s}");
+        }
+        assert_eq!(parse_size(" 16M "), Ok(16 << 20));
+        assert_eq!(parse_size("16MiB"), Ok(16 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        for s in ["5bi", "5ib", "5BBB", "5MBB", "5T", "M", "", "-1", "1.5M"] {
+            assert!(parse_size(s).is_err(), "{s} taken");
+        }
+        assert!(parse_size("99999999999G").is_err());
+    }
+
+    #[test]
+    fn charsets_are_whatwg_labels() {
+        assert_eq!(
+            parse_charset(" Windows-1251 ").as_deref(),
+            Ok("Windows-1251")
+        );
+        assert_eq!(parse_charset("latin1").as_deref(), Ok("latin1"));
+        assert!(parse_charset("bogus").is_err());
+        assert!(parse_charset("").is_err());
     }
 }

@@ -16,3 +16,15 @@ pub enum ExtractError {
     #[error("input looks binary, not HTML ({control} control bytes in the first {sniffed})")]
     Binary { control: usize, sniffed: usize },
 }
+
+impl ExtractError {
+    /// A short name for the error's kind, for logs and JSON
+    /// (`error_kind`), in the fetcher's naming (`FetchError::kind`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ExtractError::TooLarge { .. } => "too_large",
+            ExtractError::TooManyLines { .. } => "too_many_lines",
+            ExtractError::Binary { .. } => "binary",
+        }
+    }
+}
