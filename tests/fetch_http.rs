@@ -112,6 +112,20 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     enc.finish().expect("gzip")
 }
 
+/// zlib-wrapped deflate (RFC 1950), what RFC 9110's `deflate` means.
+fn zlib(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).expect("zlib");
+    enc.finish().expect("zlib")
+}
+
+/// Raw deflate (RFC 1951), no zlib header or checksum.
+fn raw_deflate(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).expect("deflate");
+    enc.finish().expect("deflate")
+}
+
 fn brotli(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     {
@@ -163,6 +177,109 @@ async fn gzip_brotli_and_zstd_bodies_are_decoded() {
             "{name}"
         );
     }
+}
+
+/// `Content-Encoding: deflate` as RFC 9110 means it (zlib-wrapped) and as
+/// old IIS servers and some CDNs send it (raw RFC 1951, no zlib header):
+/// browsers take both, and so does the fetcher, page and robots.txt alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zlib_and_raw_deflate_bodies_are_decoded() {
+    let page = article("Deflated news", 20);
+    for (name, encoded) in [
+        ("zlib", zlib(page.as_bytes())),
+        ("raw", raw_deflate(page.as_bytes())),
+    ] {
+        let (srv, doc) = fetch_encoded("deflate", encoded).await;
+        assert_eq!(
+            doc,
+            in_memory(page.as_bytes(), &srv.url("/enc"), Some("utf-8")),
+            "{name}"
+        );
+    }
+    let robots = raw_deflate(b"User-agent: *\nDisallow: /private\n");
+    let srv = Server::start(move |r: &Request| match r.path.as_str() {
+        "/robots.txt" => response(
+            "200 OK",
+            &[
+                ("Content-Type", "text/plain"),
+                ("Content-Encoding", "deflate"),
+            ],
+            &robots,
+        ),
+        _ => html(article("Public page", 5).as_bytes()),
+    })
+    .await;
+    let f = fetcher(options());
+    f.fetch(&srv.url("/public")).await.expect("allowed");
+    let e = f
+        .fetch(&srv.url("/private/x"))
+        .await
+        .expect_err("disallowed");
+    assert!(
+        matches!(
+            e,
+            FetchError::Robots {
+                temporary: false,
+                ..
+            }
+        ),
+        "robots.txt not read: {e}"
+    );
+}
+
+/// A deflate body that does not inflate fails as a gzip body that does not
+/// decompress does: damaged, a permanent `Http` error; cut short inside the
+/// stream, a `Connect` error (the connection may have been cut off), which
+/// is transient.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_deflate_body_fails_as_a_broken_gzip_body_does() {
+    let page = article("Broken news", 20);
+    let damaged = |mut body: Vec<u8>| {
+        for b in &mut body[12..40] {
+            *b ^= 0x55;
+        }
+        body
+    };
+    let cut = |body: Vec<u8>| body[..body.len() / 2].to_vec();
+    let bodies = [
+        ("gzip", damaged(gzip(page.as_bytes()))),
+        ("deflate", damaged(zlib(page.as_bytes()))),
+        ("deflate", damaged(raw_deflate(page.as_bytes()))),
+        ("gzip", cut(gzip(page.as_bytes()))),
+        ("deflate", cut(zlib(page.as_bytes()))),
+        ("deflate", cut(raw_deflate(page.as_bytes()))),
+    ];
+    let mut kinds = Vec::new();
+    for (coding, body) in bodies {
+        let srv = server(move |_| {
+            response(
+                "200 OK",
+                &[("Content-Type", "text/html"), ("Content-Encoding", coding)],
+                &body,
+            )
+        })
+        .await;
+        let e = one_try_fetcher()
+            .fetch(&srv.url("/broken"))
+            .await
+            .expect_err("broken body");
+        assert!(
+            e.to_string().contains("error decoding response body"),
+            "{e}"
+        );
+        kinds.push((e.kind(), e.is_transient()));
+    }
+    assert_eq!(
+        kinds,
+        [
+            ("http", false),
+            ("http", false),
+            ("http", false),
+            ("connect", true),
+            ("connect", true),
+            ("connect", true),
+        ]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,15 +1,22 @@
 //! The HTTP client: reqwest on tokio with rustls (ring), HTTP/2, gzip,
-//! brotli, zstd and deflate decoding, the guarded resolver, the redirect
-//! policy, timeouts and no proxies (a proxy would resolve names itself and
-//! bypass the guard). Also maps reqwest's errors to [`FetchError`].
+//! brotli and zstd decoding (deflate is asked for too, and inflated by
+//! `body`), the guarded resolver, the redirect policy, timeouts and no
+//! proxies (a proxy would resolve names itself and bypass the guard). Also
+//! maps reqwest's errors to [`FetchError`].
 
 use super::error::FetchError;
 use super::guard::{Guard, GuardError, GuardedResolver, Lookup, NO_ADDRESSES};
 use super::redirect::RedirectError;
 use reqwest::Client;
+use reqwest::header::{ACCEPT_ENCODING, HeaderMap, HeaderValue};
 use std::error::Error as StdError;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The codings asked for: reqwest's own, and deflate, which it would
+/// decode only zlib-wrapped and so leaves to `body`. Set here because
+/// reqwest asks only for the codings it decodes itself.
+const ACCEPT_CODINGS: &str = "zstd,gzip,deflate,br";
 
 /// What the client is built from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +36,13 @@ pub struct ClientConfig {
 pub fn build(config: &ClientConfig, lookup: Arc<dyn Lookup>) -> Result<Client, FetchError> {
     // `Err` only means another provider is installed, which is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut headers = HeaderMap::new();
+    headers.insert(ACCEPT_ENCODING, HeaderValue::from_static(ACCEPT_CODINGS));
     Client::builder()
         .user_agent(config.user_agent.as_str())
+        .default_headers(headers)
+        // Off even should another crate turn reqwest's feature on.
+        .no_deflate()
         .connect_timeout(config.connect_timeout)
         .read_timeout(config.read_timeout)
         .timeout(config.total_timeout)

@@ -3,7 +3,8 @@
 //!
 //! One module per concern:
 //! `client` (reqwest with rustls, HTTP/2, content decoding, timeouts, error
-//! mapping) · `guard` (SSRF: refused address classes, the filtering DNS
+//! mapping) · `body` and `inflate` (decoded body chunks; deflate, zlib or
+//! raw, inflated here) · `guard` (SSRF: refused address classes, the filtering DNS
 //! resolver) · `redirect` (limit, loops, guard on every hop) · `robots`
 //! (robots.txt cache) · `ratelimit` (per-host intervals, Crawl-delay,
 //! Retry-After) · `retry` (transient errors, backoff) · `content`
@@ -20,10 +21,12 @@
 //! # Ok(()) }
 //! ```
 
+pub mod body;
 pub mod client;
 pub mod content;
 pub mod error;
 pub mod guard;
+pub mod inflate;
 pub mod page;
 pub mod ratelimit;
 pub mod redirect;

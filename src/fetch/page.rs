@@ -2,6 +2,7 @@
 //! Content-Type, and stream the decoded body chunk by chunk into the core's
 //! [`crate::extract::PageStream`] while it arrives.
 
+use super::body::Body;
 use super::client::classify;
 use super::content;
 use super::error::FetchError;
@@ -154,7 +155,8 @@ async fn stream_body(
         url: url.to_string(),
         limit: limit.max_body,
     };
-    let declared = response.content_length().unwrap_or(0);
+    let mut body = Body::new(response, url);
+    let declared = body.declared_length().unwrap_or(0);
     if limit.oversize == Oversize::Refuse && declared > limit.max_body {
         return Err(too_large());
     }
@@ -163,7 +165,7 @@ async fn stream_body(
         source,
     };
     let mut fed = 0u64;
-    while let Some(chunk) = response.chunk().await.map_err(|e| classify(&e, url))? {
+    while let Some(chunk) = body.chunk().await? {
         let room = limit.max_body - fed;
         if chunk.len() as u64 > room {
             if limit.oversize == Oversize::Refuse {

@@ -8,6 +8,7 @@
 //! dead-lettering it). Crawl-delay is read for the rate limiter. One fetch per origin
 //! at a time: concurrent tasks for the same origin wait for the first.
 
+use super::body::Body;
 use super::client::classify;
 use super::error::FetchError;
 use super::guard::Guard;
@@ -228,7 +229,7 @@ impl RobotsCache {
         if !status.is_success() {
             return Ok((Rules::AllowAll, self.ttl));
         }
-        Ok(match read_capped(&mut response).await {
+        Ok(match read_capped(&mut response, url.as_str()).await {
             Some(body) => (self.parse(&body), self.ttl),
             None => (Rules::DisallowAll("robots.txt unreadable"), error_ttl),
         })
@@ -269,9 +270,10 @@ fn parsable_lines(agent: &str, body: &[u8]) -> Vec<u8> {
 }
 
 /// Reads at most [`MAX_ROBOTS_BYTES`] (the rest is ignored, as Google does).
-async fn read_capped(response: &mut reqwest::Response) -> Option<Vec<u8>> {
+async fn read_capped(response: &mut reqwest::Response, url: &str) -> Option<Vec<u8>> {
+    let mut decoded = Body::new(response, url);
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.ok()? {
+    while let Some(chunk) = decoded.chunk().await.ok()? {
         let room = MAX_ROBOTS_BYTES - body.len();
         body.extend_from_slice(&chunk[..chunk.len().min(room)]);
         if body.len() >= MAX_ROBOTS_BYTES {

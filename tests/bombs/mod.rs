@@ -4,7 +4,8 @@
 
 use std::io::Write;
 
-/// `len` bytes of HTML encoded with `coding`, streamed through the encoder.
+/// `len` bytes of HTML encoded with `coding`, streamed through the encoder
+/// (`deflate` is zlib-wrapped, `deflate-raw` the same without the wrapper).
 pub fn encoded(coding: &str, len: u64) -> Vec<u8> {
     let head = b"<html><body><p>";
     let fill = |w: &mut dyn Write| {
@@ -25,6 +26,11 @@ pub fn encoded(coding: &str, len: u64) -> Vec<u8> {
         }
         "deflate" => {
             let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+            fill(&mut e);
+            e.finish().unwrap()
+        }
+        "deflate-raw" => {
+            let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
             fill(&mut e);
             e.finish().unwrap()
         }
