@@ -1,23 +1,30 @@
 //! The queue worker against the real RabbitMQ on 127.0.0.1:5672
 //! (guest/guest; `.ci/run` starts it). Every test uses its own randomly
-//! suffixed queues and exchanges and deletes them at the end.
+//! suffixed queues and exchanges and deletes them at the end (and one a
+//! policy on its own delay queue, set and cleared with `rabbitmqctl`).
 
 mod amqp_support;
 mod fetch_support;
 
+use amqp_support::proxy::Proxy;
 use amqp_support::{AMQP, free_port, get, string_header, warc_of, worker_config};
 use fetch_support::{Request, Server, Step, article, html, not_found, response};
 use futures_util::StreamExt;
 use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions,
-    QueueDeclareOptions, QueueDeleteOptions,
+    ConfirmSelectOptions, QueueDeclareOptions, QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
-use linesift::fetch::{FetchOptions, Guard, RetryPolicy};
+use linesift::fetch::{FetchOptions, Fetcher, Guard, RetryPolicy};
 use linesift::proto::{self, DocumentMessage, Encoding, Failure, Task, WarcFile, WarcRecord, task};
+use linesift::warc::ReaderOptions;
+use linesift::worker::http::Health;
+use linesift::worker::publish::count_header;
 use linesift::worker::topology::{HEADER_ATTEMPTS, HEADER_DEFERRALS};
-use linesift::worker::{self, Names, Shutdown, WorkerConfig, topology};
+use linesift::worker::{
+    self, Metrics, Names, Processor, Shutdown, WorkerConfig, consume, topology,
+};
 use linesift::{Extractor, Options};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -732,6 +739,351 @@ async fn a_task_the_delay_queue_refuses_waits_for_its_host_instead() {
     );
     stop(&shutdown, worker).await;
     teardown(conn, &ch, &names).await;
+}
+
+/// A deferral the broker refuses (nack: the delay queue is full, under a
+/// max-length policy with the `reject-publish` it is declared with) is not
+/// taken for one: the task is not acked as put aside, where it would be
+/// lost, but run at once, waiting for its host in its slot, as when the
+/// delay queue is missing; nothing is added to the delay queue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_deferral_the_delay_queue_refuses_is_not_acked_as_one() {
+    let times = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&times);
+    let server = Server::start(move |r: &Request| -> Vec<Step> {
+        seen.lock().unwrap().push(Instant::now());
+        html(article(&format!("Full delay {}", r.path), 5).as_bytes())
+    })
+    .await;
+    let names = Names::with_prefix(&unique("fulldelay"));
+    let (conn, ch, sink) = setup(&names).await;
+    // Long enough that nothing in the delay queue expires during the test.
+    let defer_delay = Duration::from_secs(60);
+    topology::declare_delay(&conn, &names, defer_delay)
+        .await
+        .expect("declare the delay queue");
+    let _policy = QueuePolicy::set(&names.delay, r#"{"max-length":0}"#).await;
+    let filled = fill_until_refused(&conn, &names.delay).await;
+    // Slots 3 s apart: the second task's is far beyond the 200 ms it may
+    // wait, so it is put aside, and the delay queue refuses it.
+    let interval = Duration::from_secs(3);
+    let shutdown = Shutdown::new();
+    let config = WorkerConfig {
+        max_host_wait: Some(Duration::from_millis(200)),
+        defer_delay,
+        ..config(&names)
+    };
+    let fetch = FetchOptions {
+        host_interval: interval,
+        ..fetch_options()
+    };
+    let (worker, metrics) = spawn_metered_worker(config, fetch, &shutdown);
+    done(&names, &ch, &sink, &url_tasks(&server, "full", "/f", 2)).await;
+    stop(&shutdown, worker).await;
+    assert_eq!(
+        counts(&metrics),
+        [
+            ("received", 2),
+            ("acked", 2),
+            ("deferred", 0),
+            ("retried", 0)
+        ]
+    );
+    let delayed = topology::ready_count(&ch, &names.delay)
+        .await
+        .expect("delay queue");
+    assert_eq!(
+        delayed, filled,
+        "the refused deferral is in the delay queue"
+    );
+    // The refused task waited for its host's slot instead.
+    let times = times.lock().unwrap().clone();
+    assert_eq!(times.len(), 2, "one request per task");
+    let gap = times[1] - times[0];
+    assert!(gap >= interval - Duration::from_millis(300), "{gap:?}");
+    teardown(conn, &ch, &names).await;
+}
+
+/// A drain that starts while a deferral's publish is unconfirmed (the
+/// proxy holds it back from the broker) waits for the confirm: once the
+/// broker has the task in the delay queue, the delivery is acked, so the
+/// task is put aside once and not also back in the task queue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_drain_waits_for_a_deferral_in_flight_and_acks_it_once_confirmed() {
+    let mut held = deferral_in_flight("drainack", Duration::from_secs(10)).await;
+    held.shutdown.trigger();
+    // Let the broker see the publish only once the drain is under way.
+    held.proxy.cancelled().await;
+    held.proxy.release();
+    held.stopped().await;
+    assert_eq!(
+        counts(&held.metrics),
+        [
+            ("received", 2),
+            ("acked", 1),
+            ("deferred", 1),
+            ("retried", 0)
+        ]
+    );
+    let ch = &held.ch;
+    let message = ch
+        .basic_get(
+            held.names.delay.as_str().into(),
+            BasicGetOptions { no_ack: true },
+        )
+        .await
+        .expect("get")
+        .expect("the deferred task in the delay queue");
+    assert_eq!(task_of(&message.delivery).id, held.deferred.id);
+    let headers = message.delivery.properties.headers().as_ref();
+    assert_eq!(count_header(headers, HEADER_DEFERRALS), 1);
+    assert_eq!(
+        topology::ready_count(ch, &held.names.tasks)
+            .await
+            .expect("tasks"),
+        0
+    );
+    held.teardown().await;
+}
+
+/// A deferral still unconfirmed when the drain deadline passes (the proxy
+/// never lets the broker see it) is not acked: the worker stops with the
+/// delivery unsettled, and the broker puts the task back in the task
+/// queue. Not lost, and not in the delay queue either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_deferral_unconfirmed_at_the_drain_deadline_leaves_its_task_queued() {
+    let mut held = deferral_in_flight("drainlate", Duration::from_secs(2)).await;
+    held.shutdown.trigger();
+    held.stopped().await;
+    // Its connection gone for sure, as when the worker's process ends.
+    held.proxy.close();
+    assert_eq!(
+        counts(&held.metrics),
+        [
+            ("received", 2),
+            ("acked", 1),
+            ("deferred", 0),
+            ("retried", 0)
+        ]
+    );
+    let ch = &held.ch;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while topology::ready_count(ch, &held.names.tasks)
+        .await
+        .expect("tasks")
+        == 0
+    {
+        assert!(Instant::now() < deadline, "the deferred task was lost");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let message = ch
+        .basic_get(
+            held.names.tasks.as_str().into(),
+            BasicGetOptions { no_ack: true },
+        )
+        .await
+        .expect("get")
+        .expect("the task back in its queue");
+    assert_eq!(task_of(&message.delivery).id, held.deferred.id);
+    assert_eq!(
+        topology::ready_count(ch, &held.names.delay)
+            .await
+            .expect("delay"),
+        0
+    );
+    held.teardown().await;
+}
+
+/// A worker, through a proxy, whose deferral is in flight: the first of
+/// two tasks for one host has been fetched and its document is in; the
+/// second, its host busy for a minute, is being put aside, and the proxy
+/// holds its publish to the delay queue back from the broker.
+struct DeferralInFlight {
+    names: Names,
+    conn: Connection,
+    ch: Channel,
+    proxy: Proxy,
+    shutdown: Shutdown,
+    worker: tokio::task::JoinHandle<()>,
+    metrics: Metrics,
+    /// The task being put aside.
+    deferred: Task,
+    _server: Server,
+}
+
+async fn deferral_in_flight(name: &str, drain_deadline: Duration) -> DeferralInFlight {
+    let server = slow_server(Duration::ZERO, "Held deferral").await;
+    let names = Names::with_prefix(&unique(name));
+    let (conn, ch, sink) = setup(&names).await;
+    let proxy = Proxy::start(&names.delay).await;
+    let config = WorkerConfig {
+        max_host_wait: Some(Duration::from_millis(200)),
+        defer_delay: Duration::from_secs(60),
+        ..worker_config(&names, proxy.url(), drain_deadline)
+    };
+    let fetch = FetchOptions {
+        host_interval: Duration::from_secs(60),
+        ..fetch_options()
+    };
+    let shutdown = Shutdown::new();
+    let (worker, metrics) = spawn_metered_worker(config, fetch, &shutdown);
+    // One after the other, so that the first takes the host's slot and
+    // the second is the one put aside.
+    let mut tasks = url_tasks(&server, name, "/h", 2);
+    let deferred = tasks.remove(1);
+    done(&names, &ch, &sink, &tasks).await;
+    worker::enqueue::enqueue(
+        AMQP,
+        &names,
+        3,
+        std::slice::from_ref(&deferred),
+        Encoding::Protobuf,
+    )
+    .await
+    .expect("enqueue");
+    proxy.held().await;
+    DeferralInFlight {
+        names,
+        conn,
+        ch,
+        proxy,
+        shutdown,
+        worker,
+        metrics,
+        deferred,
+        _server: server,
+    }
+}
+
+impl DeferralInFlight {
+    /// Waits for the worker to stop (it was told to).
+    async fn stopped(&mut self) {
+        tokio::time::timeout(Duration::from_secs(15), &mut self.worker)
+            .await
+            .expect("stopped in time")
+            .expect("worker task");
+    }
+
+    async fn teardown(self) {
+        drop(self.proxy);
+        teardown(self.conn, &self.ch, &self.names).await;
+    }
+}
+
+/// The task a message carries.
+fn task_of(delivery: &lapin::message::Delivery) -> Task {
+    let content_type = delivery.properties.content_type().as_ref();
+    let content_type = content_type.map(|c| c.to_string());
+    proto::decode_task(&delivery.data, content_type.as_deref()).expect("a task")
+}
+
+/// The worker's task counters: received, acked, deferred, retried.
+fn counts(metrics: &Metrics) -> [(&'static str, u64); 4] {
+    [
+        ("received", metrics.tasks_received.get()),
+        ("acked", metrics.tasks_acked.get()),
+        ("deferred", metrics.tasks_deferred.get()),
+        ("retried", metrics.tasks_retried.get()),
+    ]
+}
+
+/// A worker run as `worker::run` runs it, but with metrics the test can
+/// read after it stopped (its HTTP endpoint goes with it).
+fn spawn_metered_worker(
+    config: WorkerConfig,
+    fetch: FetchOptions,
+    shutdown: &Shutdown,
+) -> (tokio::task::JoinHandle<()>, Metrics) {
+    let metrics = Metrics::new().expect("metrics");
+    let extractor = Extractor::new(Options::default());
+    let fetcher = Fetcher::new(extractor.clone(), fetch).expect("fetcher");
+    let reader = ReaderOptions {
+        max_payload: config.max_payload,
+        max_member: config.max_member,
+    };
+    let processor = Processor::new(fetcher, extractor, reader, metrics.clone());
+    let health = Health::new(metrics.clone());
+    let run = consume::run(
+        Arc::new(config),
+        Arc::new(processor),
+        health,
+        shutdown.clone(),
+    );
+    (tokio::spawn(run), metrics)
+}
+
+/// A policy of the test broker on one queue (`rabbitmqctl set_policy`,
+/// above any other), cleared when dropped, also when the test fails.
+struct QueuePolicy(String);
+
+impl QueuePolicy {
+    async fn set(queue: &str, definition: &str) -> QueuePolicy {
+        let pattern = format!("^{}$", queue.replace('.', "\\."));
+        let args = [
+            "-q",
+            "set_policy",
+            "--apply-to",
+            "queues",
+            "--priority",
+            "1000",
+            queue,
+            &pattern,
+            definition,
+        ];
+        let out = rabbitmqctl(&args).await;
+        assert!(out.status.success(), "set_policy: {out:?}");
+        QueuePolicy(queue.to_string())
+    }
+}
+
+impl Drop for QueuePolicy {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("rabbitmqctl")
+            .args(["-q", "clear_policy", &self.0])
+            .output();
+    }
+}
+
+async fn rabbitmqctl(args: &[&str]) -> std::process::Output {
+    let mut command = tokio::process::Command::new("rabbitmqctl");
+    command.args(args);
+    tokio::time::timeout(Duration::from_secs(30), command.output())
+        .await
+        .expect("rabbitmqctl within 30 s")
+        .expect("rabbitmqctl (the broker's CLI) runs")
+}
+
+/// Publishes fillers to `queue` until the broker refuses one: its
+/// max-length policy is in force (a policy reaches a queue a moment after
+/// it is set) and the queue is over it (a quorum queue refuses only then,
+/// so even a max-length of 0 takes one message). How many it took.
+async fn fill_until_refused(conn: &Connection, queue: &str) -> u32 {
+    let ch = conn.create_channel().await.expect("channel");
+    ch.confirm_select(ConfirmSelectOptions::default())
+        .await
+        .expect("confirm mode");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut taken = 0;
+    loop {
+        let confirm = ch
+            .basic_publish(
+                "".into(),
+                queue.into(),
+                BasicPublishOptions::default(),
+                b"filler",
+                BasicProperties::default(),
+            )
+            .await
+            .expect("publish")
+            .await
+            .expect("confirm");
+        if confirm.is_nack() {
+            return taken;
+        }
+        taken += 1;
+        assert!(Instant::now() < deadline, "{queue} never refused a message");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Failed deliveries carried from before a deferral count toward the
