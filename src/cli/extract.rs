@@ -319,7 +319,8 @@ impl Work<'_> {
                         }
                         started += 1;
                     }
-                    // Every input started sends one result: this ends.
+                    // Every input started sends one result (`extract_file`,
+                    // `fetch_each`), and `tx` lives here: this waits for it.
                     let Ok((i, result)) = rx.recv() else {
                         bail!("an extraction thread stopped without a result");
                     };
@@ -333,8 +334,13 @@ impl Work<'_> {
         })
     }
 
+    /// One file's result, whatever happens: a panic (a bug; the core is
+    /// meant to have none) is this input's error, not the run's end, and
+    /// the result the loop in [`Work::run`] waits for still comes.
     fn extract_file(&self, input: &OsStr) -> anyhow::Result<Extracted> {
-        extract_one(self.extractor, input, self.charset)
+        let extract = || extract_one(self.extractor, input, self.charset);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(extract))
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("internal error: the extractor panicked")))
     }
 }
 

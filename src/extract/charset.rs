@@ -165,15 +165,26 @@ fn non_ascii_context(prefix: &[u8]) -> Vec<u8> {
 /// the HTML standard, which also walks attributes of every tag; this finds
 /// the declarations real pages make.
 pub fn prescan(prefix: &[u8]) -> Option<&'static Encoding> {
+    // Tags that start in the first PRESCAN_BYTES, read to their `>`
+    // wherever it is in the sniffed prefix: a tag cut at PRESCAN_BYTES
+    // would give a label cut short, which may name another encoding
+    // ("iso-8859-1" of "iso-8859-15").
     let head = &prefix[..prefix.len().min(PRESCAN_BYTES)];
     let mut at = 0;
     while let Some(i) = find_ci(&head[at..], b"<meta") {
         let start = at + i + 5;
-        let end = memchr::memchr(b'>', &head[start..]).map_or(head.len(), |j| start + j);
-        if let Some(e) = charset_in(&head[start..end]) {
+        let Some(end) = memchr::memchr(b'>', &prefix[start..]).map(|j| start + j) else {
+            // Unclosed to the prefix's end: a value that runs to the end
+            // may be cut, and no later tag closes either.
+            return charset_in(&prefix[start..], false);
+        };
+        if let Some(e) = charset_in(&prefix[start..end], true) {
             return Some(e);
         }
         at = end;
+        if at >= head.len() {
+            return None;
+        }
     }
     None
 }
@@ -189,26 +200,42 @@ fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
         .find(|&i| hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest))
 }
 
-/// The value after `charset=` in a meta tag's attributes.
-fn charset_in(attrs: &[u8]) -> Option<&'static Encoding> {
-    let i = find_ci(attrs, b"charset")?;
-    let mut rest = &attrs[i + 7..];
-    rest = trim_start(rest);
+/// The value of the first `charset=` in a meta tag's attributes that
+/// names an encoding (`name="charset-note" charset=koi8-r` is KOI8-R).
+/// `closed`: the attributes end at the tag's `>`; if not, a value running
+/// to their end may be cut short and is not taken.
+fn charset_in(attrs: &[u8], closed: bool) -> Option<&'static Encoding> {
+    let mut at = 0;
+    while let Some(i) = find_ci(&attrs[at..], b"charset") {
+        at += i + 7;
+        if let Some(e) = charset_value(&attrs[at..], closed) {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// The encoding `rest` names after a `charset`: `=`, perhaps spaces and a
+/// quote, then the label.
+fn charset_value(rest: &[u8], closed: bool) -> Option<&'static Encoding> {
+    let mut rest = trim_start(rest);
     rest = rest.strip_prefix(b"=")?;
     rest = trim_start(rest);
     let rest = rest
         .strip_prefix(b"\"")
         .or_else(|| rest.strip_prefix(b"'"))
         .unwrap_or(rest);
-    let len = rest
-        .iter()
-        .position(|&b| {
-            matches!(
-                b,
-                b'"' | b'\'' | b';' | b' ' | b'/' | b'>' | b'\t' | b'\n' | b'\r'
-            )
-        })
-        .unwrap_or(rest.len());
+    let len = rest.iter().position(|&b| {
+        matches!(
+            b,
+            b'"' | b'\'' | b';' | b' ' | b'/' | b'>' | b'\t' | b'\n' | b'\r'
+        )
+    });
+    let len = match len {
+        Some(len) => len,
+        None if closed => rest.len(),
+        None => return None,
+    };
     Encoding::for_label(&rest[..len])
 }
 
@@ -345,6 +372,37 @@ mod tests {
             (c.encoding, c.source),
             (UTF_8, EncodingSource::Utf8Override)
         );
+    }
+
+    #[test]
+    fn meta_tags_are_read_to_their_end() {
+        // A tag that starts in the prescan window and ends past it is
+        // read whole: cut at the window, "iso-8859-15" read "iso-8859-1"
+        // (windows-1252), and U+20AC came out as U+00A4.
+        let tag = b"<meta charset=\"iso-8859-15\">";
+        for inside in 1..tag.len() {
+            let mut page = vec![b' '; PRESCAN_BYTES - inside];
+            page.extend_from_slice(tag);
+            page.extend_from_slice(b"<p>\xa4 5</p>");
+            // Found when its `<meta` is in the window.
+            let expected = (inside >= 5).then_some(encoding_rs::ISO_8859_15);
+            assert_eq!(
+                prescan(&page),
+                expected,
+                "{inside} bytes of the tag in the window"
+            );
+        }
+        // A value running to the end of an unclosed tag may be cut short.
+        assert_eq!(prescan(b"<meta charset=iso-8859-1"), None);
+        assert_eq!(
+            prescan(b"<meta charset=iso-8859-15 "),
+            Some(encoding_rs::ISO_8859_15)
+        );
+        // The first `charset` that names an encoding, not the first word.
+        let noted = b"<meta name=\"charset-note\" charset=koi8-r>";
+        assert_eq!(prescan(noted), Some(encoding_rs::KOI8_R));
+        let two = b"<meta content=\"text/html; charset=nonsense\" charset=koi8-r>";
+        assert_eq!(prescan(two), Some(encoding_rs::KOI8_R));
     }
 
     #[test]
