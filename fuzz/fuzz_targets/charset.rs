@@ -1,6 +1,7 @@
 //! Charset choice and streaming decode, with and without a declared
 //! charset. The first byte picks the declared label (or none, or a label
-//! read from the input); decoding in chunks must equal decoding at once.
+//! read from the input) and, in its top bits, a fallback label; decoding in
+//! chunks must equal decoding at once.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -42,7 +43,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let prefix = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let _ = prescan(prefix);
-    let choice = choose(prefix, declared.as_deref());
+    // The fallback from the control byte's top bits (none for 0).
+    let fallback = LABELS.get(usize::from(control >> 4).wrapping_sub(1)).copied();
+    let choice = choose(prefix, declared.as_deref(), fallback);
     assert!(choice.bom_len <= prefix.len());
     let body = &bytes[choice.bom_len..];
 
