@@ -232,7 +232,8 @@ async fn two_workers_publish_every_result_and_dead_letter_poison() {
             length,
         }),
     ));
-    tasks.push(task("poison", task::Source::Url(server.url("/gone"))));
+    // A 404: an outcome, a fatal failure event and no dead letter.
+    tasks.push(task("gone", task::Source::Url(server.url("/gone"))));
     let sent = worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Json)
         .await
         .expect("enqueue");
@@ -250,9 +251,10 @@ async fn two_workers_publish_every_result_and_dead_letter_poison() {
         spawn_worker(&names, &shutdown),
         spawn_worker(&names, &shutdown),
     ];
-    // 4 URL documents, 3 from the file, 1 record, + 2 fatal failure events.
+    // 4 URL documents, 3 from the file, 1 record, + 2 fatal failure events
+    // (the 404's outcome, the garbage's dead letter).
     let (docs, failures) = collect(&ch, &sink, 10).await;
-    let dead = dead_letters(&ch, &names.dead_letter_queue, 2).await;
+    let dead = dead_letters(&ch, &names.dead_letter_queue, 1).await;
     shutdown.trigger();
     for w in workers {
         tokio::time::timeout(Duration::from_secs(15), w)
@@ -290,11 +292,18 @@ async fn two_workers_publish_every_result_and_dead_letter_poison() {
     );
 
     assert!(failures.iter().all(|f| f.fatal), "{failures:?}");
-    let mut kinds: Vec<&str> = dead.iter().map(|d| d.1.as_str()).collect();
-    kinds.sort();
-    assert_eq!(kinds, ["http_status", "invalid_message"], "{dead:?}");
+    let gone: Vec<&Failure> = failures.iter().filter(|f| f.task_id == "gone").collect();
+    assert_eq!(gone.len(), 1, "{failures:?}");
+    assert_eq!(gone[0].kind, "http_status");
+    assert!(!gone[0].dead_lettered, "{failures:?}");
+    let kinds: Vec<&str> = dead.iter().map(|d| d.1.as_str()).collect();
+    assert_eq!(kinds, ["invalid_message"], "{dead:?}");
     assert!(dead.iter().any(|d| d.0 == b"\x08\xff\xff garbage"));
     assert!(dead.iter().all(|d| !d.2.is_empty()));
+    let more = topology::ready_count(&ch, &names.dead_letter_queue)
+        .await
+        .expect("dead-letter queue");
+    assert_eq!(more, 0, "more dead letters than the malformed message");
     teardown(conn, &ch, &names).await;
     let _ = std::fs::remove_file(warc);
 }

@@ -50,16 +50,42 @@ fn stderr_line(child: &mut Child, needle: &'static str) -> Result<String, String
 #[test]
 fn boolean_variables_take_the_usual_spellings() {
     for (on, off) in [("1", "0"), ("yes", "no"), ("on", "off"), ("true", "false")] {
-        let mut child = worker(&[
-            ("LINESIFT_ALLOW_PRIVATE", on),
-            ("LINESIFT_NO_ROBOTS", on),
-            ("LINESIFT_REFUSE_OVERSIZE", off),
-        ]);
-        let started = stderr_line(&mut child, "linesift worker: amqp=");
-        let _ = child.kill();
-        let _ = child.wait();
-        assert!(started.is_ok(), "{on}/{off}: {started:?}");
+        for (outcomes, shown) in [(on, "true"), (off, "false")] {
+            let mut child = worker(&[
+                ("LINESIFT_ALLOW_PRIVATE", on),
+                ("LINESIFT_NO_ROBOTS", on),
+                ("LINESIFT_REFUSE_OVERSIZE", off),
+                ("LINESIFT_DEAD_LETTER_OUTCOMES", outcomes),
+            ]);
+            let started = stderr_line(&mut child, "linesift worker: amqp=");
+            let _ = child.kill();
+            let _ = child.wait();
+            let line = started.unwrap_or_else(|e| panic!("{on}/{off}: {e}"));
+            let setting = format!(" dead_letter_outcomes={shown}");
+            assert!(line.contains(&setting), "{outcomes}: {line}");
+        }
     }
+}
+
+/// Outcomes (404s, pages that are not HTML, ...) are not dead-lettered
+/// unless asked for, and the start-up line says which.
+#[test]
+fn outcomes_are_not_dead_lettered_by_default() {
+    let mut child = worker(&[]);
+    let started = stderr_line(&mut child, "linesift worker: amqp=");
+    let _ = child.kill();
+    let _ = child.wait();
+    let line = started.expect("start-up line");
+    assert!(line.contains(" dead_letter_outcomes=false"), "{line}");
+    let help = std::process::Command::new(BIN)
+        .args(["worker", "--help"])
+        .output()
+        .expect("help");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--dead-letter-outcomes") && help.contains("LINESIFT_DEAD_LETTER_OUTCOMES"),
+        "{help}"
+    );
 }
 
 #[test]

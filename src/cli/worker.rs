@@ -129,8 +129,8 @@ pub struct Args {
     #[arg(long, env = "LINESIFT_MAX_BODY", value_name = "SIZE", default_value = "16M",
           value_parser = parse_size)]
     max_body: u64,
-    /// Refuse fetched bodies over --max-body (dead-lettered) instead of
-    /// extracting their start.
+    /// Refuse fetched bodies over --max-body (a `too_large` outcome)
+    /// instead of extracting their start.
     #[arg(long, env = "LINESIFT_REFUSE_OVERSIZE", value_parser = BoolishValueParser::new())]
     refuse_oversize: bool,
     /// Wall-clock seconds one task may take; a slower task fails as
@@ -183,6 +183,14 @@ pub struct Args {
     /// that many times: keep it small.
     #[arg(long, env = "LINESIFT_MAX_DEFERRALS", default_value_t = 5)]
     max_deferrals: u32,
+    /// Dead-letter outcomes too: tasks that failed for good because of what
+    /// the page is (HTTP 404 or 500, not HTML, robots.txt Disallow, a name
+    /// that does not exist, ...), as the worker did before. Off (default):
+    /// an outcome is acked once its fatal Failure event is confirmed on the
+    /// results exchange, and only faults (malformed tasks, unreadable WARC
+    /// input, retries used up, ...) are dead-lettered.
+    #[arg(long, env = "LINESIFT_DEAD_LETTER_OUTCOMES", value_parser = BoolishValueParser::new())]
+    dead_letter_outcomes: bool,
     /// Fetch retries within one delivery for transient errors (5xx, timeouts)
     /// before the task goes back to the queue.
     #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
@@ -244,6 +252,7 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         max_host_wait: host_wait(args, defer_delay)?,
         defer_delay,
         max_deferrals: args.max_deferrals,
+        dead_letter_outcomes: args.dead_letter_outcomes,
     })
 }
 

@@ -43,6 +43,11 @@ pub struct WorkerConfig {
     pub defer_delay: Duration,
     /// Deferrals of one task before it waits for its host however long.
     pub max_deferrals: u32,
+    /// Dead-letter outcomes (404, not HTML, robots.txt, ...: see
+    /// `TaskError::is_outcome`) as faults are, as the worker did before
+    /// outcomes were told apart; off: an outcome is a confirmed fatal
+    /// `Failure` event and an ack.
+    pub dead_letter_outcomes: bool,
 }
 
 impl WorkerConfig {
@@ -52,7 +57,7 @@ impl WorkerConfig {
             "amqp={} tasks={} dlx={} dlq={} results={} prefetch={} concurrency={} \
              delivery_limit={} retry_delay={:?} encoding={:?} drain={:?} http={} \
              max_payload={} max_member={} task_deadline={} delay={} max_host_wait={} \
-             defer_delay={:?} max_deferrals={}",
+             defer_delay={:?} max_deferrals={} dead_letter_outcomes={}",
             mask_password(&self.amqp_url),
             self.names.tasks,
             self.names.dead_letter_exchange,
@@ -75,6 +80,7 @@ impl WorkerConfig {
                 .map_or_else(|| "off".to_string(), |d| format!("{d:?}")),
             self.defer_delay,
             self.max_deferrals,
+            self.dead_letter_outcomes,
         )
     }
 }

@@ -1,14 +1,29 @@
 //! The consumer loop: connect, declare the topology, consume with a
 //! prefetch, process up to `concurrency` tasks at once, and settle each
 //! delivery exactly once: ack after all its results are confirmed, requeue
-//! after a transient failure, dead-letter a poison task with its reason.
-//! Reconnects after connection loss; drains on shutdown.
+//! after a transient failure, ack an outcome once its `Failure` event is
+//! confirmed, dead-letter a fault with its reason. Reconnects after
+//! connection loss; drains on shutdown.
 //!
-//! Three confirm channels, one per kind of message (see `publish` for why
+//! Four confirm channels, one per kind of message (see `publish` for why
 //! kinds must not share one): documents (`mandatory`: an unbound results
 //! exchange fails the task rather than dropping its documents), failure
-//! events (not `mandatory`: nobody need listen to them), dead letters
+//! events (not `mandatory`: nobody need listen to them), outcome events
+//! (`mandatory`: they are a task's only record), dead letters
 //! (`mandatory`).
+//!
+//! Outcomes and faults: a task that failed for good is one or the other
+//! (`TaskError::is_outcome`). An outcome (an HTTP 404, not HTML, a
+//! robots.txt Disallow, ...) is a normal answer of a crawl: it is
+//! published as a fatal `Failure` event on its own `mandatory` channel and
+//! the task is acked once the broker confirms it. Dead-lettering them
+//! filled the dead-letter queue at crawl scale, and once its
+//! `reject-publish` cap refused them, such tasks were requeued for ever.
+//! The event is then the only record, so an event that is not confirmed
+//! (no queue bound for `failure`, a nack, the channel lost) fails the task
+//! as a failed publish of its documents does: requeued, and dead-lettered
+//! (kind `publish`) at the delivery limit; never acked without it. With
+//! `dead_letter_outcomes` an outcome is dead-lettered as a fault is.
 //!
 //! Dead-lettering: the worker publishes the original body, properties and
 //! headers plus `x-linesift-reason`/`x-linesift-kind` to the dead-letter
@@ -16,8 +31,9 @@
 //! `nack(requeue=false)` would let the broker dead-letter it, but the
 //! broker's `x-death` header cannot carry *our* reason ("invalid protobuf",
 //! "HTTP 404"), and an operator looking at the dead-letter queue needs it.
-//! A `Failure` event (routing key `failure`, `fatal=true`) is published to
-//! the results exchange as well, for downstream, best effort. A task that
+//! A `Failure` event (routing key `failure`, `fatal=true`,
+//! `dead_lettered=true`) is published to the results exchange as well, for
+//! downstream, best effort. A task that
 //! panics is dead-lettered with kind `panic`. The queue's own
 //! `x-delivery-limit` stays as the backstop for tasks that crash the worker
 //! before it can decide (those arrive without our headers); for a task that
@@ -96,8 +112,11 @@ struct Context {
     processor: Arc<Processor>,
     /// Documents to the results exchange.
     documents: Publisher,
-    /// Failure events to the results exchange.
+    /// Failure events to the results exchange, best effort.
     events: Publisher,
+    /// Outcomes' failure events to the results exchange, `mandatory`: a
+    /// channel apart from `events`, whose unroutable messages are fine.
+    outcomes: Publisher,
     /// Dead letters to the dead-letter exchange.
     dead_letters: Publisher,
     /// Deferred tasks to the delay queue (when deferring is on). A channel
@@ -115,6 +134,7 @@ struct Setup {
     consumer: lapin::Consumer,
     documents: Publisher,
     events: Publisher,
+    outcomes: Publisher,
     dead_letters: Publisher,
     delays: Option<Publisher>,
 }
@@ -166,6 +186,7 @@ async fn session(
         mut consumer,
         documents,
         events,
+        outcomes,
         dead_letters,
         delays,
     } = setup;
@@ -175,6 +196,7 @@ async fn session(
         channel.clone(),
         documents.channel().clone(),
         events.channel().clone(),
+        outcomes.channel().clone(),
         dead_letters.channel().clone(),
     ];
     watched.extend(delays.as_ref().map(|d| d.channel().clone()));
@@ -183,6 +205,7 @@ async fn session(
         processor: processor.clone(),
         documents,
         events,
+        outcomes,
         dead_letters,
         delays,
         metrics: health.metrics.clone(),
@@ -239,6 +262,7 @@ async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
     topology::declare(&connection, &config.names, config.delivery_limit).await?;
     let documents = Publisher::open(&connection, config.encoding).await?;
     let events = Publisher::open_unrouted_ok(&connection, config.encoding).await?;
+    let outcomes = Publisher::open(&connection, config.encoding).await?;
     let dead_letters = Publisher::open(&connection, config.encoding).await?;
     let delays = match config.max_host_wait {
         Some(_) => {
@@ -265,6 +289,7 @@ async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
         consumer,
         documents,
         events,
+        outcomes,
         dead_letters,
         delays,
     })
@@ -475,6 +500,11 @@ async fn run_and_settle(
         (Err(error @ TaskError::Transient { .. }), Ok(_)) => {
             retry(context, delivery, task, &error).await;
         }
+        (Err(error @ TaskError::Permanent { .. }), Ok(_))
+            if error.is_outcome() && !context.config.dead_letter_outcomes =>
+        {
+            record_outcome(context, delivery, task, &error).await;
+        }
         (Err(error @ TaskError::Permanent { .. }), Ok(_)) => {
             let (stage, kind, reason) = error.parts();
             dead_letter(context, delivery, &task.id, stage, kind, reason).await;
@@ -621,6 +651,55 @@ async fn publish_outputs(
     published
 }
 
+/// Settles a task that ended in an outcome (`TaskError::is_outcome`):
+/// publishes its fatal `Failure` event, `mandatory`, and acks once the
+/// broker has confirmed it. The event is the outcome's only record, so if
+/// it is not confirmed (no queue bound for `failure` returns it, a nack,
+/// the channel lost) the task is not acked: it is retried as a task whose
+/// documents could not be published, requeued and dead-lettered at the
+/// delivery limit. Not logged when it works: at crawl scale outcomes are
+/// a good share of all tasks, and the event and the metric carry them.
+async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
+    let (stage, kind, reason) = error.parts();
+    let failure = Failure {
+        task_id: task.id.clone(),
+        stage: stage.to_string(),
+        kind: kind.to_string(),
+        reason: reason.to_string(),
+        fatal: true,
+        dead_lettered: false,
+        ..Failure::default()
+    };
+    let results = context.config.names.results.as_str();
+    let recorded = async {
+        context
+            .outcomes
+            .message(results, ROUTING_FAILURE, &failure, &task.id)
+            .await?
+            .confirmed()
+            .await
+    };
+    match recorded.await {
+        Ok(()) => {
+            if ack(delivery).await {
+                context
+                    .metrics
+                    .task_outcomes
+                    .with_label_values(&[kind])
+                    .inc();
+            }
+        }
+        Err(e) => {
+            let unrecorded = TaskError::Transient {
+                stage: "publish",
+                kind: "publish".into(),
+                reason: format!("outcome {stage}/{kind} not recorded ({e}): {reason}"),
+            };
+            retry(context, delivery, task, &unrecorded).await;
+        }
+    }
+}
+
 /// Requeues after a pause, or dead-letters on the last allowed delivery.
 async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
     let (stage, kind, reason) = error.parts();
@@ -697,6 +776,7 @@ async fn dead_letter(
         kind: kind.to_string(),
         reason: reason.to_string(),
         fatal: true,
+        dead_lettered: true,
         ..Failure::default()
     };
     let event = async {
@@ -801,6 +881,7 @@ mod tests {
             max_host_wait: Some(Duration::from_secs(5)),
             defer_delay: Duration::from_secs(30),
             max_deferrals: 2,
+            dead_letter_outcomes: false,
         };
         let bound = Some(Duration::from_secs(5));
         assert_eq!(host_wait_bound(&config, 0), bound);

@@ -16,6 +16,7 @@ pub struct Metrics {
     pub tasks_retried: IntCounter,
     pub tasks_deferred: IntCounter,
     pub tasks_dead_lettered: IntCounterVec,
+    pub task_outcomes: IntCounterVec,
     pub documents_published: IntCounter,
     pub bytes_in: IntCounter,
     pub stage_seconds: HistogramVec,
@@ -57,9 +58,12 @@ impl Metrics {
         registry.register(Box::new(tasks_in_flight.clone()))?;
         Ok(Metrics {
             tasks_received: counter("linesift_tasks_received_total", "Task deliveries received")?,
+            // Outcomes are acked too but counted apart: `acked` stays the
+            // tasks done with their documents, which is what the
+            // no-progress alert and the dashboard's throughput read.
             tasks_acked: counter(
                 "linesift_tasks_acked_total",
-                "Tasks acked after their results were confirmed",
+                "Tasks acked after their results were confirmed (outcomes are counted in linesift_task_outcomes_total)",
             )?,
             tasks_retried: counter(
                 "linesift_tasks_retried_total",
@@ -72,6 +76,13 @@ impl Metrics {
             tasks_dead_lettered: labelled(
                 "linesift_tasks_dead_lettered_total",
                 "Tasks sent to the dead-letter exchange, by reason kind",
+                "reason",
+            )?,
+            // The same label as dead letters: one kind, one name, whichever
+            // way the task ended.
+            task_outcomes: labelled(
+                "linesift_task_outcomes_total",
+                "Tasks that ended in an outcome (HTTP 404, not HTML, robots.txt, ...), acked once their fatal Failure event was confirmed, by reason kind",
                 "reason",
             )?,
             documents_published: counter(
@@ -123,12 +134,14 @@ mod tests {
     fn renders_every_family() -> Result<(), prometheus::Error> {
         let m = Metrics::new()?;
         m.tasks_dead_lettered.with_label_values(&["decode"]).inc();
+        m.task_outcomes.with_label_values(&["http_status"]).inc();
         m.fetch_status.with_label_values(&["200"]).inc();
         m.observe("fetch", std::time::Instant::now());
         let text = m.render();
         for name in [
             "linesift_tasks_received_total",
             "linesift_tasks_dead_lettered_total{reason=\"decode\"} 1",
+            "linesift_task_outcomes_total{reason=\"http_status\"} 1",
             "linesift_fetch_status_total{code=\"200\"} 1",
             "linesift_stage_seconds_bucket{stage=\"fetch\"",
             "linesift_tasks_in_flight 0",

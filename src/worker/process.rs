@@ -2,7 +2,9 @@
 //! record, run the extraction core, and hand each result ([`Output`]) to a
 //! channel as soon as it exists, so a WARC file with thousands of records
 //! never sits in memory as a whole. Classifies what goes wrong as
-//! transient (retry the task) or permanent (dead-letter it).
+//! transient (retry the task) or permanent, and a permanent failure as an
+//! outcome (the page is what it is: record it) or a fault (someone must
+//! look: dead-letter it); see [`TaskError::is_outcome`].
 //!
 //! A task that runs longer than its deadline fails as transient (kind
 //! `deadline`), so the usual policy applies: requeued, and dead-lettered
@@ -43,8 +45,8 @@ pub enum TaskError {
         kind: String,
         reason: String,
     },
-    /// Will never work (404, not HTML, missing file, bad record):
-    /// dead-letter.
+    /// Will never work (404, not HTML, missing file, bad record): an
+    /// outcome or a fault, as [`TaskError::is_outcome`] tells.
     #[error("{stage}/{kind}: {reason}")]
     Permanent {
         stage: &'static str,
@@ -79,6 +81,69 @@ impl TaskError {
             kind: kind.into(),
             reason: reason.to_string(),
         }
+    }
+
+    /// Whether the failure is an *outcome* of the crawl rather than a
+    /// *fault*. An outcome is the answer about the page itself, which
+    /// asking again would not change and nobody need act on: at crawl
+    /// scale 404s, pages that are not HTML and robots.txt refusals are a
+    /// good share of all tasks, and the worker records them as a fatal
+    /// `Failure` event and acks the task. A fault is a task someone must
+    /// look at (a malformed task, a WARC file or record that cannot be
+    /// read, a bug): it is dead-lettered. Only `Permanent` errors can be
+    /// outcomes; a `Transient` one that used up its deliveries is a fault
+    /// (`consume::retry`), and so is any stage and kind not listed here,
+    /// so that a new kind is dead-lettered until someone decides
+    /// otherwise. The kinds are the stable names of `FetchError::kind`,
+    /// the WARC stages and metrics use.
+    ///
+    /// | stage | kind | class | why |
+    /// |---|---|---|---|
+    /// | fetch | `http_status` | outcome | 4xx and 5xx other than 429/502/503/504 (those are transient) |
+    /// | fetch | `not_html` | outcome | the Content-Type is not HTML |
+    /// | fetch | `robots` | outcome | robots.txt disallows the URL (one that could not be read is transient) |
+    /// | fetch | `dns` | outcome | the name does not exist (a lookup that failed for now is transient) |
+    /// | fetch | `refused_address` | outcome | the name resolves to a private or reserved address (SSRF guard) |
+    /// | fetch | `tls` | outcome | the site's certificate or handshake is refused (never transient) |
+    /// | fetch | `too_large` | outcome | the body is over `max_body` with `--refuse-oversize` |
+    /// | fetch | `too_many_redirects`, `redirect_loop` | outcome | the site's redirects |
+    /// | fetch | `http` | outcome | a malformed response or a body that does not decode (a cut-off one is `connect`, transient) |
+    /// | fetch | `extract` | outcome | the core refused the page (binary, over `max_bytes` or `max_lines`) |
+    /// | fetch | `invalid_url` | fault | mostly the task's own URL does not parse: a producer's bug (a redirect to a scheme other than http(s) shares the kind, and is rare) |
+    /// | fetch | `client` | fault | the HTTP client could not be built |
+    /// | warc | `skipped` | outcome | a record task's record is no HTML page (type, status, media type, over `max_payload`, a continuation) |
+    /// | extract | `skipped`, `payload`, `extract` | outcome | a record task's payload is no HTML, does not decode, or the core refused it |
+    /// | warc | `open`, `format` | fault | a WARC file task's file cannot be opened or is no WARC |
+    /// | warc | `read`, `bad_record` | fault | a record task's offset holds no readable record: a damaged archive or a wrong index |
+    /// | warc | `panic` | fault | a bug |
+    /// | decode | `no_source` | fault | a malformed task |
+    /// | anything else | | fault | |
+    ///
+    /// The worker's own failures (`invalid_message`, `panic`,
+    /// `delivery_limit`, `publish`) never become a `TaskError::Permanent`
+    /// of these stages: they are faults.
+    pub fn is_outcome(&self) -> bool {
+        let TaskError::Permanent { stage, kind, .. } = self else {
+            return false;
+        };
+        matches!(
+            (*stage, kind.as_str()),
+            (
+                "fetch",
+                "http_status"
+                    | "not_html"
+                    | "robots"
+                    | "dns"
+                    | "refused_address"
+                    | "tls"
+                    | "too_large"
+                    | "too_many_redirects"
+                    | "redirect_loop"
+                    | "http"
+                    | "extract"
+            ) | ("warc", "skipped")
+                | ("extract", "skipped" | "payload" | "extract")
+        )
     }
 
     /// Stage, kind and reason, whichever variant.
@@ -458,6 +523,180 @@ fn record_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One of each `FetchError` variant, permanent where it can be.
+    fn fetch_errors() -> Vec<FetchError> {
+        let url = || "http://example.org/".to_string();
+        let message = || "m".to_string();
+        vec![
+            FetchError::InvalidUrl {
+                url: url(),
+                reason: message(),
+            },
+            FetchError::Dns {
+                url: url(),
+                host: "example.org".into(),
+                message: message(),
+                temporary: false,
+            },
+            FetchError::Dns {
+                url: url(),
+                host: "example.org".into(),
+                message: message(),
+                temporary: true,
+            },
+            FetchError::RefusedAddress {
+                url: url(),
+                addr: std::net::Ipv4Addr::LOCALHOST.into(),
+                reason: "loopback",
+            },
+            FetchError::Connect {
+                url: url(),
+                message: message(),
+            },
+            FetchError::Tls {
+                url: url(),
+                message: message(),
+            },
+            FetchError::Timeout {
+                url: url(),
+                message: message(),
+            },
+            FetchError::Status {
+                url: url(),
+                status: 404,
+                retry_after: None,
+            },
+            FetchError::Status {
+                url: url(),
+                status: 500,
+                retry_after: None,
+            },
+            FetchError::Status {
+                url: url(),
+                status: 503,
+                retry_after: None,
+            },
+            FetchError::TooLarge {
+                url: url(),
+                limit: 1,
+            },
+            FetchError::Robots {
+                url: url(),
+                reason: "disallowed",
+                temporary: false,
+            },
+            FetchError::Robots {
+                url: url(),
+                reason: "unreachable",
+                temporary: true,
+            },
+            FetchError::NotHtml {
+                url: url(),
+                content_type: "image/png".into(),
+            },
+            FetchError::TooManyRedirects {
+                url: url(),
+                limit: 10,
+            },
+            FetchError::RedirectLoop { url: url() },
+            FetchError::Http {
+                url: url(),
+                message: message(),
+            },
+            FetchError::Extract {
+                url: url(),
+                source: crate::ExtractError::Binary {
+                    control: 1,
+                    sniffed: 1,
+                },
+            },
+            FetchError::HostBusy {
+                url: url(),
+                host: "example.org".into(),
+                wait: Duration::from_secs(1),
+            },
+            FetchError::Client(message()),
+        ]
+    }
+
+    /// Every fetch failure, classified: an outcome is permanent and about
+    /// the page; a transient failure is never an outcome (it is retried,
+    /// and a fault once its deliveries are used up). The match has no
+    /// catch-all, so a new variant must be placed here too.
+    #[test]
+    fn fetch_failures_are_outcomes_or_faults_as_documented() {
+        for e in fetch_errors() {
+            let expected = match &e {
+                FetchError::Status { status, .. } => !matches!(status, 429 | 502 | 503 | 504),
+                FetchError::Dns { temporary, .. } | FetchError::Robots { temporary, .. } => {
+                    !temporary
+                }
+                FetchError::NotHtml { .. }
+                | FetchError::RefusedAddress { .. }
+                | FetchError::Tls { .. }
+                | FetchError::TooLarge { .. }
+                | FetchError::TooManyRedirects { .. }
+                | FetchError::RedirectLoop { .. }
+                | FetchError::Http { .. }
+                | FetchError::Extract { .. } => true,
+                FetchError::InvalidUrl { .. }
+                | FetchError::Client(_)
+                | FetchError::Connect { .. }
+                | FetchError::Timeout { .. }
+                | FetchError::HostBusy { .. } => false,
+            };
+            let described = e.to_string();
+            let error = fetch_error(e);
+            assert_eq!(error.is_outcome(), expected, "{described} as {error:?}");
+        }
+    }
+
+    /// A record task's page that is no HTML page, or that the core
+    /// refuses, is an outcome; a file that cannot be opened, a record that
+    /// cannot be read, a malformed task and a panic are faults, and so is
+    /// a kind nobody has classified, and a transient failure.
+    #[test]
+    fn warc_and_other_failures_are_classified_with_faults_by_default() {
+        let permanent = |stage, kind: &str| TaskError::permanent(stage, kind, "r");
+        // The kinds `warc_record` gives a page that made no document.
+        for page in [
+            PageError::Skip(SkipReason::NotHttp),
+            PageError::Payload(WarcError::BadPayload("x".into())),
+            PageError::Extract(crate::ExtractError::Binary {
+                control: 1,
+                sniffed: 1,
+            }),
+        ] {
+            let kind = page_error_kind(&page);
+            assert!(permanent("extract", kind).is_outcome(), "extract/{kind}");
+        }
+        assert!(permanent("warc", "skipped").is_outcome());
+        for (stage, kind) in [
+            ("warc", "open"),
+            ("warc", "format"),
+            ("warc", "read"),
+            ("warc", "bad_record"),
+            ("warc", "panic"),
+            ("decode", "no_source"),
+            ("fetch", "something_new"),
+            ("extract", "http_status"),
+        ] {
+            assert!(!permanent(stage, kind).is_outcome(), "{stage}/{kind}");
+        }
+        let transient = TaskError::Transient {
+            stage: "fetch",
+            kind: "http_status".into(),
+            reason: "HTTP 503".into(),
+        };
+        assert!(!transient.is_outcome());
+        assert!(
+            !TaskError::Deferred {
+                reason: "busy".into()
+            }
+            .is_outcome()
+        );
+    }
 
     /// Reading the file failing may not recur: the task goes round again.
     /// What the bytes hold does not change: that stays permanent.

@@ -76,6 +76,7 @@ pub fn worker_config(names: &Names, amqp_url: String, drain_deadline: Duration) 
         max_host_wait: None,
         defer_delay: Duration::from_secs(1),
         max_deferrals: 3,
+        dead_letter_outcomes: false,
     }
 }
 
