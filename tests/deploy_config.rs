@@ -1022,6 +1022,7 @@ fn grafana_dashboard_panels_query_linesift_or_rabbitmq_metrics() {
         "histogram_quantile",
         "linesift_stage_seconds_bucket",
         "linesift_tasks_dead_lettered_total",
+        "linesift_task_outcomes_total",
         "rabbitmq_queue_messages_ready",
         "linesift_tasks_in_flight",
         "linesift_tasks_acked_total",
