@@ -183,10 +183,21 @@ async fn poison(
     Ok(())
 }
 
+/// What should become of a task (the manifest's third column).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// `document`: all its documents.
+    Document,
+    /// `outcome` (404, 500): a fatal `Failure` event, not dead-lettered.
+    Outcome,
+    /// `dead` (a page that always stalls: retries used up): a dead letter.
+    Dead,
+}
+
 /// One task of the manifest and what should become of it.
 struct Planned {
     kind: String,
-    expect_document: bool,
+    expect: Expect,
     /// Document ids the task must yield (when a document is expected).
     documents: Vec<String>,
 }
@@ -210,6 +221,12 @@ fn read_manifest(path: &str) -> Result<BTreeMap<String, Planned>, Error> {
         let [task] = tasks.as_slice() else {
             return Err(format!("{path}:{}: not one task", n + 1).into());
         };
+        let expect = match *expect {
+            "document" => Expect::Document,
+            "outcome" => Expect::Outcome,
+            "dead" => Expect::Dead,
+            other => return Err(format!("{path}:{}: expected {other}", n + 1).into()),
+        };
         let documents = keys
             .split(',')
             .map(|k| proto::document_id(&task.id, k))
@@ -218,7 +235,7 @@ fn read_manifest(path: &str) -> Result<BTreeMap<String, Planned>, Error> {
             task.id.clone(),
             Planned {
                 kind: kind.to_string(),
-                expect_document: *expect == "document",
+                expect,
                 documents,
             },
         );
@@ -240,6 +257,9 @@ struct Seen {
     conflicting_duplicates: u64,
     failure_events: u64,
     fatal_failures: u64,
+    /// Task id -> kind of the first fatal event of a task that was not
+    /// dead-lettered: an outcome, whose only record the event is.
+    outcomes: BTreeMap<String, String>,
     undecodable_results: u64,
     dead_messages: u64,
     /// Task id or poison id -> (reason, kind) of the first dead letter.
@@ -267,10 +287,15 @@ impl Seen {
                     }
                 }
             }
-            ["fail", _task_id, fatal] => {
+            ["fail", task_id, fatal, kind, dead_lettered] => {
                 self.failure_events += 1;
                 if *fatal == "1" {
                     self.fatal_failures += 1;
+                    if *dead_lettered == "0" {
+                        self.outcomes
+                            .entry(task_id.to_string())
+                            .or_insert_with(|| kind.to_string());
+                    }
                 }
             }
             ["dead", id, reason, kind, death] => {
@@ -297,6 +322,7 @@ impl Seen {
             .keys()
             .filter(|id| {
                 self.tasks_with_documents.contains(*id)
+                    || self.outcomes.contains_key(*id)
                     || self.dead.contains_key(*id)
                     || self.dead_by_broker.contains_key(*id)
             })
@@ -339,8 +365,9 @@ fn flat(s: &str) -> String {
 }
 
 /// One message as a line of the record file: `doc ID TASK DIGEST`,
-/// `fail TASK FATAL`, `dead ID REASON KIND X-DEATH-REASON` (tab separated;
-/// an empty REASON means the broker dead-lettered it), or `undecodable`.
+/// `fail TASK FATAL KIND DEAD-LETTERED`, `dead ID REASON KIND
+/// X-DEATH-REASON` (tab separated; an empty REASON means the broker
+/// dead-lettered it), or `undecodable`.
 fn record_line(dead_letter: bool, d: &Delivery) -> String {
     let ct = d.properties.content_type().as_ref().map(|c| c.to_string());
     if dead_letter {
@@ -376,7 +403,13 @@ fn record_line(dead_letter: bool, d: &Delivery) -> String {
         }
     } else {
         match proto::decode::<Failure>(&d.data, ct.as_deref()) {
-            Ok(f) => format!("fail\t{}\t{}", flat(&f.task_id), u8::from(f.fatal)),
+            Ok(f) => format!(
+                "fail\t{}\t{}\t{}\t{}",
+                flat(&f.task_id),
+                u8::from(f.fatal),
+                flat(&f.kind),
+                u8::from(f.dead_lettered)
+            ),
             Err(_) => "undecodable".into(),
         }
     }
@@ -538,13 +571,17 @@ async fn check(
 /// Accounts for every task; writes the figures; true when nothing is lost
 /// or unexplained.
 ///
-/// A task is accounted for when the sink holds a document of it or the
-/// dead-letter queue holds it. Planned outcomes: good pages and WARC tasks
-/// give all their documents; 404/500/always-stalling pages are
-/// dead-lettered; malformed messages are dead-lettered *with* the worker's
-/// reason. Always-stalling pages may also be dead-lettered by the broker's
-/// delivery limit (no worker reason): redeliveries after connection loss
-/// count towards it, and that is reported, not failed.
+/// A task is accounted for when the sink holds a document of it or an
+/// outcome's event (fatal, not dead-lettered), or the dead-letter queue
+/// holds it. Planned ends: good pages and WARC tasks give all their
+/// documents; 404/500 pages are outcomes (a fatal event, no dead letter of
+/// their own kind); always-stalling pages are dead-lettered (retries used
+/// up); malformed messages are dead-lettered *with* the worker's reason.
+/// 404/500 and always-stalling pages may also be dead-lettered by the
+/// broker's delivery limit (no worker reason): redeliveries after
+/// connection loss count towards it, and that is reported, not failed; so
+/// is a 404/500 page dead-lettered as a fault (a timeout under an origin
+/// stall, an event never confirmed), but not as `http_status`.
 fn report(
     planned: &BTreeMap<String, Planned>,
     poison_count: usize,
@@ -555,6 +592,8 @@ fn report(
     let mut problems = Vec::new();
     let (mut lost, mut missing_documents, mut unexpected) = (0u64, 0u64, 0u64);
     let (mut documented, mut dead_planned, mut expected_documents) = (0u64, 0u64, 0u64);
+    let mut outcome_planned = 0u64;
+    let mut outcome_kinds: BTreeMap<String, u64> = BTreeMap::new();
     let mut by_kind: BTreeMap<&str, u64> = BTreeMap::new();
     let mut dead_kinds: BTreeMap<String, u64> = BTreeMap::new();
     for (id, plan) in planned {
@@ -562,17 +601,21 @@ fn report(
         let has_doc = seen.tasks_with_documents.contains(id);
         let dead = seen.dead.get(id);
         let by_broker = seen.dead_by_broker.get(id);
+        let outcome = seen.outcomes.get(id);
+        if let Some(kind) = outcome {
+            *outcome_kinds.entry(kind.clone()).or_default() += 1;
+        }
         if let Some((_, kind)) = dead {
             *dead_kinds.entry(kind.clone()).or_default() += 1;
         } else if let Some(why) = by_broker {
             *dead_kinds.entry(format!("broker: {why}")).or_default() += 1;
         }
-        if !has_doc && dead.is_none() && by_broker.is_none() {
+        if !has_doc && outcome.is_none() && dead.is_none() && by_broker.is_none() {
             lost += 1;
             problems.push(format!("LOST task {id} ({})", plan.kind));
             continue;
         }
-        if plan.expect_document {
+        if plan.expect == Expect::Document {
             expected_documents += plan.documents.len() as u64;
             if has_doc {
                 documented += 1;
@@ -589,15 +632,38 @@ fn report(
                     |(reason, _)| reason.clone(),
                 );
                 problems.push(format!("UNEXPECTED dead letter for task {id}: {why}"));
+            } else if let Some(kind) = outcome {
+                unexpected += 1;
+                problems.push(format!("UNEXPECTED outcome {kind} for task {id}"));
             } else if missing > 0 {
                 missing_documents += missing;
                 problems.push(format!("MISSING {missing} document(s) of task {id}"));
             }
         } else {
-            dead_planned += 1;
             if has_doc {
                 unexpected += 1;
                 problems.push(format!("UNEXPECTED document for task {id} planned to fail"));
+            }
+            if plan.expect == Expect::Outcome {
+                outcome_planned += 1;
+                // Dead-lettered as what it is (its 404 or 500): outcomes
+                // were dead-lettered. A dead letter for retries used up
+                // (timeouts under an origin stall) or an unconfirmed event
+                // (`publish`) is a fault, as planned for such a task.
+                if let Some((reason, kind)) = dead.filter(|(_, kind)| kind == "http_status") {
+                    unexpected += 1;
+                    problems.push(format!(
+                        "UNEXPECTED dead letter ({kind}) for task {id}, an outcome: {reason}"
+                    ));
+                }
+            } else {
+                dead_planned += 1;
+                if let Some(kind) = outcome {
+                    unexpected += 1;
+                    problems.push(format!(
+                        "UNEXPECTED outcome {kind} for task {id} planned to be dead-lettered"
+                    ));
+                }
             }
         }
     }
@@ -646,7 +712,9 @@ fn report(
         put(&format!("tasks.{kind}"), *n);
     }
     put("tasks.poison", poison_count as u64);
-    put("tasks.planned_to_fail", dead_planned);
+    put("tasks.planned_to_fail", dead_planned + outcome_planned);
+    put("tasks.planned_outcome", outcome_planned);
+    put("tasks.planned_dead", dead_planned);
     put("tasks.with_document", documented);
     put("documents.expected", expected_documents);
     put("documents.distinct", distinct);
@@ -654,6 +722,10 @@ fn report(
     put("documents.duplicates", seen.document_messages - distinct);
     put("failure_events", seen.failure_events);
     put("failure_events.fatal", seen.fatal_failures);
+    put("outcomes.distinct", seen.outcomes.len() as u64);
+    for (kind, n) in &outcome_kinds {
+        put(&format!("outcome.kind.{kind}"), *n);
+    }
     put("dead.messages", seen.dead_messages);
     put("dead.distinct", dead_distinct);
     put(

@@ -369,12 +369,15 @@ stats=$(curl -fs "http://127.0.0.1:$origin_port/__stats" || echo '{}')
   printf '%-34s %s\n' "documents expected / distinct" "$(fig documents.expected) / $(fig documents.distinct)"
   printf '%-34s %s\n' "document messages (duplicates)" "$(fig documents.messages) ($(fig documents.duplicates))"
   printf '%-34s %s\n' "failure events (fatal)" "$(fig failure_events) ($(fig failure_events.fatal))"
+  printf '%-34s %s\n' "outcomes (events, no dead letter)" "$(fig outcomes.distinct) of $(fig tasks.planned_outcome) planned (404/500)"
+  grep '^outcome\.kind\.' "$work/figures.tsv" | sed 's/^outcome\.kind\.//' \
+    | while IFS=$'\t' read -r k v; do printf '%-34s %s\n' "  $k" "$v"; done
   printf '%-34s %s\n' "dead-lettered distinct (dups)" "$(fig dead.distinct) ($(fig dead.duplicates))"
   grep '^dead\.kind\.' "$work/figures.tsv" | sed 's/^dead\.kind\.//' \
     | while IFS=$'\t' read -r k v; do printf '%-34s %s\n' "  $k" "$v"; done
   printf '%-34s %s\n' "  by the broker's delivery limit" "$(fig dead.by_broker) (no x-linesift-reason)"
   printf '%-34s %s\n' "malformed in DLQ with reason" "$(fig dead.poison_with_reason) of $(fig tasks.poison)"
-  printf '%-34s %s\n' "unexpected outcomes" "$(fig unexpected)"
+  printf '%-34s %s\n' "ended other than planned" "$(fig unexpected)"
   printf '%-34s %s\n' "redeliveries left in task queue" "$(fig left_in_task_queue)"
   printf '%-34s %s\n' "LOST" "$(fig lost)"
   printf '%-34s %s\n' "origin requests" "$stats"

@@ -140,8 +140,10 @@ def plan(args):
     expect = {
         "page": "document",
         "flaky": "document",
-        "missing": "dead",
-        "broken": "dead",
+        # 404 and 500: outcomes, a fatal Failure event, not dead-lettered.
+        "missing": "outcome",
+        "broken": "outcome",
+        # Always stalling: transient until the retries are used up, a fault.
         "slow": "dead",
     }
     for i, kind in enumerate(kinds):
