@@ -57,7 +57,7 @@ fn boolean_variables_take_the_usual_spellings() {
                 ("LINESIFT_REFUSE_OVERSIZE", off),
                 ("LINESIFT_DEAD_LETTER_OUTCOMES", outcomes),
             ]);
-            let started = stderr_line(&mut child, "linesift worker: amqp=");
+            let started = stderr_line(&mut child, "starting config=amqp=");
             let _ = child.kill();
             let _ = child.wait();
             let line = started.unwrap_or_else(|e| panic!("{on}/{off}: {e}"));
@@ -72,7 +72,7 @@ fn boolean_variables_take_the_usual_spellings() {
 #[test]
 fn outcomes_are_not_dead_lettered_by_default() {
     let mut child = worker(&[]);
-    let started = stderr_line(&mut child, "linesift worker: amqp=");
+    let started = stderr_line(&mut child, "starting config=amqp=");
     let _ = child.kill();
     let _ = child.wait();
     let line = started.expect("start-up line");
@@ -132,9 +132,60 @@ fn deferral_settings_are_checked_at_start_up() {
         vec![],
     ] {
         let mut child = worker(&env);
-        let started = stderr_line(&mut child, "linesift worker: amqp=");
+        let started = stderr_line(&mut child, "starting config=amqp=");
         let _ = child.kill();
         let _ = child.wait();
         assert!(started.is_ok(), "{env:?}: {started:?}");
+    }
+}
+
+/// `LINESIFT_LOG_FORMAT=json`: every stderr line is a JSON object with a
+/// timestamp, a level, a message and the event's fields (here the
+/// start-up line's settings and the connection failure's error); an
+/// unknown format or level is refused by name.
+#[test]
+fn the_log_can_be_json_lines() {
+    let mut child = worker(&[
+        ("LINESIFT_LOG_FORMAT", "json"),
+        ("LINESIFT_LOG_LEVEL", "warn"),
+    ]);
+    let lost = stderr_line(&mut child, "connection lost");
+    let _ = child.kill();
+    let _ = child.wait();
+    let line = lost.expect("a connection failure logged");
+    let event: serde_json::Value = serde_json::from_str(&line).expect("a JSON line");
+    assert_eq!(event["level"], "WARN", "{line}");
+    assert_eq!(event["message"], "connection lost; reconnecting", "{line}");
+    assert!(
+        event["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("refused")),
+        "{line}"
+    );
+    assert!(
+        event["timestamp"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("20")),
+        "{line}"
+    );
+    // At level warn, the start-up line (info) is left out: the first line
+    // is the failure.
+    let mut quiet = worker(&[
+        ("LINESIFT_LOG_FORMAT", "json"),
+        ("LINESIFT_LOG_LEVEL", "warn"),
+    ]);
+    let first = stderr_line(&mut quiet, "{");
+    let _ = quiet.kill();
+    let _ = quiet.wait();
+    assert!(!first.expect("a line").contains("starting"));
+
+    for (key, value) in [
+        ("LINESIFT_LOG_FORMAT", "xml"),
+        ("LINESIFT_LOG_LEVEL", "loud"),
+    ] {
+        let mut child = worker(&[(key, value)]);
+        let refused = stderr_line(&mut child, "invalid value");
+        let _ = child.wait();
+        assert!(refused.expect("refused").contains(value));
     }
 }

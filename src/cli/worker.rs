@@ -191,6 +191,14 @@ pub struct Args {
     /// input, retries used up, ...) are dead-lettered.
     #[arg(long, env = "LINESIFT_DEAD_LETTER_OUTCOMES", value_parser = BoolishValueParser::new())]
     dead_letter_outcomes: bool,
+    /// Log format on stderr: `text` (a line per event: time, level, what,
+    /// fields) or `json` (a JSON object per line, for log pipelines).
+    #[arg(long, env = "LINESIFT_LOG_FORMAT", default_value = "text")]
+    log_format: LogFormat,
+    /// Least severe events logged: error, warn, info (default), debug or
+    /// trace (debug and trace add the libraries' own events).
+    #[arg(long, env = "LINESIFT_LOG_LEVEL", default_value = "info")]
+    log_level: tracing_subscriber::filter::LevelFilter,
     /// Fetch retries within one delivery for transient errors (5xx, timeouts)
     /// before the task goes back to the queue.
     #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
@@ -305,11 +313,31 @@ fn fetch_options(args: &Args) -> anyhow::Result<FetchOptions> {
     })
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// The worker's log: tracing events on stderr, in the format asked for.
+/// Timestamps are UTC (RFC 3339); there are no colours, even on a terminal.
+fn init_log(format: LogFormat, level: tracing_subscriber::filter::LevelFilter) {
+    let builder = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level);
+    // `try_init`: a second logger (tests calling `run` twice) keeps the first.
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    init_log(args.log_format, args.log_level);
     let config = config(&args)?;
     let fetch = fetch_options(&args)?;
     let extractor = Extractor::new(args.extract.options());
-    eprintln!("linesift worker: {}", config.describe());
+    tracing::info!(config = %config.describe(), "starting");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -318,7 +346,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let shutdown = Shutdown::new();
         worker::shutdown::on_signals(shutdown.clone()).context("installing signal handlers")?;
         worker::run(config, extractor, fetch, shutdown).await?;
-        eprintln!("linesift worker: stopped");
+        tracing::info!("stopped");
         Ok(ExitCode::SUCCESS)
     })
 }

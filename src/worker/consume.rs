@@ -152,9 +152,10 @@ pub async fn run(
         health.set_ready(false);
         match result {
             Ok(()) => return,
-            Err(e) => eprintln!(
-                "linesift worker: connection lost ({e}); reconnecting in {:?}",
-                config.reconnect_delay
+            Err(e) => tracing::warn!(
+                error = %e,
+                delay = ?config.reconnect_delay,
+                "connection lost; reconnecting"
             ),
         }
         tokio::select! {
@@ -191,7 +192,7 @@ async fn session(
         delays,
     } = setup;
     health.set_ready(true);
-    eprintln!("linesift worker: consuming from {}", config.names.tasks);
+    tracing::info!(queue = %config.names.tasks, "consuming");
     let mut watched = vec![
         channel.clone(),
         documents.channel().clone(),
@@ -327,10 +328,10 @@ async fn drain(
 ) {
     // Reap what already finished, so the count below is what is waited for.
     while in_flight.try_join_next().is_some() {}
-    eprintln!(
-        "linesift worker: draining {} in-flight task(s), deadline {:?}",
-        in_flight.len(),
-        config.drain_deadline
+    tracing::info!(
+        in_flight = in_flight.len(),
+        deadline = ?config.drain_deadline,
+        "draining in-flight tasks"
     );
     // The cancel is under the deadline too: a broker that does not answer
     // (partition; a disk alarm, during which lapin writes nothing to the
@@ -345,7 +346,7 @@ async fn drain(
         .await
         .is_err()
     {
-        eprintln!("linesift worker: drain deadline passed; unfinished tasks go back to the queue");
+        tracing::warn!("drain deadline passed; unfinished tasks go back to the queue");
         in_flight.abort_all();
     }
 }
@@ -563,9 +564,11 @@ async fn defer(context: &Context, delivery: &Delivery, task: &Task, deferrals: u
             .await
     };
     if let Err(e) = put_aside.await {
-        eprintln!(
-            "linesift worker: could not defer task {} to {delay} ({e}); running it now",
-            task.id
+        tracing::warn!(
+            task_id = %task.id,
+            delay_queue = %delay,
+            error = %e,
+            "could not defer the task; running it now"
         );
         if matches!(e, PublishError::Unroutable { .. }) {
             redeclare_delay(context, delays).await;
@@ -587,10 +590,11 @@ async fn defer(context: &Context, delivery: &Delivery, task: &Task, deferrals: u
 async fn redeclare_delay(context: &Context, delays: &Publisher) {
     let config = &context.config;
     match topology::declare_delay_on(delays.channel(), &config.names, config.defer_delay).await {
-        Ok(()) => eprintln!("linesift worker: declared {} again", config.names.delay),
-        Err(e) => eprintln!(
-            "linesift worker: could not declare {} again: {e}",
-            config.names.delay
+        Ok(()) => tracing::info!(queue = %config.names.delay, "declared the delay queue again"),
+        Err(e) => tracing::error!(
+            queue = %config.names.delay,
+            error = %e,
+            "could not declare the delay queue again"
         ),
     }
 }
@@ -711,10 +715,7 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
         dead_letter(context, delivery, &task.id, stage, kind, &why).await;
         return;
     }
-    eprintln!(
-        "linesift worker: task {} attempt {attempt} failed, requeued: {error}",
-        task.id
-    );
+    tracing::warn!(task_id = %task.id, attempt, error = %error, "task failed; requeued");
     // Hold the message a moment so a struggling server is not hit again at
     // once; a shutdown cuts the pause short.
     tokio::select! {
@@ -744,7 +745,7 @@ async fn dead_letter(
     kind: &str,
     reason: &str,
 ) {
-    eprintln!("linesift worker: dead-lettering task {task_id:?}: {stage}/{kind}: {reason}");
+    tracing::warn!(task_id, stage, kind, reason, "dead-lettering task");
     let headers = publish::with_reason(delivery.properties.headers().as_ref(), kind, reason);
     let properties = delivery.properties.clone().with_headers(headers);
     let names = &context.config.names;
@@ -762,7 +763,7 @@ async fn dead_letter(
             .await
     };
     if let Err(e) = dead.await {
-        eprintln!("linesift worker: could not dead-letter ({e}); requeueing");
+        tracing::error!(task_id, error = %e, "could not dead-letter the task; requeueing");
         let requeue = BasicNackOptions {
             requeue: true,
             ..BasicNackOptions::default()
@@ -788,7 +789,7 @@ async fn dead_letter(
             .await
     };
     if let Err(e) = event.await {
-        eprintln!("linesift worker: failure event for task {task_id:?} not published: {e}");
+        tracing::warn!(task_id, error = %e, "failure event not published");
     }
     if ack(delivery).await {
         context
@@ -812,11 +813,11 @@ fn settled(result: Result<bool, lapin::Error>, what: &str) -> bool {
     match result {
         Ok(true) => true,
         Ok(false) => {
-            eprintln!("linesift worker: {what} not sent: the channel is gone");
+            tracing::warn!(what, "not sent: the channel is gone");
             false
         }
         Err(e) => {
-            eprintln!("linesift worker: {what} failed: {e}");
+            tracing::warn!(what, error = %e, "settling the delivery failed");
             false
         }
     }

@@ -58,13 +58,13 @@ pub fn on_signals(shutdown: Shutdown) -> std::io::Result<()> {
                 _ = term.recv() => {}
                 _ = int.recv() => {}
             }
-            eprintln!("linesift worker: signal received, draining (again to stop at once)");
+            tracing::info!("signal received, draining (again to stop at once)");
             shutdown.trigger();
             tokio::select! {
                 _ = term.recv() => {}
                 _ = int.recv() => {}
             }
-            eprintln!("linesift worker: second signal, stopping without draining");
+            tracing::warn!("second signal, stopping without draining");
             std::process::exit(130);
         });
     }

@@ -210,11 +210,12 @@ pub async fn declare(
             DeadLettering::AtLeastOnce
         }
         Err(e) if exists_without_at_least_once(&e) => {
-            eprintln!(
-                "linesift: task queue {tasks} exists without at-least-once dead-lettering; \
-                 using it as it is. Unless a policy sets it (deploy/rabbitmq/definitions.json), \
-                 a task the broker dead-letters while a node stops can be lost: add the \
-                 policy, or drain and delete the queue so that it is declared anew"
+            tracing::warn!(
+                queue = %tasks,
+                "the task queue exists without at-least-once dead-lettering; using it as it \
+                 is. Unless a policy sets it (deploy/rabbitmq/definitions.json), a task the \
+                 broker dead-letters while a node stops can be lost: add the policy, or drain \
+                 and delete the queue so that it is declared anew"
             );
             let retry = connection.create_channel().await?;
             retry
