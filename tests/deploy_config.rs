@@ -4,6 +4,10 @@
 //! is absent), and they agree with each other and with the worker's metric
 //! names.
 
+mod amqp_support;
+
+use amqp_support::definitions::DefinitionsVhost;
+use linesift::worker::topology::{ROUTING_DOCUMENT, ROUTING_FAILURE};
 use serde::Deserialize;
 use serde_json::Value as Json;
 use serde_norway::Value as Yaml;
@@ -909,6 +913,53 @@ fn rabbitmq_definitions_declare_queues_and_policy() {
     assert_eq!(seconds * 1000, ttl, "LINESIFT_DEFER_DELAY vs x-message-ttl");
     assert_eq!(str_at(env, &["LINESIFT_DELAY_QUEUE"]), "linesift.delay");
 
+    // The results exchange routes both kinds of result to a queue: the
+    // worker publishes documents `mandatory`, so with none bound for
+    // `document` every task of the demo would come back unroutable, be
+    // retried and end dead-lettered. Each demo queue is capped so that a
+    // stack nobody consumes from cannot fill the broker's disk: documents
+    // refused when full (their tasks retried, none dropped silently),
+    // failure events dropped oldest first (a refused event would fail
+    // its task).
+    let results = str_at(env, &["LINESIFT_RESULTS_EXCHANGE"]);
+    assert_eq!(named("exchanges", results)["type"], "topic");
+    for (routing_key, queue, overflow) in [
+        (ROUTING_DOCUMENT, "linesift.documents", "reject-publish"),
+        (ROUTING_FAILURE, "linesift.failures", "drop-head"),
+    ] {
+        let bound: Vec<&Json> = defs["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| {
+                b["source"] == results
+                    && b["destination_type"] == "queue"
+                    && b["routing_key"] == routing_key
+            })
+            .collect();
+        assert_eq!(
+            bound.len(),
+            1,
+            "{results} needs one queue bound with routing key {routing_key:?}"
+        );
+        assert_eq!(bound[0]["destination"], queue);
+        let declared = named("queues", queue);
+        assert_eq!(declared["durable"], true, "{queue}");
+        assert_eq!(declared["arguments"]["x-queue-type"], "quorum", "{queue}");
+        let policy = named("policies", &queue.replace('.', "-"));
+        assert_eq!(
+            policy["pattern"].as_str(),
+            Some(format!("^{}$", queue.replace('.', r"\.")).as_str())
+        );
+        assert_eq!(policy["apply-to"], "queues");
+        let def = &policy["definition"];
+        assert_eq!(def["overflow"], overflow, "{queue}");
+        let capped = ["max-length", "max-length-bytes"]
+            .iter()
+            .any(|k| def[k].as_u64().is_some_and(|n| n > 0));
+        assert!(capped, "{queue}: no max-length or max-length-bytes");
+    }
+
     let user = &defs["users"][0];
     assert_eq!(user["hashing_algorithm"], "rabbit_password_hashing_sha256");
     assert!(
@@ -1084,97 +1135,57 @@ fn collect_rust(dir: &Path, out: &mut String) {
 
 // ---------------------------------------------------------------- broker
 
-/// Deletes the throwaway vhost and user even when the test fails.
-struct VhostGuard(String);
-
-impl Drop for VhostGuard {
-    fn drop(&mut self) {
-        let _ = Command::new("rabbitmqctl")
-            .args(["-q", "delete_vhost", &self.0])
-            .output();
-        let _ = Command::new("rabbitmqctl")
-            .args(["-q", "delete_user", &self.0])
-            .output();
-    }
-}
-
 /// The definitions load into a real RabbitMQ (the one `.ci/run` starts for
 /// the worker tests), in a throwaway vhost: the task queue is a quorum
-/// queue under the linesift-tasks policy, and the worker's own topology
-/// declaration is equivalent to what the definitions made (a mismatch in
-/// queue arguments or exchange types would be PRECONDITION_FAILED).
+/// queue under the linesift-tasks policy, the demo's result queues are
+/// under theirs, and the worker's own topology declaration is equivalent
+/// to what the definitions made (a mismatch in queue arguments or exchange
+/// types would be PRECONDITION_FAILED).
 #[tokio::test]
 async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
-    let running = Command::new("rabbitmqctl")
-        .args(["-q", "status"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !running {
-        eprintln!(
-            "note: no local RabbitMQ (rabbitmqctl status failed); skipping the definitions import"
-        );
+    let Some(imported) = DefinitionsVhost::import("defs") else {
         return;
-    }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let vhost = format!("lsdeploy-{}-{nanos}", std::process::id());
-    let _guard = VhostGuard(vhost.clone());
-
-    let mut defs = json("deploy/rabbitmq/definitions.json");
-    defs["vhosts"] = serde_json::json!([{ "name": vhost }]);
-    for section in ["permissions", "policies", "exchanges", "queues", "bindings"] {
-        for object in defs[section].as_array_mut().unwrap() {
-            object["vhost"] = Json::from(vhost.as_str());
-        }
-    }
-    defs["users"][0]["name"] = Json::from(vhost.as_str());
-    defs["permissions"][0]["user"] = Json::from(vhost.as_str());
-    defs["permissions"]
-        .as_array_mut()
-        .unwrap()
-        .push(serde_json::json!({
-            "user": "guest", "vhost": vhost, "configure": ".*", "write": ".*", "read": ".*"
-        }));
-    let dir = tempdir("defs");
-    let path = dir.join("definitions.json");
-    std::fs::write(&path, serde_json::to_vec(&defs).unwrap()).unwrap();
-    let out = Command::new("rabbitmqctl")
-        .arg("import_definitions")
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert_success("rabbitmqctl import_definitions", &out);
-
-    // The import is asynchronous: wait for the queue and its policy.
+    };
+    // Policies apply a moment after the queues appear.
     let mut listing = String::new();
     for _ in 0..60 {
-        let out = Command::new("rabbitmqctl")
-            .args(["-q", "list_queues", "-p", &vhost, "name", "type", "policy"])
-            .output()
-            .unwrap();
-        listing = String::from_utf8_lossy(&out.stdout).into_owned();
-        if listing.lines().any(|l| l.starts_with("linesift.tasks\t")) {
+        listing = imported.list_queues(&["name", "type", "policy"]);
+        let policy_of = |queue: &str| {
+            listing
+                .lines()
+                .find(|l| l.starts_with(&format!("{queue}\t")))
+                .and_then(|l| l.split('\t').nth(2))
+                .map(str::to_string)
+        };
+        if policy_of("linesift.tasks").is_some_and(|p| !p.is_empty())
+            && policy_of("linesift.documents").is_some_and(|p| !p.is_empty())
+            && policy_of("linesift.failures").is_some_and(|p| !p.is_empty())
+        {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(500));
     }
-    let tasks: Vec<&str> = listing
-        .lines()
-        .find(|l| l.starts_with("linesift.tasks\t"))
-        .unwrap_or_else(|| panic!("linesift.tasks not declared:\n{listing}"))
-        .split('\t')
-        .collect();
-    assert_eq!(tasks[1], "quorum", "{listing}");
-    assert_eq!(tasks[2], "linesift-tasks", "{listing}");
-    assert!(
-        listing.lines().any(|l| l.starts_with("linesift.dead\t")),
-        "{listing}"
-    );
+    let row = |queue: &str| -> Vec<String> {
+        listing
+            .lines()
+            .find(|l| l.starts_with(&format!("{queue}\t")))
+            .unwrap_or_else(|| panic!("{queue} not declared:\n{listing}"))
+            .split('\t')
+            .map(str::to_string)
+            .collect()
+    };
+    for (queue, policy) in [
+        ("linesift.tasks", "linesift-tasks"),
+        ("linesift.documents", "linesift-documents"),
+        ("linesift.failures", "linesift-failures"),
+    ] {
+        let row = row(queue);
+        assert_eq!(row[1], "quorum", "{queue}: {listing}");
+        assert_eq!(row[2], policy, "{queue}: {listing}");
+    }
+    row("linesift.dead");
 
-    let url = format!("amqp://guest:guest@127.0.0.1:5672/{vhost}");
-    let conn = lapin::Connection::connect(&url, lapin::ConnectionProperties::default())
+    let conn = lapin::Connection::connect(&imported.url, lapin::ConnectionProperties::default())
         .await
         .expect("connecting as guest to the throwaway vhost");
     // The names the compose stack gives workers and enqueue.
@@ -1209,5 +1220,4 @@ async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
             .unwrap_or_else(|e| panic!("delay queue vs definitions ({names:?}): {e}"));
     }
     conn.close(200, "done".into()).await.ok();
-    std::fs::remove_dir_all(dir).ok();
 }

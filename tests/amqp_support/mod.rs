@@ -3,11 +3,13 @@
 //! run uses, so tests running at once never meet each other's queues, a
 //! way to read a worker's HTTP endpoints (/metrics, /readyz), a small
 //! worker's settings, reading a message's headers, and WARC files for the
-//! worker's record tasks; and (`proxy`) a slow path to the broker that
-//! holds one queue's publishes back.
+//! worker's record tasks; (`proxy`) a slow path to the broker that
+//! holds one queue's publishes back; and (`definitions`) the compose
+//! stack's broker objects imported into a throwaway vhost.
 
 #![allow(dead_code)]
 
+pub mod definitions;
 pub mod proxy;
 
 use lapin::BasicProperties;
