@@ -23,13 +23,24 @@
 # scripts/bench-speed.sh --pgo). Plain `cargo build --release` is untouched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cpu_flag=
+# Extra rustc flags of both builds (the same in each, so that the profile
+# matches the code), one array element a flag.
+extra_flags=()
 if [ "${1:-}" = "--target-cpu" ]; then
-  cpu_flag="-Ctarget-cpu=${2:?--target-cpu CPU}"
+  extra_flags+=("-Ctarget-cpu=${2:?--target-cpu CPU}")
   shift 2
 fi
 pages=${1:-400}
 root=$PWD/target/pgo
+
+# Its arguments as CARGO_ENCODED_RUSTFLAGS wants them: separated by the
+# ASCII unit separator (0x1f), not by spaces, so that a checkout whose path
+# has a space in it (the profile paths below) passes each flag whole.
+# RUSTFLAGS splits at every space.
+encoded_rustflags() {
+  local IFS=$'\x1f'
+  printf '%s' "$*"
+}
 
 llvm_major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
 host=$(rustc -vV | sed -n 's/^host: //p')
@@ -55,7 +66,7 @@ python3 scripts/pgo_pages.py "$root/pages" "$pages"
 
 echo "== instrumented build"
 # The same flags in both builds, so that the profile matches the code.
-RUSTFLAGS="-Cprofile-generate=$root/data $cpu_flag" \
+CARGO_ENCODED_RUSTFLAGS=$(encoded_rustflags "-Cprofile-generate=$root/data" ${extra_flags[@]+"${extra_flags[@]}"}) \
   cargo build --release --locked --quiet --target-dir "$root/gen" --bin linesift --example throughput
 
 echo "== training runs: the core, extract (streamed files) and warc"
@@ -66,6 +77,6 @@ gen=$root/gen/release
 "$profdata" merge -o "$root/linesift.profdata" "$root/data"
 
 echo "== optimised build"
-RUSTFLAGS="-Cprofile-use=$root/linesift.profdata $cpu_flag" \
+CARGO_ENCODED_RUSTFLAGS=$(encoded_rustflags "-Cprofile-use=$root/linesift.profdata" ${extra_flags[@]+"${extra_flags[@]}"}) \
   cargo build --release --locked --quiet --target-dir "$root/use" --bin linesift --example throughput
 echo "built $root/use/release/linesift"

@@ -360,6 +360,94 @@ fn dockerfile_build_step_picks_the_build_by_pgo() {
     assert!(read("scripts/build-pgo.sh").contains("python3 scripts/pgo_pages.py"));
 }
 
+/// An executable shell script at `path`.
+fn script(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    let status = Command::new("chmod").arg("+x").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// scripts/build-pgo.sh run from a checkout whose path has a space in it,
+/// with a `cargo` that only logs the rustc flags it was given (and makes
+/// stand-in binaries for the training runs) and a stand-in llvm-profdata:
+/// each build gets its profile flag, and the --target-cpu flag, whole,
+/// through CARGO_ENCODED_RUSTFLAGS (RUSTFLAGS splits at spaces, so a
+/// profile path with a space became two flags and the build failed).
+#[test]
+fn build_pgo_passes_each_rustflag_whole_in_a_path_with_spaces() {
+    let scratch = tempdir("pgo");
+    let checkout = scratch.join("check out");
+    std::fs::create_dir_all(checkout.join("scripts")).unwrap();
+    for file in ["build-pgo.sh", "pgo_pages.py"] {
+        std::fs::copy(
+            root().join("scripts").join(file),
+            checkout.join("scripts").join(file),
+        )
+        .unwrap();
+    }
+    let bin = scratch.join("stub bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    script(
+        &bin.join("cargo"),
+        "#!/bin/sh\n\
+         printf '%s\\n' \"${CARGO_ENCODED_RUSTFLAGS-}\" >> \"$PGO_LOG\"\n\
+         printf '%s\\n' \"${RUSTFLAGS-unset}\" >> \"$PGO_LOG.plain\"\n\
+         dir=\n\
+         while [ $# -gt 0 ]; do\n\
+           if [ \"$1\" = --target-dir ]; then dir=$2; fi\n\
+           shift\n\
+         done\n\
+         mkdir -p \"$dir/release/examples\"\n\
+         for f in \"$dir/release/linesift\" \"$dir/release/examples/throughput\"; do\n\
+           printf '#!/bin/sh\\nexit 0\\n' > \"$f\"; chmod +x \"$f\"\n\
+         done\n",
+    );
+    let profdata = bin.join("llvm-profdata");
+    script(&profdata, "#!/bin/sh\nexit 0\n");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let pgo = checkout.join("target/pgo");
+    for cpu in [None, Some("x86-64-v3")] {
+        let log = scratch.join(format!("log-{}", cpu.unwrap_or("portable")));
+        let mut command = Command::new("bash");
+        command.arg(checkout.join("scripts/build-pgo.sh"));
+        if let Some(cpu) = cpu {
+            command.args(["--target-cpu", cpu]);
+        }
+        let out = command
+            .arg("3")
+            .env("PATH", &path)
+            .env("LLVM_PROFDATA", &profdata)
+            .env("PGO_LOG", &log)
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .output()
+            .unwrap();
+        assert_success(&format!("build-pgo.sh (target cpu {cpu:?})"), &out);
+        let logged = std::fs::read_to_string(&log).unwrap();
+        let builds: Vec<Vec<&str>> = logged.lines().map(|l| l.split('\x1f').collect()).collect();
+        let mut expected = vec![
+            vec![format!("-Cprofile-generate={}", pgo.join("data").display())],
+            vec![format!(
+                "-Cprofile-use={}",
+                pgo.join("linesift.profdata").display()
+            )],
+        ];
+        if let Some(cpu) = cpu {
+            for flags in &mut expected {
+                flags.push(format!("-Ctarget-cpu={cpu}"));
+            }
+        }
+        assert_eq!(builds, expected, "the two builds' CARGO_ENCODED_RUSTFLAGS");
+        let plain = std::fs::read_to_string(format!("{}.plain", log.display())).unwrap();
+        assert_eq!(plain, "unset\nunset\n", "RUSTFLAGS set for a build");
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
 // ---------------------------------------------------------------- sample
 
 /// The sample WARC is what scripts/make-sample-warc.py makes of the sample
