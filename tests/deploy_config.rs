@@ -699,6 +699,19 @@ fn worker_limits_agree_and_fit_the_memory_limit() {
     let payload = size(&k8s("LINESIFT_MAX_PAYLOAD"));
     let member = linesift::warc::gzip::whole_max_for(payload as usize) as u64;
     let memory = quantity(str_at(container, &["resources", "limits", "memory"]));
+    // The compose file enforces the same budget (Docker's `M` is MiB).
+    let compose_memory = size(str_at(
+        &compose,
+        &[
+            "services",
+            "worker",
+            "deploy",
+            "resources",
+            "limits",
+            "memory",
+        ],
+    ));
+    assert_eq!(compose_memory, memory, "compose vs k8s worker memory limit");
     assert!(
         concurrency * (page * 8 + member) <= memory,
         "{concurrency} tasks x ({page} bytes x 8 + {member}) > memory limit {memory}"
