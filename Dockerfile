@@ -3,7 +3,10 @@
 #   docker build -t linesift:local --build-arg LINESIFT_GIT_REV=$(git rev-parse --short=12 HEAD) .
 #   (add --build-arg PGO=1 for the profile-guided build: see below)
 
-FROM rust:1-bookworm AS build
+# The toolchain of Cargo.toml's rust-version, pinned (a floating rust:1 would
+# build with whatever stable is newest that day); tests/deploy_config.rs
+# checks that the two agree.
+FROM rust:1.95-bookworm AS build
 WORKDIR /src
 # .git is not in the build context (.dockerignore); build.rs falls back to
 # this value for the revision in `linesift --version` when it reads it.

@@ -254,7 +254,17 @@ fn compose_bind_mounts_exist() {
 #[test]
 fn dockerfile_builds_release_and_runs_non_root() {
     let dockerfile = read("Dockerfile");
-    assert!(dockerfile.contains("FROM rust:1-bookworm AS build"));
+    // The build stage's toolchain is the one Cargo.toml names, pinned.
+    let manifest = read("Cargo.toml");
+    let rust_version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = "))
+        .expect("rust-version in Cargo.toml")
+        .trim_matches('"');
+    assert!(
+        dockerfile.contains(&format!("FROM rust:{rust_version}-bookworm AS build")),
+        "the Dockerfile's build stage must use rust:{rust_version}-bookworm (Cargo.toml's rust-version)"
+    );
     assert!(dockerfile.contains("cargo build --release --locked"));
     assert!(dockerfile.contains("FROM debian:bookworm-slim"));
     assert!(dockerfile.contains("ca-certificates"));
