@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # linesift: build once with the release profile (LTO), run as a non-root user.
-#   docker build -t linesift:local --build-arg LINESIFT_GIT_REV=$(git rev-parse --short=12 HEAD) .
+#   docker build -t linesift:local -t linesift:0.1.0 --build-arg LINESIFT_GIT_REV=$(git rev-parse --short=12 HEAD) .
+#   (linesift:local is the compose stack's image, linesift:0.1.0, Cargo.toml's
+#   version, the one deploy/k8s runs: push that to your registry)
 #   (add --build-arg PGO=1 for the profile-guided build: see below)
 
 # The toolchain of Cargo.toml's rust-version, pinned (a floating rust:1 would

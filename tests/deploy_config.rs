@@ -557,14 +557,21 @@ fn sample_warc_extracts_with_linesift() {
 // ---------------------------------------------------------------- k8s
 
 fn k8s_documents() -> Vec<(String, Yaml)> {
-    let dir = root().join("deploy/k8s");
+    let docs = k8s_documents_in("deploy/k8s");
+    assert!(docs.len() >= 5, "{} documents in deploy/k8s", docs.len());
+    docs
+}
+
+/// The YAML documents of the files of one directory (not below it), with
+/// the file each came from.
+fn k8s_documents_in(rel_dir: &str) -> Vec<(String, Yaml)> {
+    let dir = root().join(rel_dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
         .collect();
     files.sort();
-    assert!(files.len() >= 5, "{files:?}");
     files
         .iter()
         .flat_map(|f| {
@@ -909,20 +916,36 @@ fn k8s_scaled_object_scales_on_task_queue_length() {
     assert!(min <= max && max > 1);
 }
 
+/// `kubectl kustomize DIR`'s objects; None (and a note) without kubectl.
+fn kustomize(dir: &str) -> Option<Vec<Yaml>> {
+    let out = run_tool("kubectl", &["kustomize", dir])?;
+    assert_success(&format!("kubectl kustomize {dir}"), &out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    Some(
+        serde_norway::Deserializer::from_str(&text)
+            .map(|d| Yaml::deserialize(d).unwrap())
+            .collect(),
+    )
+}
+
+/// Every container image of the objects.
+fn images(objects: &[Yaml]) -> Vec<String> {
+    objects
+        .iter()
+        .filter_map(|o| o["spec"]["template"]["spec"]["containers"].as_sequence())
+        .flatten()
+        .map(|c| c["image"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn k8s_kustomization_builds() {
-    let Some(out) = run_tool("kubectl", &["kustomize", "deploy/k8s"]) else {
+    let Some(objects) = kustomize("deploy/k8s") else {
         return;
     };
-    assert_success("kubectl kustomize deploy/k8s", &out);
-    let text = String::from_utf8(out.stdout).unwrap();
-    let kinds: BTreeSet<String> = serde_norway::Deserializer::from_str(&text)
-        .map(|d| {
-            Yaml::deserialize(d).unwrap()["kind"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+    let kinds: BTreeSet<&str> = objects
+        .iter()
+        .map(|o| o["kind"].as_str().unwrap())
         .collect();
     for kind in [
         "Namespace",
@@ -936,6 +959,75 @@ fn k8s_kustomization_builds() {
             "kustomize output lacks {kind}: {kinds:?}"
         );
     }
+    // The image the documented build command tags.
+    let expected = format!("linesift:{}", cargo_version());
+    for image in images(&objects) {
+        assert_eq!(image, expected);
+    }
+}
+
+/// Cargo.toml's package version.
+fn cargo_version() -> String {
+    read("Cargo.toml")
+        .lines()
+        .find_map(|l| l.strip_prefix("version = "))
+        .expect("version in Cargo.toml")
+        .trim_matches('"')
+        .to_string()
+}
+
+/// The image deploy/k8s runs is one a documented command builds: the
+/// Dockerfile's and the README's `docker build` tag Cargo.toml's version
+/// (and the compose stack's `linesift:local`), and the manifests and
+/// their kustomizations name that tag.
+#[test]
+fn k8s_image_is_the_one_the_documented_build_tags() {
+    let tag = format!("linesift:{}", cargo_version());
+    let dockerfile = read("Dockerfile");
+    let build = dockerfile
+        .lines()
+        .find(|l| l.contains("docker build"))
+        .expect("a docker build command in the Dockerfile's comments");
+    assert!(build.contains(&format!("-t {tag} ")), "{build}");
+    assert!(build.contains("-t linesift:local "), "{build}");
+    let compose = yaml("docker-compose.yml");
+    assert_eq!(
+        str_at(&compose, &["services", "worker", "image"]),
+        "linesift:local"
+    );
+    let readme = read("README.md");
+    assert!(
+        readme
+            .lines()
+            .any(|l| l.contains("docker build") && l.contains(&format!("-t {tag} "))),
+        "the README's Kubernetes steps must build {tag}"
+    );
+    for dir in kustomization_dirs() {
+        let kustomization = yaml(&format!("{dir}/kustomization.yaml"));
+        let entry = &s(&kustomization, &["images"])[0];
+        assert_eq!(str_at(entry, &["name"]), "linesift", "{dir}");
+        assert_eq!(str_at(entry, &["newTag"]), cargo_version(), "{dir}");
+        for (file, doc) in k8s_documents_in(&dir) {
+            if doc["kind"] == "Deployment" {
+                let container = &s(&doc, &["spec", "template", "spec", "containers"])[0];
+                assert_eq!(str_at(container, &["image"]), tag, "{file}");
+            }
+        }
+    }
+}
+
+/// deploy/k8s and each directory in it with a kustomization.yaml.
+fn kustomization_dirs() -> Vec<String> {
+    let mut dirs = vec!["deploy/k8s".to_string()];
+    let mut subdirs: Vec<String> = std::fs::read_dir(root().join("deploy/k8s"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("kustomization.yaml").exists())
+        .map(|p| format!("deploy/k8s/{}", p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    subdirs.sort();
+    dirs.extend(subdirs);
+    dirs
 }
 
 // ---------------------------------------------------------------- rabbitmq
