@@ -628,6 +628,8 @@ fn k8s_documents_are_objects() {
         "Deployment",
         "Service",
         "ServiceMonitor",
+        "PodMonitor",
+        "PrometheusRule",
         "ScaledObject",
         "TriggerAuthentication",
         "Secret",
@@ -952,6 +954,8 @@ fn k8s_kustomization_builds() {
         "Deployment",
         "Service",
         "ServiceMonitor",
+        "PodMonitor",
+        "PrometheusRule",
         "ScaledObject",
     ] {
         assert!(
@@ -1028,6 +1032,81 @@ fn kustomization_dirs() -> Vec<String> {
     subdirs.sort();
     dirs.extend(subdirs);
     dirs
+}
+
+/// The Operator's copy of the alert rules is alerts.yml's: the same
+/// groups, rule for rule (scripts/sync-prometheusrule.sh writes it).
+#[test]
+fn k8s_prometheus_rule_has_the_rules_of_alerts_yml() {
+    let rule = yaml("deploy/k8s/prometheusrule.yaml");
+    assert_eq!(str_at(&rule, &["apiVersion"]), "monitoring.coreos.com/v1");
+    assert_eq!(str_at(&rule, &["kind"]), "PrometheusRule");
+    assert_eq!(str_at(&rule, &["metadata", "namespace"]), "linesift");
+    let alerts = yaml("deploy/prometheus/alerts.yml");
+    let expected = s(&alerts, &["groups"]);
+    let actual = s(&rule, &["spec", "groups"]);
+    assert!(
+        actual == expected,
+        "deploy/k8s/prometheusrule.yaml's rules differ from deploy/prometheus/alerts.yml's: \
+         run scripts/sync-prometheusrule.sh"
+    );
+    // Nothing but the groups under spec, and the file is in the build.
+    assert_eq!(s(&rule, &["spec"]).as_mapping().unwrap().len(), 1);
+    let kustomization = yaml("deploy/k8s/kustomization.yaml");
+    let resources: Vec<&str> = s(&kustomization, &["resources"])
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    for file in ["prometheusrule.yaml", "rabbitmq-podmonitor.yaml"] {
+        assert!(
+            resources.contains(&file),
+            "{file} not in kustomization.yaml"
+        );
+    }
+}
+
+/// The alerts' queue series (rabbitmq_queue_messages_ready{queue=...})
+/// come from RabbitMQ's per-object endpoint: scraped in the cluster as
+/// the compose stack's prometheus.yml scrapes it.
+#[test]
+fn k8s_scrapes_rabbitmq_per_object_metrics() {
+    let config = yaml("deploy/prometheus/prometheus.yml");
+    let compose_path = s(&config, &["scrape_configs"])
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .find(|j| j["job_name"] == "rabbitmq")
+        .expect("a rabbitmq job in prometheus.yml")["metrics_path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(compose_path, "/metrics/per-object");
+    let alerts = read("deploy/prometheus/alerts.yml");
+    assert!(alerts.contains("rabbitmq_queue_messages_ready{queue="));
+
+    let docs = k8s_documents();
+    let monitor = find_kind(&docs, "PodMonitor");
+    assert_eq!(str_at(monitor, &["apiVersion"]), "monitoring.coreos.com/v1");
+    let endpoint = &s(monitor, &["spec", "podMetricsEndpoints"])[0];
+    assert_eq!(str_at(endpoint, &["path"]), compose_path);
+    assert!(!str_at(endpoint, &["port"]).is_empty());
+    let labels = s(monitor, &["spec", "selector", "matchLabels"])
+        .as_mapping()
+        .unwrap();
+    assert!(!labels.is_empty());
+    // RabbitMQ lives elsewhere (the Secret's rabbitmq.rabbitmq.svc).
+    let namespaces = s(monitor, &["spec", "namespaceSelector", "matchNames"]);
+    let secret = find_kind(&docs, "Secret");
+    let url = str_at(secret, &["stringData", "AMQP_URL"]);
+    let namespace = namespaces[0].as_str().unwrap();
+    assert!(
+        url.contains(&format!(".{namespace}.svc")),
+        "{url} vs {namespace}"
+    );
+    // No worker label: the monitor must not pick up linesift's own pods.
+    assert!(labels.get("app.kubernetes.io/name") != Some(&Yaml::from("linesift")));
 }
 
 // ---------------------------------------------------------------- rabbitmq
