@@ -963,10 +963,17 @@ fn k8s_kustomization_builds() {
             "kustomize output lacks {kind}: {kinds:?}"
         );
     }
-    // The image the documented build command tags.
+    // The WARC-file workers, applied after the main objects.
+    let warc = kustomize("deploy/k8s/warc-files").unwrap();
+    let kinds: BTreeSet<&str> = warc.iter().map(|o| o["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        BTreeSet::from(["Deployment", "Service", "ServiceMonitor"])
+    );
+    // The image the documented build command tags, in both.
     let expected = format!("linesift:{}", cargo_version());
-    for image in images(&objects) {
-        assert_eq!(image, expected);
+    for image in images(&objects).iter().chain(&images(&warc)) {
+        assert_eq!(image, &expected);
     }
 }
 
@@ -1107,6 +1114,166 @@ fn k8s_scrapes_rabbitmq_per_object_metrics() {
     );
     // No worker label: the monitor must not pick up linesift's own pods.
     assert!(labels.get("app.kubernetes.io/name") != Some(&Yaml::from("linesift")));
+}
+
+/// The WARC-file workers (deploy/k8s/warc-files): the main workers'
+/// settings except what a queue of long tasks needs: their own queue, a
+/// drain deadline near a file's time (longer than the main workers', at
+/// most the task deadline) with the grace period just past it, a prefetch
+/// no larger than the concurrency, a task deadline within half the
+/// broker's default consumer_timeout; pods the main Deployment does not
+/// select, scraped as job="linesift".
+#[test]
+fn k8s_warc_file_workers_drain_their_files() {
+    let main_docs = k8s_documents();
+    let main = find_kind(&main_docs, "Deployment");
+    let main_container = &s(main, &["spec", "template", "spec", "containers"])[0];
+    let docs = k8s_documents_in("deploy/k8s/warc-files");
+    let warc = find_kind(&docs, "Deployment");
+    let pod = s(warc, &["spec", "template", "spec"]);
+    let container = &s(pod, &["containers"])[0];
+    let value = |c: &Yaml, key: &str| -> Option<String> {
+        env_value(c, key).map(|e| match e.get("value") {
+            Some(v) => v.as_str().unwrap().to_string(),
+            None => format!("{:?}", e["valueFrom"]),
+        })
+    };
+    let seconds = |key: &str| -> u64 {
+        value(container, key)
+            .unwrap_or_else(|| panic!("{key} missing"))
+            .parse()
+            .unwrap()
+    };
+    let differ = [
+        "LINESIFT_TASK_QUEUE",
+        "LINESIFT_PREFETCH",
+        "LINESIFT_CONCURRENCY",
+        "LINESIFT_DRAIN_DEADLINE",
+        "LINESIFT_TASK_DEADLINE",
+        "LINESIFT_MAX_HOST_WAIT",
+        "LINESIFT_DEFER_DELAY",
+        "LINESIFT_DELAY_QUEUE",
+    ];
+    for e in s(main_container, &["env"]).as_sequence().unwrap() {
+        let key = e["name"].as_str().unwrap();
+        if !differ.contains(&key) {
+            assert_eq!(value(container, key), value(main_container, key), "{key}");
+        }
+    }
+    assert_ne!(
+        value(container, "LINESIFT_TASK_QUEUE"),
+        value(main_container, "LINESIFT_TASK_QUEUE")
+    );
+    // No delay queue: only URL tasks are put aside for a busy host.
+    assert_eq!(
+        value(container, "LINESIFT_MAX_HOST_WAIT").as_deref(),
+        Some("0")
+    );
+    assert!(seconds("LINESIFT_PREFETCH") <= seconds("LINESIFT_CONCURRENCY"));
+    let drain = seconds("LINESIFT_DRAIN_DEADLINE");
+    let deadline = seconds("LINESIFT_TASK_DEADLINE");
+    let main_drain: u64 = value(main_container, "LINESIFT_DRAIN_DEADLINE")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(drain > main_drain && drain <= deadline, "drain {drain} s");
+    assert!(deadline <= 30 * 60 / 2, "task deadline {deadline} s");
+    let grace = s(pod, &["terminationGracePeriodSeconds"]).as_u64().unwrap();
+    assert!(
+        grace > drain && grace <= drain + 60,
+        "terminationGracePeriodSeconds {grace} vs drain {drain}"
+    );
+    // The task stage's histogram reaches every task deadline in use.
+    let buckets = linesift::worker::metrics::stage_buckets().unwrap();
+    let top = buckets[buckets.len() - 1];
+    let compose = yaml("docker-compose.yml");
+    let compose_deadline: u64 = str_at(
+        &compose,
+        &[
+            "services",
+            "worker",
+            "environment",
+            "LINESIFT_TASK_DEADLINE",
+        ],
+    )
+    .parse()
+    .unwrap();
+    for d in [deadline, compose_deadline] {
+        assert!(
+            d as f64 <= top,
+            "task deadline {d} s past the top bucket {top} s"
+        );
+    }
+
+    // The main workers' memory budget holds at this concurrency too.
+    let page = [
+        "LINESIFT_MAX_BODY",
+        "LINESIFT_MAX_PAYLOAD",
+        "LINESIFT_MAX_BYTES",
+    ]
+    .iter()
+    .map(|key| size(&value(container, key).unwrap()))
+    .max()
+    .unwrap();
+    let payload = size(&value(container, "LINESIFT_MAX_PAYLOAD").unwrap());
+    let member = linesift::warc::gzip::whole_max_for(payload as usize) as u64;
+    let memory = quantity(str_at(container, &["resources", "limits", "memory"]));
+    assert!(seconds("LINESIFT_CONCURRENCY") * (page * 8 + member) <= memory);
+
+    // Same image, probes, ports and security as the main workers.
+    for key in [
+        "image",
+        "livenessProbe",
+        "readinessProbe",
+        "ports",
+        "securityContext",
+        "args",
+    ] {
+        assert_eq!(container.get(key), main_container.get(key), "{key}");
+    }
+    let main_pod = s(main, &["spec", "template", "spec"]);
+    assert_eq!(pod.get("securityContext"), main_pod.get("securityContext"));
+
+    // Neither Deployment selects the other's pods.
+    let labels = |d: &Yaml| s(d, &["spec", "template", "metadata", "labels"]).clone();
+    let selects = |d: &Yaml, pod_labels: &Yaml| {
+        s(d, &["spec", "selector", "matchLabels"])
+            .as_mapping()
+            .unwrap()
+            .iter()
+            .all(|(k, v)| pod_labels.get(k.as_str().unwrap()) == Some(v))
+    };
+    assert!(selects(warc, &labels(warc)));
+    assert!(!selects(warc, &labels(main)));
+    assert!(!selects(main, &labels(warc)));
+    // Scraped like the main workers: the Service selects the pods, the
+    // ServiceMonitor the Service, and the job label is the same.
+    let service = find_kind(&docs, "Service");
+    assert!(
+        s(service, &["spec", "selector"])
+            .as_mapping()
+            .unwrap()
+            .iter()
+            .all(|(k, v)| labels(warc).get(k.as_str().unwrap()) == Some(v))
+    );
+    let monitor = find_kind(&docs, "ServiceMonitor");
+    let service_labels = s(service, &["metadata", "labels"]);
+    assert!(
+        s(monitor, &["spec", "selector", "matchLabels"])
+            .as_mapping()
+            .unwrap()
+            .iter()
+            .all(|(k, v)| service_labels.get(k.as_str().unwrap()) == Some(v))
+    );
+    let main_monitor = find_kind(&main_docs, "ServiceMonitor");
+    assert_eq!(
+        str_at(monitor, &["spec", "jobLabel"]),
+        str_at(main_monitor, &["spec", "jobLabel"])
+    );
+    assert_eq!(
+        service_labels.get(str_at(monitor, &["spec", "jobLabel"])),
+        s(main, &["metadata", "labels"]).get(str_at(main_monitor, &["spec", "jobLabel"]))
+    );
 }
 
 // ---------------------------------------------------------------- rabbitmq
