@@ -210,6 +210,101 @@ mod tests {
         ));
     }
 
+    /// The JSON encoding's shape, as proto/linesift.proto and the README
+    /// document it: serde's, not proto3's canonical JSON. Field names as in
+    /// the proto (snake_case), the oneof an object under "source" keyed by
+    /// the field set, 64-bit integers as numbers, every field written
+    /// (defaults too, unset optionals as null); a canonical-JSON task, its
+    /// oneof field at the top level, reads as one with no source.
+    #[test]
+    fn json_shape_is_as_documented() {
+        let json = |bytes: Vec<u8>| -> serde_json::Value {
+            serde_json::from_slice(&bytes).unwrap_or_default()
+        };
+        let task = |source| Task {
+            id: "t1".into(),
+            source: Some(source),
+            attempt: 0,
+            created_unix: 1714564800,
+        };
+        let cases = [
+            (
+                task::Source::Url("https://example.com/".into()),
+                serde_json::json!({"url": "https://example.com/"}),
+            ),
+            (
+                task::Source::WarcFile(WarcFile {
+                    path: "/data/a.warc.gz".into(),
+                }),
+                serde_json::json!({"warc_file": {"path": "/data/a.warc.gz"}}),
+            ),
+            (
+                task::Source::WarcRecord(WarcRecord {
+                    path: "/data/a.warc.gz".into(),
+                    offset: 3116,
+                    length: 1547,
+                }),
+                serde_json::json!({"warc_record": {"path": "/data/a.warc.gz", "offset": 3116, "length": 1547}}),
+            ),
+        ];
+        for (source, expected) in cases {
+            let (bytes, _) = encode(&task(source), Encoding::Json);
+            assert_eq!(
+                json(bytes),
+                serde_json::json!({"id": "t1", "source": expected, "attempt": 0, "created_unix": 1714564800})
+            );
+        }
+        let failure = Failure {
+            task_id: "t1".into(),
+            stage: "task".into(),
+            kind: "deadline".into(),
+            reason: "task exceeded the deadline of 600s (task_deadline)".into(),
+            fatal: true,
+            ..Failure::default()
+        };
+        assert_eq!(
+            json(encode(&failure, Encoding::Json).0),
+            serde_json::json!({
+                "task_id": "t1", "stage": "task", "kind": "deadline",
+                "reason": "task exceeded the deadline of 600s (task_deadline)",
+                "warc_record_id": "", "url": "", "fatal": true
+            })
+        );
+        let doc = DocumentMessage {
+            document_id: "d".into(),
+            title: Some("T".into()),
+            bytes: 5_000_000_000,
+            regions: vec![LineRange { start: 3, end: 9 }],
+            ..DocumentMessage::default()
+        };
+        let value = json(encode(&doc, Encoding::Json).0);
+        assert_eq!(value["headline"], serde_json::Value::Null);
+        assert_eq!(value["title"], "T");
+        assert_eq!(value["bytes"], 5_000_000_000u64);
+        assert_eq!(
+            value["regions"],
+            serde_json::json!([{"start": 3, "end": 9}])
+        );
+        assert_eq!(value["headline_line"], serde_json::Value::Null);
+        assert_eq!(value.as_object().map(|o| o.len()), Some(22));
+        // Missing fields take their defaults; the canonical flattened oneof
+        // is not read.
+        assert!(matches!(
+            decode_task(
+                br#"{"id":"x","source":{"url":"https://e/"}}"#,
+                Some("application/json")
+            ),
+            Ok(Task { attempt: 0, .. })
+        ));
+        assert!(matches!(
+            decode_task(
+                br#"{"id":"x","url":"https://e/"}"#,
+                Some("application/json")
+            ),
+            Err(DecodeError::NoSource)
+        ));
+    }
+
     #[test]
     fn garbage_and_empty_tasks_are_refused() {
         assert!(decode_task(b"\xff\xff\xff", None).is_err());
