@@ -260,6 +260,7 @@ mod tests {
             kind: "deadline".into(),
             reason: "task exceeded the deadline of 600s (task_deadline)".into(),
             fatal: true,
+            dead_lettered: true,
             ..Failure::default()
         };
         assert_eq!(
@@ -267,7 +268,7 @@ mod tests {
             serde_json::json!({
                 "task_id": "t1", "stage": "task", "kind": "deadline",
                 "reason": "task exceeded the deadline of 600s (task_deadline)",
-                "warc_record_id": "", "url": "", "fatal": true
+                "warc_record_id": "", "url": "", "fatal": true, "dead_lettered": true
             })
         );
         let doc = DocumentMessage {
