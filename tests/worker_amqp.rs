@@ -7,7 +7,9 @@ mod amqp_support;
 mod fetch_support;
 
 use amqp_support::proxy::Proxy;
-use amqp_support::{AMQP, free_port, get, string_header, warc_of, worker_config};
+use amqp_support::{
+    AMQP, connect_with_sink, free_port, get, string_header, warc_of, worker_config,
+};
 use fetch_support::{Request, Server, Step, article, html, not_found, response};
 use futures_util::StreamExt;
 use lapin::options::{
@@ -55,26 +57,7 @@ fn fetch_options() -> FetchOptions {
 
 /// A connection, the topology, and a result queue bound to everything.
 async fn setup(names: &Names) -> (Connection, Channel, String) {
-    let conn = Connection::connect(AMQP, ConnectionProperties::default())
-        .await
-        .expect("RabbitMQ on 127.0.0.1:5672 (start it with rabbitmq-server -detached)");
-    let ch = conn.create_channel().await.expect("channel");
-    topology::declare(&conn, names, 3).await.expect("declare");
-    let results = format!("{}.sink", names.tasks);
-    ch.queue_declare(
-        results.as_str().into(),
-        QueueDeclareOptions {
-            exclusive: true,
-            ..QueueDeclareOptions::default()
-        },
-        FieldTable::default(),
-    )
-    .await
-    .expect("sink queue");
-    topology::bind_to_results(&ch, names, &results)
-        .await
-        .expect("bind sink");
-    (conn, ch, results)
+    connect_with_sink(names, "#").await
 }
 
 async fn teardown(conn: Connection, ch: &Channel, names: &Names) {

@@ -10,15 +10,12 @@
 mod amqp_support;
 mod fetch_support;
 
-use amqp_support::{AMQP, free_port, get, string_header, worker_config};
+use amqp_support::{AMQP, connect_with_sink, free_port, get, string_header, worker_config};
 use fetch_support::{Request, Server, Step, article, html, not_found};
 use futures_util::StreamExt;
-use lapin::options::{
-    BasicConsumeOptions, BasicGetOptions, BasicPublishOptions, QueueBindOptions,
-    QueueDeclareOptions,
-};
+use lapin::options::{BasicConsumeOptions, BasicGetOptions, BasicPublishOptions};
 use lapin::types::FieldTable;
-use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+use lapin::{BasicProperties, Channel, Connection};
 use linesift::fetch::{FetchOptions, Guard};
 use linesift::proto::{self, Encoding, Failure, Task, task};
 use linesift::worker::{self, Names, Shutdown, WorkerConfig, topology};
@@ -67,35 +64,11 @@ struct Run {
 impl Run {
     async fn start(name: &str, sink: Sink, dead_letter_outcomes: bool) -> Run {
         let names = Names::with_prefix(&unique(name));
-        let conn = Connection::connect(AMQP, ConnectionProperties::default())
-            .await
-            .expect("RabbitMQ on 127.0.0.1:5672 (start it with rabbitmq-server -detached)");
-        let ch = conn.create_channel().await.expect("channel");
-        topology::declare(&conn, &names, 3).await.expect("declare");
-        let queue = format!("{}.sink", names.tasks);
-        ch.queue_declare(
-            queue.as_str().into(),
-            QueueDeclareOptions {
-                exclusive: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
-        .await
-        .expect("sink queue");
         let key = match sink {
             Sink::Everything => "#",
             Sink::DocumentsOnly => topology::ROUTING_DOCUMENT,
         };
-        ch.queue_bind(
-            queue.as_str().into(),
-            names.results.as_str().into(),
-            key.into(),
-            QueueBindOptions::default(),
-            FieldTable::default(),
-        )
-        .await
-        .expect("bind sink");
+        let (conn, ch, queue) = connect_with_sink(&names, key).await;
         let port = free_port();
         let config = WorkerConfig {
             http: Some(([127, 0, 0, 1], port).into()),

@@ -217,6 +217,15 @@ impl<R: Read> Input<R> {
     }
 }
 
+impl<R: Read> Input<R> {
+    /// [`BufRead::fill_buf`] with its error as the layers report one: a
+    /// [`WarcError::Io`] at the file offset.
+    pub fn filled(&mut self) -> Result<&[u8], WarcError> {
+        let pos = self.pos();
+        self.fill_buf().map_err(|e| io_error(pos, e))
+    }
+}
+
 impl<R: Read> Read for Input<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let avail = self.fill_buf()?;

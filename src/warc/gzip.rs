@@ -335,6 +335,7 @@ impl<R: Read + Send> Decode for Members<R> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::warc::noise;
     use flate2::{Compression as Level, write::GzEncoder};
     use std::io::Write;
 
@@ -343,20 +344,6 @@ pub(crate) mod tests {
         let mut enc = GzEncoder::new(Vec::new(), Level::default());
         enc.write_all(data).unwrap();
         enc.finish().unwrap()
-    }
-
-    /// Bytes that barely compress (xorshift), so members can be made
-    /// larger than the input buffer.
-    fn noise(len: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
     }
 
     /// Every member in order, with its offset: (offset, bytes).

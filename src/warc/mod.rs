@@ -113,3 +113,18 @@ fn zstd_dictionary_frame<R: Read + Seek>(
     source.take(size).read_to_end(&mut frame).map_err(io)?;
     Ok(frame)
 }
+
+/// Bytes that do not compress (xorshift from `seed`): gzip and zstd store
+/// them as they are, for the layers' tests of long members and frames.
+#[cfg(test)]
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}

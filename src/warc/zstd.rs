@@ -209,11 +209,7 @@ impl<R: Read + Send> Frames<R> {
             if self.walk.lost() {
                 return Ok(false);
             }
-            let pos = self.input.pos();
-            let buf = self
-                .input
-                .fill_buf()
-                .map_err(|e| super::compression::io_error(pos, e))?;
+            let buf = self.input.filled()?;
             if buf.is_empty() {
                 return Ok(false);
             }
@@ -270,10 +266,7 @@ impl<R: Read + Send> Decode for Frames<R> {
         };
         loop {
             let pos = self.input.pos();
-            let buf = self
-                .input
-                .fill_buf()
-                .map_err(|e| super::compression::io_error(pos, e))?;
+            let buf = self.input.filled()?;
             if buf.is_empty() {
                 // The frame may be cut short and followed by others that
                 // the decoder took for the rest of its block (a raw block
@@ -462,6 +455,7 @@ fn bad_dict(offset: u64, message: String) -> WarcError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::warc::noise;
 
     /// The window follows the payload limit, between zstd's level-19
     /// window and its default limit: never more than zstd allowed before.
@@ -473,20 +467,6 @@ mod tests {
         assert_eq!(window_log_max(64 << 20), 27);
         assert_eq!(window_log_max(1 << 30), 27);
         assert_eq!(window_log_max(usize::MAX), 27);
-    }
-
-    /// Bytes that do not compress (xorshift): zstd stores them in raw
-    /// blocks.
-    fn noise(len: usize) -> Vec<u8> {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
     }
 
     /// One frame of `data`, with a checksum and a declared content size or
@@ -526,7 +506,7 @@ mod tests {
             Vec::new(),
             b"x".to_vec(),
             text,
-            noise(300_000),
+            noise(300_000, 0x9e37_79b9_7f4a_7c15),
             vec![0; 1 << 20],
         ];
         for (i, data) in datas.iter().enumerate() {

@@ -12,14 +12,44 @@
 pub mod definitions;
 pub mod proxy;
 
-use lapin::BasicProperties;
-use lapin::types::AMQPValue;
+use lapin::options::{QueueBindOptions, QueueDeclareOptions};
+use lapin::types::{AMQPValue, FieldTable};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 use linesift::proto::Encoding;
-use linesift::worker::{Names, WorkerConfig};
+use linesift::worker::{Names, WorkerConfig, topology};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 pub const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
+
+/// A connection, the topology of `names` (delivery limit 3), and an
+/// exclusive queue, `{tasks}.sink`, bound to the results exchange with
+/// `routing_key` (`#`: everything the worker publishes there).
+pub async fn connect_with_sink(names: &Names, routing_key: &str) -> (Connection, Channel, String) {
+    let conn = Connection::connect(AMQP, ConnectionProperties::default())
+        .await
+        .expect("RabbitMQ on 127.0.0.1:5672 (start it with rabbitmq-server -detached)");
+    let ch = conn.create_channel().await.expect("channel");
+    topology::declare(&conn, names, 3).await.expect("declare");
+    let sink = format!("{}.sink", names.tasks);
+    let exclusive = QueueDeclareOptions {
+        exclusive: true,
+        ..QueueDeclareOptions::default()
+    };
+    ch.queue_declare(sink.as_str().into(), exclusive, FieldTable::default())
+        .await
+        .expect("sink queue");
+    ch.queue_bind(
+        sink.as_str().into(),
+        names.results.as_str().into(),
+        routing_key.into(),
+        QueueBindOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .expect("bind sink");
+    (conn, ch, sink)
+}
 
 /// `{suite}-{name}-{pid}-{nanos}-{n}`: the suite's prefix says which test
 /// file left an object behind, if one ever does.
