@@ -44,7 +44,9 @@ fuzz_target!(|data: &[u8]| {
     let prefix = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let _ = prescan(prefix);
     // The fallback from the control byte's top bits (none for 0).
-    let fallback = LABELS.get(usize::from(control >> 4).wrapping_sub(1)).copied();
+    let fallback = LABELS
+        .get(usize::from(control >> 4).wrapping_sub(1))
+        .copied();
     let choice = choose(prefix, declared.as_deref(), fallback);
     assert!(choice.bom_len <= prefix.len());
     let body = &bytes[choice.bom_len..];
