@@ -224,7 +224,9 @@ fn has_line(metrics: &str, line: &str) -> bool {
 async fn a_404_is_a_confirmed_failure_event_and_an_ack_and_a_fault_is_dead_lettered() {
     let server = server().await;
     let run = Run::start("default", Sink::Everything, false).await;
-    run.url_task("gone", server.url("/gone")).await;
+    // With credentials in the URL: the event names the page without them.
+    let with_secret = server.url("/gone").replacen("://", "://user:secret@", 1);
+    run.url_task("gone", with_secret).await;
     run.publish(GARBAGE, "application/x-protobuf").await;
 
     let mut failures = run.failures(2).await;
@@ -237,6 +239,9 @@ async fn a_404_is_a_confirmed_failure_event_and_an_ack_and_a_fault_is_dead_lette
     );
     assert!(gone.reason.contains("404"), "{gone:?}");
     assert!(gone.fatal && !gone.dead_lettered, "{gone:?}");
+    // The outcome's only record says which page it is about.
+    assert_eq!(gone.url, server.url("/gone"), "{gone:?}");
+    assert!(!format!("{gone:?}").contains("secret"), "{gone:?}");
     assert_eq!(garbage.kind, "invalid_message", "{garbage:?}");
     assert!(garbage.fatal && garbage.dead_lettered, "{garbage:?}");
 

@@ -290,9 +290,14 @@ impl Work<'_> {
         // Dropped when this returns, early or not: the fetcher's loop stops.
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         std::thread::scope(|threads| {
-            if let Some(web) = self.web {
-                let tx = tx.clone();
-                threads.spawn(move || web.fetch_each(url_rx, stopped, &tx));
+            match self.web {
+                Some(web) => {
+                    let tx = tx.clone();
+                    threads.spawn(move || web.fetch_each(url_rx, stopped, &tx));
+                }
+                // No fetcher: a URL sent finds the channel closed and is
+                // answered with an error below, not left waiting.
+                None => drop(url_rx),
             }
             // Both moved here, so both are dropped as this closure returns,
             // before the scope waits for the fetcher's thread.
@@ -406,20 +411,28 @@ impl Web {
         stop: tokio::sync::oneshot::Receiver<()>,
         results: &mpsc::Sender<(usize, anyhow::Result<Extracted>)>,
     ) {
-        use futures_util::StreamExt;
+        use futures_util::{FutureExt, StreamExt};
         let urls = futures_util::stream::unfold(urls, |mut rx| async move {
             rx.recv().await.map(|url| (url, rx))
         });
         let fetches = urls
-            .map(|(i, url)| async move { (i, self.fetcher.fetch(url).await) })
+            // A panic in one fetch (a bug) is that input's error: the
+            // others go on, and the result the run waits for comes.
+            .map(|(i, url)| async move {
+                let fetch = std::panic::AssertUnwindSafe(self.fetcher.fetch(url));
+                let result = match fetch.catch_unwind().await {
+                    Ok(fetched) => fetched
+                        .map(|f| Extracted {
+                            document: f.document,
+                            truncated: f.truncated,
+                        })
+                        .map_err(anyhow::Error::from),
+                    Err(_) => Err(anyhow::anyhow!("internal error: the fetch panicked")),
+                };
+                (i, result)
+            })
             .buffer_unordered(self.concurrency)
             .for_each(|(i, result)| {
-                let result = result
-                    .map(|f| Extracted {
-                        document: f.document,
-                        truncated: f.truncated,
-                    })
-                    .map_err(anyhow::Error::from);
                 let _ = results.send((i, result));
                 std::future::ready(())
             });

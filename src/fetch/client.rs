@@ -85,12 +85,16 @@ pub fn classify(err: &reqwest::Error, requested: &str) -> FetchError {
 }
 
 /// Whether an error is the connection failing under a request or its body
-/// (reset, aborted, closed before the message was complete): a server
-/// restarting or overloaded, worth another try like a failed connect,
-/// unlike a response that is malformed (bad chunking, a bad header),
-/// which would come back the same.
+/// (reset, aborted, closed before the message was complete; over HTTP/2 a
+/// stream the server refused or reset, or a connection it is closing): a
+/// server restarting or overloaded, worth another try like a failed
+/// connect, unlike a response that is malformed (bad chunking, a bad
+/// header, an HTTP/2 protocol error), which would come back the same.
 fn cut_off(cause: &(dyn StdError + 'static)) -> bool {
     use std::io::ErrorKind;
+    if let Some(h2) = cause.downcast_ref::<h2::Error>() {
+        return h2.is_io() || h2.is_go_away() || h2.reason().is_some_and(retried_reset);
+    }
     if let Some(io) = cause.downcast_ref::<std::io::Error>() {
         return matches!(
             io.kind(),
@@ -103,6 +107,22 @@ fn cut_off(cause: &(dyn StdError + 'static)) -> bool {
     cause
         .downcast_ref::<hyper::Error>()
         .is_some_and(hyper::Error::is_incomplete_message)
+}
+
+/// HTTP/2 reset reasons that say "not now" rather than "not like this":
+/// the stream refused before work began, cancelled, the server's internal
+/// error, a request to slow down, or a reset without error (a graceful
+/// close).
+fn retried_reset(reason: h2::Reason) -> bool {
+    use h2::Reason;
+    [
+        Reason::NO_ERROR,
+        Reason::REFUSED_STREAM,
+        Reason::CANCEL,
+        Reason::INTERNAL_ERROR,
+        Reason::ENHANCE_YOUR_CALM,
+    ]
+    .contains(&reason)
 }
 
 pub(crate) fn from_guard(e: &GuardError, url: String) -> FetchError {
@@ -180,6 +200,30 @@ fn message(err: &(dyn StdError + 'static)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// HTTP/2 streams the server refused or reset for now, and
+    /// connections it is closing, are tried again (`Connect`); a protocol
+    /// error is the response's own fault.
+    #[test]
+    fn http2_resets_for_now_are_cut_offs_and_protocol_errors_are_not() {
+        use h2::Reason;
+        for reason in [
+            Reason::REFUSED_STREAM,
+            Reason::CANCEL,
+            Reason::INTERNAL_ERROR,
+            Reason::ENHANCE_YOUR_CALM,
+            Reason::NO_ERROR,
+        ] {
+            assert!(cut_off(&h2::Error::from(reason)), "{reason:?}");
+        }
+        for reason in [
+            Reason::PROTOCOL_ERROR,
+            Reason::FRAME_SIZE_ERROR,
+            Reason::COMPRESSION_ERROR,
+        ] {
+            assert!(!cut_off(&h2::Error::from(reason)), "{reason:?}");
+        }
+    }
 
     /// A name that does not exist fails for good; a resolver failing for
     /// now (or with words not known here) is worth another try.

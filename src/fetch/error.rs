@@ -172,13 +172,68 @@ impl FetchError {
     }
 }
 
+/// `url` with its userinfo (`user:password@`, `user@`) taken out, for
+/// what goes to logs and events; the rest as it was.
+pub fn without_credentials(url: &str) -> String {
+    match credentials(url) {
+        Some(secret) => url.replacen(&secret, "", 1),
+        None => url.to_string(),
+    }
+}
+
 /// The userinfo of the URL `input` as its serialization writes it
-/// (`user:password@` or `user@`), if it has any.
+/// (`user:password@` or `user@`), if it has any. A URL that does not
+/// parse (an invalid task URL, kept as given in its error) has it taken
+/// as written: whatever comes before the last `@` of the text between
+/// `://` and the path.
 fn credentials(input: &str) -> Option<String> {
-    let url = Url::parse(input).ok()?;
+    let Ok(url) = Url::parse(input) else {
+        return written_userinfo(input);
+    };
     match (url.username(), url.password()) {
         ("", None) => None,
         (user, Some(password)) => Some(format!("{user}:{password}@")),
         (user, None) => Some(format!("{user}@")),
+    }
+}
+
+/// The `user:password@` of an unparsed URL, as written.
+fn written_userinfo(input: &str) -> Option<String> {
+    let rest = &input[input.find("://")? + 3..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let at = authority.rfind('@')?;
+    Some(authority[..=at].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_are_taken_out_of_urls_parsed_or_not() {
+        let cases = [
+            (
+                "https://user:secret@example.com/a?b#c",
+                "https://example.com/a?b#c",
+            ),
+            ("https://user@example.com/", "https://example.com/"),
+            ("https://example.com/a@b", "https://example.com/a@b"),
+            // Not a URL the parser takes: the userinfo as written goes.
+            ("http://u:secret@[bad/x", "http://[bad/x"),
+            (
+                "http://u:p@ss:secret@exa mple.com/x@y",
+                "http://exa mple.com/x@y",
+            ),
+            ("not a url at all", "not a url at all"),
+        ];
+        for (url, clean) in cases {
+            assert_eq!(without_credentials(url), clean, "{url}");
+        }
+        let invalid = FetchError::InvalidUrl {
+            url: "http://u:secret@[bad/".into(),
+            reason: "invalid IPv6 address".into(),
+        };
+        let scrubbed = invalid.without_credentials_of("http://u:secret@[bad/");
+        assert!(!scrubbed.to_string().contains("secret"), "{scrubbed}");
     }
 }

@@ -201,6 +201,13 @@ impl<R: Read + Send> Frames<R> {
         self.resync = true;
     }
 
+    /// Whether the next bytes start a frame or a skippable frame, or the
+    /// file ends here.
+    fn at_a_frame(&mut self) -> Result<bool, WarcError> {
+        let next = self.input.peek(4)?;
+        Ok(next.is_empty() || next == ZSTD_MAGIC || is_skippable(next))
+    }
+
     /// Reads on to the current frame's end as its block headers tell,
     /// without decoding; `false` if they make no sense or the file ends
     /// first.
@@ -307,7 +314,12 @@ impl<R: Read + Send> Decode for Frames<R> {
         if !self.in_frame {
             return Ok(());
         }
-        if self.walk_to_end()? {
+        // The walk trusts the sizes it reads: where it ends must be where
+        // a frame (or a skippable frame, or the file's end) begins, or the
+        // frame was damaged too and the sizes lie; then the frames it
+        // passed over are found again by their magic, as after a corrupt
+        // frame.
+        if self.walk_to_end()? && self.at_a_frame()? {
             self.in_frame = false;
             self.input.unkeep();
         } else {
@@ -409,10 +421,16 @@ impl Walk {
     }
 
     /// A block header: raw and compressed blocks hold their size in bytes,
-    /// an RLE block one byte; the checksum follows the last block.
+    /// an RLE block one byte; the checksum follows the last block. No
+    /// block is over 128 KiB (RFC 8878, Block_Maximum_Size): a larger size
+    /// is a damaged header, and the walk is lost.
     fn block_head(&mut self) {
         let h = u32::from_le_bytes([self.head[0], self.head[1], self.head[2], 0]);
         let size = u64::from(h >> 3);
+        if size > 128 << 10 {
+            self.next = Part::Lost;
+            return;
+        }
         self.pass = match (h >> 1) & 3 {
             0 | 2 => size,
             1 => 1,
@@ -539,5 +557,25 @@ mod tests {
         let mut walk = Walk::default();
         walk.follow(&file);
         assert!(walk.lost() && !walk.done());
+    }
+
+    /// A block over zstd's 128 KiB maximum is a damaged header, not a
+    /// size to pass over: the walk is lost rather than jumping ahead.
+    #[test]
+    fn the_walk_is_lost_on_a_block_over_the_maximum() {
+        let mut file = frame(b"hello", false, true, None);
+        let block = file.len() - 3 - 5;
+        // A raw last block of 128 KiB + 1 (size in the top 21 bits).
+        let h = (((128u32 << 10) + 1) << 3) | 1;
+        file[block..block + 3].copy_from_slice(&h.to_le_bytes()[..3]);
+        let mut walk = Walk::default();
+        walk.follow(&file);
+        assert!(walk.lost() && !walk.done());
+        // At the maximum it is a size like any other.
+        let h = ((128u32 << 10) << 3) | 1;
+        file[block..block + 3].copy_from_slice(&h.to_le_bytes()[..3]);
+        let mut walk = Walk::default();
+        walk.follow(&file);
+        assert!(!walk.lost());
     }
 }

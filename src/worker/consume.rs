@@ -62,7 +62,8 @@ use super::topology::{
     self, HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT,
     ROUTING_FAILURE,
 };
-use crate::proto::{self, Failure, Task};
+use crate::fetch::error::without_credentials;
+use crate::proto::{self, Failure, Task, task};
 use futures_util::FutureExt;
 use futures_util::StreamExt;
 use lapin::message::Delivery;
@@ -665,11 +666,18 @@ async fn publish_outputs(
 /// a good share of all tasks, and the event and the metric carry them.
 async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
     let (stage, kind, reason) = error.parts();
+    // The event is the outcome's only record: it names the page (without
+    // the credentials a URL may carry, as reasons leave them out).
+    let url = match &task.source {
+        Some(task::Source::Url(url)) => without_credentials(url),
+        _ => String::new(),
+    };
     let failure = Failure {
         task_id: task.id.clone(),
         stage: stage.to_string(),
         kind: kind.to_string(),
         reason: reason.to_string(),
+        url,
         fatal: true,
         dead_lettered: false,
         ..Failure::default()

@@ -71,6 +71,10 @@ impl TaskError {
                 kind: "io".into(),
                 reason,
             },
+            // The record's member decompresses past `max_member`: a bomb,
+            // the answer about that record as a payload over `max_payload`
+            // is (`skipped`), and named as a WARC file task names it.
+            WarcError::MemberTooLarge { .. } => TaskError::permanent("warc", "too_large", reason),
             _ => TaskError::permanent("warc", "read", reason),
         }
     }
@@ -112,6 +116,7 @@ impl TaskError {
     /// | fetch | `invalid_url` | fault | mostly the task's own URL does not parse: a producer's bug (a redirect to a scheme other than http(s) shares the kind, and is rare) |
     /// | fetch | `client` | fault | the HTTP client could not be built |
     /// | warc | `skipped` | outcome | a record task's record is no HTML page (type, status, media type, over `max_payload`, a continuation) |
+    /// | warc | `too_large` | outcome | a record task's record is in a gzip member or zstd frame over `max_member` |
     /// | extract | `skipped`, `payload`, `extract` | outcome | a record task's payload is no HTML, does not decode, or the core refused it |
     /// | warc | `open`, `format` | fault | a WARC file task's file cannot be opened or is no WARC |
     /// | warc | `read`, `bad_record` | fault | a record task's offset holds no readable record: a damaged archive or a wrong index |
@@ -141,7 +146,7 @@ impl TaskError {
                     | "redirect_loop"
                     | "http"
                     | "extract"
-            ) | ("warc", "skipped")
+            ) | ("warc", "skipped" | "too_large")
                 | ("extract", "skipped" | "payload" | "extract")
         )
     }
@@ -718,5 +723,18 @@ mod tests {
             TaskError::warc_read(&cut, "f.warc: cut".into()),
             TaskError::Permanent { stage: "warc", ref kind, .. } if kind == "read"
         ));
+        // A record whose member is a bomb is the answer about that record
+        // (as a WARC file task reports it: `too_large`), not a damaged
+        // archive to look at.
+        let bomb = WarcError::MemberTooLarge {
+            format: "gzip",
+            offset: 7,
+            limit: 1 << 20,
+        };
+        let error = TaskError::warc_read(&bomb, "f.warc.gz: bomb".into());
+        assert!(
+            matches!(error, TaskError::Permanent { stage: "warc", ref kind, .. } if kind == "too_large")
+        );
+        assert!(error.is_outcome());
     }
 }
