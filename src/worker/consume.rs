@@ -193,7 +193,7 @@ async fn session(
         delays,
     } = setup;
     health.set_ready(true);
-    tracing::info!(queue = %config.names.tasks, "consuming");
+    tracing::info!(queue = %config.names.tasks, "consuming from the task queue");
     let mut watched = vec![
         channel.clone(),
         documents.channel().clone(),
