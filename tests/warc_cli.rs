@@ -373,7 +373,14 @@ fn the_output_format_follows_the_last_extension() {
         assert_eq!(lines.len(), ids.len(), "{name}");
         assert_eq!(lines[0]["warc_record_id"].as_str(), Some(ids[0].as_str()));
     }
-    for name in ["y.warc", "y.warc.gz", "y.wet.zst", "y.jsonl.wet"] {
+    // Extensions in any case.
+    for name in [
+        "y.warc",
+        "y.warc.gz",
+        "y.wet.zst",
+        "y.jsonl.wet",
+        "Y.WET.GZ",
+    ] {
         let out = scratch(name);
         let (code, stderr) = warc_to(&[&warc], &out, &[]);
         assert_eq!(code, 0, "{stderr}");
@@ -426,6 +433,73 @@ fn argument_errors_leave_the_output_file_alone() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--offset"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
+}
+
+/// An output that is one of the inputs is refused before anything is
+/// written (a rerun of `warc dir/*.warc.gz -o dir/out.warc.gz` globs the
+/// last output in, which `File::create` emptied before it was read): the
+/// input stays whole.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let (warc, _) = input("self-in.warc.gz", true);
+    let copy = scratch("self-out.warc.gz");
+    std::fs::copy(&warc, &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let (code, stderr) = warc_to(&[&warc, &copy], &copy, &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is the input"), "{stderr}");
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+}
+
+/// The output's name holds the old file or the whole new one, never a
+/// part: a run stopped midway (killed while it waits for its input, a
+/// FIFO nobody writes) leaves the old output as it was, and a run to its
+/// end replaces it.
+#[cfg(unix)]
+#[test]
+fn the_output_is_replaced_only_when_complete() {
+    let out = scratch("atomic.jsonl");
+    std::fs::write(&out, "earlier results\n").unwrap();
+    let fifo = scratch("atomic-in.warc");
+    cli_support::make_fifo(&fifo);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("warc")
+        .arg(&fifo)
+        .arg("-o")
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let name = out.file_name().unwrap().to_string_lossy().into_owned();
+    let temp = out.with_file_name(format!(".{name}.tmp-{}", child.id()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !temp.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {}",
+            temp.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
+    let _ = std::fs::remove_file(&temp);
+
+    let (warc, written) = input("atomic-src.warc.gz", true);
+    let (code, stderr) = warc_to(&[&warc], &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(jsonl(&out).len(), page_ids(&written).len());
+    let leftovers: Vec<_> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!(".{name}.tmp-"))
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 /// JSONL lines carry `warc_truncated` (the `WARC-Truncated` reason, or

@@ -189,3 +189,24 @@ fn the_log_can_be_json_lines() {
         assert!(refused.expect("refused").contains(value));
     }
 }
+
+/// An AMQP URL that does not parse (`amqp://` left off) is refused at
+/// start, by name and without being shown: lapin's own error quoted it
+/// whole, password and all, on every reconnect. `enqueue` likewise.
+#[test]
+fn an_amqp_url_that_does_not_parse_is_refused_unshown() {
+    for command in [
+        &["worker", "--http", "off"][..],
+        &["enqueue", "/dev/null"][..],
+    ] {
+        let out = Command::new(BIN)
+            .args(command)
+            .env("AMQP_URL", "guest:S3cretPw@127.0.0.1")
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(stderr.contains("no amqp:// or amqps:// URL"), "{stderr}");
+        assert!(!stderr.contains("S3cretPw"), "{stderr}");
+    }
+}

@@ -49,6 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting the async runtime")?;
     let names = args.queue.names();
+    let amqp_url = args.queue.amqp_url()?;
     let list = args.list.as_str();
     let mut reported = 0;
     let bad = |e: enqueue::LineError| {
@@ -70,7 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         };
         let queue = enqueue::Queue {
-            amqp_url: &args.queue.amqp_url,
+            amqp_url: &amqp_url,
             names: &names,
             delivery_limit: args.queue.delivery_limit,
             encoding: args.queue.encoding(),

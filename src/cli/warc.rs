@@ -146,6 +146,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
         (None, _) => None,
     };
+    if args.output != Path::new("-") {
+        refuse_input_as_output(&args.output, &args.inputs)?;
+    }
     let mut output = Output::open(&args.output, format, compression, &names)?;
     let mut summary = Summary::default();
     if let Some((offset, input)) = one_record {
@@ -182,10 +185,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// is `.warc` or `.wet`; JSON lines otherwise. Only the last one counts:
 /// `CC-MAIN-...-00000.warc.jsonl.gz` is JSON lines about a WARC file.
 fn default_format(output: &str) -> Format {
+    let output = output.to_ascii_lowercase();
     let name = output
         .strip_suffix(".gz")
         .or_else(|| output.strip_suffix(".zst"))
-        .unwrap_or(output);
+        .unwrap_or(&output);
     let extension = Path::new(name).extension().and_then(|e| e.to_str());
     match extension.map(str::to_ascii_lowercase).as_deref() {
         Some("warc" | "wet") => Format::Wet,
@@ -445,6 +449,53 @@ enum Sink {
 struct Output {
     tx: Option<mpsc::SyncSender<Written>>,
     thread: Option<JoinHandle<anyhow::Result<()>>>,
+    /// The file written, when it is not the output itself: renamed to
+    /// `final_path` once everything is written, removed otherwise.
+    temp: Option<PathBuf>,
+    final_path: PathBuf,
+}
+
+/// Where a file output is written first: a hidden file beside it, renamed
+/// over it at the end, so that the output's name never holds a half
+/// written file (an error, a full disk, Ctrl-C) and an old output stays
+/// whole until the new one is. `None` for an output that is no regular
+/// file (`/dev/null`, a FIFO, `/dev/stdout`), written in place.
+fn temp_for(path: &Path) -> Option<PathBuf> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return None;
+    }
+    let name = path.file_name()?.to_string_lossy();
+    Some(path.with_file_name(format!(".{name}.tmp-{}", std::process::id())))
+}
+
+/// Refuses an output that is one of the inputs: it would be emptied
+/// before it is read (a rerun of `linesift warc dir/*.warc.gz -o
+/// dir/out.warc.gz` globs the last output in).
+fn refuse_input_as_output(output: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let Ok(out) = std::fs::metadata(output) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if std::fs::metadata(input).is_ok_and(|i| same_file(&i, &out)) {
+            bail!(
+                "the output {} is the input {}: it would be overwritten before it is read",
+                output.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.is_file() && (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
 }
 
 impl Output {
@@ -455,10 +506,11 @@ impl Output {
         inputs: &[String],
     ) -> anyhow::Result<Self> {
         let stdout = path == Path::new("-");
+        let temp = (!stdout).then(|| temp_for(path)).flatten();
         let raw: Box<dyn Write + Send> = if stdout {
             Box::new(io::BufWriter::new(io::stdout()))
         } else {
-            let file = std::fs::File::create(path)
+            let file = std::fs::File::create(temp.as_deref().unwrap_or(path))
                 .with_context(|| format!("creating {}", path.display()))?;
             Box::new(io::BufWriter::with_capacity(1 << 20, file))
         };
@@ -480,6 +532,8 @@ impl Output {
         Ok(Output {
             tx: Some(tx),
             thread: Some(thread),
+            temp,
+            final_path: path.to_path_buf(),
         })
     }
 
@@ -496,7 +550,17 @@ impl Output {
 
     fn finish(mut self) -> anyhow::Result<()> {
         self.tx = None;
-        self.join()
+        self.join()?;
+        if let Some(temp) = self.temp.take() {
+            std::fs::rename(&temp, &self.final_path).with_context(|| {
+                format!(
+                    "renaming {} to {}",
+                    temp.display(),
+                    self.final_path.display()
+                )
+            })?;
+        }
+        Ok(())
     }
 
     fn join(&mut self) -> anyhow::Result<()> {
@@ -515,6 +579,10 @@ impl Drop for Output {
     fn drop(&mut self) {
         self.tx = None;
         let _ = self.join();
+        // Not finished: the half-written file goes, the old output stays.
+        if let Some(temp) = self.temp.take() {
+            let _ = std::fs::remove_file(temp);
+        }
     }
 }
 

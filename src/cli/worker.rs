@@ -82,6 +82,21 @@ impl QueueArgs {
         }
     }
 
+    /// The broker's URL, checked: an `amqp://` or `amqps://` URL. A value
+    /// that is not one is refused without being shown, since it may hold
+    /// a password (lapin's own error quotes it whole: `amqp://` left off
+    /// leaves `user:password@host`).
+    pub fn amqp_url(&self) -> anyhow::Result<String> {
+        let url = self.amqp_url.trim();
+        match url::Url::parse(url) {
+            Ok(parsed) if matches!(parsed.scheme(), "amqp" | "amqps") => Ok(url.to_string()),
+            _ => anyhow::bail!(
+                "--amqp-url (AMQP_URL) is no amqp:// or amqps:// URL \
+                 (not shown: it may hold a password)"
+            ),
+        }
+    }
+
     pub fn encoding(&self) -> Encoding {
         match self.encoding {
             EncodingArg::Protobuf => Encoding::Protobuf,
@@ -240,7 +255,7 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
     };
     let defer_delay = seconds(args.defer_delay, "defer-delay")?;
     Ok(WorkerConfig {
-        amqp_url: args.queue.amqp_url.clone(),
+        amqp_url: args.queue.amqp_url()?,
         names: args.queue.names(),
         prefetch: args.prefetch.max(1),
         concurrency: args.concurrency.max(1),

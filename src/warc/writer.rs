@@ -13,6 +13,8 @@ use std::io::{self, Write};
 
 /// Compression chosen by an output name: `.gz`, `.zst`, or none.
 pub fn compression_for(name: &str) -> Compression {
+    // Extensions in any case: `OUT.WARC.GZ` is gzip too.
+    let name = name.to_ascii_lowercase();
     if name.ends_with(".gz") {
         Compression::Gzip
     } else if name.ends_with(".zst") {

@@ -46,9 +46,14 @@ pub fn task_of_line(line: &[u8], kind: LineKind, number: usize) -> Result<Option
         line: number,
         reason,
     };
-    let line = std::str::from_utf8(line)
-        .map_err(|e| error(format!("not UTF-8 ({e})")))?
-        .trim();
+    let line = std::str::from_utf8(line).map_err(|e| error(format!("not UTF-8 ({e})")))?;
+    // A byte-order mark opens lists saved by some editors: it is no part
+    // of the first URL or path.
+    let line = match number {
+        1 => line.strip_prefix('\u{feff}').unwrap_or(line),
+        _ => line,
+    }
+    .trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
@@ -331,6 +336,21 @@ mod tests {
             }))
         ));
         assert!(parse_tasks("a.warc x", LineKind::WarcRecords).is_err());
+        Ok(())
+    }
+
+    /// A list saved with a byte-order mark: its first line is the same
+    /// task as without one (the same URL, the same id).
+    #[test]
+    fn a_byte_order_mark_opens_no_task() -> Result<(), LineError> {
+        let with_bom = parse_tasks("\u{feff}http://a/\n", LineKind::Urls)?;
+        let without = parse_tasks("http://a/\n", LineKind::Urls)?;
+        assert_eq!(with_bom, without);
+        let files = parse_tasks("\u{feff}/data/a.warc.gz\n", LineKind::WarcFiles)?;
+        assert!(matches!(
+            &files[0].source,
+            Some(task::Source::WarcFile(WarcFile { path })) if path == "/data/a.warc.gz"
+        ));
         Ok(())
     }
 
