@@ -102,12 +102,14 @@ fn parse_source(line: &str, kind: LineKind) -> Result<task::Source, String> {
 
 /// Why tasks could not be enqueued.
 #[derive(Debug, thiserror::Error)]
+// The messages leave the cause out: it is the error's source, which
+// `{:#}` prints after them (with `{0}` as well, each cause came twice).
 pub enum EnqueueError {
-    #[error("broker: {0}")]
+    #[error("broker")]
     Amqp(#[from] lapin::Error),
     #[error(transparent)]
     Publish(#[from] PublishError),
-    #[error("reading the list: {0}")]
+    #[error("reading the list")]
     Read(#[from] std::io::Error),
 }
 
@@ -143,14 +145,23 @@ pub struct Progress {
 
 /// A list that stopped part way, and how far it got.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "stopped after {} task(s) confirmed: lines 1 to {} are done; resume with --skip {}",
-    progress.confirmed, progress.lines, progress.lines
-)]
+#[error("{}", stopped_at(progress))]
 pub struct Stopped {
     pub progress: Progress,
     #[source]
     pub source: EnqueueError,
+}
+
+/// How far a stopped list got, and how to resume it.
+fn stopped_at(progress: &Progress) -> String {
+    match progress.lines {
+        0 => "nothing enqueued".to_string(),
+        lines => format!(
+            "stopped after {} task(s) confirmed: lines 1 to {lines} are done; resume with \
+             --skip {lines}",
+            progress.confirmed
+        ),
+    }
 }
 
 /// Streams a list into the task queue: one line at a time, published in
