@@ -8,13 +8,13 @@ mod fetch_support;
 
 use amqp_support::proxy::Proxy;
 use amqp_support::{
-    AMQP, connect_with_sink, free_port, get, string_header, warc_of, worker_config,
+    AMQP, collect, connect_with_sink, free_port, get, publish_raw, string_header, warc_of,
+    worker_config,
 };
 use fetch_support::{Request, Server, Step, article, html, not_found, response};
-use futures_util::StreamExt;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicGetOptions, BasicPublishOptions,
-    ConfirmSelectOptions, QueueDeclareOptions, QueueDeleteOptions,
+    BasicAckOptions, BasicGetOptions, BasicPublishOptions, ConfirmSelectOptions,
+    QueueDeclareOptions, QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
@@ -63,49 +63,6 @@ async fn setup(names: &Names) -> (Connection, Channel, String) {
 async fn teardown(conn: Connection, ch: &Channel, names: &Names) {
     topology::delete(ch, names).await.expect("delete topology");
     let _ = conn.close(200, "done".into()).await;
-}
-
-async fn publish_raw(ch: &Channel, queue: &str, body: &[u8], content_type: &str) {
-    ch.basic_publish(
-        "".into(),
-        queue.into(),
-        BasicPublishOptions::default(),
-        body,
-        BasicProperties::default().with_content_type(content_type.into()),
-    )
-    .await
-    .expect("publish");
-}
-
-/// Collects `n` results (documents and failures) from the sink queue.
-async fn collect(ch: &Channel, queue: &str, n: usize) -> (Vec<DocumentMessage>, Vec<Failure>) {
-    let mut consumer = ch
-        .basic_consume(
-            queue.into(),
-            "".into(),
-            BasicConsumeOptions {
-                no_ack: true,
-                ..BasicConsumeOptions::default()
-            },
-            FieldTable::default(),
-        )
-        .await
-        .expect("consume sink");
-    let (mut docs, mut failures) = (Vec::new(), Vec::new());
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while docs.len() + failures.len() < n {
-        let next = tokio::time::timeout_at(deadline, consumer.next()).await;
-        let Ok(Some(Ok(d))) = next else {
-            panic!("only {} documents and {failures:?} after 30 s", docs.len())
-        };
-        let ct = d.properties.content_type().as_ref().map(|c| c.to_string());
-        match d.routing_key.as_str() {
-            "document" => docs
-                .push(proto::decode::<DocumentMessage>(&d.data, ct.as_deref()).expect("document")),
-            _ => failures.push(proto::decode::<Failure>(&d.data, ct.as_deref()).expect("failure")),
-        }
-    }
-    (docs, failures)
 }
 
 /// Dead-lettered messages: (body, x-linesift-kind, x-linesift-reason).

@@ -10,11 +10,11 @@
 mod amqp_support;
 mod fetch_support;
 
-use amqp_support::{AMQP, connect_with_sink, free_port, get, string_header, worker_config};
+use amqp_support::{
+    AMQP, collect, connect_with_sink, free_port, get, string_header, worker_config,
+};
 use fetch_support::{Request, Server, Step, article, html, not_found};
-use futures_util::StreamExt;
-use lapin::options::{BasicConsumeOptions, BasicGetOptions, BasicPublishOptions};
-use lapin::types::FieldTable;
+use lapin::options::{BasicGetOptions, BasicPublishOptions};
 use lapin::{BasicProperties, Channel, Connection};
 use linesift::fetch::{FetchOptions, Guard};
 use linesift::proto::{self, Encoding, Failure, Task, task};
@@ -129,33 +129,11 @@ impl Run {
             .expect("confirm");
     }
 
-    /// The first `n` failure events in the sink (30 s at most).
+    /// The first `n` failure events in the sink (30 s at most); these
+    /// tests' tasks make no documents.
     async fn failures(&self, n: usize) -> Vec<Failure> {
-        let mut consumer = self
-            .ch
-            .basic_consume(
-                self.sink.as_str().into(),
-                "".into(),
-                BasicConsumeOptions {
-                    no_ack: true,
-                    ..BasicConsumeOptions::default()
-                },
-                FieldTable::default(),
-            )
-            .await
-            .expect("consume sink");
-        let mut failures = Vec::new();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while failures.len() < n {
-            let next = tokio::time::timeout_at(deadline, consumer.next()).await;
-            let Ok(Some(Ok(d))) = next else {
-                panic!("only {failures:?} after 30 s")
-            };
-            if d.routing_key.as_str() == topology::ROUTING_FAILURE {
-                let ct = d.properties.content_type().as_ref().map(|c| c.to_string());
-                failures.push(proto::decode::<Failure>(&d.data, ct.as_deref()).expect("failure"));
-            }
-        }
+        let (docs, failures) = collect(&self.ch, &self.sink, n).await;
+        assert!(docs.is_empty(), "{} documents", docs.len());
         failures
     }
 

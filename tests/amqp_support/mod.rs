@@ -12,10 +12,13 @@
 pub mod definitions;
 pub mod proxy;
 
-use lapin::options::{QueueBindOptions, QueueDeclareOptions};
+use futures_util::StreamExt;
+use lapin::options::{
+    BasicConsumeOptions, BasicPublishOptions, QueueBindOptions, QueueDeclareOptions,
+};
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
-use linesift::proto::Encoding;
+use linesift::proto::{self, DocumentMessage, Encoding, Failure};
 use linesift::worker::{Names, WorkerConfig, topology};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -159,4 +162,48 @@ pub fn warc_of(
         bytes.extend_from_slice(&rec);
     }
     (bytes, records)
+}
+
+/// Publishes `body` straight to `queue` (no confirm awaited).
+pub async fn publish_raw(ch: &Channel, queue: &str, body: &[u8], content_type: &str) {
+    ch.basic_publish(
+        "".into(),
+        queue.into(),
+        BasicPublishOptions::default(),
+        body,
+        BasicProperties::default().with_content_type(content_type.into()),
+    )
+    .await
+    .expect("publish");
+}
+
+/// Collects `n` results (documents and failures) from the sink queue.
+pub async fn collect(ch: &Channel, queue: &str, n: usize) -> (Vec<DocumentMessage>, Vec<Failure>) {
+    let mut consumer = ch
+        .basic_consume(
+            queue.into(),
+            "".into(),
+            BasicConsumeOptions {
+                no_ack: true,
+                ..BasicConsumeOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await
+        .expect("consume sink");
+    let (mut docs, mut failures) = (Vec::new(), Vec::new());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while docs.len() + failures.len() < n {
+        let next = tokio::time::timeout_at(deadline, consumer.next()).await;
+        let Ok(Some(Ok(d))) = next else {
+            panic!("only {} documents and {failures:?} after 30 s", docs.len())
+        };
+        let ct = d.properties.content_type().as_ref().map(|c| c.to_string());
+        match d.routing_key.as_str() {
+            "document" => docs
+                .push(proto::decode::<DocumentMessage>(&d.data, ct.as_deref()).expect("document")),
+            _ => failures.push(proto::decode::<Failure>(&d.data, ct.as_deref()).expect("failure")),
+        }
+    }
+    (docs, failures)
 }
