@@ -179,6 +179,62 @@ async fn gzip_brotli_and_zstd_bodies_are_decoded() {
     }
 }
 
+/// Codings are case-insensitive (RFC 9110 §8.4.1) and `x-gzip` is gzip
+/// (§8.4.1.3): servers that say `GZIP`, `Gzip`, `x-gzip`, `BR` or `Zstd`
+/// have their pages decoded, and their robots.txt, as browsers do; an
+/// `identity` beside the coding changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codings_in_any_case_and_x_gzip_are_decoded_for_pages_and_robots_txt() {
+    let page = article("Shouting servers", 20);
+    let bytes = page.as_bytes();
+    let encodings: [(&str, Vec<u8>); 8] = [
+        ("GZIP", gzip(bytes)),
+        ("Gzip", gzip(bytes)),
+        ("x-gzip", gzip(bytes)),
+        ("X-GZIP", gzip(bytes)),
+        ("BR", brotli(bytes)),
+        ("Zstd", zstd::encode_all(bytes, 3).expect("zstd")),
+        ("Deflate", raw_deflate(bytes)),
+        ("identity, gzip", gzip(bytes)),
+    ];
+    for (name, encoded) in encodings {
+        let (srv, doc) = fetch_encoded(name, encoded).await;
+        assert_eq!(
+            doc,
+            in_memory(bytes, &srv.url("/enc"), Some("utf-8")),
+            "{name}"
+        );
+    }
+    for coding in ["GZIP", "x-gzip"] {
+        let robots = gzip(b"User-agent: *\nDisallow: /private\n");
+        let srv = Server::start(move |r: &Request| match r.path.as_str() {
+            "/robots.txt" => response(
+                "200 OK",
+                &[("Content-Type", "text/plain"), ("Content-Encoding", coding)],
+                &robots,
+            ),
+            _ => html(article("Public page", 5).as_bytes()),
+        })
+        .await;
+        let f = fetcher(options());
+        f.fetch(&srv.url("/public")).await.expect("allowed");
+        let e = f
+            .fetch(&srv.url("/private/x"))
+            .await
+            .expect_err("disallowed");
+        assert!(
+            matches!(
+                e,
+                FetchError::Robots {
+                    temporary: false,
+                    ..
+                }
+            ),
+            "{coding}: robots.txt not read: {e}"
+        );
+    }
+}
+
 /// `Content-Encoding: deflate` as RFC 9110 means it (zlib-wrapped) and as
 /// old IIS servers and some CDNs send it (raw RFC 1951, no zlib header):
 /// browsers take both, and so does the fetcher, page and robots.txt alike.

@@ -1,8 +1,8 @@
-//! The HTTP client: reqwest on tokio with rustls (ring), HTTP/2, gzip,
-//! brotli and zstd decoding (deflate is asked for too, and inflated by
-//! `body`), the guarded resolver, the redirect policy, timeouts and no
-//! proxies (a proxy would resolve names itself and bypass the guard). Also
-//! maps reqwest's errors to [`FetchError`].
+//! The HTTP client: reqwest on tokio with rustls (ring), HTTP/2, the
+//! content codings asked for (zstd, gzip, deflate, br; decoded by `body`,
+//! not by reqwest), the guarded resolver, the redirect policy, timeouts
+//! and no proxies (a proxy would resolve names itself and bypass the
+//! guard). Also maps reqwest's errors to [`FetchError`].
 
 use super::error::FetchError;
 use super::guard::{Guard, GuardError, GuardedResolver, Lookup, NO_ADDRESSES};
@@ -13,9 +13,9 @@ use std::error::Error as StdError;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The codings asked for: reqwest's own, and deflate, which it would
-/// decode only zlib-wrapped and so leaves to `body`. Set here because
-/// reqwest asks only for the codings it decodes itself.
+/// The codings asked for, all decoded by `body` (see `decode`). Set here
+/// because reqwest asks only for the codings it decodes itself, and here
+/// it decodes none.
 const ACCEPT_CODINGS: &str = "zstd,gzip,deflate,br";
 
 /// What the client is built from.
@@ -41,7 +41,12 @@ pub fn build(config: &ClientConfig, lookup: Arc<dyn Lookup>) -> Result<Client, F
     Client::builder()
         .user_agent(config.user_agent.as_str())
         .default_headers(headers)
-        // Off even should another crate turn reqwest's feature on.
+        // Off even should another crate turn reqwest's features on: its
+        // decoder takes only lower-case codings and would leave the
+        // rest to us coded.
+        .no_gzip()
+        .no_brotli()
+        .no_zstd()
         .no_deflate()
         .connect_timeout(config.connect_timeout)
         .read_timeout(config.read_timeout)

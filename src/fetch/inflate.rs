@@ -1,6 +1,6 @@
 //! `Content-Encoding: deflate`, inflated as it streams in. RFC 9110 means
 //! zlib-wrapped deflate (RFC 1950), which is all reqwest (tower-http)
-//! decodes; servers such as old IIS and some CDNs send raw deflate
+//! would decode; servers such as old IIS and some CDNs send raw deflate
 //! (RFC 1951), and browsers take both. Which one a body is, its first two
 //! bytes tell, as browsers tell it: a zlib header (method 8, and the
 //! header's check that `CMF * 256 + FLG` is a multiple of 31), or else
@@ -8,128 +8,50 @@
 //! byte would have to be a stored block with padding bits set, which no
 //! encoder writes.
 //!
-//! Output comes in pieces of at most [`PIECE`] bytes, however much one
-//! input chunk inflates to, so a bomb costs no more than the caller's
-//! limit plus one piece: the caller stops pulling at its limit.
+//! `Deflate` is one step of that for `decode`'s
+//! [`Decoder`](super::decode::Decoder), which feeds it and bounds its
+//! output.
 
+use super::decode::{End, Stepped};
 use flate2::{Decompress, FlushDecompress, Status};
-use hyper::body::Bytes;
 
-/// The most one [`Inflater::pull`] returns (deflate inflates up to about
-/// 1,000 times, so one 64 KiB chunk of a bomb could otherwise make 64 MiB).
-pub const PIECE: usize = 64 * 1024;
-
-/// Why a deflate body could not be inflated.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InflateError {
-    /// Not a deflate stream, or a damaged one (bad block, bad checksum).
-    #[error("deflate decompression error: {0}")]
-    Corrupt(String),
-    /// The body ended inside the stream.
-    #[error("deflate stream cut short: unexpected end of file")]
-    Truncated,
-}
-
-/// Inflates one body, zlib-wrapped or raw, fed chunk by chunk.
+/// Inflates one body, zlib-wrapped or raw.
 #[derive(Default)]
-pub struct Inflater {
+pub(super) struct Deflate {
     /// Made once the first two bytes say which kind of stream this is.
     decompress: Option<Decompress>,
-    /// The current input chunk and how far into it inflating got.
-    input: Bytes,
-    pos: usize,
-    /// The last pull filled its piece: zlib may hold more output without
-    /// needing more input.
-    full: bool,
-    /// The stream's end was reached (anything after it is ignored).
-    ended: bool,
 }
 
-impl Inflater {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Adds the body's next chunk. Call when [`pull`](Self::pull) gave
-    /// `None`; input it had not used yet (a first byte, before the kind of
-    /// stream is known) is kept in front.
-    pub fn push(&mut self, chunk: Bytes) {
-        let rest = self.input.slice(self.pos.min(self.input.len())..);
-        self.input = if rest.is_empty() {
-            chunk
-        } else {
-            Bytes::from([rest.as_ref(), chunk.as_ref()].concat())
+impl Deflate {
+    /// Inflates from `input` into `out`'s spare capacity. Uses nothing
+    /// until two bytes are there to tell the kind of stream.
+    pub(super) fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
+        let decompress = match &mut self.decompress {
+            Some(d) => d,
+            None => match input.get(..2) {
+                Some(&[cmf, flg]) => self
+                    .decompress
+                    .insert(Decompress::new(is_zlib_header(cmf, flg))),
+                _ => {
+                    return Ok(Stepped {
+                        used: 0,
+                        end: End::No,
+                    });
+                }
+            },
         };
-        self.pos = 0;
+        let before = decompress.total_in();
+        let status = decompress
+            .decompress_vec(input, out, FlushDecompress::None)
+            .map_err(|e| e.to_string())?;
+        // At most `input.len()`, so it fits.
+        let used = usize::try_from(decompress.total_in() - before).unwrap_or(input.len());
+        let end = match status {
+            Status::StreamEnd => End::Stream,
+            _ => End::No,
+        };
+        Ok(Stepped { used, end })
     }
-
-    /// The next piece of output, at most [`PIECE`] bytes; `None` when it
-    /// needs more input or the stream has ended ([`ended`](Self::ended)).
-    pub fn pull(&mut self) -> Result<Option<Bytes>, InflateError> {
-        loop {
-            let waiting = self.pos >= self.input.len() && !self.full;
-            if self.ended || waiting || !self.sniffed() {
-                return Ok(None);
-            }
-            let Some(decompress) = self.decompress.as_mut() else {
-                return Ok(None);
-            };
-            let rest = self.input.get(self.pos..).unwrap_or_default();
-            let (out, status, used) = inflate_piece(decompress, rest)?;
-            self.pos += used;
-            self.full = out.len() == out.capacity();
-            self.ended = status == Status::StreamEnd;
-            if !out.is_empty() {
-                return Ok(Some(Bytes::from(out)));
-            }
-            if used == 0 {
-                return Ok(None);
-            }
-        }
-    }
-
-    /// Whether the stream's end was reached.
-    pub fn ended(&self) -> bool {
-        self.ended
-    }
-
-    /// Checks the body's end: Ok when the stream ended, or when the body
-    /// was empty (a server that declares a coding for no content).
-    pub fn finish(&self) -> Result<(), InflateError> {
-        let nothing = self.decompress.is_none() && self.input.is_empty();
-        if self.ended || nothing {
-            Ok(())
-        } else {
-            Err(InflateError::Truncated)
-        }
-    }
-
-    /// Makes the decompressor once the first two bytes are here; whether
-    /// there is one.
-    fn sniffed(&mut self) -> bool {
-        if self.decompress.is_none()
-            && let Some(&[cmf, flg]) = self.input.get(self.pos..self.pos + 2)
-        {
-            self.decompress = Some(Decompress::new(is_zlib_header(cmf, flg)));
-        }
-        self.decompress.is_some()
-    }
-}
-
-/// Inflates from `input` into one piece of at most [`PIECE`] bytes: the
-/// piece, the status, and the input bytes used.
-fn inflate_piece(
-    decompress: &mut Decompress,
-    input: &[u8],
-) -> Result<(Vec<u8>, Status, usize), InflateError> {
-    let mut out = Vec::with_capacity(PIECE);
-    let before = decompress.total_in();
-    let status = decompress
-        .decompress_vec(input, &mut out, FlushDecompress::None)
-        .map_err(|e| InflateError::Corrupt(e.to_string()))?;
-    // At most `input.len()`, so it fits.
-    let used = usize::try_from(decompress.total_in() - before).unwrap_or(input.len());
-    Ok((out, status, used))
 }
 
 /// Whether two bytes are a zlib header (RFC 1950 §2.2): compression
@@ -142,6 +64,8 @@ pub fn is_zlib_header(cmf: u8, flg: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fetch::decode::{Coding, DecodeError, Decoder, PIECE};
+    use hyper::body::Bytes;
     use std::io::Write;
 
     fn page() -> Vec<u8> {
@@ -166,8 +90,8 @@ mod tests {
 
     /// Feeds `body` in chunks of `size`, pulling everything: the output,
     /// or the first error.
-    fn inflate(body: &[u8], size: usize) -> Result<Vec<u8>, InflateError> {
-        let mut inflater = Inflater::new();
+    fn inflate(body: &[u8], size: usize) -> Result<Vec<u8>, DecodeError> {
+        let mut inflater = Decoder::new(Coding::Deflate)?;
         let mut out = Vec::new();
         for chunk in body.chunks(size) {
             inflater.push(Bytes::copy_from_slice(chunk));
@@ -213,7 +137,7 @@ mod tests {
     fn a_bomb_inflates_one_piece_per_pull() {
         let bomb = zlib(&vec![b'a'; 8 << 20]);
         assert!(bomb.len() < 32 * 1024, "{}", bomb.len());
-        let mut inflater = Inflater::new();
+        let mut inflater = Decoder::new(Coding::Deflate).unwrap();
         inflater.push(Bytes::from(bomb));
         let first = inflater.pull().unwrap().unwrap();
         assert_eq!(first.len(), PIECE);
@@ -229,20 +153,26 @@ mod tests {
         }
         assert!(matches!(
             inflate(&damaged, 512),
-            Err(InflateError::Corrupt(_))
+            Err(DecodeError::Corrupt { .. })
         ));
         let mut bad_checksum = zlib(&page);
         let last = bad_checksum.len() - 1;
         bad_checksum[last] ^= 1;
         assert!(matches!(
             inflate(&bad_checksum, 512),
-            Err(InflateError::Corrupt(_))
+            Err(DecodeError::Corrupt { .. })
         ));
         for body in [zlib(&page), raw(&page)] {
             let half = &body[..body.len() / 2];
-            assert_eq!(inflate(half, 512), Err(InflateError::Truncated));
+            assert_eq!(
+                inflate(half, 512),
+                Err(DecodeError::Truncated { coding: "deflate" })
+            );
         }
-        assert_eq!(inflate(&[0x78], 1), Err(InflateError::Truncated));
+        assert_eq!(
+            inflate(&[0x78], 1),
+            Err(DecodeError::Truncated { coding: "deflate" })
+        );
         assert_eq!(inflate(&[], 1), Ok(Vec::new()));
         let mut trailing = raw(&page);
         trailing.extend_from_slice(b"garbage after the end");

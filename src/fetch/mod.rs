@@ -2,9 +2,10 @@
 //! extraction core, politely and safely.
 //!
 //! One module per concern:
-//! `client` (reqwest with rustls, HTTP/2, content decoding, timeouts, error
-//! mapping) · `body` and `inflate` (decoded body chunks; deflate, zlib or
-//! raw, inflated here) · `guard` (SSRF: refused address classes, the filtering DNS
+//! `client` (reqwest with rustls, HTTP/2, Accept-Encoding, timeouts, error
+//! mapping) · `body`, `decode` and `inflate` (decoded body chunks: every
+//! content coding decoded here, named in any case; deflate zlib or raw) ·
+//! `guard` (SSRF: refused address classes, the filtering DNS
 //! resolver) · `redirect` (limit, loops, guard on every hop) · `robots`
 //! (robots.txt cache) · `ratelimit` (per-host intervals, Crawl-delay,
 //! Retry-After) · `retry` (transient errors, backoff) · `content`
@@ -24,6 +25,7 @@
 pub mod body;
 pub mod client;
 pub mod content;
+pub mod decode;
 pub mod error;
 pub mod guard;
 pub mod inflate;

@@ -155,7 +155,7 @@ async fn stream_body(
         url: url.to_string(),
         limit: limit.max_body,
     };
-    let mut body = Body::new(response, url);
+    let mut body = Body::new(response, url)?;
     let declared = body.declared_length().unwrap_or(0);
     if limit.oversize == Oversize::Refuse && declared > limit.max_body {
         return Err(too_large());

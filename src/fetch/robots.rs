@@ -271,7 +271,7 @@ fn parsable_lines(agent: &str, body: &[u8]) -> Vec<u8> {
 
 /// Reads at most [`MAX_ROBOTS_BYTES`] (the rest is ignored, as Google does).
 async fn read_capped(response: &mut reqwest::Response, url: &str) -> Option<Vec<u8>> {
-    let mut decoded = Body::new(response, url);
+    let mut decoded = Body::new(response, url).ok()?;
     let mut body = Vec::new();
     while let Some(chunk) = decoded.chunk().await.ok()? {
         let room = MAX_ROBOTS_BYTES - body.len();

@@ -1,0 +1,589 @@
+//! Content codings, decoded as the body streams in: which coding a
+//! `Content-Encoding` header names, and a [`Decoder`] for each of gzip,
+//! deflate (see `inflate`: zlib-wrapped or raw), br and zstd.
+//!
+//! The fetcher decodes every coding itself rather than leave gzip, br and
+//! zstd to reqwest: its decoder (tower-http's) takes only the exact
+//! lower-case token, so a server's `GZIP`, `Gzip` or `x-gzip` (codings are
+//! case-insensitive, RFC 9110 §8.4.1, and `x-gzip` is gzip, §8.4.1.3)
+//! reached the core still compressed and failed as binary. Here a header
+//! is read as browsers read it: any case, `x-gzip` as `gzip`, `identity`
+//! entries ignored. Stacked codings (`gzip, br`) and unknown ones are left
+//! as they came, as before.
+//!
+//! Output comes in pieces of at most [`PIECE`] bytes, however much one
+//! input chunk decodes to, so a bomb costs no more than the caller's limit
+//! plus one piece: the caller stops pulling at its limit.
+
+use super::inflate::Deflate;
+use brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
+use flate2::{Decompress, FlushDecompress, Status};
+use hyper::body::Bytes;
+use reqwest::header::{CONTENT_ENCODING, HeaderMap};
+use zstd::stream::raw::{DParameter, InBuffer, Operation, OutBuffer};
+
+/// The most one [`Decoder::pull`] returns (deflate inflates up to about
+/// 1,000 times, brotli and zstd more, so one 64 KiB chunk of a bomb could
+/// otherwise make 64 MiB or more).
+pub const PIECE: usize = 64 * 1024;
+
+/// A content coding the fetcher decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    Gzip,
+    Deflate,
+    Brotli,
+    Zstd,
+}
+
+impl Coding {
+    /// The coding the `Content-Encoding` headers name, if it is one
+    /// decoded here: any case, `x-gzip` for `gzip`, `identity` entries
+    /// and empty ones skipped. `None` for no coding, an unknown one, or
+    /// more than one (a stacked `gzip, br` is left as it came).
+    pub fn of(headers: &HeaderMap) -> Option<Coding> {
+        let mut named = None;
+        for value in headers.get_all(CONTENT_ENCODING) {
+            let Ok(value) = value.to_str() else {
+                return None;
+            };
+            for token in value.split(',').map(str::trim) {
+                if token.is_empty() || token.eq_ignore_ascii_case("identity") {
+                    continue;
+                }
+                if named.is_some() {
+                    return None;
+                }
+                named = Some(Coding::named(token)?);
+            }
+        }
+        named
+    }
+
+    fn named(token: &str) -> Option<Coding> {
+        let is = |name: &str| token.eq_ignore_ascii_case(name);
+        if is("gzip") || is("x-gzip") {
+            Some(Coding::Gzip)
+        } else if is("deflate") {
+            Some(Coding::Deflate)
+        } else if is("br") {
+            Some(Coding::Brotli)
+        } else if is("zstd") {
+            Some(Coding::Zstd)
+        } else {
+            None
+        }
+    }
+
+    /// The coding's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Coding::Gzip => "gzip",
+            Coding::Deflate => "deflate",
+            Coding::Brotli => "br",
+            Coding::Zstd => "zstd",
+        }
+    }
+}
+
+/// Why a body could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Not a stream of the coding, or a damaged one (bad block, bad
+    /// checksum).
+    #[error("{coding} decompression error: {message}")]
+    Corrupt {
+        coding: &'static str,
+        message: String,
+    },
+    /// The body ended inside the stream.
+    #[error("{coding} stream cut short: unexpected end of file")]
+    Truncated { coding: &'static str },
+}
+
+/// What one step of a decompressor did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Stepped {
+    /// Input bytes used.
+    pub used: usize,
+    pub end: End,
+}
+
+/// Whether a step reached a stream's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum End {
+    /// Inside a stream (or not yet in one).
+    No,
+    /// At the end of a gzip member or zstd frame: the body may end here,
+    /// or go on with another.
+    Member,
+    /// At the end of the stream: anything after it is ignored.
+    Stream,
+}
+
+/// One body's decompressor, of its coding.
+enum Codec {
+    Deflate(Deflate),
+    Gzip(Gzip),
+    Brotli(Box<Brotli>),
+    Zstd(Box<zstd::stream::raw::Decoder<'static>>),
+}
+
+impl Codec {
+    /// Decodes from `input` into `out`'s spare capacity.
+    fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
+        match self {
+            Codec::Deflate(d) => d.step(input, out),
+            Codec::Gzip(g) => g.step(input, out),
+            Codec::Brotli(b) => b.step(input, out),
+            Codec::Zstd(z) => zstd_step(z, input, out),
+        }
+    }
+}
+
+/// Decodes one body, fed chunk by chunk.
+pub struct Decoder {
+    coding: Coding,
+    codec: Codec,
+    /// The current input chunk and how far into it decoding got.
+    input: Bytes,
+    pos: usize,
+    /// The last pull filled its piece: the decompressor may hold more
+    /// output without needing more input.
+    full: bool,
+    /// At a stream's (a member's, a frame's) end, or before any input was
+    /// used: the body may end here.
+    complete: bool,
+    /// The stream's end was reached (anything after it is ignored).
+    ended: bool,
+}
+
+impl Decoder {
+    pub fn new(coding: Coding) -> Result<Self, DecodeError> {
+        let codec = match coding {
+            Coding::Deflate => Codec::Deflate(Deflate::default()),
+            Coding::Gzip => Codec::Gzip(Gzip::default()),
+            Coding::Brotli => Codec::Brotli(Box::default()),
+            Coding::Zstd => Codec::Zstd(Box::new(zstd_decoder().map_err(|e| {
+                DecodeError::Corrupt {
+                    coding: coding.name(),
+                    message: e.to_string(),
+                }
+            })?)),
+        };
+        Ok(Decoder {
+            coding,
+            codec,
+            input: Bytes::new(),
+            pos: 0,
+            full: false,
+            complete: true,
+            ended: false,
+        })
+    }
+
+    pub fn coding(&self) -> Coding {
+        self.coding
+    }
+
+    /// Adds the body's next chunk. Call when [`pull`](Self::pull) gave
+    /// `None`; input it had not used yet (a first byte, before the kind of
+    /// stream is known) is kept in front.
+    pub fn push(&mut self, chunk: Bytes) {
+        let rest = self.input.slice(self.pos.min(self.input.len())..);
+        self.input = if rest.is_empty() {
+            chunk
+        } else {
+            Bytes::from([rest.as_ref(), chunk.as_ref()].concat())
+        };
+        self.pos = 0;
+    }
+
+    /// The next piece of output, at most [`PIECE`] bytes; `None` when it
+    /// needs more input or the stream has ended ([`ended`](Self::ended)).
+    pub fn pull(&mut self) -> Result<Option<Bytes>, DecodeError> {
+        loop {
+            let waiting = self.pos >= self.input.len() && !self.full;
+            if self.ended || waiting {
+                return Ok(None);
+            }
+            let rest = self.input.get(self.pos..).unwrap_or_default();
+            let mut out = Vec::with_capacity(PIECE);
+            let stepped =
+                self.codec
+                    .step(rest, &mut out)
+                    .map_err(|message| DecodeError::Corrupt {
+                        coding: self.coding.name(),
+                        message,
+                    })?;
+            self.pos += stepped.used.min(rest.len());
+            self.full = out.len() == out.capacity();
+            if stepped.used > 0 || !out.is_empty() {
+                self.complete = false;
+            }
+            match stepped.end {
+                End::No => {}
+                End::Member => self.complete = true,
+                End::Stream => {
+                    self.complete = true;
+                    self.ended = true;
+                }
+            }
+            if !out.is_empty() {
+                return Ok(Some(Bytes::from(out)));
+            }
+            if stepped.used == 0 {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Whether the stream's end was reached.
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Checks the body's end: Ok when it ended at a stream's end, or when
+    /// the body was empty (a server that declares a coding for no
+    /// content).
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        let unused = self.pos < self.input.len();
+        if self.ended || (self.complete && !unused && !self.full) {
+            Ok(())
+        } else {
+            Err(DecodeError::Truncated {
+                coding: self.coding.name(),
+            })
+        }
+    }
+}
+
+/// gzip (RFC 1952), one member after another as browsers take them;
+/// bytes after a member that open no other one are ignored.
+#[derive(Default)]
+struct Gzip {
+    /// The member being decoded; `None` before the first and between
+    /// members.
+    member: Option<Decompress>,
+    /// Whether a member ended already.
+    after_member: bool,
+}
+
+impl Gzip {
+    fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
+        let decompress = match &mut self.member {
+            Some(d) => d,
+            None if self.after_member => {
+                // Another member, or trailing bytes (zeros some servers
+                // pad with, a script's stray newline) that are ignored, as
+                // browsers ignore them. The magic number tells.
+                match input {
+                    [] | [0x1f] => {
+                        return Ok(Stepped {
+                            used: 0,
+                            end: End::No,
+                        });
+                    }
+                    [0x1f, 0x8b, ..] => self.member.insert(Decompress::new_gzip(15)),
+                    _ => {
+                        return Ok(Stepped {
+                            used: input.len(),
+                            end: End::Stream,
+                        });
+                    }
+                }
+            }
+            // The first member: whatever it starts with, zlib judges the
+            // header.
+            None => self.member.insert(Decompress::new_gzip(15)),
+        };
+        let before = decompress.total_in();
+        let status = decompress
+            .decompress_vec(input, out, FlushDecompress::None)
+            .map_err(|e| e.to_string())?;
+        let used = usize::try_from(decompress.total_in() - before).unwrap_or(input.len());
+        if status == Status::StreamEnd {
+            self.member = None;
+            self.after_member = true;
+            return Ok(Stepped {
+                used,
+                end: End::Member,
+            });
+        }
+        Ok(Stepped { used, end: End::No })
+    }
+}
+
+/// brotli (RFC 7932).
+struct Brotli {
+    state: BrotliState<HeapAlloc<u8>, HeapAlloc<u32>, HeapAlloc<HuffmanCode>>,
+}
+
+impl Default for Brotli {
+    fn default() -> Self {
+        let mut state = BrotliState::new(
+            HeapAlloc::new(0),
+            HeapAlloc::new(0),
+            HeapAlloc::new(HuffmanCode::default()),
+        );
+        // RFC 7932 windows only (16 MiB at most), as `br` in HTTP and
+        // browsers have them: the crate's default also takes the
+        // large-window extension, whose streams may ask for 1 GiB each.
+        state.large_window = false;
+        Brotli { state }
+    }
+}
+
+impl Brotli {
+    fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
+        let room = out.capacity();
+        out.resize(room, 0);
+        let (mut available_in, mut input_offset) = (input.len(), 0);
+        let (mut available_out, mut output_offset, mut total_out) = (room, 0, 0);
+        let result = BrotliDecompressStream(
+            &mut available_in,
+            &mut input_offset,
+            input,
+            &mut available_out,
+            &mut output_offset,
+            out,
+            &mut total_out,
+            &mut self.state,
+        );
+        out.truncate(output_offset);
+        let end = match result {
+            BrotliResult::ResultFailure => {
+                let code = self.state.error_code;
+                return Err(format!("invalid brotli stream ({code:?})"));
+            }
+            BrotliResult::ResultSuccess => End::Stream,
+            BrotliResult::NeedsMoreInput | BrotliResult::NeedsMoreOutput => End::No,
+        };
+        Ok(Stepped {
+            used: input_offset,
+            end,
+        })
+    }
+}
+
+/// The largest window (log2 of its bytes) a zstd frame may ask for: 8 MiB,
+/// the most the `zstd` content coding uses (RFC 9659) and browsers take.
+/// zstd's own default (128 MiB) would let a small frame take that much
+/// memory in every task fetching one.
+const ZSTD_WINDOW_LOG_MAX: u32 = 23;
+
+fn zstd_decoder() -> std::io::Result<zstd::stream::raw::Decoder<'static>> {
+    let mut decoder = zstd::stream::raw::Decoder::new()?;
+    decoder.set_parameter(DParameter::WindowLogMax(ZSTD_WINDOW_LOG_MAX))?;
+    Ok(decoder)
+}
+
+/// zstd (RFC 8878), one frame after another (skippable frames skipped).
+fn zstd_step(
+    decoder: &mut zstd::stream::raw::Decoder<'static>,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<Stepped, String> {
+    let mut src = InBuffer::around(input);
+    let mut dst = OutBuffer::around(out);
+    let hint = decoder.run(&mut src, &mut dst).map_err(|e| e.to_string())?;
+    // zstd tells a frame decoded and flushed whole by asking for nothing.
+    let end = if hint == 0 { End::Member } else { End::No };
+    Ok(Stepped { used: src.pos, end })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+    use std::io::Write;
+
+    fn page() -> Vec<u8> {
+        let mut page = b"<html><body>".to_vec();
+        for i in 0..2000 {
+            page.extend_from_slice(format!("<p>Paragraph {i} of the story.</p>\n").as_bytes());
+        }
+        page
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn brotli(bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        {
+            let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+            e.write_all(bytes).unwrap();
+        }
+        out
+    }
+
+    fn zstd(bytes: &[u8]) -> Vec<u8> {
+        zstd::encode_all(bytes, 3).unwrap()
+    }
+
+    /// Feeds `body` in chunks of `size`, pulling everything: the output,
+    /// or the first error.
+    pub(crate) fn decode(coding: Coding, body: &[u8], size: usize) -> Result<Vec<u8>, DecodeError> {
+        let mut decoder = Decoder::new(coding)?;
+        let mut out = Vec::new();
+        for chunk in body.chunks(size) {
+            decoder.push(Bytes::copy_from_slice(chunk));
+            while let Some(piece) = decoder.pull()? {
+                assert!(piece.len() <= PIECE);
+                out.extend_from_slice(&piece);
+            }
+        }
+        decoder.finish()?;
+        Ok(out)
+    }
+
+    fn headers(values: &[&'static str]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for v in values {
+            h.append(CONTENT_ENCODING, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn codings_are_read_in_any_case_and_x_gzip_is_gzip() {
+        let of = |values: &[&'static str]| Coding::of(&headers(values));
+        for gzip in ["gzip", "GZIP", "Gzip", "x-gzip", "X-GZip", " gzip "] {
+            assert_eq!(of(&[gzip]), Some(Coding::Gzip), "{gzip}");
+        }
+        assert_eq!(of(&["BR"]), Some(Coding::Brotli));
+        assert_eq!(of(&["Zstd"]), Some(Coding::Zstd));
+        assert_eq!(of(&["DEFLATE"]), Some(Coding::Deflate));
+        assert_eq!(of(&["identity, gzip"]), Some(Coding::Gzip));
+        assert_eq!(of(&["identity", "Gzip"]), Some(Coding::Gzip));
+        for passed in [
+            &["gzip, br"][..],
+            &["gzip", "br"],
+            &["compress"],
+            &[],
+            &["identity"],
+        ] {
+            assert_eq!(of(passed), None, "{passed:?}");
+        }
+    }
+
+    /// Every coding decodes to the page however the body is cut into
+    /// chunks, pieces never over [`PIECE`].
+    #[test]
+    fn every_coding_decodes_in_any_chunking() {
+        let page = page();
+        for (coding, body) in [
+            (Coding::Gzip, gzip(&page)),
+            (Coding::Brotli, brotli(&page)),
+            (Coding::Zstd, zstd(&page)),
+        ] {
+            for size in [1, 2, 3, 7, 1000, body.len()] {
+                assert_eq!(
+                    decode(coding, &body, size).as_deref(),
+                    Ok(&page[..]),
+                    "{coding:?} {size}"
+                );
+            }
+        }
+    }
+
+    /// gzip members and zstd frames one after another are one body;
+    /// bytes after the last gzip member that open none are ignored.
+    #[test]
+    fn gzip_members_and_zstd_frames_follow_one_another() {
+        let (a, b) = (b"<p>first</p>".as_slice(), b"<p>second</p>".as_slice());
+        let both = [a, b].concat();
+        for size in [1, 5, 1000] {
+            let members = [gzip(a), gzip(b)].concat();
+            assert_eq!(
+                decode(Coding::Gzip, &members, size).as_deref(),
+                Ok(&both[..])
+            );
+            let frames = [zstd(a), zstd(b)].concat();
+            assert_eq!(
+                decode(Coding::Zstd, &frames, size).as_deref(),
+                Ok(&both[..])
+            );
+            for trailing in [&[0u8; 10][..], b"\n"] {
+                let padded = [gzip(a), trailing.to_vec()].concat();
+                assert_eq!(decode(Coding::Gzip, &padded, size).as_deref(), Ok(a));
+            }
+        }
+    }
+
+    /// A bomb comes out a piece at a time: the caller can stop at its limit.
+    #[test]
+    fn a_bomb_decodes_one_piece_per_pull() {
+        let big = vec![b'a'; 8 << 20];
+        for (coding, bomb) in [
+            (Coding::Gzip, gzip(&big)),
+            (Coding::Brotli, brotli(&big)),
+            (Coding::Zstd, zstd(&big)),
+        ] {
+            assert!(bomb.len() < 64 * 1024, "{coding:?} {}", bomb.len());
+            let mut decoder = Decoder::new(coding).unwrap();
+            decoder.push(Bytes::from(bomb));
+            for _ in 0..3 {
+                let piece = decoder.pull().unwrap().map(|p| p.len());
+                assert!(piece.is_some_and(|n| n <= PIECE), "{coding:?} {piece:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_cut_short_and_empty_bodies() {
+        let page = page();
+        for (coding, body) in [
+            (Coding::Gzip, gzip(&page)),
+            (Coding::Brotli, brotli(&page)),
+            (Coding::Zstd, zstd(&page)),
+        ] {
+            let mut damaged = body.clone();
+            for b in &mut damaged[12..40] {
+                *b ^= 0x55;
+            }
+            assert!(
+                matches!(
+                    decode(coding, &damaged, 512),
+                    Err(DecodeError::Corrupt { .. })
+                ),
+                "{coding:?}"
+            );
+            let half = &body[..body.len() / 2];
+            assert_eq!(
+                decode(coding, half, 512),
+                Err(DecodeError::Truncated {
+                    coding: coding.name()
+                }),
+                "{coding:?}"
+            );
+            assert_eq!(decode(coding, &[], 1), Ok(Vec::new()), "{coding:?}");
+        }
+        // A frame asking for a window past 8 MiB (RFC 9659) is refused.
+        let mut wide = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        wide.set_parameter(zstd::stream::raw::CParameter::WindowLog(24))
+            .unwrap();
+        wide.set_pledged_src_size(None).unwrap();
+        wide.write_all(&vec![b'a'; 20 << 20]).unwrap();
+        let wide = wide.finish().unwrap();
+        assert!(matches!(
+            decode(Coding::Zstd, &wide, 4096),
+            Err(DecodeError::Corrupt { .. })
+        ));
+        let mut bad_crc = gzip(&page);
+        let at = bad_crc.len() - 8;
+        bad_crc[at] ^= 1;
+        assert!(matches!(
+            decode(Coding::Gzip, &bad_crc, 512),
+            Err(DecodeError::Corrupt { .. })
+        ));
+        assert_eq!(
+            decode(Coding::Gzip, &[0x1f], 1),
+            Err(DecodeError::Truncated { coding: "gzip" })
+        );
+    }
+}
