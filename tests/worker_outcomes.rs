@@ -17,7 +17,7 @@ use fetch_support::{Request, Server, Step, article, html, not_found};
 use lapin::options::{BasicGetOptions, BasicPublishOptions};
 use lapin::{BasicProperties, Channel, Connection};
 use linesift::fetch::{FetchOptions, Guard};
-use linesift::proto::{self, Encoding, Failure, Task, task};
+use linesift::proto::{self, Encoding, Failure, Task, WarcFile, task};
 use linesift::worker::{self, Names, Shutdown, WorkerConfig, topology};
 use linesift::{Extractor, Options};
 use std::time::{Duration, Instant};
@@ -104,9 +104,14 @@ impl Run {
 
     /// Publishes a URL task for `url` as `linesift enqueue` would.
     async fn url_task(&self, id: &str, url: String) -> Vec<u8> {
+        self.task(id, task::Source::Url(url)).await
+    }
+
+    /// Publishes a task with `source` as `linesift enqueue` would.
+    async fn task(&self, id: &str, source: task::Source) -> Vec<u8> {
         let task = Task {
             id: id.into(),
-            source: Some(task::Source::Url(url)),
+            source: Some(source),
             ..Task::default()
         };
         let (body, content_type) = proto::encode(&task, Encoding::Protobuf);
@@ -319,5 +324,51 @@ async fn an_outcome_whose_event_no_queue_takes_is_not_acked() {
             && reason.contains("fetch/http_status"),
         "{reason}"
     );
+    assert_eq!(left, 0);
+}
+
+/// A dead-lettered task's event names its page as an outcome's does,
+/// without the URL's credentials: downstream need not read the dead
+/// letter's body to know which page failed. A WARC task's event and a
+/// message that is no task name none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_dead_lettered_task_s_event_names_its_page_without_credentials() {
+    let server = server().await;
+    let run = Run::start("dead-url", Sink::Everything, true).await;
+    let with_secret = server.url("/gone").replacen("://", "://user:secret@", 1);
+    run.url_task("gone", with_secret).await;
+    let missing = WarcFile {
+        path: "/nonexistent/linesift-test.warc.gz".into(),
+    };
+    run.task("warc", task::Source::WarcFile(missing)).await;
+    run.publish(GARBAGE, "application/x-protobuf").await;
+
+    let mut failures = run.failures(3).await;
+    failures.sort_by(|a, b| b.task_id.cmp(&a.task_id));
+    assert!(
+        failures.iter().all(|f| f.fatal && f.dead_lettered),
+        "{failures:?}"
+    );
+    let (warc, gone, garbage) = (&failures[0], &failures[1], &failures[2]);
+    assert_eq!(
+        (gone.task_id.as_str(), gone.kind.as_str()),
+        ("gone", "http_status"),
+        "{failures:?}"
+    );
+    assert_eq!(gone.url, server.url("/gone"), "{gone:?}");
+    assert!(!format!("{failures:?}").contains("secret"), "{failures:?}");
+    assert_eq!(warc.task_id, "warc", "{failures:?}");
+    assert_eq!(warc.url, "", "{warc:?}");
+    assert_eq!(
+        (
+            garbage.task_id.as_str(),
+            garbage.kind.as_str(),
+            garbage.url.as_str()
+        ),
+        ("", "invalid_message", ""),
+        "{garbage:?}"
+    );
+    let (dead, left) = run.finish().await;
+    assert_eq!(dead.len(), 3, "{dead:?}");
     assert_eq!(left, 0);
 }

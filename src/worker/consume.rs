@@ -377,7 +377,15 @@ async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemapho
                 Ok(Settled::Done) => {}
                 Err(panic) if delivery.acker.usable() => {
                     let reason = panic_message(panic.as_ref());
-                    dead_letter(&context, &delivery, &task.id, "process", "panic", &reason).await;
+                    dead_letter(
+                        &context,
+                        &delivery,
+                        Some(&task),
+                        "process",
+                        "panic",
+                        &reason,
+                    )
+                    .await;
                 }
                 Err(_) => {}
             }
@@ -386,7 +394,7 @@ async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemapho
             dead_letter(
                 &context,
                 &delivery,
-                "",
+                None,
                 "decode",
                 "invalid_message",
                 &e.to_string(),
@@ -443,7 +451,7 @@ async fn work(context: &Context, delivery: &Delivery, task: &Task) -> Settled {
         dead_letter(
             context,
             delivery,
-            &task.id,
+            Some(task),
             "worker",
             "delivery_limit",
             &why,
@@ -509,7 +517,7 @@ async fn run_and_settle(
         }
         (Err(error @ TaskError::Permanent { .. }), Ok(_)) => {
             let (stage, kind, reason) = error.parts();
-            dead_letter(context, delivery, &task.id, stage, kind, reason).await;
+            dead_letter(context, delivery, Some(task), stage, kind, reason).await;
         }
         (Err(TaskError::Deferred { .. }), Ok(_)) => return Settled::Deferred,
     }
@@ -666,18 +674,13 @@ async fn publish_outputs(
 /// a good share of all tasks, and the event and the metric carry them.
 async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
     let (stage, kind, reason) = error.parts();
-    // The event is the outcome's only record: it names the page (without
-    // the credentials a URL may carry, as reasons leave them out).
-    let url = match &task.source {
-        Some(task::Source::Url(url)) => without_credentials(url),
-        _ => String::new(),
-    };
+    // The event is the outcome's only record: it names the page.
     let failure = Failure {
         task_id: task.id.clone(),
         stage: stage.to_string(),
         kind: kind.to_string(),
         reason: reason.to_string(),
-        url,
+        url: page_url(task),
         fatal: true,
         dead_lettered: false,
         ..Failure::default()
@@ -720,7 +723,7 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
     let attempt = delivery_count(headers) + count_header(headers, HEADER_ATTEMPTS) + 1;
     if attempt >= u64::from(context.config.delivery_limit) {
         let why = format!("gave up after {attempt} attempts: {reason}");
-        dead_letter(context, delivery, &task.id, stage, kind, &why).await;
+        dead_letter(context, delivery, Some(task), stage, kind, &why).await;
         return;
     }
     tracing::warn!(task_id = %task.id, attempt, error = %error, "task failed; requeued");
@@ -739,20 +742,33 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
     }
 }
 
+/// The URL a task's `Failure` event names: a URL task's page, without the
+/// credentials a URL may carry (as reasons and logs leave them out);
+/// empty for a WARC task.
+fn page_url(task: &Task) -> String {
+    match &task.source {
+        Some(task::Source::Url(url)) => without_credentials(url),
+        _ => String::new(),
+    }
+}
+
 /// Publishes the delivery to the dead-letter exchange with the reason,
 /// and acks once the broker has confirmed it; a fatal `Failure` event goes
 /// out as well, best effort (it is informational: a failed event is
 /// logged, and does not send the task round again, which would put a
-/// second copy in the dead-letter queue). If the dead letter fails, the
-/// delivery is requeued instead, so the task is never lost.
+/// second copy in the dead-letter queue). The event names the task (and
+/// its page, as an outcome's does) when the message was a task at all
+/// (`None`: it did not decode). If the dead letter fails, the delivery is
+/// requeued instead, so the task is never lost.
 async fn dead_letter(
     context: &Context,
     delivery: &Delivery,
-    task_id: &str,
+    task: Option<&Task>,
     stage: &str,
     kind: &str,
     reason: &str,
 ) {
+    let task_id = task.map_or("", |t| t.id.as_str());
     tracing::warn!(task_id, stage, kind, reason, "dead-lettering task");
     let headers = publish::with_reason(delivery.properties.headers().as_ref(), kind, reason);
     let properties = delivery.properties.clone().with_headers(headers);
@@ -784,6 +800,7 @@ async fn dead_letter(
         stage: stage.to_string(),
         kind: kind.to_string(),
         reason: reason.to_string(),
+        url: task.map(page_url).unwrap_or_default(),
         fatal: true,
         dead_lettered: true,
         ..Failure::default()
