@@ -550,6 +550,68 @@ async fn a_refused_list_stops_enqueue_where_it_can_resume() {
     teardown(conn, &ch, &names).await;
 }
 
+/// Ctrl-C while a list streams in from stdin (the pipe still open): enqueue
+/// stops reading, waits for the confirms of the tasks it published, prints
+/// the `--skip` that resumes after them as a dropped connection does, and
+/// exits 130 (without waiting for the rest of the list); the resumed run
+/// enqueues exactly the rest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_stops_enqueue_where_it_can_resume() {
+    use tokio::io::AsyncWriteExt;
+    let names = Names::with_prefix(&unique("interrupt"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let list: String = (0..15).map(|i| format!("http://a.example/{i}\n")).collect();
+    let (first, _) = list.split_at(list.match_indices('\n').nth(9).unwrap().0 + 1);
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["enqueue", "-", "--delivery-limit", "3"])
+        .env("AMQP_URL", AMQP)
+        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn enqueue");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(first.as_bytes()).await.expect("write");
+    stdin.flush().await.expect("flush");
+    // Less than a window: published, their confirms not yet waited for.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while topology::ready_count(&ch, &names.tasks).await.unwrap_or(0) < 10 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the first lines never arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let pid = child.id().expect("pid").to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill -INT");
+    assert!(killed.success());
+    let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output())
+        .await
+        .expect("enqueue ends on Ctrl-C with its stdin still open")
+        .expect("wait");
+    drop(stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains(
+            "stopped after 10 task(s) confirmed: lines 1 to 10 are done; resume with --skip 10: interrupted"
+        ),
+        "{stderr}"
+    );
+    let (code, stderr) = enqueue_cli(&names, list.as_bytes(), &["--skip", "10"]).await;
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("5 task(s) confirmed"), "{stderr}");
+    let queued = topology::ready_count(&ch, &names.tasks)
+        .await
+        .expect("passive declare");
+    assert_eq!(queued, 15);
+    teardown(conn, &ch, &names).await;
+}
+
 /// Tasks for a host whose next request slot is further out than
 /// `max_host_wait` are put aside in the delay queue at once rather than
 /// wait asleep in a task slot, come back after `defer_delay`, and once put

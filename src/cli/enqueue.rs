@@ -2,13 +2,19 @@
 //! `path offset length` WARC records; `-` reads stdin) to the task queue,
 //! with publisher confirms, streaming the list. Prints how many were
 //! confirmed; bad lines are reported by number and skipped (exit 1); a run
-//! the broker stops says how far it got and how to resume (`--skip`).
+//! the broker stops says how far it got and how to resume (`--skip`,
+//! exit 2); so does one stopped by Ctrl-C, once the tasks it published are
+//! confirmed or 10 s have passed (exit 130).
 
 use super::worker::QueueArgs;
 use anyhow::Context;
-use linesift::worker::enqueue::{self, LineKind};
+use linesift::worker::enqueue::{self, EnqueueError, LineKind};
 use std::process::ExitCode;
 use tokio::io::{AsyncRead, BufReader};
+
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as a shell
+/// reports a process SIGINT killed).
+const INTERRUPTED_EXIT: u8 = 130;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -60,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // Read as the tasks go out, a window at a time: a list of any length
     // in little memory.
-    let progress = runtime.block_on(async {
+    let outcome = runtime.block_on(async {
         let input: Box<dyn AsyncRead + Unpin> = if list == "-" {
             Box::new(tokio::io::stdin())
         } else {
@@ -76,16 +82,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             delivery_limit: args.queue.delivery_limit,
             encoding: args.queue.encoding(),
         };
-        enqueue::enqueue_lines(
-            &queue,
-            BufReader::with_capacity(1 << 16, input),
-            kind,
-            args.skip,
-            bad,
+        // Ctrl-C stops the run where it can resume; if the handler
+        // cannot be installed, only the default (death) is lost.
+        let interrupt = async {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        anyhow::Ok(
+            enqueue::enqueue_lines(
+                &queue,
+                BufReader::with_capacity(1 << 16, input),
+                kind,
+                args.skip,
+                bad,
+                interrupt,
+            )
+            .await,
         )
-        .await
-        .with_context(|| list.to_string())
-    })?;
+    });
+    // Not waiting for stdin's reader thread, blocked in a read that an
+    // interrupted run abandoned (it would hold the process until the
+    // writer closed the pipe).
+    runtime.shutdown_background();
+    let progress = match outcome? {
+        Ok(progress) => progress,
+        Err(stopped) if matches!(stopped.source, EnqueueError::Interrupted) => {
+            // The line a dropped connection prints, with its cause.
+            let stopped = anyhow::Error::new(stopped).context(list.to_string());
+            eprintln!("linesift: {stopped:#}");
+            return Ok(ExitCode::from(INTERRUPTED_EXIT));
+        }
+        Err(stopped) => return Err(anyhow::Error::new(stopped).context(list.to_string())),
+    };
     eprintln!(
         "linesift enqueue: {} task(s) confirmed on {}",
         progress.confirmed, names.tasks

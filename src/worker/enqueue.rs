@@ -2,12 +2,18 @@
 //! `path offset length` records) and publish them to the task queue with
 //! publisher confirms. Declares the topology first so that tasks are never
 //! published into a queue that does not exist yet (they would be dropped).
+//! A list streamed in stops where the broker refuses a task or the
+//! connection drops, or when it is interrupted, and says how far it got.
 
 use super::publish::{self, PublishError, Publisher};
 use super::topology::{self, Names};
 use crate::proto::{Encoding, Task, WarcFile, WarcRecord, task};
+use futures_util::FutureExt;
 use lapin::{Connection, ConnectionProperties};
+use std::future::Future;
+use std::time::Duration;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt};
+use tokio::time::Instant;
 
 /// What the lines of an input list are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,11 +117,22 @@ pub enum EnqueueError {
     Publish(#[from] PublishError),
     #[error("reading the list")]
     Read(#[from] std::io::Error),
+    /// Stopped on request (Ctrl-C), after waiting for the confirms of the
+    /// tasks already published.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// Tasks published and confirmed at once (a window): confirms pipelined,
-/// memory bounded however long the list.
-const WINDOW: usize = 1000;
+/// memory bounded however long the list. A run stopped part way (a
+/// dropped connection, a refusal) may have had the tasks of its last
+/// window taken by the broker unconfirmed: resumed, it publishes them
+/// again (the same task ids), at most this many.
+pub const WINDOW: usize = 1000;
+
+/// How long an interrupted run waits for the confirms of the tasks it has
+/// published; those not confirmed by then count as not done.
+pub const INTERRUPTED_CONFIRM_WAIT: Duration = Duration::from_secs(10);
 
 /// Longest line read as a task; longer ones are skipped as bad lines
 /// without being held whole (a list that is not one, say).
@@ -168,12 +185,17 @@ fn stopped_at(progress: &Progress) -> String {
 /// confirmed windows of [`WINDOW`], so memory stays small for lists of
 /// any length. The first `skip` lines are passed over (to resume a
 /// stopped run). Bad lines go to `bad` and are skipped.
+///
+/// When `interrupt` resolves (Ctrl-C), reading stops; the tasks already
+/// published are waited for, at most [`INTERRUPTED_CONFIRM_WAIT`], and
+/// the run ends as [`EnqueueError::Interrupted`] with how far it got.
 pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     queue: &Queue<'_>,
     mut list: R,
     kind: LineKind,
     skip: usize,
     mut bad: impl FnMut(LineError),
+    interrupt: impl Future<Output = ()>,
 ) -> Result<Progress, Stopped> {
     let names = queue.names;
     let mut progress = Progress {
@@ -186,21 +208,38 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
             source: e,
         }
     };
-    let (connection, publisher) = open(queue).await.map_err(stop(progress))?;
+    // Fused: once it has fired it is never polled again, but a `select!`
+    // that still lists it must find it pending, not finished.
+    let mut interrupt = std::pin::pin!(interrupt.fuse());
+    let opened = tokio::select! {
+        opened = open(queue) => opened,
+        () = &mut interrupt => return Err(stop(progress)(EnqueueError::Interrupted)),
+    };
+    let (connection, publisher) = opened.map_err(stop(progress))?;
     let (mut line, mut number, mut ended) = (Vec::new(), 0usize, false);
-    while !ended {
+    // When the confirms of an interrupted run stop being waited for.
+    let mut interrupted: Option<Instant> = None;
+    while !ended && interrupted.is_none() {
         let mut pending = Vec::with_capacity(WINDOW);
         let mut skipped = 0;
+        // The lines read whose fate is settled once `pending` is
+        // confirmed: all read, less one whose publish was interrupted.
+        let mut read_to = number;
         while pending.len() < WINDOW {
-            let Some(read) = next_line(&mut list, &mut line)
-                .await
-                .map_err(|e| stop(progress)(e.into()))?
-            else {
+            let read = tokio::select! {
+                read = next_line(&mut list, &mut line) => read,
+                () = &mut interrupt => {
+                    interrupted = Some(Instant::now() + INTERRUPTED_CONFIRM_WAIT);
+                    break;
+                }
+            };
+            let Some(read) = read.map_err(|e| stop(progress)(e.into()))? else {
                 ended = true;
                 break;
             };
             number += 1;
             if number <= skip {
+                read_to = number;
                 continue;
             }
             let task = match read {
@@ -211,32 +250,54 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
                 }),
             };
             match task {
-                Ok(Some(t)) => pending.push((
-                    number,
-                    publisher
-                        .message("", &names.tasks, &t, &t.id)
-                        .await
-                        .map_err(|e| stop(progress)(e.into()))?,
-                )),
+                Ok(Some(t)) => {
+                    let published = tokio::select! {
+                        published = publisher.message("", &names.tasks, &t, &t.id) => published,
+                        () = &mut interrupt => {
+                            interrupted = Some(Instant::now() + INTERRUPTED_CONFIRM_WAIT);
+                            break;
+                        }
+                    };
+                    pending.push((number, published.map_err(|e| stop(progress)(e.into()))?));
+                }
                 Ok(None) => {}
                 Err(e) => {
                     skipped += 1;
                     bad(e);
                 }
             }
+            read_to = number;
         }
         // Confirms in order: a run stopped by a refusal (a full queue)
-        // is done up to the last task confirmed before the first refused.
+        // is done up to the last task confirmed before the first refused;
+        // an interrupted one, up to the last confirmed in time.
         let mut refused = None;
+        let mut unconfirmed = false;
         for (at, p) in pending {
-            match p.confirmed().await {
-                Ok(()) if refused.is_none() => {
+            let mut confirm = std::pin::pin!(p.confirmed());
+            let confirmed = loop {
+                if let Some(deadline) = interrupted {
+                    break tokio::time::timeout_at(deadline, &mut confirm).await.ok();
+                }
+                tokio::select! {
+                    confirmed = &mut confirm => break Some(confirmed),
+                    () = &mut interrupt => {
+                        interrupted = Some(Instant::now() + INTERRUPTED_CONFIRM_WAIT);
+                    }
+                }
+            };
+            match confirmed {
+                Some(Ok(())) if refused.is_none() => {
                     progress.confirmed += 1;
                     progress.lines = at;
                 }
-                Ok(()) => {}
-                Err(e) => {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
                     refused.get_or_insert(e);
+                }
+                None => {
+                    unconfirmed = true;
+                    break;
                 }
             }
         }
@@ -244,11 +305,24 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
             return Err(stop(progress)(e.into()));
         }
         progress.skipped += skipped;
-        progress.lines = progress.lines.max(number);
+        if !unconfirmed {
+            progress.lines = progress.lines.max(read_to);
+        }
     }
-    let _ = connection.close(200, "enqueued".into()).await;
-    Ok(progress)
+    let closing = connection.close(200, "enqueued".into());
+    let Some(deadline) = interrupted else {
+        let _ = closing.await;
+        return Ok(progress);
+    };
+    // Bounded as the confirms were: Ctrl-C must not hang on a broker that
+    // does not answer.
+    let _ = tokio::time::timeout_at(deadline.max(Instant::now() + CLOSE_WAIT), closing).await;
+    Err(stop(progress)(EnqueueError::Interrupted))
 }
+
+/// How long an interrupted run waits for the broker to close the
+/// connection, at least (when its confirms used up their wait).
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 /// Connects, declares the topology (with the workers' delivery limit) and
 /// opens a confirming publisher.
