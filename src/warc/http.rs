@@ -8,6 +8,7 @@
 
 use super::error::WarcError;
 use super::reader::SkipReason;
+use crate::fetch::inflate::is_zlib_header;
 use flate2::read::MultiGzDecoder;
 use flate2::{Decompress, FlushDecompress, Status};
 use std::borrow::Cow;
@@ -226,8 +227,11 @@ pub fn decode<'a>(
 }
 
 /// Undoes `deflate`: zlib as RFC 9110 means it, or raw deflate as some
-/// servers send it. Deflate has no magic number to tell an already decoded
-/// body by, as gzip and zstd have: when neither decodes to the stream's
+/// servers send it, told apart by the body's first two bytes as the
+/// fetcher tells them (`fetch::inflate::is_zlib_header`: a zlib header's
+/// check, not only its usual first byte 0x78, which a raw stream may
+/// start with too). Deflate has no magic number to tell an already decoded
+/// body by, as gzip and zstd have: when the stream does not decode to its
 /// end, a body that looks like HTML was stored decoded by the crawler and
 /// is taken as is; otherwise what decoded before the end is kept (a
 /// payload cut short), as for the other codings.
@@ -235,13 +239,10 @@ fn inflate(body: Cow<'_, [u8]>, limit: usize) -> Result<Cow<'_, [u8]>, Rejection
     if body.is_empty() {
         return Ok(body);
     }
-    let zlib = body.first() == Some(&0x78);
+    let zlib = matches!(*body, [cmf, flg, ..] if is_zlib_header(cmf, flg));
     let (out, complete) = inflate_to_end(&body, zlib, limit)?;
     if complete {
         return Ok(Cow::Owned(out));
-    }
-    if zlib && let (raw, true) = inflate_to_end(&body, false, limit)? {
-        return Ok(Cow::Owned(raw));
     }
     if looks_like_html(&body) {
         return Ok(body);
@@ -370,6 +371,68 @@ mod tests {
         // Not chunked at all.
         assert_eq!(dechunk(b"<html><body>hello"), None);
         assert_eq!(dechunk(b"hello\r\n"), None);
+    }
+
+    fn deflate() -> Coding {
+        Coding {
+            chunked: false,
+            content_encoding: Some("deflate".into()),
+        }
+    }
+
+    /// A stored deflate block holding `data`, its header byte `first`
+    /// (bit 0 the last-block flag, bits 1-2 the stored type 00, the rest
+    /// padding that decoders skip).
+    fn stored(first: u8, data: &[u8]) -> Vec<u8> {
+        let len = u16::try_from(data.len()).unwrap();
+        let mut out = vec![first];
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(data);
+        out
+    }
+
+    /// A raw deflate body whose first byte is 0x78 (a stored block with
+    /// padding bits set), as the fetcher tells it: raw, since the two
+    /// bytes fail the zlib header's check. Cut short, what came before the
+    /// cut is kept, as for a zlib or gzip payload cut short; trying it as
+    /// zlib first (its usual first byte) lost it all.
+    #[test]
+    fn a_raw_deflate_body_starting_with_0x78_is_inflated_as_raw() {
+        let (a, b) = (page_text(0), page_text(1));
+        let body = [stored(0x78, &a), stored(0x01, &b)].concat();
+        assert_eq!(body[0], 0x78);
+        assert!(!is_zlib_header(body[0], body[1]));
+        let whole = decode(&body, &deflate(), 1 << 20).unwrap();
+        assert_eq!(&whole[..], &[&a[..], &b[..]].concat()[..]);
+        let cut = &body[..body.len() - b.len() / 2];
+        let kept = decode(cut, &deflate(), 1 << 20).unwrap();
+        assert!(kept.starts_with(&a) && kept.len() > a.len(), "{kept:?}");
+    }
+
+    /// A zlib stream with a small window (its first byte not 0x78) is
+    /// zlib by its header's check: inflated as raw it was rejected.
+    #[test]
+    fn a_zlib_body_with_a_small_window_is_inflated_as_zlib() {
+        use std::io::Write;
+        let text = page_text(2);
+        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(&text).unwrap();
+        let mut body = enc.finish().unwrap();
+        // A 1 KiB window (CINFO 2) is enough for a text under 1 KiB; FLG
+        // made to pass the check again.
+        assert!(text.len() < 1024);
+        body[0] = 0x28;
+        body[1] = (0..=u8::MAX)
+            .find(|&flg| flg & 0x20 == 0 && is_zlib_header(0x28, flg))
+            .unwrap();
+        let got = decode(&body, &deflate(), 1 << 20).unwrap();
+        assert_eq!(&got[..], &text[..]);
+    }
+
+    /// A short text that does not read as HTML.
+    fn page_text(i: u8) -> Vec<u8> {
+        format!("part {i}: {}", "some words of text, ".repeat(20)).into_bytes()
     }
 
     /// A Content-Encoding no browser knows is passed through when the body
