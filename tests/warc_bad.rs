@@ -138,6 +138,101 @@ fn garbage_between_gzip_members_is_skipped_and_counted() {
     );
 }
 
+/// A gzip or zstd file with bytes before its first member (a stray HTTP
+/// header saved with it, junk holding a gzip magic that starts no member,
+/// 40 KiB of binary junk) is read whole: the compression is told from the
+/// first member found in the first 64 KiB, the junk is reported once, at
+/// offset 0, as garbage, and each record keeps its own offset. Before,
+/// the format was told from the first bytes alone: plain, so every record
+/// was lost as garbage. (Junk that itself begins with a gzip magic is a
+/// corrupt first member, as before.)
+#[test]
+fn junk_before_the_first_member_is_skipped_and_reported_once() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let (gz, gz_offsets) = gzip_file(&records);
+    let dict = train_dictionary();
+    let (zst, zst_offsets) = zstd_warc(&plain, &written, Some(&dict), true);
+    let (bare, bare_offsets) = zstd_warc(&plain, &written, None, false);
+    let junks: [Vec<u8>; 3] = [
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/warc\r\n\r\n".to_vec(),
+        b"junk \x1f\x8b\x08\x00 not a member".to_vec(),
+        noise(40 << 10, 7),
+    ];
+    for (format, file, offsets) in [
+        ("gzip", &gz, &gz_offsets),
+        ("zstd with a dictionary", &zst, &zst_offsets),
+        ("zstd", &bare, &bare_offsets),
+    ] {
+        for junk in &junks {
+            let what = format!("{format} after {} bytes of junk", junk.len());
+            let (items, error) = read([&junk[..], file].concat());
+            assert!(error.is_none(), "{what}: {error:?}");
+            assert_eq!(ids(&items), all_ids(&written), "{what}");
+            let garbage = format!("{} bytes of garbage before the next record", junk.len());
+            assert_eq!(errors(&items), vec![garbage], "{what}");
+            assert!(
+                matches!(&items[0], Item::Bad { pos, .. } if pos.offset == 0),
+                "{what}: {:?}",
+                items[0]
+            );
+            let pages: Vec<u64> = items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Page(p) => Some(p.pos.offset),
+                    _ => None,
+                })
+                .collect();
+            let shifted: Vec<u64> = offsets.iter().map(|o| o + junk.len() as u64).collect();
+            assert_eq!(pages, shifted, "{what}");
+        }
+    }
+    // The command line logs it once, with the file and offset, and reads
+    // every page.
+    let path = scratch("junk-first.warc.gz");
+    std::fs::write(&path, [&junks[0][..], &gz].concat()).unwrap();
+    let out = scratch("junk-first.jsonl");
+    let (code, _, stderr) =
+        linesift(&["warc", path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let want = format!(
+        "{}: at offset 0: {} bytes of garbage",
+        path.display(),
+        junks[0].len()
+    );
+    assert_eq!(stderr.matches("garbage").count(), 1, "{stderr}");
+    assert!(stderr.contains(&want), "{stderr}");
+    let lines = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(lines.lines().count(), written.len());
+}
+
+/// A plain file with junk before its first record is read as before: the
+/// junk reported once as garbage at offset 0, even when it holds bytes
+/// that look like a gzip member or zstd frame further on (a record's
+/// payload may be gzip data: the first `WARC/` comes first).
+#[test]
+fn junk_before_a_plain_files_first_record_is_reported_once() {
+    let (plain, written) = six();
+    let junk = b"junk before the file\r\n";
+    let (items, error) = read([&junk[..], &plain].concat());
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(ids(&items), all_ids(&written));
+    let garbage = format!("{} bytes of garbage before the next record", junk.len());
+    assert_eq!(errors(&items), vec![garbage]);
+    // A gzip member inside the first record's payload, after junk.
+    let member = gzip_members(&[b"<html>inside</html>".to_vec()]);
+    let record = raw_record(
+        "resource",
+        "gz",
+        &[("Content-Type", "application/gzip")],
+        &member,
+    );
+    let (items, error) = read([&junk[..], &record, &plain].concat());
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(ids(&items), all_ids(&written));
+    assert_eq!(errors(&items).len(), 1, "{:?}", errors(&items));
+}
+
 /// A source that gives at most four bytes a read, as a pipe or socket may.
 struct Trickle(Cursor<Vec<u8>>);
 

@@ -31,7 +31,9 @@ use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// WARC files: plain, gzip or zstd (told from the bytes); `-` for stdin.
+    /// WARC files: plain, gzip or zstd (told from the bytes; junk before
+    /// the first member or record is skipped, within the first 64 KiB, and
+    /// logged); `-` for stdin.
     // Paths: a file name need not be UTF-8.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,

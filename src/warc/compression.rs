@@ -1,7 +1,11 @@
 //! Compression detection and the common interface of the decompression
 //! layers: a file is a sequence of *members* (gzip members, zstd frames, or
 //! the whole file when it is not compressed), each decompressed on demand.
-//! It knows file offsets but nothing about WARC records.
+//! A file that does not begin with a member or a record (a stray header or
+//! other junk written before it) has its first one looked for in its first
+//! [`DETECT_WINDOW`] bytes; a record an index points at ([`Start::Record`])
+//! must begin where it points. It knows file offsets but nothing about
+//! WARC records.
 
 use super::error::WarcError;
 use super::{gzip, zstd};
@@ -31,12 +35,80 @@ pub fn detect(prefix: &[u8]) -> Compression {
     }
 }
 
+/// How far into a file its first gzip member, zstd frame or `WARC/` record
+/// is looked for when the file does not begin with one (bytes the input
+/// buffer holds anyway: nothing is allocated for the look).
+pub const DETECT_WINDOW: usize = 64 * 1024;
+
+/// Where reading starts, which decides how the compression is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// A file (or stream) from its beginning. One that does not begin with
+    /// a gzip member, zstd frame or record has the first one looked for in
+    /// its first [`DETECT_WINDOW`] bytes ([`find_start`]); the bytes before
+    /// it are reported as garbage at their offset, once, as garbage between
+    /// members is. Found nowhere there, the file is read as uncompressed.
+    /// (On a pipe, the look waits for those bytes or the input's end.)
+    File,
+    /// The one record an index points at: it is told from the bytes there
+    /// ([`detect`]) and nothing is looked for past them.
+    Record,
+}
+
+/// The earliest start of a gzip member, zstd frame (or skippable frame) or
+/// `WARC/` record in `bytes`, and which it is; `None` if there is none.
+/// For junk before a file's first member: stricter than [`detect`], since
+/// junk is where such bytes turn up by chance. A gzip header must say
+/// deflate, set no reserved flag, and carry a known `XFL` and OS byte
+/// (about one false start in three million places holding `1f 8b`); a
+/// zstd frame
+/// must set no reserved descriptor bit; `WARC/` must be followed by a
+/// digit. A header cut by the end of `bytes` is not taken.
+pub fn find_start(bytes: &[u8]) -> Option<(usize, Compression)> {
+    let gzip = memchr::memmem::find_iter(bytes, &GZIP_MAGIC)
+        .find(|&i| bytes.get(i..).is_some_and(plausible_gzip_header));
+    let zstd = memchr::memmem::find_iter(bytes, &ZSTD_MAGIC)
+        .find(|&i| bytes.get(i + 4).is_some_and(|d| d & 0x08 == 0));
+    // A skippable frame's magic is 0x184D2A5? little-endian: its last
+    // three bytes are fixed.
+    let skippable = memchr::memmem::find_iter(bytes, &[0x2a, 0x4d, 0x18])
+        .find(|&i| i > 0 && bytes[i - 1] & 0xf0 == 0x50)
+        .map(|i| i - 1);
+    let warc = memchr::memmem::find_iter(bytes, b"WARC/")
+        .find(|&i| bytes.get(i + 5).is_some_and(u8::is_ascii_digit));
+    [
+        (gzip, Compression::Gzip),
+        (zstd, Compression::Zstd),
+        (skippable, Compression::Zstd),
+        (warc, Compression::None),
+    ]
+    .into_iter()
+    .filter_map(|(at, compression)| Some((at?, compression)))
+    .min_by_key(|&(at, _)| at)
+}
+
+/// A whole gzip member header (RFC 1952, 2.3) that writers produce:
+/// method 8, no reserved flag bit, `XFL` 0, 2 or 4, a known OS (0-13) or
+/// 255 (unknown).
+fn plausible_gzip_header(h: &[u8]) -> bool {
+    h.len() >= 10
+        && h.starts_with(&GZIP_MAGIC)
+        && h[2] == 8
+        && h[3] & 0xe0 == 0
+        && matches!(h[8], 0 | 2 | 4)
+        && (h[9] <= 13 || h[9] == 255)
+}
+
 /// Where a member starts in the file, and garbage skipped to find it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemberStart {
     pub offset: u64,
     /// Bytes of garbage skipped before this member.
     pub garbage: u64,
+    /// Where that garbage starts (the member's offset when there is
+    /// none): `offset - garbage` unless something that is no garbage lies
+    /// between, as a zstd dictionary frame after junk at a file's start.
+    pub garbage_from: u64,
 }
 
 /// One decompression layer over a file.
@@ -271,9 +343,11 @@ impl<R: Read + Send> Decode for Plain<R> {
             return Ok(None);
         }
         self.started = true;
+        let offset = self.input.pos();
         Ok(Some(MemberStart {
-            offset: self.input.pos(),
+            offset,
             garbage: 0,
+            garbage_from: offset,
         }))
     }
 
@@ -299,7 +373,8 @@ impl<R: Read + Send> Decode for Plain<R> {
     }
 }
 
-/// Opens the right layer for `inner`, whose first byte is at `base`.
+/// Opens the right layer for `inner`, whose first byte is at `base`;
+/// `start` says whether junk before the first member is looked past.
 /// `max_member` caps the decompressed bytes of one gzip member or zstd
 /// frame (see [`WarcError::MemberTooLarge`]); it and `max_payload`, the
 /// reader's payload limit, bound the buffer a gzip member is inflated into
@@ -308,12 +383,27 @@ impl<R: Read + Send> Decode for Plain<R> {
 pub fn open<'r, R: Read + Send + 'r>(
     inner: R,
     base: u64,
+    start: Start,
     max_member: u64,
     max_payload: usize,
 ) -> Result<Box<dyn Decode + 'r>, WarcError> {
     let mut input = Input::new(inner, base);
     let head = input.peek(8)?.to_vec();
-    Ok(match detect(&head) {
+    let mut compression = detect(&head);
+    // Junk before the first member: skipped here and reported with that
+    // member (`Capped`). Before a plain file's first record, the record
+    // layer's own scan skips and reports it.
+    let mut junk = (0, base);
+    if compression == Compression::None && start == Start::File && !head.starts_with(b"WARC/") {
+        check_plain(&head)?;
+        if let Some((at, found @ (Compression::Gzip | Compression::Zstd))) =
+            find_start(input.peek(DETECT_WINDOW)?)
+        {
+            input.consume(at);
+            (junk.0, compression) = (at as u64, found);
+        }
+    }
+    Ok(match compression {
         Compression::Gzip => {
             // A member inflating past `max_member` is given up there: the
             // one-call buffer need not hold more, so such a member is
@@ -321,11 +411,11 @@ pub fn open<'r, R: Read + Send + 'r>(
             let cap = usize::try_from(max_member.saturating_add(1)).unwrap_or(usize::MAX);
             let whole_max = gzip::whole_max_for(max_payload).min(cap);
             let members = gzip::Members::with_whole_max(input, whole_max);
-            Capped::boxed(Box::new(members), "gzip", max_member)
+            Capped::boxed(Box::new(members), "gzip", max_member, junk)
         }
         Compression::Zstd => {
             let frames = zstd::Frames::new(input, zstd::window_log_max(max_payload));
-            Capped::boxed(Box::new(frames), "zstd", max_member)
+            Capped::boxed(Box::new(frames), "zstd", max_member, junk)
         }
         Compression::None => {
             check_plain(&head)?;
@@ -343,10 +433,15 @@ pub fn open<'r, R: Read + Send + 'r>(
 /// and reading goes on with the next member, as after a corrupt one;
 /// nothing of it is decompressed past the cap. The wrapper drains a member
 /// itself before moving on, so bytes of records nobody reads count too.
+/// It also reports the junk [`open`] skipped before the first member, as
+/// garbage before that member.
 struct Capped<'r> {
     inner: Box<dyn Decode + 'r>,
     format: &'static str,
     limit: u64,
+    /// Bytes skipped before the first member, not reported yet, and
+    /// where they start.
+    junk: (u64, u64),
     /// Offset of the current member, while inside one.
     member: Option<u64>,
     /// Decompressed bytes of the current member.
@@ -358,11 +453,13 @@ impl<'r> Capped<'r> {
         inner: Box<dyn Decode + 'r>,
         format: &'static str,
         limit: u64,
+        junk: (u64, u64),
     ) -> Box<dyn Decode + 'r> {
         Box::new(Capped {
             inner,
             format,
             limit,
+            junk,
             member: None,
             out: 0,
         })
@@ -375,7 +472,21 @@ impl Decode for Capped<'_> {
         while self.member.is_some() {
             self.read(&mut sink)?;
         }
-        let start = self.inner.next_member()?;
+        let (junk, from) = std::mem::take(&mut self.junk);
+        let start = match self.inner.next_member() {
+            Ok(Some(start)) if junk > 0 => Some(MemberStart {
+                garbage: start.garbage + junk,
+                garbage_from: from,
+                ..start
+            }),
+            Ok(Some(start)) => Some(start),
+            Ok(None) if junk > 0 => return Err(WarcError::Garbage { len: junk }),
+            Ok(None) => None,
+            Err(WarcError::Garbage { len }) => {
+                return Err(WarcError::Garbage { len: len + junk });
+            }
+            Err(e) => return Err(e),
+        };
         self.member = start.map(|s| s.offset);
         self.out = 0;
         Ok(start)
@@ -427,4 +538,44 @@ fn check_plain(head: &[u8]) -> Result<(), WarcError> {
         return Ok(());
     };
     Err(WarcError::NotWarc(what.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The earliest start wins; bytes that begin no member are passed over.
+    #[test]
+    fn find_start_takes_the_first_plausible_start() {
+        let gzip = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xaa];
+        let junk = b"HTTP/1.1 200 OK\r\n\r\n";
+        let at = |parts: &[&[u8]]| find_start(&parts.concat());
+        assert_eq!(at(&[junk, &gzip]), Some((junk.len(), Compression::Gzip)));
+        // A gzip magic with a bad method, XFL or OS byte, or cut short.
+        for bad in [
+            &[0x1f, 0x8b, 7][..],
+            &[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 9, 3],
+            &gzip[..9],
+        ] {
+            assert_eq!(at(&[junk, bad]), None, "{bad:?}");
+            assert_eq!(at(&[bad, &gzip]).map(|s| s.1), Some(Compression::Gzip));
+        }
+        let zstd = [0x28, 0xb5, 0x2f, 0xfd, 0x20];
+        assert_eq!(at(&[junk, &zstd]), Some((junk.len(), Compression::Zstd)));
+        assert_eq!(at(&[junk, &[0x28, 0xb5, 0x2f, 0xfd, 0x28]]), None);
+        let dictionary = 0x184D_2A5Du32.to_le_bytes();
+        assert_eq!(
+            at(&[b"x", &dictionary, &zstd]),
+            Some((1, Compression::Zstd))
+        );
+        // A record before a member (a payload's gzip data) is a plain file.
+        assert_eq!(
+            at(&[b"x WARC/1.1\r\n", &gzip]),
+            Some((2, Compression::None))
+        );
+        assert_eq!(
+            at(&[b"WARC/x", &gzip]).map(|s| s.1),
+            Some(Compression::Gzip)
+        );
+    }
 }

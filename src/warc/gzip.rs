@@ -302,6 +302,7 @@ impl<R: Read + Send> Decode for Members<R> {
         Ok(Some(MemberStart {
             offset: self.member_offset,
             garbage,
+            garbage_from: self.member_offset.saturating_sub(garbage),
         }))
     }
 

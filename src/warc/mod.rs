@@ -61,7 +61,8 @@ pub fn read_record_from<R: Read + Seek + Send>(
     seek(&mut source, offset)?;
     let limited = source.take(length.unwrap_or(u64::MAX));
     let base = offset.saturating_sub(dict.len() as u64);
-    let mut reader = WarcReader::at(std::io::Cursor::new(dict).chain(limited), base, options)?;
+    let chained = std::io::Cursor::new(dict).chain(limited);
+    let mut reader = WarcReader::record_at(chained, base, options)?;
     match reader.next() {
         // The one record asked for is in a member that cannot be read: an
         // error, not a bad record among others.

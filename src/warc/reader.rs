@@ -10,7 +10,7 @@
 //! member). An error from the iterator ends the file (truncation, a
 //! missing dictionary, an I/O error).
 
-use super::compression;
+use super::compression::{self, Start};
 use super::error::WarcError;
 use super::http::{self, Coding, Kind};
 use super::page::Page;
@@ -117,13 +117,35 @@ impl<'r> WarcReader<'r> {
         Self::at(inner, 0, options)
     }
 
-    /// Reads from a stream whose first byte is at file offset `base`.
+    /// Reads from a stream whose first byte is at file offset `base`,
+    /// as [`WarcReader::new`] reads a file: junk before the first member
+    /// or record is skipped (and reported).
     pub fn at<R: Read + Send + 'r>(
         inner: R,
         base: u64,
         options: ReaderOptions,
     ) -> Result<Self, WarcError> {
-        let layer = compression::open(inner, base, options.max_member, options.max_payload)?;
+        Self::open(inner, base, Start::File, options)
+    }
+
+    /// Reads the record that starts at file offset `base`, where `inner`
+    /// begins (or a zstd dictionary frame put before it): its compression
+    /// is told from the bytes there, with no look past junk as for a file.
+    pub fn record_at<R: Read + Send + 'r>(
+        inner: R,
+        base: u64,
+        options: ReaderOptions,
+    ) -> Result<Self, WarcError> {
+        Self::open(inner, base, Start::Record, options)
+    }
+
+    fn open<R: Read + Send + 'r>(
+        inner: R,
+        base: u64,
+        start: Start,
+        options: ReaderOptions,
+    ) -> Result<Self, WarcError> {
+        let layer = compression::open(inner, base, start, options.max_member, options.max_payload)?;
         Ok(WarcReader {
             parser: Parser::new(Stream::new(layer)),
             options,

@@ -222,13 +222,13 @@ impl<'r> Parser<'r> {
     /// Counts the garbage the layer skipped before the member just moved
     /// to (`more`) or the file's end.
     fn count_skipped(&mut self, more: bool, garbage: &mut u64, at: &mut Option<RecordPos>) {
-        let skipped = self.stream.take_garbage();
+        let (skipped, from) = self.stream.take_garbage();
         if skipped > 0 {
             let end = match more {
                 true => self.stream.position().offset,
                 false => self.stream.file_offset(),
             };
-            let offset = end.saturating_sub(skipped);
+            let offset = from.unwrap_or_else(|| end.saturating_sub(skipped));
             at.get_or_insert(RecordPos { offset, inner: 0 });
             *garbage += skipped;
         }

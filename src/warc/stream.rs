@@ -30,6 +30,8 @@ pub struct Stream<'r> {
     /// There is no current member (before the first, after the last).
     no_member: bool,
     garbage: u64,
+    /// Where the garbage not asked about yet starts, when the layer said.
+    garbage_from: Option<u64>,
 }
 
 impl<'r> Stream<'r> {
@@ -44,6 +46,7 @@ impl<'r> Stream<'r> {
             member_done: true,
             no_member: true,
             garbage: 0,
+            garbage_from: None,
         }
     }
 
@@ -71,9 +74,11 @@ impl<'r> Stream<'r> {
         }
     }
 
-    /// Bytes of garbage the layer skipped between members since last asked.
-    pub fn take_garbage(&mut self) -> u64 {
-        std::mem::take(&mut self.garbage)
+    /// Bytes of garbage the layer skipped between members since last
+    /// asked, and where they start if the layer said (it does not for
+    /// garbage at the file's end, which ends where the file does).
+    pub fn take_garbage(&mut self) -> (u64, Option<u64>) {
+        (std::mem::take(&mut self.garbage), self.garbage_from.take())
     }
 
     /// Whether the layer skipped garbage before the current member (or
@@ -144,7 +149,10 @@ impl<'r> Stream<'r> {
             }
             Err(e) => return Err(e),
         };
-        self.garbage += start.garbage;
+        if start.garbage > 0 {
+            self.garbage += start.garbage;
+            self.garbage_from.get_or_insert(start.garbage_from);
+        }
         self.member_offset = start.offset;
         self.pos_in_member = 0;
         self.member_done = false;

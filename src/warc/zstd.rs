@@ -180,7 +180,11 @@ impl<R: Read + Send> Frames<R> {
         // A frame cut short runs the decoder on into the frames after it:
         // keep its bytes to come back to them (see `abandon`).
         self.input.keep(frame_magic_in);
-        Ok(MemberStart { offset, garbage: 0 })
+        Ok(MemberStart {
+            offset,
+            garbage: 0,
+            garbage_from: offset,
+        })
     }
 
     /// Gives up the current frame after `error`: back at the first byte
@@ -243,6 +247,7 @@ impl<R: Read + Send> Decode for Frames<R> {
             skip_to_magic(&mut self.input, &ZSTD_MAGIC)?;
         }
         let mut garbage = 0;
+        let mut garbage_from = None;
         loop {
             let head = self.input.peek(4)?;
             if head.is_empty() {
@@ -254,11 +259,13 @@ impl<R: Read + Send> Decode for Frames<R> {
             if head.starts_with(&ZSTD_MAGIC) {
                 let mut start = self.start_frame()?;
                 start.garbage = garbage;
+                start.garbage_from = garbage_from.unwrap_or(start.offset);
                 return Ok(Some(start));
             }
             match magic(head) {
                 Some(m) if (SKIPPABLE_FIRST..=SKIPPABLE_LAST).contains(&m) => self.skippable(m)?,
                 _ => {
+                    garbage_from.get_or_insert(self.input.pos());
                     self.input.consume(1);
                     garbage += 1 + skip_to_magic(&mut self.input, &ZSTD_MAGIC)?;
                 }
