@@ -716,7 +716,8 @@ fn an_empty_input_fails() {
 /// `--offset` reads one record: when that record cannot be read (the file
 /// is missing, the member is corrupt, or the offset is not a record's
 /// start), the input failed, exit code 1, as for the whole-file reads; 2
-/// stays for fatal errors.
+/// stays for fatal errors. An offset that is no record's start is named
+/// with the file.
 #[test]
 fn offset_reads_that_find_no_record_fail_with_exit_code_1() {
     let (plain, written) = six();
@@ -731,14 +732,85 @@ fn offset_reads_that_find_no_record_fail_with_exit_code_1() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("/nonexistent/ra.warc"), "{stderr}");
     // An offset inside a record, as a stale CDX line gives.
-    let (code, _, stderr) = ra(path.to_str().unwrap(), written[2].offset + 7);
+    let inside = written[2].offset + 7;
+    let (code, _, stderr) = ra(path.to_str().unwrap(), inside);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("ra-plain.warc"), "{stderr}");
+    let want = format!("{}: no record starts at offset {inside}", path.display());
+    assert!(stderr.contains(&want), "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap(), "");
     // The right offset still reads.
     let (code, _, stderr) = ra(path.to_str().unwrap(), written[2].offset);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
+}
+
+/// A seekable file that counts the bytes read from it.
+struct Counted {
+    file: Cursor<Vec<u8>>,
+    read: u64,
+}
+
+impl std::io::Read for Counted {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(out)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Counted {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.file.seek(to)
+    }
+}
+
+/// An offset where no gzip member, zstd frame or record starts fails at
+/// once with `NoRecordAt`, reading a few bytes, instead of reading the rest
+/// of a large file as garbage; so does a gzip member or zstd frame that
+/// does not begin with a record (a payload's member, say), which is read
+/// no further than its input buffer.
+#[test]
+fn an_offset_that_is_no_record_start_fails_without_reading_on() {
+    use linesift::warc::read_record_from;
+    let (plain, written) = six();
+    let mut records = split_records(&plain, &written);
+    // Large enough that reading on would show: some MiB of records after.
+    let filler = records[5].clone();
+    records.extend(std::iter::repeat_n(filler, 6000));
+    let plain_big = records.concat();
+    // A member that holds no record, second.
+    records.insert(1, noise(1000, 3));
+    let (gz, offsets) = gzip_file(&records);
+    assert!(gz.len() > 3 << 20, "{}", gz.len());
+    let (zst, zoffsets) = zstd_warc(&plain, &written, None, false);
+    let cases: [(&str, &[u8], u64); 5] = [
+        ("inside a gzip member", &gz, offsets[3] + 7),
+        ("a gzip member that is no record", &gz, offsets[1]),
+        ("inside a plain record", &plain_big, written[1].offset + 3),
+        ("inside a zstd frame", &zst, zoffsets[1] + 5),
+        ("past the end", &gz, gz.len() as u64 + 10),
+    ];
+    for (what, bytes, offset) in cases {
+        let mut file = Counted {
+            file: Cursor::new(bytes.to_vec()),
+            read: 0,
+        };
+        let result = read_record_from(&mut file, offset, None, ReaderOptions::default());
+        match result {
+            Err(e @ WarcError::NoRecordAt { .. }) => {
+                assert!(
+                    e.to_string().contains(&format!("offset {offset}")),
+                    "{what}: {e}"
+                );
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        assert!(
+            file.read <= (1 << 20) + 1024,
+            "{what}: {} bytes read",
+            file.read
+        );
+    }
 }
 
 /// A resource record of `len` zero bytes (a decompression bomb),

@@ -50,7 +50,9 @@ pub struct Args {
     /// Worker threads for extraction (default: all cores).
     #[arg(long, short)]
     jobs: Option<usize>,
-    /// Read the one record at this file offset (as in a CDX index).
+    /// Read the one record at this file offset (as in a CDX index). An
+    /// offset where no gzip member, zstd frame or WARC record begins fails
+    /// at once (exit 1).
     #[arg(long)]
     offset: Option<u64>,
     /// Compressed length of the record at --offset.
@@ -225,7 +227,11 @@ fn random_access(
             summary.errors += 1;
             summary.failed_files += 1;
             let name = &names[0];
-            eprintln!("linesift: {name}: reading the record at offset {offset}: {e}");
+            match e {
+                // The message names the offset itself.
+                WarcError::NoRecordAt { .. } => eprintln!("linesift: {name}: {e}"),
+                _ => eprintln!("linesift: {name}: reading the record at offset {offset}: {e}"),
+            }
             return Ok(());
         }
     };

@@ -99,6 +99,19 @@ fn plausible_gzip_header(h: &[u8]) -> bool {
         && (h[9] <= 13 || h[9] == 255)
 }
 
+/// Whether `bytes`, where an index points, start a gzip member, a zstd
+/// frame or (after line ends) a `WARC/` record. A skippable zstd frame is
+/// no record's start: an index points past the dictionary.
+pub fn is_record_start(bytes: &[u8]) -> bool {
+    let blank = bytes
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    bytes.starts_with(&[0x1f, 0x8b, 0x08])
+        || bytes.starts_with(&ZSTD_MAGIC)
+        || bytes[blank..].starts_with(b"WARC/")
+}
+
 /// Where a member starts in the file, and garbage skipped to find it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemberStart {

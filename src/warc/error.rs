@@ -37,6 +37,12 @@ pub enum WarcError {
     /// The input is neither a WARC file nor a compressed one.
     #[error("not a WARC file: {0}")]
     NotWarc(String),
+    /// Where an index points (`--offset`, a worker's record task), no
+    /// record starts: no gzip member, zstd frame or `WARC/` line, or a
+    /// member that does not begin with a record (a stale or wrong index
+    /// line). Nothing after it is read to look for one.
+    #[error("no record starts at offset {offset}: {what}")]
+    NoRecordAt { offset: u64, what: &'static str },
     /// Bytes between records that are not a record.
     #[error("{len} bytes of garbage before the next record")]
     Garbage { len: u64 },

@@ -37,7 +37,9 @@ use std::path::Path;
 /// at it (`offset` of the gzip member or zstd frame, `length` its
 /// compressed size if known). Works for per-record compression and plain
 /// files; a record inside a whole-file gzip stream cannot be reached this
-/// way.
+/// way. An offset where no member, frame or record begins (or whose member
+/// does not begin with a record) fails at once with
+/// [`WarcError::NoRecordAt`]: nothing after it is read to look for one.
 pub fn read_record_at(
     path: &Path,
     offset: u64,
@@ -57,6 +59,7 @@ pub fn read_record_from<R: Read + Seek + Send>(
     length: Option<u64>,
     options: ReaderOptions,
 ) -> Result<Item, WarcError> {
+    check_record_start(&mut source, offset, length)?;
     let dict = zstd_dictionary_frame(&mut source, offset)?;
     seek(&mut source, offset)?;
     let limited = source.take(length.unwrap_or(u64::MAX));
@@ -69,6 +72,34 @@ pub fn read_record_from<R: Read + Seek + Send>(
         Some(Ok(Item::Bad { error, .. })) if error.is_member_level() => Err(error),
         Some(item) => item,
         None => Err(WarcError::NotWarc(format!("no record at offset {offset}"))),
+    }
+}
+
+/// Fails with [`WarcError::NoRecordAt`] unless a gzip member, zstd frame
+/// or `WARC/` record begins at `offset` (within `length`, if given).
+fn check_record_start<R: Read + Seek>(
+    source: &mut R,
+    offset: u64,
+    length: Option<u64>,
+) -> Result<(), WarcError> {
+    seek(source, offset)?;
+    let mut head = [0u8; 16];
+    let mut limited = source.take(length.unwrap_or(u64::MAX));
+    let mut got = 0;
+    while got < head.len() {
+        match limited.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(source) => return Err(WarcError::Io { offset, source }),
+        }
+    }
+    match compression::is_record_start(&head[..got]) {
+        true => Ok(()),
+        false => Err(WarcError::NoRecordAt {
+            offset,
+            what: "not the start of a gzip member, zstd frame or WARC record",
+        }),
     }
 }
 

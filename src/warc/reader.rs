@@ -129,8 +129,10 @@ impl<'r> WarcReader<'r> {
     }
 
     /// Reads the record that starts at file offset `base`, where `inner`
-    /// begins (or a zstd dictionary frame put before it): its compression
-    /// is told from the bytes there, with no look past junk as for a file.
+    /// begins (or a zstd dictionary frame put before it): a gzip member
+    /// or zstd frame there must begin with the record (line ends allowed
+    /// before it), or reading fails at once with [`WarcError::NoRecordAt`]:
+    /// nothing past that first member is looked at to find a record.
     pub fn record_at<R: Read + Send + 'r>(
         inner: R,
         base: u64,
@@ -146,8 +148,13 @@ impl<'r> WarcReader<'r> {
         options: ReaderOptions,
     ) -> Result<Self, WarcError> {
         let layer = compression::open(inner, base, start, options.max_member, options.max_payload)?;
+        let stream = Stream::new(layer);
+        let parser = match start {
+            Start::File => Parser::new(stream),
+            Start::Record => Parser::at_record(stream),
+        };
         Ok(WarcReader {
-            parser: Parser::new(Stream::new(layer)),
+            parser,
             options,
             done: false,
         })

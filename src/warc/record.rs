@@ -87,6 +87,9 @@ pub struct Parser<'r> {
     /// continued in the next (members that do not follow records), with
     /// where it starts; the next header begins with it.
     carried: Option<(RecordPos, Vec<u8>)>,
+    /// The first member must begin with a record (see
+    /// [`Parser::at_record`]): nothing is scanned for.
+    exact: bool,
 }
 
 impl<'r> Parser<'r> {
@@ -98,6 +101,18 @@ impl<'r> Parser<'r> {
             resyncing: false,
             resynced: false,
             carried: None,
+            exact: false,
+        }
+    }
+
+    /// A parser for the one record an index points at: the first member
+    /// (or a plain file at that offset) must begin with `WARC/`, after
+    /// line ends at most, or [`Parser::next_head`] fails with
+    /// [`WarcError::NoRecordAt`] without scanning on for a record.
+    pub fn at_record(stream: Stream<'r>) -> Self {
+        Parser {
+            exact: true,
+            ..Parser::new(stream)
         }
     }
 
@@ -129,7 +144,11 @@ impl<'r> Parser<'r> {
         }
         if !self.started {
             self.started = true;
-            if !self.stream.next_member()? {
+            let member = self.stream.next_member()?;
+            if self.exact {
+                self.check_record_start(member)?;
+            }
+            if !member {
                 return Ok(Next::End);
             }
         }
@@ -151,6 +170,30 @@ impl<'r> Parser<'r> {
             }
         }
         self.parse_head()
+    }
+
+    /// For [`Parser::at_record`]: whether the first member (`member`:
+    /// there is one) begins with a record, line ends allowed before it.
+    fn check_record_start(&mut self, member: bool) -> Result<(), WarcError> {
+        let offset = self.stream.position().offset;
+        let what = match self.compression() {
+            Compression::Gzip => "the gzip member there does not begin with a WARC record",
+            Compression::Zstd => "the zstd frame there does not begin with a WARC record",
+            Compression::None => "not the start of a gzip member, zstd frame or WARC record",
+        };
+        let no_record = WarcError::NoRecordAt { offset, what };
+        if !member || self.stream.garbage_pending() {
+            return Err(no_record);
+        }
+        let buf = self.stream.fill_at_least(16)?;
+        let blank = buf
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        match buf[blank..].starts_with(b"WARC/") {
+            true => Ok(()),
+            false => Err(no_record),
+        }
     }
 
     /// Skips blank bytes and garbage up to the next `WARC/`; returns the
