@@ -8,6 +8,7 @@ mod warc_support;
 
 use linesift::warc::{Item, ReaderOptions, WarcError, WarcReader};
 use std::io::Cursor;
+use std::path::Path;
 use warc_support::*;
 
 /// Items until the first fatal error, and that error.
@@ -656,8 +657,9 @@ fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
 }
 
 /// A file cut inside its first record: not one record of it was read, so
-/// the input failed (exit code 1), as the README says; a file cut later
-/// keeps what came before and exits 0.
+/// the input failed (exit code 1), as the README says, and with no input
+/// read at all the output is not written (an old OUT stays, none is
+/// made); a file cut later keeps what came before and exits 0.
 #[test]
 fn a_file_cut_inside_its_first_record_fails() {
     let (plain, written) = six();
@@ -665,6 +667,7 @@ fn a_file_cut_inside_its_first_record_fails() {
     let (gz, offsets) = gzip_file(&records);
     let out = scratch("cut-first.jsonl");
     let out = out.to_str().unwrap();
+    let mut cut_files = Vec::new();
     for (name, bytes, cut) in [
         ("cut-first.warc", &plain, written[0].length / 2),
         ("cut-first.warc.gz", &gz, offsets[1] / 2),
@@ -674,8 +677,20 @@ fn a_file_cut_inside_its_first_record_fails() {
         let (code, _, stderr) = linesift(&["warc", path.to_str().unwrap(), "-o", out]);
         assert_eq!(code, 1, "{name}: {stderr}");
         assert!(stderr.contains("truncated"), "{name}: {stderr}");
-        assert_eq!(std::fs::read_to_string(out).unwrap(), "", "{name}");
+        assert!(!Path::new(out).exists(), "{name}: an output was made");
+        cut_files.push(path);
     }
+    // Both at once: no input read, the old output left as it was.
+    std::fs::write(out, "earlier results\n").unwrap();
+    let (a, b) = (
+        cut_files[0].to_str().unwrap(),
+        cut_files[1].to_str().unwrap(),
+    );
+    let (code, _, stderr) = linesift(&["warc", a, b, "-o", out]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("no input could be read"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "earlier results\n");
+    assert_no_temporary_output(Path::new(out));
     // Cut inside the second record: the first is kept, exit 0.
     let path = scratch("cut-second.warc");
     let cut = written[1].offset + written[1].length / 2;
@@ -717,13 +732,15 @@ fn an_empty_input_fails() {
 /// is missing, the member is corrupt, or the offset is not a record's
 /// start), the input failed, exit code 1, as for the whole-file reads; 2
 /// stays for fatal errors. An offset that is no record's start is named
-/// with the file.
+/// with the file, and the output of such a run is not written: an old
+/// OUT stays as it was, and no temporary file is left.
 #[test]
 fn offset_reads_that_find_no_record_fail_with_exit_code_1() {
     let (plain, written) = six();
     let path = scratch("ra-plain.warc");
     std::fs::write(&path, &plain).unwrap();
     let out = scratch("ra-bad.jsonl");
+    std::fs::write(&out, "earlier results\n").unwrap();
     let out = out.to_str().unwrap();
     let ra = |file: &str, offset: u64| {
         linesift(&["warc", file, "-o", out, "--offset", &offset.to_string()])
@@ -731,17 +748,31 @@ fn offset_reads_that_find_no_record_fail_with_exit_code_1() {
     let (code, _, stderr) = ra("/nonexistent/ra.warc", 0);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("/nonexistent/ra.warc"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "earlier results\n");
     // An offset inside a record, as a stale CDX line gives.
     let inside = written[2].offset + 7;
     let (code, _, stderr) = ra(path.to_str().unwrap(), inside);
     assert_eq!(code, 1, "{stderr}");
     let want = format!("{}: no record starts at offset {inside}", path.display());
     assert!(stderr.contains(&want), "{stderr}");
-    assert_eq!(std::fs::read_to_string(out).unwrap(), "");
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "earlier results\n");
+    assert_no_temporary_output(Path::new(out));
     // The right offset still reads.
     let (code, _, stderr) = ra(path.to_str().unwrap(), written[2].offset);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
+}
+
+/// No `.OUT.tmp-PID` of `out` is left beside it.
+fn assert_no_temporary_output(out: &Path) {
+    let name = out.file_name().unwrap().to_string_lossy().into_owned();
+    let prefix = format!(".{name}.tmp-");
+    let left: Vec<_> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// A seekable file that counts the bytes read from it.

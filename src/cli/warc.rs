@@ -9,7 +9,10 @@
 //! errors (output, arguments), 1 when an input could not be read at all
 //! (it could not be opened, it held no record at all, or not one record
 //! of it was readable: say, every member corrupt, so a batch run notices),
-//! 0 otherwise.
+//! 0 otherwise. A file output is written to a hidden temporary file and
+//! renamed over OUT at the end, unless no input at all could be read (or
+//! the `--offset` record could not): then OUT is left as it was, as it is
+//! on a fatal error.
 
 use super::options::ExtractOptions;
 use anyhow::{Context, bail};
@@ -38,6 +41,9 @@ pub struct Args {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Output file, `-` for stdout. A `.gz` or `.zst` name compresses it.
+    /// Written to a hidden `.OUT.tmp-PID` and renamed at the end; when no
+    /// input could be read at all (exit 1) or on a fatal error (2), that
+    /// file is removed and OUT left as it was.
     #[arg(long, short)]
     output: PathBuf,
     /// Output format: jsonl, or wet (default when the name ends in .warc or
@@ -52,7 +58,7 @@ pub struct Args {
     jobs: Option<usize>,
     /// Read the one record at this file offset (as in a CDX index). An
     /// offset where no gzip member, zstd frame or WARC record begins fails
-    /// at once (exit 1).
+    /// at once (exit 1); OUT is then left as it was.
     #[arg(long)]
     offset: Option<u64>,
     /// Compressed length of the record at --offset.
@@ -176,7 +182,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(())
         })?;
     }
-    output.finish()?;
+    // Not one input could be read (or not the `--offset` record): the old
+    // OUT stays, as after a fatal error, rather than an empty one.
+    if summary.failed_files >= args.inputs.len() as u64 {
+        output.discard()?;
+    } else {
+        output.finish()?;
+    }
     summary.print();
     Ok(if summary.failed_files > 0 {
         ExitCode::from(1)
@@ -568,6 +580,22 @@ impl Output {
                 )
             })?;
         }
+        Ok(())
+    }
+
+    /// Ends the writer and removes the temporary file: OUT is left as it
+    /// was (and not made if it did not exist). An output written in place
+    /// (stdout, a FIFO, `/dev/null`) keeps what was written.
+    fn discard(mut self) -> anyhow::Result<()> {
+        self.tx = None;
+        self.join()?;
+        if self.temp.is_some() {
+            eprintln!(
+                "linesift: no input could be read; {} is left as it was",
+                self.final_path.display()
+            );
+        }
+        // `Drop` removes the temporary file.
         Ok(())
     }
 
