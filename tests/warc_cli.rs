@@ -502,6 +502,54 @@ fn the_output_is_replaced_only_when_complete() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// SIGINT (Ctrl-C) or SIGTERM in the middle of a run removes the hidden
+/// temporary output and exits as a shell reports the signal (130, 143):
+/// the old OUT stays as it was and nothing is left beside it. The run
+/// reads stdin, held open, so it is surely mid-run when the signal comes.
+#[cfg(unix)]
+#[test]
+fn a_signal_removes_the_temporary_output() {
+    use std::io::Write;
+    let (warc, _) = input("signal-in.warc", false);
+    let some = std::fs::read(&warc).unwrap();
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let out = scratch(&format!("signal-{signal}.jsonl"));
+        std::fs::write(&out, "earlier results\n").unwrap();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+            .args(["warc", "-", "-o"])
+            .arg(&out)
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&some).unwrap();
+        stdin.flush().unwrap();
+        let name = out.file_name().unwrap().to_string_lossy().into_owned();
+        let temp = out.with_file_name(format!(".{name}.tmp-{}", child.id()));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !temp.exists() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no {}",
+                temp.display()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let pid = libc::pid_t::try_from(child.id()).unwrap();
+        // SAFETY: a plain kill(2) of our own child, which has not been
+        // waited for, so its pid is still its own.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        let done = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(code), "{stderr}");
+        assert!(stderr.contains("the output was not written"), "{stderr}");
+        assert!(!temp.exists(), "{} left behind", temp.display());
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
+        drop(stdin);
+    }
+}
+
 /// JSONL lines carry `warc_truncated` (the `WARC-Truncated` reason, or
 /// `segment` for a first segment) only for pages that are not whole; the
 /// others have no such key, as before. Continuations are counted as

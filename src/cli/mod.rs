@@ -5,6 +5,7 @@ mod enqueue;
 mod eval;
 mod explain;
 mod extract;
+mod interrupt;
 mod options;
 mod progress;
 mod warc;

@@ -12,8 +12,9 @@
 //! 0 otherwise. A file output is written to a hidden temporary file and
 //! renamed over OUT at the end, unless no input at all could be read (or
 //! the `--offset` record could not): then OUT is left as it was, as it is
-//! on a fatal error.
+//! on a fatal error or on SIGINT / SIGTERM (`interrupt`).
 
+use super::interrupt::TempGuard;
 use super::options::ExtractOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -42,8 +43,8 @@ pub struct Args {
     inputs: Vec<PathBuf>,
     /// Output file, `-` for stdout. A `.gz` or `.zst` name compresses it.
     /// Written to a hidden `.OUT.tmp-PID` and renamed at the end; when no
-    /// input could be read at all (exit 1) or on a fatal error (2), that
-    /// file is removed and OUT left as it was.
+    /// input could be read at all (exit 1), on a fatal error (2), SIGINT
+    /// (130) or SIGTERM (143), that file is removed and OUT left as it was.
     #[arg(long, short)]
     output: PathBuf,
     /// Output format: jsonl, or wet (default when the name ends in .warc or
@@ -473,13 +474,17 @@ struct Output {
     /// `final_path` once everything is written, removed otherwise.
     temp: Option<PathBuf>,
     final_path: PathBuf,
+    /// Removes `temp` on SIGINT or SIGTERM while it exists.
+    guard: Option<TempGuard>,
 }
 
 /// Where a file output is written first: a hidden file beside it, renamed
 /// over it at the end, so that the output's name never holds a half
 /// written file (an error, a full disk, Ctrl-C) and an old output stays
-/// whole until the new one is. `None` for an output that is no regular
-/// file (`/dev/null`, a FIFO, `/dev/stdout`), written in place.
+/// whole until the new one is. It is removed on SIGINT and SIGTERM
+/// (`interrupt`); only SIGKILL leaves it behind. `None` for an output that
+/// is no regular file (`/dev/null`, a FIFO, `/dev/stdout`), written in
+/// place.
 fn temp_for(path: &Path) -> Option<PathBuf> {
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return None;
@@ -527,6 +532,12 @@ impl Output {
     ) -> anyhow::Result<Self> {
         let stdout = path == Path::new("-");
         let temp = (!stdout).then(|| temp_for(path)).flatten();
+        // Before the file exists, so that a signal never leaves it behind.
+        let guard = temp
+            .as_deref()
+            .map(TempGuard::register)
+            .transpose()
+            .context("watching for SIGINT and SIGTERM")?;
         let raw: Box<dyn Write + Send> = if stdout {
             Box::new(io::BufWriter::new(io::stdout()))
         } else {
@@ -554,6 +565,7 @@ impl Output {
             thread: Some(thread),
             temp,
             final_path: path.to_path_buf(),
+            guard,
         })
     }
 
@@ -571,16 +583,22 @@ impl Output {
     fn finish(mut self) -> anyhow::Result<()> {
         self.tx = None;
         self.join()?;
-        if let Some(temp) = self.temp.take() {
-            std::fs::rename(&temp, &self.final_path).with_context(|| {
-                format!(
-                    "renaming {} to {}",
-                    temp.display(),
-                    self.final_path.display()
-                )
-            })?;
-        }
-        Ok(())
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let guard = self.guard.take();
+        let rename = || std::fs::rename(&temp, &self.final_path);
+        let renamed = match guard {
+            Some(guard) => guard.finish(rename),
+            None => rename(),
+        };
+        renamed.with_context(|| {
+            format!(
+                "renaming {} to {}",
+                temp.display(),
+                self.final_path.display()
+            )
+        })
     }
 
     /// Ends the writer and removes the temporary file: OUT is left as it
