@@ -6,7 +6,8 @@
 //! work stops publishing once the deadline has passed. Also a WARC file's
 //! gzip member over `max_member`: a `too_large` failure event, and the
 //! records after it are published; and a record marked `WARC-Truncated`:
-//! its document is published with `truncated` set.
+//! its document is published with `truncated` set; and a record that
+//! fails extraction: a failure event naming its page.
 
 mod cli_support;
 
@@ -278,4 +279,42 @@ async fn a_warc_truncated_record_is_published_as_truncated() {
         .collect();
     let want = [("<urn:uuid:r0>", false), ("<urn:uuid:r1>", true)];
     assert_eq!(got, want.map(|(id, t)| (id.to_string(), t)));
+}
+
+/// A record of a WARC file task that fails extraction (a binary payload
+/// served as HTML) is a failure event that names the record and its page
+/// (`WARC-Target-URI`, without the credentials written into it), as a URL
+/// task's events name theirs; the records around it are published.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warc_record_that_fails_extraction_is_an_event_naming_its_page() {
+    let body = [
+        &b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"[..],
+        &[0u8; 256],
+    ]
+    .concat();
+    let head = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:r1>\r\n\
+         WARC-Target-URI: http://user:secret@deadline.example/binary\r\n\
+         WARC-Date: 2024-01-01T00:00:00Z\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let binary = [head.as_bytes(), &body, b"\r\n\r\n"].concat();
+    let file = [record(0), binary, record(2)].concat();
+    let got: Vec<String> = run_warc_file("binary.warc", &file, ReaderOptions::default())
+        .await
+        .into_iter()
+        .map(|out| match out {
+            Output::Document(d) => d.warc_record_id,
+            Output::Failure(f) => {
+                assert_eq!(f.url, "http://deadline.example/binary", "{f:?}");
+                assert_eq!(f.warc_record_id, "<urn:uuid:r1>", "{f:?}");
+                format!("failure:{}/{}", f.stage, f.kind)
+            }
+        })
+        .collect();
+    assert_eq!(
+        got,
+        ["<urn:uuid:r0>", "failure:extract/extract", "<urn:uuid:r2>"]
+    );
 }

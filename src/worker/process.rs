@@ -344,6 +344,7 @@ impl Processor {
                         self.reader.max_payload
                     ),
                     "",
+                    "",
                 ))),
                 Ok(Item::Skipped { .. }) => continue,
                 Ok(Item::Bad { pos, error }) => Some(Output::Failure(record_failure(
@@ -351,6 +352,7 @@ impl Processor {
                     "warc",
                     bad_kind(&error),
                     &format!("{} at offset {}: {error}", path.display(), pos.offset),
+                    "",
                     "",
                 ))),
                 // Reading the file failed: the whole task again later
@@ -366,6 +368,7 @@ impl Processor {
                     "warc",
                     "read",
                     &format!("{}: {e}", path.display()),
+                    "",
                     "",
                 ))),
             };
@@ -420,6 +423,7 @@ impl Processor {
                 page_error_kind(&e),
                 &e.to_string(),
                 &page.record_id,
+                page.target_uri.as_deref().unwrap_or_default(),
             ))),
         }
     }
@@ -508,15 +512,20 @@ fn page_error_kind(e: &PageError) -> &'static str {
     }
 }
 
+/// A failure event for one record of a WARC file task; `url` is the
+/// record's `WARC-Target-URI` when it is known (empty when not), without
+/// credentials, as a URL task's events carry the task's.
 fn record_failure(
     task_id: &str,
     stage: &str,
     kind: &str,
     reason: &str,
     record_id: &str,
+    url: &str,
 ) -> Failure {
     Failure {
         task_id: task_id.to_string(),
+        url: crate::fetch::error::without_credentials(url),
         stage: stage.to_string(),
         kind: kind.to_string(),
         reason: reason.to_string(),
