@@ -234,6 +234,61 @@ fn junk_before_a_plain_files_first_record_is_reported_once() {
     assert_eq!(errors(&items).len(), 1, "{:?}", errors(&items));
 }
 
+/// A plain file that begins part way through a record (`tail -c +N` of
+/// a crawl) whose payload is gzip-encoded (`Content-Encoding: gzip`, a
+/// real gzip member) is read as plain: every record after the cut one is
+/// read and the cut one reported once as garbage. The member decompresses
+/// to HTML, not to a record, so it is not taken for the first member of a
+/// gzip file (which made every later record garbage).
+#[test]
+fn a_plain_file_cut_inside_a_record_with_a_gzip_payload_reads_the_records_after_it() {
+    let html = page_html(0);
+    let body = gzip_members(&[html.into_bytes()]);
+    let mut spec = vec![response(
+        "http://gzip.example/",
+        "200 OK",
+        &[("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
+        &body,
+    )];
+    spec.extend((1..=5).map(html_response));
+    let (path, written) = make_warc("cut-gzip-payload.warc", &serde_json::json!(spec), false);
+    let plain = std::fs::read(path).unwrap();
+    let later = all_ids(&written[1..]);
+    for cut in [1, 100, (written[1].offset as usize) - body.len() - 10] {
+        let (items, error) = read(plain[cut..].to_vec());
+        assert!(error.is_none(), "cut at {cut}: {error:?}");
+        assert_eq!(ids(&items), later, "cut at {cut}");
+        let garbage = format!(
+            "{} bytes of garbage before the next record",
+            written[1].offset as usize - cut
+        );
+        assert_eq!(errors(&items), vec![garbage], "cut at {cut}");
+    }
+}
+
+/// A gzip file whose members name an OS past RFC 1952's list (zlib
+/// writes 19 on macOS, 16 on BeOS, 18 on OS/400) is found after junk as
+/// any other: the OS byte says nothing about whether a member starts.
+#[test]
+fn junk_before_gzip_members_of_any_os_is_skipped() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    for os in [16, 18, 19] {
+        let mut gz = Vec::new();
+        for record in &records {
+            let mut member = gzip_members(std::slice::from_ref(record));
+            member[9] = os;
+            gz.extend(member);
+        }
+        let junk = b"HTTP/1.1 200 OK\r\n\r\n";
+        let (items, error) = read([&junk[..], &gz].concat());
+        assert!(error.is_none(), "OS {os}: {error:?}");
+        assert_eq!(ids(&items), all_ids(&written), "OS {os}");
+        let garbage = format!("{} bytes of garbage before the next record", junk.len());
+        assert_eq!(errors(&items), vec![garbage], "OS {os}");
+    }
+}
+
 /// A source that gives at most four bytes a read, as a pipe or socket may.
 struct Trickle(Cursor<Vec<u8>>);
 

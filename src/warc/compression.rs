@@ -4,8 +4,8 @@
 //! A file that does not begin with a member or a record (a stray header or
 //! other junk written before it) has its first one looked for in its first
 //! [`DETECT_WINDOW`] bytes; a record an index points at ([`Start::Record`])
-//! must begin where it points. It knows file offsets but nothing about
-//! WARC records.
+//! must begin where it points. It knows file offsets, and of WARC records
+//! only that one begins with `WARC/`.
 
 use super::error::WarcError;
 use super::{gzip, zstd};
@@ -57,46 +57,139 @@ pub enum Start {
 
 /// The earliest start of a gzip member, zstd frame (or skippable frame) or
 /// `WARC/` record in `bytes`, and which it is; `None` if there is none.
-/// For junk before a file's first member: stricter than [`detect`], since
-/// junk is where such bytes turn up by chance. A gzip header must say
-/// deflate, set no reserved flag, and carry a known `XFL` and OS byte
-/// (about one false start in three million places holding `1f 8b`); a
-/// zstd frame
-/// must set no reserved descriptor bit; `WARC/` must be followed by a
-/// digit. A header cut by the end of `bytes` is not taken.
+/// For junk before a file's first member, or a plain file that begins
+/// part way through a record (`tail -c`): stricter than [`detect`], since
+/// junk (a cut-off record's payload above all) is where such bytes turn up
+/// by chance, and may be a real gzip member (a `Content-Encoding: gzip`
+/// body). A gzip member or zstd frame is taken only if the first bytes it
+/// decompresses to (from `bytes` alone, a few hundred at most) are line
+/// ends and then `WARC/`: a WARC file's first member holds a record. Its
+/// header is checked first (a gzip header must say deflate, set no
+/// reserved flag and carry a known `XFL`; a zstd frame must set no
+/// reserved descriptor bit), which spares most false starts the decoding.
+/// A skippable frame is taken on its structure alone: a dictionary frame
+/// must hold a zstd frame or a dictionary, another must be followed by a
+/// frame. `WARC/` must be followed by a digit. A start that fails its
+/// check is passed over and the next one looked at, so a plain file's
+/// first record after a payload's gzip member is found. A member cut by
+/// the end of `bytes` before it says that much is not taken.
 pub fn find_start(bytes: &[u8]) -> Option<(usize, Compression)> {
     let gzip = memchr::memmem::find_iter(bytes, &GZIP_MAGIC)
-        .find(|&i| bytes.get(i..).is_some_and(plausible_gzip_header));
+        .filter(|&i| bytes.get(i..).is_some_and(plausible_gzip_header))
+        .map(|i| (i, Candidate::Gzip));
     let zstd = memchr::memmem::find_iter(bytes, &ZSTD_MAGIC)
-        .find(|&i| bytes.get(i + 4).is_some_and(|d| d & 0x08 == 0));
+        .filter(|&i| bytes.get(i + 4).is_some_and(|d| d & 0x08 == 0))
+        .map(|i| (i, Candidate::Zstd));
     // A skippable frame's magic is 0x184D2A5? little-endian: its last
     // three bytes are fixed.
     let skippable = memchr::memmem::find_iter(bytes, &[0x2a, 0x4d, 0x18])
-        .find(|&i| i > 0 && bytes[i - 1] & 0xf0 == 0x50)
-        .map(|i| i - 1);
+        .filter(|&i| i > 0 && bytes[i - 1] & 0xf0 == 0x50)
+        .map(|i| (i - 1, Candidate::Skippable));
     let warc = memchr::memmem::find_iter(bytes, b"WARC/")
-        .find(|&i| bytes.get(i + 5).is_some_and(u8::is_ascii_digit));
-    [
-        (gzip, Compression::Gzip),
-        (zstd, Compression::Zstd),
-        (skippable, Compression::Zstd),
-        (warc, Compression::None),
-    ]
-    .into_iter()
-    .filter_map(|(at, compression)| Some((at?, compression)))
-    .min_by_key(|&(at, _)| at)
+        .filter(|&i| bytes.get(i + 5).is_some_and(u8::is_ascii_digit))
+        .map(|i| (i, Candidate::Record));
+    let mut candidates: Vec<_> = gzip.chain(zstd).chain(skippable).chain(warc).collect();
+    candidates.sort_unstable_by_key(|&(at, _)| at);
+    candidates.into_iter().find_map(|(at, candidate)| {
+        let rest = bytes.get(at..)?;
+        let compression = match candidate {
+            Candidate::Gzip => Compression::Gzip,
+            Candidate::Zstd | Candidate::Skippable => Compression::Zstd,
+            Candidate::Record => Compression::None,
+        };
+        let taken = match candidate {
+            Candidate::Gzip => decodes_to_a_record(flate2::bufread::GzDecoder::new(rest)),
+            Candidate::Zstd => ::zstd::stream::read::Decoder::with_buffer(rest)
+                .is_ok_and(|d| decodes_to_a_record(d.single_frame())),
+            Candidate::Skippable => plausible_skippable(rest),
+            Candidate::Record => true,
+        };
+        taken.then_some((at, compression))
+    })
+}
+
+/// What [`find_start`] found bytes that may start.
+#[derive(Debug, Clone, Copy)]
+enum Candidate {
+    Gzip,
+    Zstd,
+    Skippable,
+    Record,
+}
+
+/// How many decompressed bytes of a member [`find_start`] looks at, at
+/// most: line ends before `WARC/` (one or two, in practice) fit.
+const HEAD_OUT: usize = 256;
+
+/// Whether what `decoder` gives begins with line ends and `WARC/`. An
+/// error (a corrupt member, or one cut short) before that is a no.
+fn decodes_to_a_record(mut decoder: impl Read) -> bool {
+    let mut out = [0u8; HEAD_OUT];
+    let mut len = 0;
+    while len < out.len() {
+        match decoder.read(&mut out[len..]) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => len += n,
+        }
+        if let Some(record) = begins_a_record(&out[..len]) {
+            return record;
+        }
+    }
+    false
+}
+
+/// `Some(true)` when `head` is line ends and then `WARC/`, `Some(false)`
+/// when it cannot be, `None` when it is too short to tell.
+fn begins_a_record(head: &[u8]) -> Option<bool> {
+    let blank = head
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    let rest = &head[blank..];
+    let n = rest.len().min(5);
+    if rest[..n] != b"WARC/"[..n] {
+        return Some(false);
+    }
+    (n == 5).then_some(true)
 }
 
 /// A whole gzip member header (RFC 1952, 2.3) that writers produce:
-/// method 8, no reserved flag bit, `XFL` 0, 2 or 4, a known OS (0-13) or
-/// 255 (unknown).
+/// method 8, no reserved flag bit, `XFL` 0, 2 or 4. The OS byte is not
+/// looked at: writers set values past the RFC's list (zlib: 16 BeOS,
+/// 18 OS/400, 19 macOS), and the decoding check is what tells.
 fn plausible_gzip_header(h: &[u8]) -> bool {
     h.len() >= 10
         && h.starts_with(&GZIP_MAGIC)
         && h[2] == 8
         && h[3] & 0xe0 == 0
         && matches!(h[8], 0 | 2 | 4)
-        && (h[9] <= 13 || h[9] == 255)
+}
+
+/// A skippable zstd frame as a WARC file begins with one: the dictionary
+/// frame (0x184D2A5D) holding a zstd frame (a compressed dictionary) or a
+/// dictionary (its magic 0xEC30A437), or another skippable frame followed
+/// by a frame or skippable frame within `bytes`.
+fn plausible_skippable(bytes: &[u8]) -> bool {
+    let (Some(magic), Some(size)) = (le_u32(bytes, 0), le_u32(bytes, 4)) else {
+        return false;
+    };
+    let body = bytes.get(8..).unwrap_or(&[]);
+    if magic == zstd::DICTIONARY_MAGIC {
+        return body.starts_with(&ZSTD_MAGIC) || body.starts_with(&RAW_DICTIONARY_MAGIC);
+    }
+    let next = usize::try_from(size)
+        .ok()
+        .and_then(|size| body.get(size..))
+        .unwrap_or(&[]);
+    next.starts_with(&ZSTD_MAGIC) || zstd::is_skippable(next)
+}
+
+/// A zstd dictionary's own magic, 0xEC30A437 little-endian.
+const RAW_DICTIONARY_MAGIC: [u8; 4] = [0x37, 0xa4, 0x30, 0xec];
+
+fn le_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    let b: [u8; 4] = bytes.get(at..at + 4)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b))
 }
 
 /// Whether `bytes`, where an index points, start a gzip member, a zstd
@@ -557,30 +650,73 @@ fn check_plain(head: &[u8]) -> Result<(), WarcError> {
 mod tests {
     use super::*;
 
-    /// The earliest start wins; bytes that begin no member are passed over.
+    fn gz_member(data: &[u8], os: u8) -> Vec<u8> {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, data).unwrap();
+        let mut member = gz.finish().unwrap();
+        member[9] = os;
+        member
+    }
+
+    fn zst_frame(data: &[u8]) -> Vec<u8> {
+        ::zstd::encode_all(data, 3).unwrap()
+    }
+
+    const RECORD: &[u8] = b"WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+
+    /// The earliest start wins; bytes that begin no member, or a member
+    /// that holds no record, are passed over.
     #[test]
-    fn find_start_takes_the_first_plausible_start() {
-        let gzip = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xaa];
+    fn find_start_takes_the_first_start_of_a_record() {
+        let gzip = gz_member(RECORD, 3);
         let junk = b"HTTP/1.1 200 OK\r\n\r\n";
         let at = |parts: &[&[u8]]| find_start(&parts.concat());
         assert_eq!(at(&[junk, &gzip]), Some((junk.len(), Compression::Gzip)));
-        // A gzip magic with a bad method, XFL or OS byte, or cut short.
+        // Any OS byte (zlib writes 19 on macOS); line ends before the record.
+        for os in [0, 3, 13, 16, 18, 19, 255] {
+            let member = gz_member(RECORD, os);
+            assert_eq!(at(&[junk, &member]).map(|s| s.1), Some(Compression::Gzip));
+        }
+        let blank = gz_member(&[b"\r\n", RECORD].concat(), 3);
+        assert_eq!(at(&[junk, &blank]), Some((junk.len(), Compression::Gzip)));
+        // A gzip magic with a bad method or XFL, cut short, a header with
+        // nothing after it, or a real member of something else (a
+        // payload's gzip body).
+        let html = gz_member(b"<html>gzip-encoded body</html>", 3);
         for bad in [
             &[0x1f, 0x8b, 7][..],
             &[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 9, 3],
             &gzip[..9],
+            &gzip[..10],
+            &html,
         ] {
             assert_eq!(at(&[junk, bad]), None, "{bad:?}");
             assert_eq!(at(&[bad, &gzip]).map(|s| s.1), Some(Compression::Gzip));
+            // A record after it: a plain file that begins part way
+            // through a record.
+            let plain = at(&[junk, bad, b"\r\n\r\n", RECORD, &gzip]);
+            assert_eq!(plain, Some((junk.len() + bad.len() + 4, Compression::None)));
         }
-        let zstd = [0x28, 0xb5, 0x2f, 0xfd, 0x20];
+        let zstd = zst_frame(RECORD);
         assert_eq!(at(&[junk, &zstd]), Some((junk.len(), Compression::Zstd)));
         assert_eq!(at(&[junk, &[0x28, 0xb5, 0x2f, 0xfd, 0x28]]), None);
-        let dictionary = 0x184D_2A5Du32.to_le_bytes();
+        let other = zst_frame(b"<html>zstd-encoded body</html>");
+        assert_eq!(at(&[junk, &other]), None);
         assert_eq!(
-            at(&[b"x", &dictionary, &zstd]),
-            Some((1, Compression::Zstd))
+            at(&[junk, &other, RECORD]).map(|s| s.1),
+            Some(Compression::None)
         );
+        // A dictionary frame holding a compressed dictionary, a dictionary,
+        // or neither.
+        let dictionary = |body: &[u8]| {
+            let size = u32::try_from(body.len()).unwrap().to_le_bytes();
+            [&0x184D_2A5Du32.to_le_bytes()[..], &size, body].concat()
+        };
+        for body in [&zstd[..], &RAW_DICTIONARY_MAGIC] {
+            let found = at(&[b"x", &dictionary(body), &zstd]);
+            assert_eq!(found, Some((1, Compression::Zstd)));
+        }
+        assert_eq!(at(&[b"x", &dictionary(b"junk")]), None);
         // A record before a member (a payload's gzip data) is a plain file.
         assert_eq!(
             at(&[b"x WARC/1.1\r\n", &gzip]),

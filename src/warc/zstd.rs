@@ -19,7 +19,7 @@ use std::io::{BufRead, Read};
 
 const SKIPPABLE_FIRST: u32 = 0x184D_2A50;
 const SKIPPABLE_LAST: u32 = 0x184D_2A5F;
-const DICTIONARY_MAGIC: u32 = 0x184D_2A5D;
+pub(crate) const DICTIONARY_MAGIC: u32 = 0x184D_2A5D;
 /// Larger dictionaries than this are refused (memory bound).
 pub(crate) const MAX_DICTIONARY: u64 = 64 * 1024 * 1024;
 
