@@ -75,6 +75,10 @@ impl TaskError {
             // the answer about that record as a payload over `max_payload`
             // is (`skipped`), and named as a WARC file task names it.
             WarcError::MemberTooLarge { .. } => TaskError::permanent("warc", "too_large", reason),
+            // A stale index line: the kind it had before the offset was
+            // checked (no record was found there), which dashboards and
+            // alerts on `bad_record` count.
+            WarcError::NoRecordAt { .. } => TaskError::permanent("warc", "bad_record", reason),
             _ => TaskError::permanent("warc", "read", reason),
         }
     }
@@ -710,6 +714,23 @@ mod tests {
             }
             .is_outcome()
         );
+    }
+
+    /// An offset where no record starts (a stale index line) is reported
+    /// as `bad_record`, as it was before the offset was checked, not as
+    /// `read`: the same kind for the same fault on dashboards. A fault.
+    #[test]
+    fn an_offset_that_is_no_record_start_is_a_bad_record() {
+        let stale = WarcError::NoRecordAt {
+            offset: 7,
+            what: "no gzip member, zstd frame or WARC/ record begins there",
+        };
+        let error = TaskError::warc_read(&stale, "f.warc@7: stale".into());
+        assert!(
+            matches!(error, TaskError::Permanent { stage: "warc", ref kind, .. } if kind == "bad_record"),
+            "{error:?}"
+        );
+        assert!(!error.is_outcome());
     }
 
     /// Reading the file failing may not recur: the task goes round again.
