@@ -502,52 +502,116 @@ fn the_output_is_replaced_only_when_complete() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
-/// SIGINT (Ctrl-C) or SIGTERM in the middle of a run removes the hidden
-/// temporary output and exits as a shell reports the signal (130, 143):
-/// the old OUT stays as it was and nothing is left beside it. The run
-/// reads stdin, held open, so it is surely mid-run when the signal comes.
+/// A `linesift warc - -o OUT` run started by `sh -c`, after `setup`
+/// (core dumps off, signals ignored), reading stdin held open so that it
+/// is surely mid-run: the child, its stdin (some of a WARC written) and
+/// its temporary output, once it exists.
 #[cfg(unix)]
-#[test]
-fn a_signal_removes_the_temporary_output() {
+fn a_run_in_progress(
+    out: &Path,
+    setup: &str,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::path::PathBuf,
+) {
     use std::io::Write;
     let (warc, _) = input("signal-in.warc", false);
     let some = std::fs::read(&warc).unwrap();
-    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{setup}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_linesift"))
+        .args(["warc", "-", "-o"])
+        .arg(out)
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&some).unwrap();
+    stdin.flush().unwrap();
+    // `exec` keeps the shell's pid, which names the temporary file.
+    let name = out.file_name().unwrap().to_string_lossy().into_owned();
+    let temp = out.with_file_name(format!(".{name}.tmp-{}", child.id()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !temp.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {}",
+            temp.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (child, stdin, temp)
+}
+
+#[cfg(unix)]
+fn send(child: &std::process::Child, signal: libc::c_int) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: a plain kill(2) of our own child, which has not been
+    // waited for, so its pid is still its own.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+}
+
+/// SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed) or SIGQUIT in
+/// the middle of a run removes the hidden temporary output and then kills
+/// the process by that same signal, as if it had not been caught (a shell
+/// loop over files stops on Ctrl-C only when its child dies by SIGINT,
+/// not when it exits 130): the old OUT stays as it was and nothing is
+/// left beside it.
+#[cfg(unix)]
+#[test]
+fn a_signal_removes_the_temporary_output_and_kills_the_run() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
         let out = scratch(&format!("signal-{signal}.jsonl"));
         std::fs::write(&out, "earlier results\n").unwrap();
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-            .args(["warc", "-", "-o"])
-            .arg(&out)
-            .stdin(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(&some).unwrap();
-        stdin.flush().unwrap();
-        let name = out.file_name().unwrap().to_string_lossy().into_owned();
-        let temp = out.with_file_name(format!(".{name}.tmp-{}", child.id()));
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while !temp.exists() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "no {}",
-                temp.display()
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let pid = libc::pid_t::try_from(child.id()).unwrap();
-        // SAFETY: a plain kill(2) of our own child, which has not been
-        // waited for, so its pid is still its own.
-        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        // No core file from SIGQUIT.
+        let (child, stdin, temp) = a_run_in_progress(&out, "ulimit -c 0");
+        send(&child, signal);
         let done = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&done.stderr);
-        assert_eq!(done.status.code(), Some(code), "{stderr}");
+        assert_eq!(done.status.signal(), Some(signal), "{stderr}");
         assert!(stderr.contains("the output was not written"), "{stderr}");
         assert!(!temp.exists(), "{} left behind", temp.display());
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
         drop(stdin);
     }
+}
+
+/// A signal the run was started with ignored (`nohup` ignores SIGHUP, a
+/// non-interactive shell's background job SIGINT) stays ignored: the run
+/// goes on and writes OUT. SIGTERM, not ignored, still stops it cleanly.
+#[cfg(unix)]
+#[test]
+fn a_signal_ignored_at_start_stays_ignored() {
+    use std::os::unix::process::ExitStatusExt;
+    let out = scratch("signal-ignored.jsonl");
+    let (mut child, stdin, temp) = a_run_in_progress(&out, "trap '' INT HUP");
+    send(&child, libc::SIGINT);
+    send(&child, libc::SIGHUP);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "stopped by an ignored signal"
+    );
+    assert!(temp.exists());
+    drop(stdin);
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{stderr}");
+    assert!(!temp.exists(), "{} left behind", temp.display());
+    assert!(std::fs::read_to_string(&out).unwrap().lines().count() > 0);
+    // SIGTERM is not ignored there.
+    let out = scratch("signal-ignored-term.jsonl");
+    let (child, stdin, temp) = a_run_in_progress(&out, "trap '' INT HUP");
+    send(&child, libc::SIGTERM);
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.signal(), Some(libc::SIGTERM));
+    assert!(!temp.exists(), "{} left behind", temp.display());
+    assert!(!out.exists());
+    drop(stdin);
 }
 
 /// JSONL lines carry `warc_truncated` (the `WARC-Truncated` reason, or

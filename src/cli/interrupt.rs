@@ -1,32 +1,53 @@
-//! Ctrl-C (SIGINT) and SIGTERM while `linesift warc` writes its output to
-//! a hidden temporary file: the file is removed and the process exits as
-//! a shell reports the signal (130, 143), so no `.OUT.tmp-PID` is left
-//! behind and OUT keeps the old file. The signals are watched on a thread
-//! of its own (tokio's handlers, as the worker's), from the moment
-//! [`TempGuard::register`] returns: a file made after that is covered.
-//! SIGKILL cannot be caught; it still leaves the temporary file.
+//! Signals while `linesift warc` writes its output to a hidden temporary
+//! file: on SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed, an ssh
+//! connection lost) or SIGQUIT (Ctrl-\) the file is removed, so no
+//! `.OUT.tmp-PID` is left behind and OUT keeps the old file, and then the
+//! process dies by that same signal, with the default action, as if it
+//! had not caught it: its parent sees it killed by the signal (a shell
+//! reports 130, 143, 129 or 131, and a shell loop stops on Ctrl-C), and
+//! SIGQUIT still dumps core where core dumps are enabled.
+//!
+//! The signals are watched on a thread of its own (tokio's handlers, as
+//! the worker's), installed before the temporary file is made, which
+//! [`TempGuard::create`] does holding the lock a signal takes, so a
+//! signal at any moment finds either no file or one it removes. A signal
+//! the process started with ignored (`nohup` ignores SIGHUP; a
+//! non-interactive shell's background job, SIGINT and SIGQUIT) stays
+//! ignored: no handler is installed for it. When the handlers cannot be
+//! installed, a warning says so and the run goes on: a signal then leaves
+//! the temporary file behind. SIGKILL cannot be caught; it always does.
 
+use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// The temporary file to remove on a signal, if any.
 static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
 
-/// A temporary output removed on SIGINT or SIGTERM until the guard is
-/// dropped (after the file was renamed or removed).
+/// A temporary output removed on a signal until the guard is dropped
+/// (after the file was renamed or removed).
 pub struct TempGuard(());
 
 impl TempGuard {
-    /// Watches for the signals (once per process) and covers `temp` from
-    /// now on: call before the file is created.
-    pub fn register(temp: &Path) -> std::io::Result<Self> {
-        static WATCHING: OnceLock<Result<(), String>> = OnceLock::new();
-        WATCHING
-            .get_or_init(|| watch().map_err(|e| e.to_string()))
-            .clone()
-            .map_err(std::io::Error::other)?;
-        *pending() = Some(temp.to_path_buf());
-        Ok(TempGuard(()))
+    /// Watches for the signals (once per process), then creates `temp`
+    /// and covers it, both under the lock a signal takes: a signal before
+    /// the file exists waits for it and removes it.
+    pub fn create(temp: &Path) -> std::io::Result<(File, Self)> {
+        static WATCHING: OnceLock<()> = OnceLock::new();
+        WATCHING.get_or_init(|| {
+            if let Err(e) = watch() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "linesift: warning: cannot watch for signals ({e}); \
+                     a run stopped by one leaves its temporary output behind"
+                );
+            }
+        });
+        let mut pending = pending();
+        let file = File::create(temp)?;
+        *pending = Some(temp.to_path_buf());
+        Ok((file, TempGuard(())))
     }
 
     /// Runs `finish` (the rename) so that a signal cannot remove the file
@@ -50,44 +71,97 @@ fn pending() -> MutexGuard<'static, Option<PathBuf>> {
     PENDING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Removes the pending temporary file and exits with `code`, holding the
-/// lock so that no rename can start after the removal.
-fn stop(code: i32, signal: &str) -> ! {
+/// Removes the pending temporary file and says so, holding the lock so
+/// that no rename can start after the removal (it is held until the
+/// process ends). Writing to stderr may fail (the terminal is gone on
+/// SIGHUP): that is ignored, not a panic.
+fn remove_pending(signal: &str) -> MutexGuard<'static, Option<PathBuf>> {
     let pending = pending();
     if let Some(temp) = pending.as_ref() {
         let _ = std::fs::remove_file(temp);
-        eprintln!("linesift: stopped by {signal}; the output was not written");
+        let _ = writeln!(
+            std::io::stderr(),
+            "linesift: stopped by {signal}; the output was not written"
+        );
     }
-    std::process::exit(code)
+    pending
 }
 
-/// Installs the handlers (before returning) and waits for a signal on a
-/// thread of its own.
+#[cfg(unix)]
+const SIGNALS: [(libc::c_int, &str); 4] = [
+    (libc::SIGINT, "SIGINT"),
+    (libc::SIGTERM, "SIGTERM"),
+    (libc::SIGHUP, "SIGHUP"),
+    (libc::SIGQUIT, "SIGQUIT"),
+];
+
+/// Installs the handlers (before returning) of the signals not ignored,
+/// and waits for one on a thread of its own.
 #[cfg(unix)]
 fn watch() -> std::io::Result<()> {
+    use futures_util::future::{FutureExt, select_all};
     use tokio::signal::unix::{SignalKind, signal};
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()?;
-    let (mut int, mut term) = {
+    let mut watched = Vec::new();
+    {
         let _context = runtime.enter();
-        (
-            signal(SignalKind::interrupt())?,
-            signal(SignalKind::terminate())?,
-        )
-    };
+        for (number, name) in SIGNALS {
+            if !ignored(number) {
+                watched.push((signal(SignalKind::from_raw(number))?, number, name));
+            }
+        }
+    }
+    if watched.is_empty() {
+        return Ok(());
+    }
     std::thread::Builder::new()
         .name("warc-signals".into())
         .spawn(move || {
-            let (code, name) = runtime.block_on(async {
-                tokio::select! {
-                    _ = int.recv() => (130, "SIGINT"),
-                    _ = term.recv() => (143, "SIGTERM"),
+            let waits = watched.iter_mut().map(|(stream, number, name)| {
+                let (number, name) = (*number, *name);
+                async move {
+                    stream.recv().await;
+                    (number, name)
                 }
+                .boxed()
             });
-            stop(code, name)
+            let ((number, name), _, _) = runtime.block_on(select_all(waits));
+            let _held = remove_pending(name);
+            die_by(number)
         })?;
     Ok(())
+}
+
+/// Whether `signal` is ignored (`SIG_IGN`), as the process was started.
+#[cfg(unix)]
+fn ignored(signal: libc::c_int) -> bool {
+    // SAFETY: sigaction(2) with a null new action changes nothing and
+    // only writes the current action into `old`, a plain C struct of ours
+    // for which all zero bytes are a valid value.
+    let old = unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        (libc::sigaction(signal, std::ptr::null(), &mut old) == 0).then_some(old)
+    };
+    old.is_some_and(|old| old.sa_sigaction == libc::SIG_IGN)
+}
+
+/// Ends the process by `signal` with its default action, as if it had not
+/// been caught, so that the parent sees it killed by the signal.
+#[cfg(unix)]
+fn die_by(signal: libc::c_int) -> ! {
+    // SAFETY: signal(2) and raise(3) take no pointers and touch no memory
+    // of ours. With the default action restored, raising the signal on
+    // this thread ends the whole process (for SIGQUIT, with a core dump
+    // where enabled) before raise returns.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+    // Not reached unless the signal is blocked here: exit as a shell
+    // would report the signal.
+    std::process::exit(128 + signal)
 }
 
 #[cfg(not(unix))]
@@ -99,7 +173,8 @@ fn watch() -> std::io::Result<()> {
         .name("warc-signals".into())
         .spawn(move || {
             if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
-                stop(130, "Ctrl-C");
+                let _held = remove_pending("Ctrl-C");
+                std::process::exit(130);
             }
         })?;
     Ok(())

@@ -12,7 +12,8 @@
 //! 0 otherwise. A file output is written to a hidden temporary file and
 //! renamed over OUT at the end, unless no input at all could be read (or
 //! the `--offset` record could not): then OUT is left as it was, as it is
-//! on a fatal error or on SIGINT / SIGTERM (`interrupt`).
+//! on a fatal error or on SIGINT, SIGTERM, SIGHUP or SIGQUIT, after
+//! which the process dies by that signal (`interrupt`).
 
 use super::interrupt::TempGuard;
 use super::options::ExtractOptions;
@@ -43,8 +44,9 @@ pub struct Args {
     inputs: Vec<PathBuf>,
     /// Output file, `-` for stdout. A `.gz` or `.zst` name compresses it.
     /// Written to a hidden `.OUT.tmp-PID` and renamed at the end; when no
-    /// input could be read at all (exit 1), on a fatal error (2), SIGINT
-    /// (130) or SIGTERM (143), that file is removed and OUT left as it was.
+    /// input could be read at all (exit 1), on a fatal error (2), or on
+    /// SIGINT, SIGTERM, SIGHUP or SIGQUIT (the process then dies by the
+    /// signal), that file is removed and OUT left as it was.
     #[arg(long, short)]
     output: PathBuf,
     /// Output format: jsonl, or wet (default when the name ends in .warc or
@@ -474,15 +476,16 @@ struct Output {
     /// `final_path` once everything is written, removed otherwise.
     temp: Option<PathBuf>,
     final_path: PathBuf,
-    /// Removes `temp` on SIGINT or SIGTERM while it exists.
+    /// Removes `temp` on a signal (`interrupt`) while it exists.
     guard: Option<TempGuard>,
 }
 
 /// Where a file output is written first: a hidden file beside it, renamed
 /// over it at the end, so that the output's name never holds a half
 /// written file (an error, a full disk, Ctrl-C) and an old output stays
-/// whole until the new one is. It is removed on SIGINT and SIGTERM
-/// (`interrupt`); only SIGKILL leaves it behind. `None` for an output that
+/// whole until the new one is. It is removed on SIGINT, SIGTERM, SIGHUP
+/// and SIGQUIT (`interrupt`), unless the process started with the signal
+/// ignored; SIGKILL leaves it behind. `None` for an output that
 /// is no regular file (`/dev/null`, a FIFO, `/dev/stdout`), written in
 /// place.
 fn temp_for(path: &Path) -> Option<PathBuf> {
@@ -532,17 +535,20 @@ impl Output {
     ) -> anyhow::Result<Self> {
         let stdout = path == Path::new("-");
         let temp = (!stdout).then(|| temp_for(path)).flatten();
-        // Before the file exists, so that a signal never leaves it behind.
-        let guard = temp
-            .as_deref()
-            .map(TempGuard::register)
-            .transpose()
-            .context("watching for SIGINT and SIGTERM")?;
+        let mut guard = None;
         let raw: Box<dyn Write + Send> = if stdout {
             Box::new(io::BufWriter::new(io::stdout()))
         } else {
-            let file = std::fs::File::create(temp.as_deref().unwrap_or(path))
-                .with_context(|| format!("creating {}", path.display()))?;
+            let created = match temp.as_deref() {
+                // Covered from the moment it exists: a signal never
+                // leaves it behind.
+                Some(temp) => TempGuard::create(temp).map(|(file, g)| {
+                    guard = Some(g);
+                    file
+                }),
+                None => std::fs::File::create(path),
+            };
+            let file = created.with_context(|| format!("creating {}", path.display()))?;
             Box::new(io::BufWriter::with_capacity(1 << 20, file))
         };
         let sink = match format {
