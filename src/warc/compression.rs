@@ -37,7 +37,8 @@ pub fn detect(prefix: &[u8]) -> Compression {
 
 /// How far into a file its first gzip member, zstd frame or `WARC/` record
 /// is looked for when the file does not begin with one (bytes the input
-/// buffer holds anyway: nothing is allocated for the look).
+/// buffer holds anyway: they are not copied; only the decoder that checks
+/// a candidate member, and the list of candidates, are allocated).
 pub const DETECT_WINDOW: usize = 64 * 1024;
 
 /// Where reading starts, which decides how the compression is told.
