@@ -328,35 +328,43 @@ async fn an_outcome_whose_event_no_queue_takes_is_not_acked() {
 }
 
 /// A dead-lettered task's event names its page as an outcome's does,
-/// without the URL's credentials: downstream need not read the dead
-/// letter's body to know which page failed. A WARC task's event and a
-/// message that is no task name none.
+/// without the URL's credentials, however the password is spelled (an
+/// `@` in it, which the URL parser writes `%40`): downstream need not
+/// read the dead letter's body to know which page failed. A WARC task's
+/// event and a message that is no task name none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_dead_lettered_task_s_event_names_its_page_without_credentials() {
     let server = server().await;
     let run = Run::start("dead-url", Sink::Everything, true).await;
     let with_secret = server.url("/gone").replacen("://", "://user:secret@", 1);
     run.url_task("gone", with_secret).await;
+    let with_at = server.url("/gone").replacen("://", "://user:p@ss@", 1);
+    run.url_task("gone-at", with_at).await;
     let missing = WarcFile {
         path: "/nonexistent/linesift-test.warc.gz".into(),
     };
     run.task("warc", task::Source::WarcFile(missing)).await;
     run.publish(GARBAGE, "application/x-protobuf").await;
 
-    let mut failures = run.failures(3).await;
+    let mut failures = run.failures(4).await;
     failures.sort_by(|a, b| b.task_id.cmp(&a.task_id));
     assert!(
         failures.iter().all(|f| f.fatal && f.dead_lettered),
         "{failures:?}"
     );
-    let (warc, gone, garbage) = (&failures[0], &failures[1], &failures[2]);
-    assert_eq!(
-        (gone.task_id.as_str(), gone.kind.as_str()),
-        ("gone", "http_status"),
-        "{failures:?}"
-    );
-    assert_eq!(gone.url, server.url("/gone"), "{gone:?}");
-    assert!(!format!("{failures:?}").contains("secret"), "{failures:?}");
+    let (warc, gone_at, gone, garbage) = (&failures[0], &failures[1], &failures[2], &failures[3]);
+    for (page, id) in [(gone, "gone"), (gone_at, "gone-at")] {
+        assert_eq!(
+            (page.task_id.as_str(), page.kind.as_str()),
+            (id, "http_status"),
+            "{failures:?}"
+        );
+        assert_eq!(page.url, server.url("/gone"), "{page:?}");
+    }
+    let shown = format!("{failures:?}");
+    for secret in ["secret", "user:", "p@ss", "p%40ss", "ss@"] {
+        assert!(!shown.contains(secret), "{secret}: {shown}");
+    }
     assert_eq!(warc.task_id, "warc", "{failures:?}");
     assert_eq!(warc.url, "", "{warc:?}");
     assert_eq!(
@@ -369,6 +377,11 @@ async fn a_dead_lettered_task_s_event_names_its_page_without_credentials() {
         "{garbage:?}"
     );
     let (dead, left) = run.finish().await;
-    assert_eq!(dead.len(), 3, "{dead:?}");
+    assert_eq!(dead.len(), 4, "{dead:?}");
+    for (_, _, reason) in &dead {
+        for secret in ["secret", "p@ss", "p%40ss"] {
+            assert!(!reason.contains(secret), "{secret}: {reason}");
+        }
+    }
     assert_eq!(left, 0);
 }

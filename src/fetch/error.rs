@@ -144,14 +144,15 @@ impl FetchError {
         url_field!(self).map(String::as_str)
     }
 
-    /// The error with the credentials of the URL `input` (its
-    /// `user:password@`) taken out of the URL it carries, which goes to
-    /// logs, dead-letter reasons and `Failure` events. Only the URLs built
-    /// from our own parsed `Url` carry them: reqwest leaves them out of
-    /// the URLs in its errors and messages. The request still sends them.
-    pub fn without_credentials_of(mut self, input: &str) -> Self {
-        if let (Some(secret), Some(url)) = (credentials(input), url_field!(&mut self)) {
-            *url = url.replace(&secret, "");
+    /// The error with the credentials (`user:password@`) taken out of the
+    /// URL it carries, which goes to logs, dead-letter reasons and
+    /// `Failure` events: whatever URL that is (the task's, as given or as
+    /// parsed, or a redirect's target with credentials of its own), it goes
+    /// through [`without_credentials`]. reqwest leaves them out of the URLs
+    /// in its errors and messages. The request still sends them.
+    pub fn without_credentials(mut self) -> Self {
+        if let Some(url) = url_field!(&mut self) {
+            *url = without_credentials(url);
         }
         self
     }
@@ -173,36 +174,43 @@ impl FetchError {
 }
 
 /// `url` with its userinfo (`user:password@`, `user@`) taken out, for
-/// what goes to logs and events; the rest as it was.
+/// what goes to logs and events. A URL that parses comes back as the
+/// parser serializes it, without username and password: the userinfo is
+/// not looked for in the text, where it may be spelled otherwise than the
+/// parser has it (the parser percent-encodes an `@`, a space or a
+/// non-ASCII letter, and drops tabs and newlines). One that does not
+/// parse (an invalid task URL, kept as given in its error) has its
+/// userinfo cut out as written: whatever comes before the last `@` of the
+/// text between `://` and the path. A URL without credentials comes back
+/// as it was.
 pub fn without_credentials(url: &str) -> String {
-    match credentials(url) {
-        Some(secret) => url.replacen(&secret, "", 1),
+    match Url::parse(url) {
+        Ok(parsed) if parsed.username().is_empty() && parsed.password().is_none() => {
+            url.to_string()
+        }
+        Ok(mut parsed) => {
+            if parsed.set_password(None).is_ok() && parsed.set_username("").is_ok() {
+                parsed.into()
+            } else {
+                without_written_userinfo(url)
+            }
+        }
+        Err(_) => without_written_userinfo(url),
+    }
+}
+
+/// `url` without the `user:password@` of its text as written.
+fn without_written_userinfo(url: &str) -> String {
+    let Some(scheme_end) = url.find("://") else {
+        return url.to_string();
+    };
+    let start = scheme_end + 3;
+    let rest = &url[start..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    match authority.rfind('@') {
+        Some(at) => format!("{}{}", &url[..start], &rest[at + 1..]),
         None => url.to_string(),
     }
-}
-
-/// The userinfo of the URL `input` as its serialization writes it
-/// (`user:password@` or `user@`), if it has any. A URL that does not
-/// parse (an invalid task URL, kept as given in its error) has it taken
-/// as written: whatever comes before the last `@` of the text between
-/// `://` and the path.
-fn credentials(input: &str) -> Option<String> {
-    let Ok(url) = Url::parse(input) else {
-        return written_userinfo(input);
-    };
-    match (url.username(), url.password()) {
-        ("", None) => None,
-        (user, Some(password)) => Some(format!("{user}:{password}@")),
-        (user, None) => Some(format!("{user}@")),
-    }
-}
-
-/// The `user:password@` of an unparsed URL, as written.
-fn written_userinfo(input: &str) -> Option<String> {
-    let rest = &input[input.find("://")? + 3..];
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    let at = authority.rfind('@')?;
-    Some(authority[..=at].to_string())
 }
 
 #[cfg(test)]
@@ -233,7 +241,38 @@ mod tests {
             url: "http://u:secret@[bad/".into(),
             reason: "invalid IPv6 address".into(),
         };
-        let scrubbed = invalid.without_credentials_of("http://u:secret@[bad/");
+        let scrubbed = invalid.without_credentials();
         assert!(!scrubbed.to_string().contains("secret"), "{scrubbed}");
+    }
+
+    /// Userinfo the parser writes otherwise than the input does (an `@`,
+    /// a space, a tab, a non-ASCII letter in the password) is taken out
+    /// all the same, from the URL and from an error carrying either
+    /// spelling of it.
+    #[test]
+    fn credentials_spelled_otherwise_by_the_parser_are_taken_out() {
+        let cases = [
+            ("http://u:p@ss@host/x", "http://host/x"),
+            ("http://u:p ss@host/x", "http://host/x"),
+            ("http://u:p\tss@host/x", "http://host/x"),
+            ("http://u:p\u{e4}ssword@host/x", "http://host/x"),
+            ("http://\u{fc}ser:pw@host/x?q#f", "http://host/x?q#f"),
+        ];
+        for (url, clean) in cases {
+            assert_eq!(without_credentials(url), clean, "{url:?}");
+            let parsed = Url::parse(url).map(String::from);
+            for carried in [Ok(url.to_string()), parsed] {
+                let error = FetchError::Status {
+                    url: carried.unwrap_or_default(),
+                    status: 404,
+                    retry_after: None,
+                };
+                let shown = format!("{0} {0:?}", error.without_credentials());
+                assert!(shown.contains("http://host/x"), "{url:?}: {shown}");
+                for secret in ["ss", "pw", "%", "\u{e4}", "\t", "u:", "ser"] {
+                    assert!(!shown.contains(secret), "{url:?}: {shown}");
+                }
+            }
+        }
     }
 }

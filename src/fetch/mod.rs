@@ -178,7 +178,7 @@ impl Fetcher {
     ) -> Result<Fetched, FetchError> {
         self.fetch_bounded(url, max_host_wait)
             .await
-            .map_err(|e| e.without_credentials_of(url))
+            .map_err(FetchError::without_credentials)
     }
 
     async fn fetch_bounded(
