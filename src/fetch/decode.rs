@@ -126,7 +126,7 @@ enum Codec {
     Deflate(Deflate),
     Gzip(Gzip),
     Brotli(Box<Brotli>),
-    Zstd(Box<zstd::stream::raw::Decoder<'static>>),
+    Zstd(Box<Zstd>),
 }
 
 impl Codec {
@@ -136,7 +136,19 @@ impl Codec {
             Codec::Deflate(d) => d.step(input, out),
             Codec::Gzip(g) => g.step(input, out),
             Codec::Brotli(b) => b.step(input, out),
-            Codec::Zstd(z) => zstd_step(z, input, out),
+            Codec::Zstd(z) => z.step(input, out),
+        }
+    }
+
+    /// Whether the body may end here even with input held back or a
+    /// member begun: a gzip member or zstd frame has ended, and what
+    /// follows it has produced nothing yet (the start of a magic number, a
+    /// header cut short). What came whole is the body, as browsers take it.
+    fn may_end(&self) -> bool {
+        match self {
+            Codec::Gzip(g) => g.may_end(),
+            Codec::Zstd(z) => z.may_end(),
+            Codec::Deflate(_) | Codec::Brotli(_) => false,
         }
     }
 }
@@ -164,12 +176,12 @@ impl Decoder {
             Coding::Deflate => Codec::Deflate(Deflate::default()),
             Coding::Gzip => Codec::Gzip(Gzip::default()),
             Coding::Brotli => Codec::Brotli(Box::default()),
-            Coding::Zstd => Codec::Zstd(Box::new(zstd_decoder().map_err(|e| {
-                DecodeError::Corrupt {
+            Coding::Zstd => {
+                Codec::Zstd(Box::new(Zstd::new().map_err(|e| DecodeError::Corrupt {
                     coding: coding.name(),
                     message: e.to_string(),
-                }
-            })?)),
+                })?))
+            }
         };
         Ok(Decoder {
             coding,
@@ -243,12 +255,14 @@ impl Decoder {
         self.ended
     }
 
-    /// Checks the body's end: Ok when it ended at a stream's end, or when
+    /// Checks the body's end: Ok when it ended at a stream's end, when
     /// the body was empty (a server that declares a coding for no
-    /// content).
+    /// content), or after a whole gzip member or zstd frame followed by
+    /// bytes that started no other one (a lone `0x1f`, a header cut
+    /// short).
     pub fn finish(&self) -> Result<(), DecodeError> {
         let unused = self.pos < self.input.len();
-        if self.ended || (self.complete && !unused && !self.full) {
+        if self.ended || (self.complete && !unused && !self.full) || self.codec.may_end() {
             Ok(())
         } else {
             Err(DecodeError::Truncated {
@@ -259,7 +273,10 @@ impl Decoder {
 }
 
 /// gzip (RFC 1952), one member after another as browsers take them;
-/// bytes after a member that open no other one are ignored.
+/// bytes after a member that open no other one are ignored, and so is a
+/// further member that fails before it decodes anything (a bad header
+/// after a magic number, say): the stream ends with the members before
+/// it.
 #[derive(Default)]
 struct Gzip {
     /// The member being decoded; `None` before the first and between
@@ -298,9 +315,17 @@ impl Gzip {
             None => self.member.insert(Decompress::new_gzip(15)),
         };
         let before = decompress.total_in();
-        let status = decompress
-            .decompress_vec(input, out, FlushDecompress::None)
-            .map_err(|e| e.to_string())?;
+        let status = match decompress.decompress_vec(input, out, FlushDecompress::None) {
+            Ok(status) => status,
+            Err(_) if self.after_member && decompress.total_out() == 0 => {
+                self.member = None;
+                return Ok(Stepped {
+                    used: input.len(),
+                    end: End::Stream,
+                });
+            }
+            Err(e) => return Err(e.to_string()),
+        };
         let used = usize::try_from(decompress.total_in() - before).unwrap_or(input.len());
         if status == Status::StreamEnd {
             self.member = None;
@@ -311,6 +336,10 @@ impl Gzip {
             });
         }
         Ok(Stepped { used, end: End::No })
+    }
+
+    fn may_end(&self) -> bool {
+        self.after_member && self.member.as_ref().is_none_or(|d| d.total_out() == 0)
     }
 }
 
@@ -372,24 +401,96 @@ impl Brotli {
 /// memory in every task fetching one.
 const ZSTD_WINDOW_LOG_MAX: u32 = 23;
 
-fn zstd_decoder() -> std::io::Result<zstd::stream::raw::Decoder<'static>> {
-    let mut decoder = zstd::stream::raw::Decoder::new()?;
-    decoder.set_parameter(DParameter::WindowLogMax(ZSTD_WINDOW_LOG_MAX))?;
-    Ok(decoder)
+/// The magic number opening a zstd frame, as it is written (RFC 8878
+/// §3.1.1).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// Whether `bytes` open a zstd frame or a skippable frame (magic
+/// 0x184D2A50 to 0x184D2A5F), or may when more comes (fewer than four).
+fn opens_zstd_frame(bytes: &[u8]) -> bool {
+    let n = bytes.len().min(4);
+    let skippable = |b: &[u8]| match b {
+        [] => true,
+        [first, rest @ ..] => first & 0xf0 == 0x50 && [0x2a, 0x4d, 0x18].starts_with(rest),
+    };
+    ZSTD_MAGIC.starts_with(&bytes[..n]) || skippable(&bytes[..n])
 }
 
-/// zstd (RFC 8878), one frame after another (skippable frames skipped).
-fn zstd_step(
-    decoder: &mut zstd::stream::raw::Decoder<'static>,
-    input: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<Stepped, String> {
-    let mut src = InBuffer::around(input);
-    let mut dst = OutBuffer::around(out);
-    let hint = decoder.run(&mut src, &mut dst).map_err(|e| e.to_string())?;
-    // zstd tells a frame decoded and flushed whole by asking for nothing.
-    let end = if hint == 0 { End::Member } else { End::No };
-    Ok(Stepped { used: src.pos, end })
+/// zstd (RFC 8878), one frame after another (skippable frames skipped);
+/// bytes after a frame that open no other one (a stray newline, zero
+/// padding) are ignored, as gzip's are, and so is a further frame that
+/// fails before it decodes anything.
+struct Zstd {
+    decoder: zstd::stream::raw::Decoder<'static>,
+    /// Whether a frame ended already.
+    after_frame: bool,
+    /// Between frames: the next bytes are a frame's first.
+    between: bool,
+    /// Output of the frame being decoded.
+    frame_out: usize,
+}
+
+impl Zstd {
+    fn new() -> std::io::Result<Self> {
+        let mut decoder = zstd::stream::raw::Decoder::new()?;
+        decoder.set_parameter(DParameter::WindowLogMax(ZSTD_WINDOW_LOG_MAX))?;
+        Ok(Zstd {
+            decoder,
+            after_frame: false,
+            between: true,
+            frame_out: 0,
+        })
+    }
+
+    fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
+        if self.after_frame && self.between {
+            if input.len() < ZSTD_MAGIC.len() && opens_zstd_frame(input) {
+                // Perhaps a magic number: wait for the rest.
+                return Ok(Stepped {
+                    used: 0,
+                    end: End::No,
+                });
+            }
+            if !opens_zstd_frame(input) {
+                return Ok(Stepped {
+                    used: input.len(),
+                    end: End::Stream,
+                });
+            }
+        }
+        let mut src = InBuffer::around(input);
+        let mut dst = OutBuffer::around(out);
+        let hint = match self.decoder.run(&mut src, &mut dst) {
+            Ok(hint) => hint,
+            Err(_) if self.after_frame && self.frame_out == 0 => {
+                return Ok(Stepped {
+                    used: input.len(),
+                    end: End::Stream,
+                });
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        let (used, produced) = (src.pos, dst.pos());
+        self.frame_out += produced;
+        if used > 0 || produced > 0 {
+            self.between = false;
+        }
+        // zstd tells a frame decoded and flushed whole by asking for nothing.
+        if hint == 0 {
+            self.after_frame = true;
+            self.between = true;
+            self.frame_out = 0;
+            return Ok(Stepped {
+                used,
+                end: End::Member,
+            });
+        }
+        Ok(Stepped { used, end: End::No })
+    }
+
+    fn may_end(&self) -> bool {
+        self.after_frame && self.frame_out == 0
+    }
 }
 
 #[cfg(test)]
@@ -423,6 +524,15 @@ mod tests {
 
     fn zstd(bytes: &[u8]) -> Vec<u8> {
         zstd::encode_all(bytes, 3).unwrap()
+    }
+
+    /// A zstd frame with its content checksum, so that any damage to the
+    /// content is found (`encode_all` writes none).
+    fn zstd_checked(bytes: &[u8]) -> Vec<u8> {
+        let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        e.include_checksum(true).unwrap();
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
     }
 
     /// Feeds `body` in chunks of `size`, pulling everything: the output,
@@ -534,18 +644,82 @@ mod tests {
         }
     }
 
+    /// A whole gzip member followed by what starts no member (a lone
+    /// `0x1f`, a magic number with a bad or cut-short header) is the
+    /// body: neither cut short (a transient error, retried to the
+    /// delivery limit) nor damaged (a permanent one), as the module's
+    /// rule for trailing bytes has it and as browsers read it.
+    #[test]
+    fn a_whole_gzip_member_ends_the_body_whatever_half_member_follows() {
+        let page = page();
+        let second = gzip(b"<p>second</p>");
+        for trailing in [
+            &[0x1f][..],
+            &[0x1f, 0x8b],
+            &[0x1f, 0x8b, 0x00],
+            &[0x1f, 0x8b, 0x00, 0x00, 0x00, 0x00],
+            &second[..5],
+        ] {
+            let body = [gzip(&page), trailing.to_vec()].concat();
+            for size in [1, 2, 7, 1000, body.len()] {
+                assert_eq!(
+                    decode(Coding::Gzip, &body, size).as_deref(),
+                    Ok(&page[..]),
+                    "{trailing:x?} {size}"
+                );
+            }
+        }
+    }
+
+    /// zstd reads trailing bytes as gzip does: a stray newline, zero
+    /// padding, the start of a magic number or a frame that fails before
+    /// it decodes anything end the body after the whole frame before
+    /// them; a skippable frame after it is skipped.
+    #[test]
+    fn a_whole_zstd_frame_ends_the_body_whatever_follows_without_a_frame() {
+        let page = page();
+        let mut bad_header = ZSTD_MAGIC.to_vec();
+        bad_header.extend([0xff; 8]);
+        let skippable = [0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, b'x', b'y'];
+        for trailing in [
+            &b"\n"[..],
+            &[0u8; 10],
+            &[0x28],
+            &ZSTD_MAGIC[..3],
+            &bad_header,
+            &skippable,
+        ] {
+            let body = [zstd(&page), trailing.to_vec()].concat();
+            for size in [1, 2, 7, 1000, body.len()] {
+                assert_eq!(
+                    decode(Coding::Zstd, &body, size).as_deref(),
+                    Ok(&page[..]),
+                    "{trailing:x?} {size}"
+                );
+            }
+        }
+        // Before any frame, zstd judges the bytes: no frame is no body.
+        assert!(matches!(
+            decode(Coding::Zstd, b"\n<html>", 4),
+            Err(DecodeError::Corrupt { .. })
+        ));
+    }
+
+    /// Damage each coding is sure to notice: gzip's CRC-32 and zstd's
+    /// content checksum catch any change to the content; brotli has no
+    /// checksum, so its stream header is made one no decoder takes (the
+    /// reserved window size `1000100`), and so is zstd's magic number.
     #[test]
     fn damaged_cut_short_and_empty_bodies() {
         let page = page();
-        for (coding, body) in [
-            (Coding::Gzip, gzip(&page)),
-            (Coding::Brotli, brotli(&page)),
-            (Coding::Zstd, zstd(&page)),
+        let mut brotli_bad_header = brotli(&page);
+        brotli_bad_header[0] = (brotli_bad_header[0] & 0x80) | 0x11;
+        let mut zstd_bad_magic = zstd(&page);
+        zstd_bad_magic[0] ^= 0xff;
+        for (coding, damaged) in [
+            (Coding::Brotli, brotli_bad_header),
+            (Coding::Zstd, zstd_bad_magic),
         ] {
-            let mut damaged = body.clone();
-            for b in &mut damaged[12..40] {
-                *b ^= 0x55;
-            }
             assert!(
                 matches!(
                     decode(coding, &damaged, 512),
@@ -553,6 +727,25 @@ mod tests {
                 ),
                 "{coding:?}"
             );
+        }
+        for (coding, body) in [
+            (Coding::Gzip, gzip(&page)),
+            (Coding::Brotli, brotli(&page)),
+            (Coding::Zstd, zstd_checked(&page)),
+        ] {
+            if coding != Coding::Brotli {
+                let mut damaged = body.clone();
+                for b in &mut damaged[12..40] {
+                    *b ^= 0x55;
+                }
+                assert!(
+                    matches!(
+                        decode(coding, &damaged, 512),
+                        Err(DecodeError::Corrupt { .. })
+                    ),
+                    "{coding:?}"
+                );
+            }
             let half = &body[..body.len() / 2];
             assert_eq!(
                 decode(coding, half, 512),
