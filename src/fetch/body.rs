@@ -3,7 +3,9 @@
 //! in another case (`GZIP`) or as `x-gzip`, and takes deflate only
 //! zlib-wrapped. Errors are typed as reqwest's decoding errors were: a
 //! damaged stream is [`FetchError::Http`], one that ends early
-//! [`FetchError::Connect`] (the connection may have been cut off).
+//! [`FetchError::Connect`] (the connection may have been cut off); a
+//! decoder that could not be set up is [`FetchError::Local`], this
+//! process's fault, not the page's.
 
 use super::client::classify;
 use super::decode::{Coding, DecodeError, Decoder};
@@ -77,5 +79,39 @@ fn decode_error(e: DecodeError, url: &str) -> FetchError {
     match e {
         DecodeError::Corrupt { .. } => FetchError::Http { url, message },
         DecodeError::Truncated { .. } => FetchError::Connect { url, message },
+        DecodeError::Local { .. } => FetchError::Local { url, message },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A decoder that cannot be set up is this process's failure, tried
+    /// again (a fault once the worker's deliveries are used up), not a
+    /// page that does not decode; the page's own failures stay as they
+    /// were.
+    #[test]
+    fn a_decoder_that_cannot_be_set_up_is_a_local_transient_failure() {
+        let url = "http://example.org/";
+        let local = decode_error(
+            DecodeError::Local {
+                coding: "zstd",
+                message: "out of memory".into(),
+            },
+            url,
+        );
+        assert_eq!(local.kind(), "local");
+        assert!(local.is_transient(), "{local}");
+        let corrupt = decode_error(
+            DecodeError::Corrupt {
+                coding: "gzip",
+                message: "bad block".into(),
+            },
+            url,
+        );
+        assert_eq!((corrupt.kind(), corrupt.is_transient()), ("http", false));
+        let cut = decode_error(DecodeError::Truncated { coding: "gzip" }, url);
+        assert_eq!((cut.kind(), cut.is_transient()), ("connect", true));
     }
 }

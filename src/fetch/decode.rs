@@ -99,6 +99,13 @@ pub enum DecodeError {
     /// The body ended inside the stream.
     #[error("{coding} stream cut short: unexpected end of file")]
     Truncated { coding: &'static str },
+    /// The decoder could not be set up here (zstd's context could not be
+    /// allocated): a fault of this process, not of the page.
+    #[error("cannot set up the {coding} decoder: {message}")]
+    Local {
+        coding: &'static str,
+        message: String,
+    },
 }
 
 /// What one step of a decompressor did.
@@ -176,12 +183,10 @@ impl Decoder {
             Coding::Deflate => Codec::Deflate(Deflate::default()),
             Coding::Gzip => Codec::Gzip(Gzip::default()),
             Coding::Brotli => Codec::Brotli(Box::default()),
-            Coding::Zstd => {
-                Codec::Zstd(Box::new(Zstd::new().map_err(|e| DecodeError::Corrupt {
-                    coding: coding.name(),
-                    message: e.to_string(),
-                })?))
-            }
+            Coding::Zstd => Codec::Zstd(Box::new(Zstd::new().map_err(|e| DecodeError::Local {
+                coding: coding.name(),
+                message: e.to_string(),
+            })?)),
         };
         Ok(Decoder {
             coding,

@@ -27,6 +27,7 @@ macro_rules! url_field {
             | FetchError::TooManyRedirects { url, .. }
             | FetchError::RedirectLoop { url }
             | FetchError::Http { url, .. }
+            | FetchError::Local { url, .. }
             | FetchError::Extract { url, .. }
             | FetchError::HostBusy { url, .. } => Some(url),
             FetchError::Client(_) => None,
@@ -96,6 +97,11 @@ pub enum FetchError {
     /// Any other HTTP-level failure (protocol error, broken body, decoding).
     #[error("HTTP error fetching {url}: {message}")]
     Http { url: String, message: String },
+    /// A failure of this process, not of the page: a body's decoder could
+    /// not be set up (zstd's context not allocated, memory short). Tried
+    /// again, as network trouble is: it may pass.
+    #[error("local failure fetching {url}: {message}")]
+    Local { url: String, message: String },
     /// The page arrived but the core refused it.
     #[error("extraction failed for {url}: {source}")]
     Extract {
@@ -133,6 +139,7 @@ impl FetchError {
             FetchError::TooManyRedirects { .. } => "too_many_redirects",
             FetchError::RedirectLoop { .. } => "redirect_loop",
             FetchError::Http { .. } => "http",
+            FetchError::Local { .. } => "local",
             FetchError::Extract { .. } => "extract",
             FetchError::HostBusy { .. } => "host_busy",
             FetchError::Client(_) => "client",
@@ -158,12 +165,13 @@ impl FetchError {
     }
 
     /// Whether trying again later may succeed: network trouble (a DNS
-    /// lookup that failed for now among it), timeouts,
+    /// lookup that failed for now among it), a local failure, timeouts,
     /// 429 and the 5xx statuses of overloaded or restarting servers, and a
     /// robots.txt that could not be read for such a reason.
     pub fn is_transient(&self) -> bool {
         match self {
             FetchError::Connect { .. } | FetchError::Timeout { .. } => true,
+            FetchError::Local { .. } => true,
             FetchError::Dns { temporary, .. } => *temporary,
             FetchError::HostBusy { .. } => true,
             FetchError::Robots { temporary, .. } => *temporary,

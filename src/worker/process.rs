@@ -119,6 +119,7 @@ impl TaskError {
     /// | fetch | `extract` | outcome | the core refused the page (binary, over `max_bytes` or `max_lines`) |
     /// | fetch | `invalid_url` | fault | mostly the task's own URL does not parse: a producer's bug (a redirect to a scheme other than http(s) shares the kind, and is rare) |
     /// | fetch | `client` | fault | the HTTP client could not be built |
+    /// | fetch | `local` | fault | the worker's own failure (a body's decoder could not be set up): transient, retried, dead-lettered once its deliveries are used up |
     /// | warc | `skipped` | outcome | a record task's record is no HTML page (type, status, media type, over `max_payload`, a continuation) |
     /// | warc | `too_large` | outcome | a record task's record is in a gzip member or zstd frame over `max_member` |
     /// | extract | `skipped`, `payload`, `extract` | outcome | a record task's payload is no HTML, does not decode, or the core refused it |
@@ -634,6 +635,10 @@ mod tests {
                 host: "example.org".into(),
                 wait: Duration::from_secs(1),
             },
+            FetchError::Local {
+                url: url(),
+                message: message(),
+            },
             FetchError::Client(message()),
         ]
     }
@@ -660,6 +665,7 @@ mod tests {
                 | FetchError::Extract { .. } => true,
                 FetchError::InvalidUrl { .. }
                 | FetchError::Client(_)
+                | FetchError::Local { .. }
                 | FetchError::Connect { .. }
                 | FetchError::Timeout { .. }
                 | FetchError::HostBusy { .. } => false,
