@@ -6,6 +6,11 @@
 //! [`FetchError::Connect`] (the connection may have been cut off); a
 //! decoder that could not be set up is [`FetchError::Local`], this
 //! process's fault, not the page's.
+//!
+//! Decoding yields to the runtime between pieces (it uses up the task's
+//! cooperative budget, as reading a socket does): a small compressed chunk
+//! can decode to `max_body` bytes without a read that would wait, and the
+//! task's deadline must still be able to end it.
 
 use super::client::classify;
 use super::decode::{Coding, DecodeError, Decoder};
@@ -50,6 +55,9 @@ impl<'a> Body<'a> {
             return next_chunk(self.response, self.url).await;
         };
         loop {
+            // A chunk may decode to many pieces with no read in between:
+            // give the runtime its turn (a deadline, other tasks).
+            tokio::task::coop::consume_budget().await;
             if let Some(piece) = decoder.pull().map_err(|e| decode_error(e, self.url))? {
                 return Ok(Some(piece));
             }
@@ -86,6 +94,7 @@ fn decode_error(e: DecodeError, url: &str) -> FetchError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     /// A decoder that cannot be set up is this process's failure, tried
     /// again (a fault once the worker's deliveries are used up), not a
@@ -113,5 +122,35 @@ mod tests {
         assert_eq!((corrupt.kind(), corrupt.is_transient()), ("http", false));
         let cut = decode_error(DecodeError::Truncated { coding: "gzip" }, url);
         assert_eq!((cut.kind(), cut.is_transient()), ("connect", true));
+    }
+
+    /// One small chunk that decodes to many pieces gives the runtime its
+    /// turn while it decodes: a task spawned on a one-thread runtime (as a
+    /// deadline's timer would be served) runs before the last piece.
+    #[tokio::test(flavor = "current_thread")]
+    async fn decoding_one_chunk_yields_to_the_runtime() {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(&vec![b'a'; 32 << 20]).expect("gzip");
+        let bomb = e.finish().expect("gzip");
+        let mut response = Response::from(
+            hyper::Response::builder()
+                .header(reqwest::header::CONTENT_ENCODING, "gzip")
+                .body(bomb)
+                .expect("response"),
+        );
+        let other = tokio::spawn(async {});
+        let mut body = Body::new(&mut response, "http://example.org/").expect("body");
+        let (mut pieces, mut other_ran_at) = (0, None);
+        while body.chunk().await.expect("decodes").is_some() {
+            pieces += 1;
+            if other_ran_at.is_none() && other.is_finished() {
+                other_ran_at = Some(pieces);
+            }
+        }
+        assert!(pieces >= 500, "{pieces}");
+        assert!(
+            other_ran_at.is_some_and(|at| at < pieces),
+            "the other task ran at piece {other_ran_at:?} of {pieces}"
+        );
     }
 }
