@@ -824,6 +824,44 @@ async fn robots_txt_server_error_disallows_everything_for_now() {
     assert_eq!(srv.hits("/page"), 0);
 }
 
+/// A robots.txt in codings the fetcher does not decode (stacked, or
+/// unknown) cannot be read: it disallows everything for now, as an
+/// unreadable one does, instead of reaching the parser still compressed
+/// and allowing everything.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_robots_txt_in_a_coding_not_decoded_disallows_everything_for_now() {
+    let rules = b"User-agent: *\nDisallow: /\n";
+    for (coding, body) in [
+        ("gzip, gzip", gzip(&gzip(rules))),
+        ("compress", gzip(rules)),
+    ] {
+        let srv = Server::start(move |r: &Request| match r.path.as_str() {
+            "/robots.txt" => response(
+                "200 OK",
+                &[("Content-Type", "text/plain"), ("Content-Encoding", coding)],
+                &body,
+            ),
+            _ => html(article("Page", 5).as_bytes()),
+        })
+        .await;
+        let e = fetcher(options())
+            .fetch(&srv.url("/page"))
+            .await
+            .expect_err("robots.txt unreadable");
+        assert!(
+            matches!(
+                e,
+                FetchError::Robots {
+                    temporary: true,
+                    ..
+                }
+            ),
+            "{coding}: {e}"
+        );
+        assert_eq!(srv.hits("/page"), 0, "{coding}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn non_html_is_skipped_with_a_reason() {
     let srv = server(|_| {

@@ -60,6 +60,24 @@ impl Coding {
         named
     }
 
+    /// Whether the `Content-Encoding` headers name a coding, or codings,
+    /// not decoded here: one unknown, more than one (`gzip, gzip`), or a
+    /// header that is not text. Such a body is passed on as it came; a
+    /// caller that cannot use it so (robots.txt) tells it by this.
+    pub fn undecodable(headers: &HeaderMap) -> bool {
+        let names_one = |value: &str| {
+            value
+                .split(',')
+                .map(str::trim)
+                .any(|t| !t.is_empty() && !t.eq_ignore_ascii_case("identity"))
+        };
+        let names_any = headers
+            .get_all(CONTENT_ENCODING)
+            .iter()
+            .any(|v| v.to_str().map_or(true, names_one));
+        names_any && Coding::of(headers).is_none()
+    }
+
     fn named(token: &str) -> Option<Coding> {
         let is = |name: &str| token.eq_ignore_ascii_case(name);
         if is("gzip") || is("x-gzip") {
@@ -583,6 +601,25 @@ mod tests {
             &["identity"],
         ] {
             assert_eq!(of(passed), None, "{passed:?}");
+        }
+        let undecodable = |values: &[&'static str]| Coding::undecodable(&headers(values));
+        for named in [
+            &["gzip, gzip"][..],
+            &["gzip", "GZIP"],
+            &["gzip, br"],
+            &["compress"],
+            &["identity, x-unknown"],
+        ] {
+            assert!(undecodable(named), "{named:?}");
+        }
+        for decoded in [
+            &["gzip"][..],
+            &["identity"],
+            &[],
+            &[" , identity"],
+            &["Zstd"],
+        ] {
+            assert!(!undecodable(decoded), "{decoded:?}");
         }
     }
 

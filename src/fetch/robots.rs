@@ -2,14 +2,18 @@
 //! `texting_robots` and cached with a TTL. As crawlers customarily do: a
 //! 2xx is parsed (a rule the parser refuses is dropped, the rest kept; a
 //! file it cannot read at all allows everything), a 4xx allows everything, a
-//! 429, a 5xx or an unreachable host disallows everything for a shorter
-//! while, and a page refused for it may be tried again later (the
+//! 429, a 5xx, an unreachable host or a 2xx whose body cannot be read
+//! (cut off, damaged, or in a content coding the fetcher does not decode:
+//! stacked as `gzip, gzip`, or unknown, which would reach the parser
+//! still compressed and parse to allow-all) disallows everything for a
+//! shorter while, and a page refused for it may be tried again later (the
 //! refusal is temporary: the worker requeues the task rather than
 //! dead-lettering it). Crawl-delay is read for the rate limiter. One fetch per origin
 //! at a time: concurrent tasks for the same origin wait for the first.
 
 use super::body::Body;
 use super::client::classify;
+use super::decode::Coding;
 use super::error::FetchError;
 use super::guard::Guard;
 use super::page::redirect_target;
@@ -269,8 +273,13 @@ fn parsable_lines(agent: &str, body: &[u8]) -> Vec<u8> {
     kept
 }
 
-/// Reads at most [`MAX_ROBOTS_BYTES`] (the rest is ignored, as Google does).
+/// Reads at most [`MAX_ROBOTS_BYTES`] (the rest is ignored, as Google does);
+/// `None` when the body cannot be read, or decoded: a coding the fetcher
+/// does not decode leaves it compressed, and no robots.txt to parse.
 async fn read_capped(response: &mut reqwest::Response, url: &str) -> Option<Vec<u8>> {
+    if Coding::undecodable(response.headers()) {
+        return None;
+    }
     let mut decoded = Body::new(response, url).ok()?;
     let mut body = Vec::new();
     while let Some(chunk) = decoded.chunk().await.ok()? {
