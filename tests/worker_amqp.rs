@@ -612,6 +612,71 @@ async fn ctrl_c_stops_enqueue_where_it_can_resume() {
     teardown(conn, &ch, &names).await;
 }
 
+/// A list that signals when it has been read to its end.
+struct SignallingList {
+    rest: &'static [u8],
+    read_out: Arc<tokio::sync::Notify>,
+}
+
+impl tokio::io::AsyncRead for SignallingList {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let n = self.rest.len().min(buf.remaining());
+        buf.put_slice(&self.rest[..n]);
+        self.rest = &self.rest[n..];
+        if n == 0 {
+            self.read_out.notify_one();
+        }
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+/// Ctrl-C while the last window of a list read to its end is confirmed:
+/// once every confirm has come there is nothing to resume, and the run
+/// ends as a finished one (no "resume with --skip" for a done list).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enqueue_interrupted_while_its_finished_list_is_confirmed_ends_as_done() {
+    let names = Names::with_prefix(&unique("interrupt-done"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let list: String = (0..50).map(|i| format!("http://a.example/{i}\n")).collect();
+    let read_out = Arc::new(tokio::sync::Notify::new());
+    let reader = SignallingList {
+        rest: Box::leak(list.into_bytes().into_boxed_slice()),
+        read_out: Arc::clone(&read_out),
+    };
+    let queue = worker::enqueue::Queue {
+        amqp_url: AMQP,
+        names: &names,
+        delivery_limit: 3,
+        encoding: Encoding::Protobuf,
+    };
+    // Ctrl-C as soon as the list is read out: while the confirms of its
+    // last (and only) window are waited for.
+    let interrupt = async move { read_out.notified().await };
+    let mut settled = Vec::new();
+    let progress = worker::enqueue::enqueue_lines(
+        &queue,
+        tokio::io::BufReader::new(reader),
+        worker::enqueue::LineKind::Urls,
+        0,
+        |e| panic!("no bad line: {e}"),
+        interrupt,
+        |p| settled.push(p),
+    )
+    .await
+    .expect("a finished list is done, interrupted or not");
+    assert_eq!((progress.confirmed, progress.lines), (50, 50));
+    assert_eq!(settled.last(), Some(&progress));
+    let queued = topology::ready_count(&ch, &names.tasks)
+        .await
+        .expect("passive declare");
+    assert_eq!(queued, 50);
+    teardown(conn, &ch, &names).await;
+}
+
 /// Tasks for a host whose next request slot is further out than
 /// `max_host_wait` are put aside in the delay queue at once rather than
 /// wait asleep in a task slot, come back after `defer_delay`, and once put

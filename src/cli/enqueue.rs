@@ -4,11 +4,15 @@
 //! confirmed; bad lines are reported by number and skipped (exit 1); a run
 //! the broker stops says how far it got and how to resume (`--skip`,
 //! exit 2); so does one stopped by Ctrl-C, once the tasks it published are
-//! confirmed or 10 s have passed (exit 130).
+//! confirmed or 10 s have passed (exit 130; exit 0 if the list had been
+//! read to its end and all of it was confirmed after all). A second
+//! Ctrl-C during that wait ends the run at once (exit 130), saying how far
+//! the list is known to have got.
 
 use super::worker::QueueArgs;
 use anyhow::Context;
-use linesift::worker::enqueue::{self, EnqueueError, LineKind};
+use linesift::worker::enqueue::{self, EnqueueError, LineKind, Progress, Stopped};
+use std::cell::Cell;
 use std::process::ExitCode;
 use tokio::io::{AsyncRead, BufReader};
 
@@ -82,24 +86,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             delivery_limit: args.queue.delivery_limit,
             encoding: args.queue.encoding(),
         };
-        // Ctrl-C stops the run where it can resume; if the handler
-        // cannot be installed, only the default (death) is lost.
-        let interrupt = async {
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
+        // Ctrl-C stops the run where it can resume; a second one ends it
+        // at once. If the handler cannot be installed, only the default
+        // (death) is lost.
+        let (count, presses) = tokio::sync::watch::channel(0u32);
+        let pressed = |n: u32| {
+            let mut presses = presses.clone();
+            async move {
+                if presses.wait_for(|seen| *seen >= n).await.is_err() {
+                    std::future::pending::<()>().await;
+                }
             }
         };
-        anyhow::Ok(
-            enqueue::enqueue_lines(
-                &queue,
-                BufReader::with_capacity(1 << 16, input),
-                kind,
-                args.skip,
-                bad,
-                interrupt,
-            )
-            .await,
-        )
+        // How far the list is known to have got, for a second Ctrl-C.
+        let known = Cell::new(Progress {
+            lines: args.skip,
+            ..Progress::default()
+        });
+        let run = enqueue::enqueue_lines(
+            &queue,
+            BufReader::with_capacity(1 << 16, input),
+            kind,
+            args.skip,
+            bad,
+            pressed(1),
+            |progress| known.set(progress),
+        );
+        tokio::select! {
+            outcome = run => anyhow::Ok(outcome),
+            () = pressed(2) => {
+                let stopped = Stopped {
+                    progress: known.get(),
+                    source: EnqueueError::InterruptedAgain,
+                };
+                let stopped = anyhow::Error::new(stopped).context(list.to_string());
+                eprintln!("linesift: {stopped:#}");
+                std::process::exit(INTERRUPTED_EXIT.into());
+            }
+            never = count_presses(count) => match never {},
+        }
     });
     // Not waiting for stdin's reader thread, blocked in a read that an
     // interrupted run abandoned (it would hold the process until the
@@ -107,7 +132,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     runtime.shutdown_background();
     let progress = match outcome? {
         Ok(progress) => progress,
-        Err(stopped) if matches!(stopped.source, EnqueueError::Interrupted) => {
+        Err(stopped)
+            if matches!(
+                stopped.source,
+                EnqueueError::Interrupted | EnqueueError::InterruptedAgain
+            ) =>
+        {
             // The line a dropped connection prints, with its cause.
             let stopped = anyhow::Error::new(stopped).context(list.to_string());
             eprintln!("linesift: {stopped:#}");
@@ -127,4 +157,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Counts Ctrl-C presses on `count`; never returns (pending for good if
+/// the handler cannot be installed).
+async fn count_presses(count: tokio::sync::watch::Sender<u32>) -> std::convert::Infallible {
+    loop {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+        count.send_modify(|n| *n += 1);
+    }
 }

@@ -121,6 +121,14 @@ pub enum EnqueueError {
     /// tasks already published.
     #[error("interrupted")]
     Interrupted,
+    /// Stopped on a second request while the confirms were waited for:
+    /// those still awaited may or may not have been taken.
+    #[error(
+        "interrupted again before the confirms still awaited came (whether the tasks \
+         published after those lines were taken is unknown: resumed, they are published \
+         again, with the same ids)"
+    )]
+    InterruptedAgain,
 }
 
 /// Tasks published and confirmed at once (a window): confirms pipelined,
@@ -160,7 +168,9 @@ pub struct Progress {
     pub skipped: usize,
 }
 
-/// A list that stopped part way, and how far it got.
+/// A list that stopped part way, and how far it is known to have got
+/// (tasks published after that may have been taken too: resumed, they are
+/// published again, with the same ids).
 #[derive(Debug, thiserror::Error)]
 #[error("{}", stopped_at(progress))]
 pub struct Stopped {
@@ -188,7 +198,13 @@ fn stopped_at(progress: &Progress) -> String {
 ///
 /// When `interrupt` resolves (Ctrl-C), reading stops; the tasks already
 /// published are waited for, at most [`INTERRUPTED_CONFIRM_WAIT`], and
-/// the run ends as [`EnqueueError::Interrupted`] with how far it got.
+/// the run ends as [`EnqueueError::Interrupted`] with how far it got, or,
+/// when the list had been read to its end and every task of it confirmed
+/// after all, as `Ok`: there is nothing left to resume.
+///
+/// `settled` is told how far the list is known to have got each time that
+/// grows, so that a caller that gives up on the run (a second Ctrl-C)
+/// can say so without waiting for it.
 pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     queue: &Queue<'_>,
     mut list: R,
@@ -196,6 +212,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     skip: usize,
     mut bad: impl FnMut(LineError),
     interrupt: impl Future<Output = ()>,
+    mut settled: impl FnMut(Progress),
 ) -> Result<Progress, Stopped> {
     let names = queue.names;
     let mut progress = Progress {
@@ -217,6 +234,8 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     };
     let (connection, publisher) = opened.map_err(stop(progress))?;
     let (mut line, mut number, mut ended) = (Vec::new(), 0usize, false);
+    // Some task of the last window was not confirmed in time.
+    let mut unconfirmed = false;
     // When the confirms of an interrupted run stop being waited for.
     let mut interrupted: Option<Instant> = None;
     while !ended && interrupted.is_none() {
@@ -272,7 +291,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
         // is done up to the last task confirmed before the first refused;
         // an interrupted one, up to the last confirmed in time.
         let mut refused = None;
-        let mut unconfirmed = false;
+        unconfirmed = false;
         for (at, p) in pending {
             let mut confirm = std::pin::pin!(p.confirmed());
             let confirmed = loop {
@@ -290,6 +309,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
                 Some(Ok(())) if refused.is_none() => {
                     progress.confirmed += 1;
                     progress.lines = at;
+                    settled(progress);
                 }
                 Some(Ok(())) => {}
                 Some(Err(e)) => {
@@ -307,22 +327,28 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
         progress.skipped += skipped;
         if !unconfirmed {
             progress.lines = progress.lines.max(read_to);
+            settled(progress);
         }
     }
+    // Bounded as the confirms were: neither a finished list nor Ctrl-C
+    // may hang on a broker that does not answer (the tasks are confirmed:
+    // the close only tidies up).
     let closing = connection.close(200, "enqueued".into());
-    let Some(deadline) = interrupted else {
-        let _ = closing.await;
+    let soonest = Instant::now() + CLOSE_WAIT;
+    let close_by = interrupted.map_or(soonest, |deadline| deadline.max(soonest));
+    let _ = tokio::time::timeout_at(close_by, closing).await;
+    if interrupted.is_none() || (ended && !unconfirmed) {
+        // Read to its end and all of it confirmed, though Ctrl-C came
+        // while the last confirms were waited for: done.
         return Ok(progress);
-    };
-    // Bounded as the confirms were: Ctrl-C must not hang on a broker that
-    // does not answer.
-    let _ = tokio::time::timeout_at(deadline.max(Instant::now() + CLOSE_WAIT), closing).await;
+    }
     Err(stop(progress)(EnqueueError::Interrupted))
 }
 
-/// How long an interrupted run waits for the broker to close the
-/// connection, at least (when its confirms used up their wait).
-const CLOSE_WAIT: Duration = Duration::from_secs(1);
+/// How long a run waits for the broker to close the connection once its
+/// tasks are confirmed (at least, for an interrupted run whose confirms
+/// used up their wait).
+pub const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 /// Connects, declares the topology (with the workers' delivery limit) and
 /// opens a confirming publisher.
@@ -398,7 +424,8 @@ pub async fn enqueue(
         }
         publish::confirm_all(pending).await?;
     }
-    let _ = connection.close(200, "enqueued".into()).await;
+    let closing = connection.close(200, "enqueued".into());
+    let _ = tokio::time::timeout(CLOSE_WAIT, closing).await;
     Ok(tasks.len())
 }
 
