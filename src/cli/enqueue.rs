@@ -4,10 +4,11 @@
 //! confirmed; bad lines are reported by number and skipped (exit 1); a run
 //! the broker stops says how far it got and how to resume (`--skip`,
 //! exit 2); so does one stopped by Ctrl-C, once the tasks it published are
-//! confirmed or 10 s have passed (exit 130; exit 0 if the list had been
-//! read to its end and all of it was confirmed after all). A second
-//! Ctrl-C during that wait ends the run at once (exit 130), saying how far
-//! the list is known to have got.
+//! confirmed or 10 s have passed, and then dies by SIGINT as it would
+//! uncaught (a shell reports 130 and a loop running it stops; exit 0 if
+//! the list had been read to its end and all of it was confirmed after
+//! all). A second Ctrl-C during that wait ends the run at once (by SIGINT
+//! too), saying how far the list is known to have got.
 
 use super::worker::QueueArgs;
 use anyhow::Context;
@@ -15,10 +16,6 @@ use linesift::worker::enqueue::{self, EnqueueError, LineKind, Progress, Stopped}
 use std::cell::Cell;
 use std::process::ExitCode;
 use tokio::io::{AsyncRead, BufReader};
-
-/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as a shell
-/// reports a process SIGINT killed).
-const INTERRUPTED_EXIT: u8 = 130;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -121,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 };
                 let stopped = anyhow::Error::new(stopped).context(list.to_string());
                 eprintln!("linesift: {stopped:#}");
-                std::process::exit(INTERRUPTED_EXIT.into());
+                super::interrupt::die_by_interrupt();
             }
             never = count_presses(count) => match never {},
         }
@@ -141,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // The line a dropped connection prints, with its cause.
             let stopped = anyhow::Error::new(stopped).context(list.to_string());
             eprintln!("linesift: {stopped:#}");
-            return Ok(ExitCode::from(INTERRUPTED_EXIT));
+            super::interrupt::die_by_interrupt();
         }
         Err(stopped) => return Err(anyhow::Error::new(stopped).context(list.to_string())),
     };

@@ -147,6 +147,16 @@ fn ignored(signal: libc::c_int) -> bool {
     old.is_some_and(|old| old.sa_sigaction == libc::SIG_IGN)
 }
 
+/// Ends the process as an uncaught Ctrl-C would, for a command that caught
+/// SIGINT to stop cleanly (`enqueue`): killed by SIGINT (exit 130 where
+/// there are no signals), so that a shell loop running it stops too.
+pub fn die_by_interrupt() -> ! {
+    #[cfg(unix)]
+    die_by(libc::SIGINT);
+    #[cfg(not(unix))]
+    std::process::exit(130)
+}
+
 /// Ends the process by `signal` with its default action, as if it had not
 /// been caught, so that the parent sees it killed by the signal.
 #[cfg(unix)]
