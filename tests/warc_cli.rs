@@ -472,15 +472,7 @@ fn the_output_is_replaced_only_when_complete() {
         .unwrap();
     let name = out.file_name().unwrap().to_string_lossy().into_owned();
     let temp = out.with_file_name(format!(".{name}.tmp-{}", child.id()));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !temp.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no {}",
-            temp.display()
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    wait_until_made(&temp);
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
@@ -534,15 +526,7 @@ fn a_run_in_progress(
     // `exec` keeps the shell's pid, which names the temporary file.
     let name = out.file_name().unwrap().to_string_lossy().into_owned();
     let temp = out.with_file_name(format!(".{name}.tmp-{}", child.id()));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !temp.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no {}",
-            temp.display()
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    wait_until_made(&temp);
     (child, stdin, temp)
 }
 
@@ -650,5 +634,18 @@ fn jsonl_says_which_pages_are_not_whole() {
             Some(reason) => assert_eq!(line["warc_truncated"].as_str(), Some(*reason), "{id}"),
             None => assert!(line.get("warc_truncated").is_none(), "{id}: {line}"),
         }
+    }
+}
+
+/// Waits (30 s at most) until `path` exists: a run's temporary output.
+fn wait_until_made(path: &Path) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !path.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {}",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }

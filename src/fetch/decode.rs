@@ -517,12 +517,13 @@ impl Zstd {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use reqwest::header::HeaderValue;
     use std::io::Write;
 
-    fn page() -> Vec<u8> {
+    /// A page that compresses well, for the codings' tests (inflate's too).
+    pub(in crate::fetch) fn page() -> Vec<u8> {
         let mut page = b"<html><body>".to_vec();
         for i in 0..2000 {
             page.extend_from_slice(format!("<p>Paragraph {i} of the story.</p>\n").as_bytes());

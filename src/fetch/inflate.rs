@@ -64,17 +64,10 @@ pub fn is_zlib_header(cmf: u8, flg: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fetch::decode::tests::page;
     use crate::fetch::decode::{Coding, DecodeError, Decoder, PIECE};
     use hyper::body::Bytes;
     use std::io::Write;
-
-    fn page() -> Vec<u8> {
-        let mut page = b"<html><body>".to_vec();
-        for i in 0..2000 {
-            page.extend_from_slice(format!("<p>Paragraph {i} of the story.</p>\n").as_bytes());
-        }
-        page
-    }
 
     fn zlib(bytes: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
