@@ -682,6 +682,59 @@ async fn enqueue_interrupted_while_its_finished_list_is_confirmed_ends_as_done()
     teardown(conn, &ch, &names).await;
 }
 
+/// `enqueue` started with SIGINT ignored (`nohup`, a script's background
+/// job) leaves it ignored: a SIGINT neither stops nor kills it, and the
+/// list, finished after it, is enqueued whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enqueue_started_with_sigint_ignored_keeps_it_ignored() {
+    use tokio::io::AsyncWriteExt;
+    let names = Names::with_prefix(&unique("ignored"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let mut child = tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' INT; exec \"$0\" enqueue - --delivery-limit 3")
+        .arg(env!("CARGO_BIN_EXE_linesift"))
+        .env("AMQP_URL", AMQP)
+        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn enqueue");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"http://a.example/1\nhttp://a.example/2\n")
+        .await
+        .expect("write");
+    stdin.flush().await.expect("flush");
+    // Connected and publishing: its first tasks are in the queue.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while topology::ready_count(&ch, &names.tasks).await.unwrap_or(0) < 2 {
+        assert!(tokio::time::Instant::now() < deadline, "never published");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let pid = child.id().expect("pid").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill -INT");
+    assert!(sent.success());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    stdin
+        .write_all(b"http://a.example/3\n")
+        .await
+        .expect("still reading after SIGINT");
+    drop(stdin);
+    let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output())
+        .await
+        .expect("ends with its list")
+        .expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("3 task(s) confirmed"), "{stderr}");
+    teardown(conn, &ch, &names).await;
+}
+
 /// Tasks for a host whose next request slot is further out than
 /// `max_host_wait` are put aside in the delay queue at once rather than
 /// wait asleep in a task slot, come back after `defer_delay`, and once put

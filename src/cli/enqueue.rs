@@ -159,6 +159,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Counts Ctrl-C presses on `count`; never returns (pending for good if
 /// the handler cannot be installed).
 async fn count_presses(count: tokio::sync::watch::Sender<u32>) -> std::convert::Infallible {
+    // Started with SIGINT ignored (`nohup`, a background job of a script):
+    // it stays ignored, as `linesift warc` leaves it.
+    if super::interrupt::sigint_ignored() {
+        return std::future::pending().await;
+    }
     loop {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

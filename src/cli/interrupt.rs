@@ -147,6 +147,16 @@ fn ignored(signal: libc::c_int) -> bool {
     old.is_some_and(|old| old.sa_sigaction == libc::SIG_IGN)
 }
 
+/// Whether the process was started with SIGINT ignored (`SIG_IGN`), so
+/// that a command catching it can leave it so (false where there are no
+/// signals).
+pub fn sigint_ignored() -> bool {
+    #[cfg(unix)]
+    return ignored(libc::SIGINT);
+    #[cfg(not(unix))]
+    false
+}
+
 /// Ends the process as an uncaught Ctrl-C would, for a command that caught
 /// SIGINT to stop cleanly (`enqueue`): killed by SIGINT (exit 130 where
 /// there are no signals), so that a shell loop running it stops too.
