@@ -6,6 +6,7 @@
 
 mod warc_support;
 
+use linesift::warc::compression::DETECT_WINDOW;
 use linesift::warc::{Item, ReaderOptions, WarcError, WarcReader};
 use std::io::Cursor;
 use std::path::Path;
@@ -287,6 +288,109 @@ fn junk_before_gzip_members_of_any_os_is_skipped() {
         let garbage = format!("{} bytes of garbage before the next record", junk.len());
         assert_eq!(errors(&items), vec![garbage], "OS {os}");
     }
+}
+
+/// The page ids and error messages read from `bytes`, which must give no
+/// fatal error.
+fn read_all_ok(bytes: Vec<u8>, what: &str) -> (Vec<String>, Vec<String>) {
+    let (items, error) = read(bytes);
+    assert!(error.is_none(), "{what}: {error:?}");
+    (ids(&items), errors(&items))
+}
+
+/// A page of text that compresses poorly (letters and spaces at random,
+/// seeded): 100 KiB of it is one zstd block of some 58 KiB.
+fn big_poorly_compressible_page(len: usize, seed: u64) -> Vec<u8> {
+    let text: Vec<u8> = noise(len, seed)
+        .iter()
+        .map(|&b| match b % 32 {
+            26.. => b' ',
+            n => b'a' + n,
+        })
+        .collect();
+    [
+        &b"<!DOCTYPE html><html><head><title>Big</title></head><body><p>"[..],
+        &text,
+        b"</p></body></html>",
+    ]
+    .concat()
+}
+
+/// `tail -c +N` of a `.warc.zst` with one frame per record, whose first
+/// whole frame holds a 100 KiB page: the frame starts some 60 KiB in and
+/// its first block (zstd gives nothing before it has all of it) runs past
+/// the first 64 KiB where a start is looked for. Checked against those
+/// 64 KiB alone, the frame was taken for no record's start, and the whole
+/// file read as plain: every record lost as garbage. It is checked
+/// against the bytes after the window too, and every record read.
+#[test]
+fn a_zstd_frame_whose_first_block_runs_past_the_detect_window_is_found() {
+    let mut spec = simple_spec(4);
+    spec[0] = response(
+        "http://big.example/",
+        "200 OK",
+        &[("Content-Type", "text/html; charset=utf-8")],
+        &big_poorly_compressible_page(100 << 10, 11),
+    );
+    let (path, written) = make_warc("big-first.warc", &spec, false);
+    let plain = std::fs::read(path).unwrap();
+    let (zst, offsets) = zstd_warc(&plain, &written, None, false);
+    // The first frame is one large block: from 60 KiB in, it ends well
+    // past the window.
+    assert!(offsets[1] > 40 << 10, "first frame {} bytes", offsets[1]);
+    for junk_len in [60 << 10, DETECT_WINDOW - 5] {
+        // The end of a cut frame: bytes that decode to nothing.
+        let junk = noise(junk_len, 5);
+        let what = format!("zstd after {junk_len} bytes of junk");
+        let (ids, errors) = read_all_ok([&junk[..], &zst].concat(), &what);
+        assert_eq!(ids, all_ids(&written), "{what}");
+        let garbage = format!("{junk_len} bytes of garbage before the next record");
+        assert_eq!(errors, vec![garbage], "{what}");
+    }
+}
+
+/// A gzip member that starts a few bytes before the end of the first
+/// 64 KiB (its header, or its first bytes of deflate data, past it) is
+/// found and every record read; one that starts at the window's end is
+/// not looked for (the file is read as plain).
+#[test]
+fn a_gzip_member_starting_near_the_detect_window_end_is_found() {
+    let (plain, written) = six();
+    let gz = gzip_members(&split_records(&plain, &written));
+    for back in [1, 6, 10, 40, 300] {
+        let junk_len = DETECT_WINDOW - back;
+        let junk = noise(junk_len, 9);
+        let what = format!("gzip after {junk_len} bytes of junk");
+        let (ids, errors) = read_all_ok([&junk[..], &gz].concat(), &what);
+        assert_eq!(ids, all_ids(&written), "{what}");
+        let garbage = format!("{junk_len} bytes of garbage before the next record");
+        assert_eq!(errors, vec![garbage], "{what}");
+    }
+    let junk = noise(DETECT_WINDOW, 9);
+    let (ids, _) = read_all_ok([&junk[..], &gz].concat(), "at the window's end");
+    assert!(ids.is_empty(), "{ids:?}");
+}
+
+/// Junk of gzip headers that set `FNAME` and never end it (`1f 8b 08 08`
+/// and six more bytes, over and over, after a line that begins no member)
+/// passes the header's first checks thousands of times: each such
+/// candidate had its name read a byte at a time to the end of the bytes
+/// looked at (some 2 * 10^8 reads for one file, seconds). A header must
+/// now end within 1 KiB, found with one scan, and the real member after
+/// the junk is found at once.
+#[test]
+fn junk_of_gzip_headers_with_unended_names_is_passed_over() {
+    let (plain, written) = six();
+    let gz = gzip_members(&split_records(&plain, &written));
+    let header = [0x1f, 0x8b, 0x08, 0x08, 0x01, 0x01, 0x01, 0x01, 0x02, 0x03];
+    let mut junk = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
+    junk.extend(header.iter().copied().cycle().take(65_000 - junk.len()));
+    let (ids, errors) = read_all_ok([&junk[..], &gz].concat(), "FNAME junk");
+    assert_eq!(ids, all_ids(&written));
+    assert_eq!(
+        errors,
+        vec!["65000 bytes of garbage before the next record".to_string()]
+    );
 }
 
 /// A source that gives at most four bytes a read, as a pipe or socket may.

@@ -3,7 +3,8 @@
 //! the whole file when it is not compressed), each decompressed on demand.
 //! A file that does not begin with a member or a record (a stray header or
 //! other junk written before it) has its first one looked for in its first
-//! [`DETECT_WINDOW`] bytes; a record an index points at ([`Start::Record`])
+//! [`DETECT_WINDOW`] bytes (and checked against the [`CHECK_AHEAD`] bytes
+//! after them too); a record an index points at ([`Start::Record`])
 //! must begin where it points. It knows file offsets, and of WARC records
 //! only that one begins with `WARC/`.
 
@@ -36,9 +37,10 @@ pub fn detect(prefix: &[u8]) -> Compression {
 }
 
 /// How far into a file its first gzip member, zstd frame or `WARC/` record
-/// is looked for when the file does not begin with one (bytes the input
-/// buffer holds anyway: they are not copied; only the decoder that checks
-/// a candidate member, and the list of candidates, are allocated).
+/// is looked for when the file does not begin with one (a candidate is
+/// checked against [`CHECK_AHEAD`] bytes more: bytes the input buffer
+/// holds anyway, not copied; only the decoder that checks a candidate
+/// member, and the list of candidates, are allocated).
 pub const DETECT_WINDOW: usize = 64 * 1024;
 
 /// Where reading starts, which decides how the compression is told.
@@ -49,15 +51,39 @@ pub enum Start {
     /// its first [`DETECT_WINDOW`] bytes ([`find_start`]); the bytes before
     /// it are reported as garbage at their offset, once, as garbage between
     /// members is. Found nowhere there, the file is read as uncompressed.
-    /// (On a pipe, the look waits for those bytes or the input's end.)
+    /// (The look reads [`CHECK_AHEAD`] bytes past the window, to check a
+    /// member that starts near its end; on a pipe it waits for all those
+    /// bytes, 194 KiB, or the input's end.)
     File,
     /// The one record an index points at: it is told from the bytes there
     /// ([`detect`]) and nothing is looked for past them.
     Record,
 }
 
+/// How many bytes past [`DETECT_WINDOW`] [`open`] reads (and, on a
+/// pipe, waits for, or for the input's end) for [`find_start`] to check
+/// a candidate that starts near the window's end: a whole zstd block
+/// (128 KiB at most, and its 3-byte header) after a frame header (18 bytes
+/// at most), or a gzip header ([`MAX_GZIP_HEADER`]) and the start of its
+/// deflate data. zstd gives nothing of a compressed block before it has
+/// all of it, so a frame checked against the window alone was passed over
+/// when its first block ran past the window's end, and the whole file read
+/// as plain.
+pub const CHECK_AHEAD: usize = 128 * 1024 + 2 * 1024;
+
+/// The longest gzip member header (with its `FEXTRA`, `FNAME`, `FCOMMENT`
+/// and `FHCRC` fields) [`find_start`] takes for a member's start. Writers
+/// put a few bytes there (BGZF's 6-byte `FEXTRA`, a file name); junk with
+/// the `FNAME` bit set and no NUL after it cost a scan to the end of the
+/// bytes for each of thousands of such candidates.
+pub const MAX_GZIP_HEADER: usize = 1024;
+
 /// The earliest start of a gzip member, zstd frame (or skippable frame) or
-/// `WARC/` record in `bytes`, and which it is; `None` if there is none.
+/// `WARC/` record in the first [`DETECT_WINDOW`] bytes of `bytes`, and
+/// which it is; `None` if there is none. `bytes` are the first bytes of a
+/// file, [`DETECT_WINDOW`] + [`CHECK_AHEAD`] of them when it has that
+/// many: a candidate is checked against all of them, so one that starts
+/// near the window's end is checked as one at its start is.
 /// For junk before a file's first member, or a plain file that begins
 /// part way through a record (`tail -c`): stricter than [`detect`], since
 /// junk (a cut-off record's payload above all) is where such bytes turn up
@@ -66,27 +92,34 @@ pub enum Start {
 /// decompresses to (from `bytes` alone, a few hundred at most) are line
 /// ends and then `WARC/`: a WARC file's first member holds a record. Its
 /// header is checked first (a gzip header must say deflate, set no
-/// reserved flag and carry a known `XFL`; a zstd frame must set no
-/// reserved descriptor bit), which spares most false starts the decoding.
-/// A skippable frame is taken on its structure alone: a dictionary frame
-/// must hold a zstd frame or a dictionary, another must be followed by a
-/// frame. `WARC/` must be followed by a digit. A start that fails its
-/// check is passed over and the next one looked at, so a plain file's
-/// first record after a payload's gzip member is found. A member cut by
-/// the end of `bytes` before it says that much is not taken.
-pub fn find_start(bytes: &[u8]) -> Option<(usize, Compression)> {
+/// reserved flag, carry a known `XFL` and end within [`MAX_GZIP_HEADER`]
+/// bytes; a zstd frame must set no reserved descriptor bit), which spares
+/// most false starts the decoding. A zstd frame may ask for a window of
+/// 2^`window_log` bytes at most, as the reader allows its frames
+/// ([`zstd::window_log_max`]). A skippable frame is taken on its structure
+/// alone: a dictionary frame must hold a zstd frame or a dictionary,
+/// another must be followed by a frame. `WARC/` must be followed by a
+/// digit. A start that fails its check is passed over and the next one
+/// looked at, so a plain file's first record after a payload's gzip member
+/// is found. A member cut by the end of `bytes` before it says that much
+/// is not taken.
+pub fn find_start(bytes: &[u8], window_log: u32) -> Option<(usize, Compression)> {
+    let before_window = |&i: &usize| i < DETECT_WINDOW;
     let gzip = memchr::memmem::find_iter(bytes, &GZIP_MAGIC)
-        .filter(|&i| bytes.get(i..).is_some_and(plausible_gzip_header))
-        .map(|i| (i, Candidate::Gzip));
+        .take_while(before_window)
+        .filter_map(|i| Some((i, Candidate::Gzip(gzip_header_len(bytes.get(i..)?)?))));
     let zstd = memchr::memmem::find_iter(bytes, &ZSTD_MAGIC)
+        .take_while(before_window)
         .filter(|&i| bytes.get(i + 4).is_some_and(|d| d & 0x08 == 0))
         .map(|i| (i, Candidate::Zstd));
     // A skippable frame's magic is 0x184D2A5? little-endian: its last
     // three bytes are fixed.
     let skippable = memchr::memmem::find_iter(bytes, &[0x2a, 0x4d, 0x18])
+        .take_while(|&i| i <= DETECT_WINDOW)
         .filter(|&i| i > 0 && bytes[i - 1] & 0xf0 == 0x50)
         .map(|i| (i - 1, Candidate::Skippable));
     let warc = memchr::memmem::find_iter(bytes, b"WARC/")
+        .take_while(before_window)
         .filter(|&i| bytes.get(i + 5).is_some_and(u8::is_ascii_digit))
         .map(|i| (i, Candidate::Record));
     let mut candidates: Vec<_> = gzip.chain(zstd).chain(skippable).chain(warc).collect();
@@ -94,13 +127,18 @@ pub fn find_start(bytes: &[u8]) -> Option<(usize, Compression)> {
     candidates.into_iter().find_map(|(at, candidate)| {
         let rest = bytes.get(at..)?;
         let compression = match candidate {
-            Candidate::Gzip => Compression::Gzip,
+            Candidate::Gzip(_) => Compression::Gzip,
             Candidate::Zstd | Candidate::Skippable => Compression::Zstd,
             Candidate::Record => Compression::None,
         };
         let taken = match candidate {
-            Candidate::Gzip => decodes_to_a_record(flate2::bufread::GzDecoder::new(rest)),
+            // The header is parsed already: the decoder starts at the
+            // deflate data.
+            Candidate::Gzip(header) => rest.get(header..).is_some_and(|data| {
+                decodes_to_a_record(flate2::bufread::DeflateDecoder::new(data))
+            }),
             Candidate::Zstd => ::zstd::stream::read::Decoder::with_buffer(rest)
+                .and_then(|mut d| d.window_log_max(window_log).map(|()| d))
                 .is_ok_and(|d| decodes_to_a_record(d.single_frame())),
             Candidate::Skippable => plausible_skippable(rest),
             Candidate::Record => true,
@@ -112,7 +150,8 @@ pub fn find_start(bytes: &[u8]) -> Option<(usize, Compression)> {
 /// What [`find_start`] found bytes that may start.
 #[derive(Debug, Clone, Copy)]
 enum Candidate {
-    Gzip,
+    /// A gzip member, with the length of its header.
+    Gzip(usize),
     Zstd,
     Skippable,
     Record,
@@ -154,16 +193,43 @@ fn begins_a_record(head: &[u8]) -> Option<bool> {
     (n == 5).then_some(true)
 }
 
-/// A whole gzip member header (RFC 1952, 2.3) that writers produce:
-/// method 8, no reserved flag bit, `XFL` 0, 2 or 4. The OS byte is not
-/// looked at: writers set values past the RFC's list (zlib: 16 BeOS,
-/// 18 OS/400, 19 macOS), and the decoding check is what tells.
-fn plausible_gzip_header(h: &[u8]) -> bool {
-    h.len() >= 10
+/// The length of the gzip member header (RFC 1952, 2.3) `h` begins with,
+/// if it is one that writers produce and ends within `h` and
+/// [`MAX_GZIP_HEADER`] bytes: method 8, no reserved flag bit, `XFL` 0, 2
+/// or 4, and its optional fields (`FEXTRA`, a NUL-ended `FNAME` and
+/// `FCOMMENT`, `FHCRC`) in that many bytes. The OS byte is not looked at:
+/// writers set values past the RFC's list (zlib: 16 BeOS, 18 OS/400, 19
+/// macOS), and the decoding check is what tells.
+fn gzip_header_len(h: &[u8]) -> Option<usize> {
+    const FHCRC: u8 = 0x02;
+    const FEXTRA: u8 = 0x04;
+    const FNAME: u8 = 0x08;
+    const FCOMMENT: u8 = 0x10;
+    let h = &h[..h.len().min(MAX_GZIP_HEADER)];
+    let flags = *h.get(3)?;
+    let plausible = h.len() >= 10
         && h.starts_with(&GZIP_MAGIC)
         && h[2] == 8
-        && h[3] & 0xe0 == 0
-        && matches!(h[8], 0 | 2 | 4)
+        && flags & 0xe0 == 0
+        && matches!(h[8], 0 | 2 | 4);
+    if !plausible {
+        return None;
+    }
+    let mut len = 10;
+    if flags & FEXTRA != 0 {
+        let xlen: [u8; 2] = h.get(len..len + 2)?.try_into().ok()?;
+        len += 2 + usize::from(u16::from_le_bytes(xlen));
+    }
+    for field in [FNAME, FCOMMENT] {
+        if flags & field != 0 {
+            len += memchr::memchr(0, h.get(len..)?)? + 1;
+        }
+    }
+    if flags & FHCRC != 0 {
+        len += 2;
+    }
+    // Data must follow the header within `h`.
+    (len < h.len()).then_some(len)
 }
 
 /// A skippable zstd frame as a WARC file begins with one: the dictionary
@@ -503,9 +569,10 @@ pub fn open<'r, R: Read + Send + 'r>(
     let mut junk = (0, base);
     if compression == Compression::None && start == Start::File && !head.starts_with(b"WARC/") {
         check_plain(&head)?;
-        if let Some((at, found @ (Compression::Gzip | Compression::Zstd))) =
-            find_start(input.peek(DETECT_WINDOW)?)
-        {
+        if let Some((at, found @ (Compression::Gzip | Compression::Zstd))) = find_start(
+            input.peek(DETECT_WINDOW + CHECK_AHEAD)?,
+            zstd::window_log_max(max_payload),
+        ) {
             input.consume(at);
             (junk.0, compression) = (at as u64, found);
         }
@@ -671,7 +738,7 @@ mod tests {
     fn find_start_takes_the_first_start_of_a_record() {
         let gzip = gz_member(RECORD, 3);
         let junk = b"HTTP/1.1 200 OK\r\n\r\n";
-        let at = |parts: &[&[u8]]| find_start(&parts.concat());
+        let at = |parts: &[&[u8]]| find_start(&parts.concat(), 23);
         assert_eq!(at(&[junk, &gzip]), Some((junk.len(), Compression::Gzip)));
         // Any OS byte (zlib writes 19 on macOS); line ends before the record.
         for os in [0, 3, 13, 16, 18, 19, 255] {
@@ -727,5 +794,88 @@ mod tests {
             at(&[b"WARC/x", &gzip]).map(|s| s.1),
             Some(Compression::Gzip)
         );
+    }
+
+    /// A candidate near the window's end is checked against the bytes
+    /// after it: a zstd frame whose first block runs past the window, a
+    /// gzip member whose header does. One at the window's end or past it
+    /// is not looked at.
+    #[test]
+    fn find_start_checks_a_candidate_against_the_bytes_past_the_window() {
+        let mut x = 7u64;
+        let text: Vec<u8> = (0..100 << 10)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b'a' + (x % 26) as u8
+            })
+            .collect();
+        let zstd = zst_frame(&[RECORD, &text].concat());
+        assert!(zstd.len() > 40 << 10, "{}", zstd.len());
+        let gzip = gz_member(RECORD, 3);
+        let junk = |len: usize| vec![b'.'; len];
+        for (member, compression) in [(&zstd, Compression::Zstd), (&gzip, Compression::Gzip)] {
+            for at in [60 << 10, DETECT_WINDOW - 6, DETECT_WINDOW - 1] {
+                let bytes = [&junk(at)[..], member].concat();
+                assert_eq!(find_start(&bytes, 23), Some((at, compression)), "at {at}");
+            }
+            let bytes = [&junk(DETECT_WINDOW)[..], member].concat();
+            assert_eq!(find_start(&bytes, 23), None);
+        }
+        let bytes = [&junk(DETECT_WINDOW - 1)[..], RECORD].concat();
+        assert_eq!(
+            find_start(&bytes, 23),
+            Some((DETECT_WINDOW - 1, Compression::None))
+        );
+    }
+
+    /// A gzip header's fields must end within [`MAX_GZIP_HEADER`] bytes:
+    /// a name that does is read past, one that does not (or is never
+    /// ended) is no member's start.
+    #[test]
+    fn find_start_takes_a_gzip_header_whose_fields_end_soon() {
+        let plain = gz_member(RECORD, 3);
+        let with = |flags: u8, fields: &[u8]| {
+            let mut member = plain.clone();
+            member[3] = flags;
+            member.splice(10..10, fields.iter().copied());
+            member
+        };
+        let name = |len: usize| [&vec![b'n'; len][..], &[0]].concat();
+        let extra = [&[4, 0][..], b"sl\0\0"].concat();
+        let all = [&extra[..], &name(20), &name(30), &[0xaa, 0xbb]].concat();
+        for (flags, fields) in [(0x08, name(900)), (0x04, extra), (0x1e, all)] {
+            let member = with(flags, &fields);
+            assert_eq!(
+                find_start(&[b"x", &member[..]].concat(), 23),
+                Some((1, Compression::Gzip))
+            );
+        }
+        for fields in [name(MAX_GZIP_HEADER), vec![b'n'; 4 << 10]] {
+            let member = with(0x08, &fields);
+            assert_eq!(find_start(&[b"x", &member[..]].concat(), 23), None);
+        }
+        // Thousands of headers whose name never ends, then a member.
+        let header = [0x1f, 0x8b, 0x08, 0x08, 1, 1, 1, 1, 2, 3];
+        let mut junk: Vec<u8> = b"x".to_vec();
+        junk.extend(header.iter().copied().cycle().take(65_000));
+        let found = find_start(&[&junk[..], &plain].concat(), 23);
+        assert_eq!(found, Some((junk.len(), Compression::Gzip)));
+    }
+
+    /// A zstd frame asking for a window past the reader's limit is no
+    /// start, as the reader would fail it.
+    #[test]
+    fn find_start_bounds_a_zstd_frames_window() {
+        let mut encoder = ::zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        encoder.window_log(25).unwrap();
+        std::io::Write::write_all(&mut encoder, RECORD).unwrap();
+        let frame = encoder.finish().unwrap();
+        let bytes = [&b"x"[..], &frame].concat();
+        // (The record's own bytes, stored as literals, may be found.)
+        let found = find_start(&bytes, 23).map(|s| s.1);
+        assert_ne!(found, Some(Compression::Zstd));
+        assert_eq!(find_start(&bytes, 25), Some((1, Compression::Zstd)));
     }
 }
