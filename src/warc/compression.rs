@@ -201,20 +201,29 @@ fn begins_a_record(head: &[u8]) -> Option<bool> {
 /// writers set values past the RFC's list (zlib: 16 BeOS, 18 OS/400, 19
 /// macOS), and the decoding check is what tells.
 fn gzip_header_len(h: &[u8]) -> Option<usize> {
-    const FHCRC: u8 = 0x02;
-    const FEXTRA: u8 = 0x04;
-    const FNAME: u8 = 0x08;
-    const FCOMMENT: u8 = 0x10;
     let h = &h[..h.len().min(MAX_GZIP_HEADER)];
-    let flags = *h.get(3)?;
     let plausible = h.len() >= 10
         && h.starts_with(&GZIP_MAGIC)
         && h[2] == 8
-        && flags & 0xe0 == 0
+        && h[3] & 0xe0 == 0
         && matches!(h[8], 0 | 2 | 4);
     if !plausible {
         return None;
     }
+    let len = gzip_fields_end(h)?;
+    // Data must follow the header within `h`.
+    (len < h.len()).then_some(len)
+}
+
+/// Where the gzip member header `h` begins with ends, past its optional
+/// fields (`FEXTRA`, a NUL-ended `FNAME` and `FCOMMENT`, `FHCRC`) as its
+/// flags (`h[3]`) announce them, if they end within `h`.
+pub(crate) fn gzip_fields_end(h: &[u8]) -> Option<usize> {
+    const FHCRC: u8 = 0x02;
+    const FEXTRA: u8 = 0x04;
+    const FNAME: u8 = 0x08;
+    const FCOMMENT: u8 = 0x10;
+    let flags = *h.get(3)?;
     let mut len = 10;
     if flags & FEXTRA != 0 {
         let xlen: [u8; 2] = h.get(len..len + 2)?.try_into().ok()?;
@@ -228,8 +237,7 @@ fn gzip_header_len(h: &[u8]) -> Option<usize> {
     if flags & FHCRC != 0 {
         len += 2;
     }
-    // Data must follow the header within `h`.
-    (len < h.len()).then_some(len)
+    (len <= h.len()).then_some(len)
 }
 
 /// A skippable zstd frame as a WARC file begins with one: the dictionary

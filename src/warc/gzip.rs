@@ -18,7 +18,9 @@
 //! decoder, which alone reports errors, so the two paths cannot disagree
 //! on what is corrupt.
 
-use super::compression::{Compression, Decode, INPUT_BUFFER, Input, MemberStart};
+use super::compression::{
+    Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart, gzip_fields_end,
+};
 use super::error::WarcError;
 use super::inflate::{Inflater, Miss};
 use flate2::bufread::GzDecoder;
@@ -254,23 +256,32 @@ fn member_header_in(bytes: &[u8]) -> Option<usize> {
 }
 
 /// Skips to the next plausible gzip member header after a corrupt member:
-/// magic `1f 8b`, method 8 (deflate) and no reserved flag bits. Compressed
-/// data holds `1f 8b` every 64 KiB on average; the stricter test makes a
-/// false start (which would be counted as one more corrupt member) about
-/// 2^-11 as likely (method byte 2^-8, three flag bits 2^-3). Returns the bytes skipped.
+/// magic `1f 8b`, method 8 (deflate), no reserved flag bits, and optional
+/// fields (name, comment, extra) that end within [`MAX_GZIP_HEADER`]
+/// bytes. Compressed data holds `1f 8b` every 64 KiB on average; the
+/// stricter test makes a false start (which would be counted as one more
+/// corrupt member) about 2^-11 as likely (method byte 2^-8, three flag
+/// bits 2^-3). The fields' bound keeps junk made of headers whose name
+/// never ends from costing a decoder's read of the rest of the file per
+/// header (quadratic: 65 KB of them took 23 s); real writers put no name,
+/// or a short one, in a WARC file's members. Returns the bytes skipped.
 fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, WarcError> {
     let mut skipped = 0u64;
     loop {
         skipped += skip_to_magic(input, &[0x1f, 0x8b, 0x08])?;
-        let head = input.peek(4)?;
-        match head.get(3) {
+        let head = input.peek(MAX_GZIP_HEADER)?;
+        let plausible = match head.get(3) {
             None => return Ok(skipped),
-            Some(flags) if flags & 0xe0 == 0 => return Ok(skipped),
-            Some(_) => {
-                input.consume(1);
-                skipped += 1;
-            }
+            Some(flags) => flags & 0xe0 == 0,
+        };
+        // A header cut by the file's end is left to the decoder (it is
+        // the file's truncated last member).
+        let fields_end = head.len() < MAX_GZIP_HEADER || gzip_fields_end(head).is_some();
+        if plausible && fields_end {
+            return Ok(skipped);
         }
+        input.consume(1);
+        skipped += 1;
     }
 }
 
