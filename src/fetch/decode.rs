@@ -167,8 +167,10 @@ impl Codec {
 
     /// Whether the body may end here even with input held back or a
     /// member begun: a gzip member or zstd frame has ended, and what
-    /// follows it has produced nothing yet (the start of a magic number, a
+    /// follows it is no whole header yet (the start of a magic number, a
     /// header cut short). What came whole is the body, as browsers take it.
+    /// A whole header with its data cut short is a member (frame) cut
+    /// short: the body was cut, not padded.
     fn may_end(&self) -> bool {
         match self {
             Codec::Gzip(g) => g.may_end(),
@@ -282,7 +284,8 @@ impl Decoder {
     /// the body was empty (a server that declares a coding for no
     /// content), or after a whole gzip member or zstd frame followed by
     /// bytes that started no other one (a lone `0x1f`, a header cut
-    /// short).
+    /// short). A further member (frame) whose header came whole but whose
+    /// data was cut is cut short, as the first one would be.
     pub fn finish(&self) -> Result<(), DecodeError> {
         let unused = self.pos < self.input.len();
         if self.ended || (self.complete && !unused && !self.full) || self.codec.may_end() {
@@ -298,8 +301,9 @@ impl Decoder {
 /// gzip (RFC 1952), one member after another as browsers take them;
 /// bytes after a member that open no other one are ignored, and so is a
 /// further member that fails before it decodes anything (a bad header
-/// after a magic number, say): the stream ends with the members before
-/// it.
+/// after a magic number, say) or is cut short inside its header: the
+/// stream ends with the members before it. A further member cut short
+/// after its whole header is cut short (the body was cut, not padded).
 #[derive(Default)]
 struct Gzip {
     /// The member being decoded; `None` before the first and between
@@ -307,6 +311,115 @@ struct Gzip {
     member: Option<Decompress>,
     /// Whether a member ended already.
     after_member: bool,
+    /// How far the member after the first has got through its header.
+    head: GzipHead,
+}
+
+/// How far a gzip member's header (RFC 1952 §2.3: ten fixed bytes, then
+/// the optional extra field, name, comment and header CRC its flags
+/// announce) has come, fed the member's bytes in order.
+#[derive(Default)]
+struct GzipHead {
+    /// Bytes of the fixed part seen (ten when whole).
+    fixed: u8,
+    /// The flags byte (`FLG`), once seen.
+    flags: u8,
+    /// Where the optional fields have got.
+    part: HeadPart,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum HeadPart {
+    /// In the fixed part.
+    #[default]
+    Fixed,
+    /// In `XLEN` (`seen` of its two bytes; the first kept in `low`).
+    ExtraLen { seen: u8, low: u8 },
+    /// In the extra field, `left` bytes of it to come.
+    Extra { left: u16 },
+    /// In the zero-terminated name.
+    Name,
+    /// In the zero-terminated comment.
+    Comment,
+    /// In the header CRC, `left` bytes of it to come.
+    Crc { left: u8 },
+    /// The header is whole: what follows is compressed data.
+    Done,
+}
+
+const FHCRC: u8 = 0x02;
+const FEXTRA: u8 = 0x04;
+const FNAME: u8 = 0x08;
+const FCOMMENT: u8 = 0x10;
+
+impl GzipHead {
+    /// Takes the member's next bytes (those the decompressor used).
+    fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.part == HeadPart::Done {
+                return;
+            }
+            match self.part {
+                HeadPart::Fixed => {
+                    if self.fixed == 3 {
+                        self.flags = b;
+                    }
+                    self.fixed += 1;
+                    if self.fixed == 10 {
+                        self.part = self.next_from(0);
+                    }
+                }
+                HeadPart::ExtraLen { seen: 0, .. } => {
+                    self.part = HeadPart::ExtraLen { seen: 1, low: b };
+                }
+                HeadPart::ExtraLen { low, .. } => {
+                    let left = u16::from_le_bytes([low, b]);
+                    self.part = if left == 0 {
+                        self.next_from(1)
+                    } else {
+                        HeadPart::Extra { left }
+                    };
+                }
+                HeadPart::Extra { left } => {
+                    self.part = if left <= 1 {
+                        self.next_from(1)
+                    } else {
+                        HeadPart::Extra { left: left - 1 }
+                    };
+                }
+                HeadPart::Name if b == 0 => self.part = self.next_from(2),
+                HeadPart::Comment if b == 0 => self.part = self.next_from(3),
+                HeadPart::Name | HeadPart::Comment => {}
+                HeadPart::Crc { left } => {
+                    self.part = if left <= 1 {
+                        HeadPart::Done
+                    } else {
+                        HeadPart::Crc { left: left - 1 }
+                    };
+                }
+                HeadPart::Done => {}
+            }
+        }
+    }
+
+    /// The first optional field from `from` on (in their order: extra,
+    /// name, comment, header CRC) that the flags announce, or `Done`.
+    fn next_from(&self, from: usize) -> HeadPart {
+        [
+            (FEXTRA, HeadPart::ExtraLen { seen: 0, low: 0 }),
+            (FNAME, HeadPart::Name),
+            (FCOMMENT, HeadPart::Comment),
+            (FHCRC, HeadPart::Crc { left: 2 }),
+        ]
+        .into_iter()
+        .skip(from)
+        .find(|(flag, _)| self.flags & flag != 0)
+        .map_or(HeadPart::Done, |(_, part)| part)
+    }
+
+    fn whole(&self) -> bool {
+        self.part == HeadPart::Done
+    }
 }
 
 impl Gzip {
@@ -324,7 +437,10 @@ impl Gzip {
                             end: End::No,
                         });
                     }
-                    [0x1f, 0x8b, ..] => self.member.insert(Decompress::new_gzip(15)),
+                    [0x1f, 0x8b, ..] => {
+                        self.head = GzipHead::default();
+                        self.member.insert(Decompress::new_gzip(15))
+                    }
                     _ => {
                         return Ok(Stepped {
                             used: input.len(),
@@ -350,6 +466,9 @@ impl Gzip {
             Err(e) => return Err(e.to_string()),
         };
         let used = usize::try_from(decompress.total_in() - before).unwrap_or(input.len());
+        if self.after_member {
+            self.head.feed(input.get(..used).unwrap_or(input));
+        }
         if status == Status::StreamEnd {
             self.member = None;
             self.after_member = true;
@@ -361,8 +480,11 @@ impl Gzip {
         Ok(Stepped { used, end: End::No })
     }
 
+    /// After a member, until the next one's header is whole: a header
+    /// cut short may be trailing junk, but a whole one followed by too
+    /// little data is a member cut short.
     fn may_end(&self) -> bool {
-        self.after_member && self.member.as_ref().is_none_or(|d| d.total_out() == 0)
+        self.after_member && (self.member.is_none() || !self.head.whole())
     }
 }
 
@@ -442,7 +564,8 @@ fn opens_zstd_frame(bytes: &[u8]) -> bool {
 /// zstd (RFC 8878), one frame after another (skippable frames skipped);
 /// bytes after a frame that open no other one (a stray newline, zero
 /// padding) are ignored, as gzip's are, and so is a further frame that
-/// fails before it decodes anything.
+/// fails before it decodes anything or is cut short inside its header; a
+/// further frame cut short after its whole header is cut short.
 struct Zstd {
     decoder: zstd::stream::raw::Decoder<'static>,
     /// Whether a frame ended already.
@@ -451,6 +574,31 @@ struct Zstd {
     between: bool,
     /// Output of the frame being decoded.
     frame_out: usize,
+    /// Input the frame being decoded has used, and its first bytes (as
+    /// many as tell its header's length).
+    frame_in: usize,
+    head: [u8; 5],
+}
+
+/// The length of the frame header (RFC 8878 §3.1.1.1) that `head`, a
+/// frame's first five bytes, opens: the magic number, the descriptor, the
+/// window descriptor unless the frame is single-segment, the dictionary
+/// ID and the content size, as the descriptor has them; eight bytes for a
+/// skippable frame (its magic number and size).
+fn zstd_header_len(head: &[u8; 5]) -> usize {
+    if head[..4] != ZSTD_MAGIC {
+        return 8;
+    }
+    let descriptor = head[4];
+    let single_segment = descriptor & 0x20 != 0;
+    let dictionary = [0, 1, 2, 4][usize::from(descriptor & 0x03)];
+    let content_size = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    5 + usize::from(!single_segment) + dictionary + content_size
 }
 
 impl Zstd {
@@ -462,6 +610,8 @@ impl Zstd {
             after_frame: false,
             between: true,
             frame_out: 0,
+            frame_in: 0,
+            head: [0; 5],
         })
     }
 
@@ -494,6 +644,13 @@ impl Zstd {
             Err(e) => return Err(e.to_string()),
         };
         let (used, produced) = (src.pos, dst.pos());
+        for (at, b) in input.iter().take(used).enumerate() {
+            match self.head.get_mut(self.frame_in + at) {
+                Some(slot) => *slot = *b,
+                None => break,
+            }
+        }
+        self.frame_in = self.frame_in.saturating_add(used);
         self.frame_out += produced;
         if used > 0 || produced > 0 {
             self.between = false;
@@ -503,6 +660,7 @@ impl Zstd {
             self.after_frame = true;
             self.between = true;
             self.frame_out = 0;
+            self.frame_in = 0;
             return Ok(Stepped {
                 used,
                 end: End::Member,
@@ -511,8 +669,13 @@ impl Zstd {
         Ok(Stepped { used, end: End::No })
     }
 
+    /// After a frame, until the next one's header is whole (bytes held
+    /// as a possible magic number count as a header cut short): a whole
+    /// header followed by too little data is a frame cut short.
     fn may_end(&self) -> bool {
-        self.after_frame && self.frame_out == 0
+        let header_whole =
+            self.frame_in >= self.head.len() && self.frame_in >= zstd_header_len(&self.head);
+        self.after_frame && !header_whole
     }
 }
 
@@ -746,6 +909,103 @@ pub(super) mod tests {
             decode(Coding::Zstd, b"\n<html>", 4),
             Err(DecodeError::Corrupt { .. })
         ));
+    }
+
+    /// A further gzip member whose header came whole but whose data was
+    /// cut (a close-delimited response cut by the network) is cut short,
+    /// not the end of the body: only a header cut short may be trailing
+    /// junk. The header's optional fields (extra, name, comment) are part
+    /// of it.
+    #[test]
+    fn a_further_gzip_member_cut_after_its_whole_header_is_cut_short() {
+        let page = page();
+        let first = gzip(&page);
+        let plain = gzip(&page);
+        let mut e = flate2::GzBuilder::new()
+            .extra(vec![7; 300])
+            .filename("page.html")
+            .comment("a comment")
+            .write(Vec::new(), flate2::Compression::default());
+        e.write_all(&page).unwrap();
+        let fields = e.finish().unwrap();
+        let fields_header = 10 + 2 + 300 + "page.html".len() + 1 + "a comment".len() + 1;
+        for (second, header) in [(plain, 10), (fields, fields_header)] {
+            for cut in [
+                1,
+                4,
+                header - 1,
+                header,
+                header + 1,
+                header + 100,
+                second.len() - 1,
+            ] {
+                let body = [&first[..], &second[..cut]].concat();
+                let expected = if cut < header {
+                    Ok(true)
+                } else {
+                    Err(DecodeError::Truncated { coding: "gzip" })
+                };
+                for size in [1, 7, 1000, body.len()] {
+                    assert_eq!(
+                        decode(Coding::Gzip, &body, size).map(|out| out == page),
+                        expected,
+                        "header {header}, cut {cut}, size {size}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// zstd as gzip: a further frame cut after its whole header (inside
+    /// its first block, before it has decoded anything) is cut short; one
+    /// cut inside its header ends the body after the frame before it.
+    #[test]
+    fn a_further_zstd_frame_cut_after_its_whole_header_is_cut_short() {
+        let page = page();
+        let first = zstd_checked(&page);
+        let small = zstd(b"<p>second</p>");
+        // Frames with and without a content size (`bulk` pledges it), a
+        // window descriptor or not (single-segment), as RFC 8878 lays them
+        // out: magic, descriptor, window, content size.
+        let sized_small = zstd::bulk::compress(b"<p>second</p>", 3).unwrap();
+        let sized = zstd::bulk::compress(&page, 3).unwrap();
+        let head = |f: &[u8]| [f[0], f[1], f[2], f[3], f[4]];
+        assert_eq!((small[4], zstd_header_len(&head(&small))), (0x00, 6));
+        assert_eq!(
+            (sized_small[4], zstd_header_len(&head(&sized_small))),
+            (0x20, 6)
+        );
+        assert_eq!((sized[4], zstd_header_len(&head(&sized))), (0xa0, 9));
+        for second in [zstd(&page), zstd_checked(&page), small, sized_small, sized] {
+            let header = zstd_header_len(&head(&second));
+            for cut in [
+                1,
+                4,
+                5,
+                header - 1,
+                header,
+                header + 1,
+                second.len() / 2,
+                second.len() - 1,
+            ] {
+                if cut >= second.len() {
+                    continue;
+                }
+                let body = [&first[..], &second[..cut]].concat();
+                let expected = if cut < header {
+                    Ok(true)
+                } else {
+                    Err(DecodeError::Truncated { coding: "zstd" })
+                };
+                for size in [1, 7, 1000, body.len()] {
+                    assert_eq!(
+                        decode(Coding::Zstd, &body, size).map(|out| out == page),
+                        expected,
+                        "header {header}, cut {cut}, size {size}"
+                    );
+                }
+            }
+        }
     }
 
     /// Damage each coding is sure to notice: gzip's CRC-32 and zstd's
