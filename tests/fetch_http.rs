@@ -824,16 +824,19 @@ async fn robots_txt_server_error_disallows_everything_for_now() {
     assert_eq!(srv.hits("/page"), 0);
 }
 
-/// A robots.txt in codings the fetcher does not decode (stacked, or
-/// unknown) cannot be read: it disallows everything for now, as an
-/// unreadable one does, instead of reaching the parser still compressed
-/// and allowing everything.
+/// A robots.txt in codings the fetcher does not decode (stacked, or an
+/// unknown one over a body that looks coded: a gzip magic number, or
+/// brotli's bytes, which have none) cannot be read: it disallows
+/// everything for now, as an unreadable one does, instead of reaching the
+/// parser still compressed and allowing everything.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_robots_txt_in_a_coding_not_decoded_disallows_everything_for_now() {
     let rules = b"User-agent: *\nDisallow: /\n";
     for (coding, body) in [
         ("gzip, gzip", gzip(&gzip(rules))),
+        ("gzip, br", brotli(&gzip(rules))),
         ("compress", gzip(rules)),
+        ("none", brotli(rules)),
     ] {
         let srv = Server::start(move |r: &Request| match r.path.as_str() {
             "/robots.txt" => response(
@@ -859,6 +862,53 @@ async fn a_robots_txt_in_a_coding_not_decoded_disallows_everything_for_now() {
             "{coding}: {e}"
         );
         assert_eq!(srv.hits("/page"), 0, "{coding}");
+    }
+}
+
+/// A plain robots.txt under a bogus `Content-Encoding` that no browser
+/// decodes either (`none`, a charset, a media type, `identity` with a
+/// parameter) is read as it came and obeyed, as a page under one is read:
+/// it used to disallow everything for the host, renewed for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_robots_txt_under_a_bogus_coding_is_obeyed() {
+    for coding in ["none", "UTF-8", "utf-8", "text/plain", "identity;q=1"] {
+        let srv = Server::start(move |r: &Request| {
+            let (kind, body) = match r.path.as_str() {
+                "/robots.txt" => (
+                    "text/plain",
+                    b"User-agent: *\r\nDisallow: /private\r\n".to_vec(),
+                ),
+                _ => (
+                    "text/html; charset=utf-8",
+                    article("Public page", 5).into_bytes(),
+                ),
+            };
+            response(
+                "200 OK",
+                &[("Content-Type", kind), ("Content-Encoding", coding)],
+                &body,
+            )
+        })
+        .await;
+        let f = fetcher(options());
+        f.fetch(&srv.url("/public"))
+            .await
+            .unwrap_or_else(|e| panic!("{coding}: allowed: {e}"));
+        let e = f
+            .fetch(&srv.url("/private/x"))
+            .await
+            .expect_err("disallowed");
+        assert!(
+            matches!(
+                e,
+                FetchError::Robots {
+                    temporary: false,
+                    ..
+                }
+            ),
+            "{coding}: robots.txt not obeyed: {e}"
+        );
+        assert_eq!(srv.hits("/private/x"), 0, "{coding}");
     }
 }
 

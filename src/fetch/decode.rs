@@ -61,21 +61,32 @@ impl Coding {
     }
 
     /// Whether the `Content-Encoding` headers name a coding, or codings,
-    /// not decoded here: one unknown, more than one (`gzip, gzip`), or a
-    /// header that is not text. Such a body is passed on as it came; a
-    /// caller that cannot use it so (robots.txt) tells it by this.
-    pub fn undecodable(headers: &HeaderMap) -> bool {
-        let names_one = |value: &str| {
-            value
-                .split(',')
-                .map(str::trim)
-                .any(|t| !t.is_empty() && !t.eq_ignore_ascii_case("identity"))
-        };
-        let names_any = headers
-            .get_all(CONTENT_ENCODING)
-            .iter()
-            .any(|v| v.to_str().map_or(true, names_one));
-        names_any && Coding::of(headers).is_none()
+    /// not decoded here, and which kind: `None` when they name none or one
+    /// decoded here. Such a body is passed on as it came; a caller that
+    /// cannot use it so (robots.txt) tells it by this.
+    pub fn undecoded(headers: &HeaderMap) -> Option<Undecoded> {
+        let mut named = 0;
+        let mut unknown = false;
+        for value in headers.get_all(CONTENT_ENCODING) {
+            let Ok(value) = value.to_str() else {
+                unknown = true;
+                continue;
+            };
+            for token in value.split(',').map(str::trim) {
+                if token.is_empty() || token.eq_ignore_ascii_case("identity") {
+                    continue;
+                }
+                named += 1;
+                unknown |= Coding::named(token).is_none();
+            }
+        }
+        if unknown {
+            Some(Undecoded::Unknown)
+        } else if named > 1 {
+            Some(Undecoded::Stacked)
+        } else {
+            None
+        }
     }
 
     fn named(token: &str) -> Option<Coding> {
@@ -102,6 +113,44 @@ impl Coding {
             Coding::Zstd => "zstd",
         }
     }
+}
+
+/// Content codings named but not decoded here (the body is passed on as
+/// it came).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undecoded {
+    /// More than one coding, each known (`gzip, gzip`, `gzip, br`): the
+    /// body is surely still coded.
+    Stacked,
+    /// A coding not known here (`compress`, or the bogus `none`, `UTF-8`,
+    /// `identity;q=1` servers send), or a header that is not text. No
+    /// browser decodes it either: the body may well be plain, or coded
+    /// ([`looks_coded`] tells).
+    Unknown,
+}
+
+/// How many first bytes [`looks_coded`] looks at.
+const SNIFFED: usize = 512;
+
+/// Whether a body whose coding is not known here looks coded rather than
+/// text: it opens with the magic number of gzip (`1f 8b`), compress
+/// (`1f 9d`) or zstd, or a zlib header, or its first [`SNIFFED`] bytes
+/// hold a NUL or a control byte text does not (anything below 0x20 but
+/// tab, line feed, form feed and carriage return), as compressed bytes,
+/// brotli's (which have no magic number) among them, do all but surely.
+pub fn looks_coded(body: &[u8]) -> bool {
+    let zlib = match body {
+        [cmf, flg, ..] => cmf & 0x0f == 8 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0,
+        _ => false,
+    };
+    let magic = body.starts_with(&[0x1f, 0x8b])
+        || body.starts_with(&[0x1f, 0x9d])
+        || body.starts_with(&ZSTD_MAGIC);
+    let control = body
+        .iter()
+        .take(SNIFFED)
+        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r'));
+    magic || zlib || control
 }
 
 /// Why a body could not be decoded.
@@ -766,15 +815,19 @@ pub(super) mod tests {
         ] {
             assert_eq!(of(passed), None, "{passed:?}");
         }
-        let undecodable = |values: &[&'static str]| Coding::undecodable(&headers(values));
-        for named in [
-            &["gzip, gzip"][..],
-            &["gzip", "GZIP"],
-            &["gzip, br"],
-            &["compress"],
+        let undecoded = |values: &[&'static str]| Coding::undecoded(&headers(values));
+        for stacked in [&["gzip, gzip"][..], &["gzip", "GZIP"], &["gzip, br"]] {
+            assert_eq!(undecoded(stacked), Some(Undecoded::Stacked), "{stacked:?}");
+        }
+        for unknown in [
+            &["compress"][..],
             &["identity, x-unknown"],
+            &["none"],
+            &["UTF-8"],
+            &["identity;q=1"],
+            &["gzip, none"],
         ] {
-            assert!(undecodable(named), "{named:?}");
+            assert_eq!(undecoded(unknown), Some(Undecoded::Unknown), "{unknown:?}");
         }
         for decoded in [
             &["gzip"][..],
@@ -783,7 +836,43 @@ pub(super) mod tests {
             &[" , identity"],
             &["Zstd"],
         ] {
-            assert!(!undecodable(decoded), "{decoded:?}");
+            assert_eq!(undecoded(decoded), None, "{decoded:?}");
+        }
+    }
+
+    /// A body in a coding not known here is taken for coded when it opens
+    /// with a magic number or a zlib header, or holds control bytes; plain
+    /// text (a robots.txt, any line ending, Latin-1 or UTF-8) is not.
+    #[test]
+    fn coded_bodies_are_told_from_text() {
+        let page = page();
+        let zlib = {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(&page).unwrap();
+            e.finish().unwrap()
+        };
+        let small = b"User-agent: *\nDisallow: /\n";
+        for coded in [
+            gzip(&page),
+            gzip(small),
+            zstd(&page),
+            zstd(small),
+            brotli(&page),
+            brotli(small),
+            zlib,
+            vec![0x1f, 0x9d, 0x90],
+            b"User-agent: *\0".to_vec(),
+        ] {
+            assert!(looks_coded(&coded), "{:x?}", &coded[..coded.len().min(16)]);
+        }
+        for text in [
+            &b"User-agent: *\r\nDisallow: /private\r\n"[..],
+            b"# caf\xe9\n\x0cUser-agent: *\n\tDisallow: /\n",
+            "# café\nUser-agent: *\n".as_bytes(),
+            b"",
+            b"x",
+        ] {
+            assert!(!looks_coded(text), "{text:x?}");
         }
     }
 

@@ -3,17 +3,21 @@
 //! 2xx is parsed (a rule the parser refuses is dropped, the rest kept; a
 //! file it cannot read at all allows everything), a 4xx allows everything, a
 //! 429, a 5xx, an unreachable host or a 2xx whose body cannot be read
-//! (cut off, damaged, or in a content coding the fetcher does not decode:
-//! stacked as `gzip, gzip`, or unknown, which would reach the parser
-//! still compressed and parse to allow-all) disallows everything for a
-//! shorter while, and a page refused for it may be tried again later (the
+//! (cut off, damaged, or still coded: in codings the fetcher does not
+//! decode, stacked as `gzip, gzip`, or in an unknown one with a body that
+//! looks compressed or is not text, which would reach the parser still
+//! coded and parse to allow-all) disallows everything for a shorter
+//! while, and a page refused for it may be tried again later (the
 //! refusal is temporary: the worker requeues the task rather than
-//! dead-lettering it). Crawl-delay is read for the rate limiter. One fetch per origin
-//! at a time: concurrent tasks for the same origin wait for the first.
+//! dead-lettering it). A bogus coding no browser decodes either
+//! (`Content-Encoding: none`, `UTF-8`, `identity;q=1`) on a plain file is
+//! ignored, as it is for a page: the file is parsed as it came.
+//! Crawl-delay is read for the rate limiter. One fetch per origin at a
+//! time: concurrent tasks for the same origin wait for the first.
 
 use super::body::Body;
 use super::client::classify;
-use super::decode::Coding;
+use super::decode::{Coding, Undecoded, looks_coded};
 use super::error::FetchError;
 use super::guard::Guard;
 use super::page::redirect_target;
@@ -274,10 +278,13 @@ fn parsable_lines(agent: &str, body: &[u8]) -> Vec<u8> {
 }
 
 /// Reads at most [`MAX_ROBOTS_BYTES`] (the rest is ignored, as Google does);
-/// `None` when the body cannot be read, or decoded: a coding the fetcher
-/// does not decode leaves it compressed, and no robots.txt to parse.
+/// `None` when the body cannot be read, or is still coded: codings the
+/// fetcher does not decode, stacked (`gzip, gzip`), or an unknown one
+/// whose body looks coded (see [`looks_coded`]). An unknown coding on a
+/// plain file (`none`, `UTF-8`) is ignored, as a page's is.
 async fn read_capped(response: &mut reqwest::Response, url: &str) -> Option<Vec<u8>> {
-    if Coding::undecodable(response.headers()) {
+    let undecoded = Coding::undecoded(response.headers());
+    if undecoded == Some(Undecoded::Stacked) {
         return None;
     }
     let mut decoded = Body::new(response, url).ok()?;
@@ -288,6 +295,9 @@ async fn read_capped(response: &mut reqwest::Response, url: &str) -> Option<Vec<
         if body.len() >= MAX_ROBOTS_BYTES {
             break;
         }
+    }
+    if undecoded == Some(Undecoded::Unknown) && looks_coded(&body) {
+        return None;
     }
     Some(body)
 }
