@@ -411,7 +411,10 @@ fn a_file_starting_with_gzip_headers_with_unended_names_resyncs_past_them() {
     assert_eq!(ids, all_ids(&written));
     let headers_in_reach = 1 + 1024 / header.len();
     assert!(errors.len() <= 1 + headers_in_reach, "{}", errors.len());
-    assert!(errors.iter().all(|e| e.contains("corrupt gzip")), "{errors:?}");
+    assert!(
+        errors.iter().all(|e| e.contains("corrupt gzip")),
+        "{errors:?}"
+    );
 }
 
 /// A source that gives at most four bytes a read, as a pipe or socket may.
