@@ -134,23 +134,28 @@ const SNIFFED: usize = 512;
 
 /// Whether a body whose coding is not known here looks coded rather than
 /// text: it opens with the magic number of gzip (`1f 8b`), compress
-/// (`1f 9d`) or zstd, or a zlib header, or its first [`SNIFFED`] bytes
-/// hold a NUL or a control byte text does not (anything below 0x20 but
-/// tab, line feed, form feed and carriage return), as compressed bytes,
-/// brotli's (which have no magic number) among them, do all but surely.
+/// (`1f 9d`) or zstd, or a zlib header without a preset dictionary, or
+/// control bytes text does not hold (below 0x20 but tab, line feed, form
+/// feed and carriage return; a DOS end-of-file mark, 0x1A, ending the
+/// body is text) are at least one in fifty of its first [`SNIFFED`]
+/// bytes, as in compressed bytes (brotli's, which have no magic number,
+/// among them: about one byte in eight is one). A stray control byte or
+/// two in a text file leaves it text.
 pub fn looks_coded(body: &[u8]) -> bool {
     let zlib = match body {
-        [cmf, flg, ..] => cmf & 0x0f == 8 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0,
+        [cmf, flg, ..] => super::inflate::is_zlib_header(*cmf, *flg) && flg & 0x20 == 0,
         _ => false,
     };
     let magic = body.starts_with(&[0x1f, 0x8b])
         || body.starts_with(&[0x1f, 0x9d])
         || body.starts_with(&ZSTD_MAGIC);
-    let control = body
+    let text = body.strip_suffix(&[0x1a]).unwrap_or(body);
+    let sniffed = &text[..text.len().min(SNIFFED)];
+    let control = sniffed
         .iter()
-        .take(SNIFFED)
-        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r'));
-    magic || zlib || control
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r'))
+        .count();
+    magic || zlib || (control > 0 && control * 50 >= sniffed.len())
 }
 
 /// Why a body could not be decoded.
@@ -869,6 +874,13 @@ pub(super) mod tests {
             &b"User-agent: *\r\nDisallow: /private\r\n"[..],
             b"# caf\xe9\n\x0cUser-agent: *\n\tDisallow: /\n",
             "# café\nUser-agent: *\n".as_bytes(),
+            // A DOS end-of-file mark; a stray escape in a longer file.
+            b"User-agent: *\nDisallow: /private\n\x1a",
+            &[b"# \x1b[1m robots \n".as_slice(), &[b'#'; 100]].concat(),
+            // Text whose first two bytes pass the zlib check but for the
+            // window size (CINFO) or preset dictionary bits.
+            "老 User-agent: *\n".as_bytes(),
+            b"x User-agent: *\n",
             b"",
             b"x",
         ] {
