@@ -469,6 +469,32 @@ async fn enqueue_cli(names: &Names, list: &[u8], extra: &[&str]) -> (Option<i32>
     )
 }
 
+/// `linesift enqueue -` on `names`, its stdin and stderr piped, run by
+/// `sh` after `setup` (e.g. `trap '' INT`; empty for none). `exec` keeps
+/// the shell's pid, so signals sent to the child reach enqueue.
+fn enqueue_from_stdin(names: &Names, setup: &str) -> tokio::process::Child {
+    tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{setup}\nexec \"$0\" enqueue - --delivery-limit 3"))
+        .arg(env!("CARGO_BIN_EXE_linesift"))
+        .env("AMQP_URL", AMQP)
+        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn enqueue")
+}
+
+/// Waits (20 s at most) until `queue` holds at least `n` ready messages.
+async fn wait_for_ready(ch: &Channel, queue: &str, n: u32, what: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while topology::ready_count(ch, queue).await.unwrap_or(0) < n {
+        assert!(tokio::time::Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// A crawl list with a Latin-1 byte in one line and a file path in
 /// another: those lines are reported by number and skipped, the others
 /// enqueued, and the exit code says some were skipped.
@@ -503,26 +529,11 @@ async fn a_refused_list_stops_enqueue_where_it_can_resume() {
         .map(|i| format!("http://a.example/{i}\n"))
         .collect();
     let (first, rest) = list.split_at(list.match_indices('\n').nth(999).unwrap().0 + 1);
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(["enqueue", "-", "--delivery-limit", "3"])
-        .env("AMQP_URL", AMQP)
-        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
-        .stdin(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn enqueue");
+    let mut child = enqueue_from_stdin(&names, "");
     let mut stdin = child.stdin.take().expect("stdin");
     // A whole window (1,000 lines) goes out and is confirmed at once.
     stdin.write_all(first.as_bytes()).await.expect("write");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while topology::ready_count(&ch, &names.tasks).await.unwrap_or(0) < 1000 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "first window never arrived"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_for_ready(&ch, &names.tasks, 1000, "first window never arrived").await;
     ch.queue_delete(names.tasks.as_str().into(), QueueDeleteOptions::default())
         .await
         .expect("delete the task queue");
@@ -562,27 +573,12 @@ async fn ctrl_c_stops_enqueue_where_it_can_resume() {
     let (conn, ch, _sink) = setup(&names).await;
     let list: String = (0..15).map(|i| format!("http://a.example/{i}\n")).collect();
     let (first, _) = list.split_at(list.match_indices('\n').nth(9).unwrap().0 + 1);
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(["enqueue", "-", "--delivery-limit", "3"])
-        .env("AMQP_URL", AMQP)
-        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
-        .stdin(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn enqueue");
+    let mut child = enqueue_from_stdin(&names, "");
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(first.as_bytes()).await.expect("write");
     stdin.flush().await.expect("flush");
     // Less than a window: published, their confirms not yet waited for.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while topology::ready_count(&ch, &names.tasks).await.unwrap_or(0) < 10 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the first lines never arrived"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_for_ready(&ch, &names.tasks, 10, "the first lines never arrived").await;
     let pid = child.id().expect("pid").to_string();
     let killed = std::process::Command::new("kill")
         .args(["-INT", &pid])
@@ -690,17 +686,7 @@ async fn enqueue_started_with_sigint_ignored_keeps_it_ignored() {
     use tokio::io::AsyncWriteExt;
     let names = Names::with_prefix(&unique("ignored"));
     let (conn, ch, _sink) = setup(&names).await;
-    let mut child = tokio::process::Command::new("sh")
-        .arg("-c")
-        .arg("trap '' INT; exec \"$0\" enqueue - --delivery-limit 3")
-        .arg(env!("CARGO_BIN_EXE_linesift"))
-        .env("AMQP_URL", AMQP)
-        .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
-        .stdin(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn enqueue");
+    let mut child = enqueue_from_stdin(&names, "trap '' INT");
     let mut stdin = child.stdin.take().expect("stdin");
     stdin
         .write_all(b"http://a.example/1\nhttp://a.example/2\n")
@@ -708,11 +694,7 @@ async fn enqueue_started_with_sigint_ignored_keeps_it_ignored() {
         .expect("write");
     stdin.flush().await.expect("flush");
     // Connected and publishing: its first tasks are in the queue.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while topology::ready_count(&ch, &names.tasks).await.unwrap_or(0) < 2 {
-        assert!(tokio::time::Instant::now() < deadline, "never published");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_for_ready(&ch, &names.tasks, 2, "never published").await;
     let pid = child.id().expect("pid").to_string();
     let sent = std::process::Command::new("kill")
         .args(["-INT", &pid])
