@@ -206,60 +206,22 @@ async fn codings_in_any_case_and_x_gzip_are_decoded_for_pages_and_robots_txt() {
         );
     }
     for coding in ["GZIP", "x-gzip"] {
-        let robots = gzip(b"User-agent: *\nDisallow: /private\n");
-        let srv = Server::start(move |r: &Request| match r.path.as_str() {
-            "/robots.txt" => response(
-                "200 OK",
-                &[("Content-Type", "text/plain"), ("Content-Encoding", coding)],
-                &robots,
-            ),
-            _ => html(article("Public page", 5).as_bytes()),
-        })
-        .await;
-        let f = fetcher(options());
-        f.fetch(&srv.url("/public")).await.expect("allowed");
-        let e = f
-            .fetch(&srv.url("/private/x"))
-            .await
-            .expect_err("disallowed");
-        assert!(
-            matches!(
-                e,
-                FetchError::Robots {
-                    temporary: false,
-                    ..
-                }
-            ),
-            "{coding}: robots.txt not read: {e}"
-        );
+        robots_txt_coded_is_obeyed(coding, gzip(ROBOTS)).await;
     }
 }
 
-/// `Content-Encoding: deflate` as RFC 9110 means it (zlib-wrapped) and as
-/// old IIS servers and some CDNs send it (raw RFC 1951, no zlib header):
-/// browsers take both, and so does the fetcher, page and robots.txt alike.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn zlib_and_raw_deflate_bodies_are_decoded() {
-    let page = article("Deflated news", 20);
-    for (name, encoded) in [
-        ("zlib", zlib(page.as_bytes())),
-        ("raw", raw_deflate(page.as_bytes())),
-    ] {
-        let (srv, doc) = fetch_encoded("deflate", encoded).await;
-        assert_eq!(
-            doc,
-            in_memory(page.as_bytes(), &srv.url("/enc"), Some("utf-8")),
-            "{name}"
-        );
-    }
-    let robots = raw_deflate(b"User-agent: *\nDisallow: /private\n");
+/// A robots.txt disallowing `/private`.
+const ROBOTS: &[u8] = b"User-agent: *\nDisallow: /private\n";
+
+/// A server whose robots.txt is `robots`, sent with `Content-Encoding:
+/// coding`, and whose pages are plain: the fetcher decodes the robots.txt
+/// and obeys it (`/public` fetched; `/private/x` refused for good, never
+/// asked for).
+async fn robots_txt_coded_is_obeyed(coding: &'static str, robots: Vec<u8>) {
     let srv = Server::start(move |r: &Request| match r.path.as_str() {
         "/robots.txt" => response(
             "200 OK",
-            &[
-                ("Content-Type", "text/plain"),
-                ("Content-Encoding", "deflate"),
-            ],
+            &[("Content-Type", "text/plain"), ("Content-Encoding", coding)],
             &robots,
         ),
         _ => html(article("Public page", 5).as_bytes()),
@@ -279,8 +241,29 @@ async fn zlib_and_raw_deflate_bodies_are_decoded() {
                 ..
             }
         ),
-        "robots.txt not read: {e}"
+        "{coding}: robots.txt not read: {e}"
     );
+    assert_eq!(srv.hits("/private/x"), 0, "{coding}");
+}
+
+/// `Content-Encoding: deflate` as RFC 9110 means it (zlib-wrapped) and as
+/// old IIS servers and some CDNs send it (raw RFC 1951, no zlib header):
+/// browsers take both, and so does the fetcher, page and robots.txt alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zlib_and_raw_deflate_bodies_are_decoded() {
+    let page = article("Deflated news", 20);
+    for (name, encoded) in [
+        ("zlib", zlib(page.as_bytes())),
+        ("raw", raw_deflate(page.as_bytes())),
+    ] {
+        let (srv, doc) = fetch_encoded("deflate", encoded).await;
+        assert_eq!(
+            doc,
+            in_memory(page.as_bytes(), &srv.url("/enc"), Some("utf-8")),
+            "{name}"
+        );
+    }
+    robots_txt_coded_is_obeyed("deflate", raw_deflate(ROBOTS)).await;
 }
 
 /// A deflate body that does not inflate fails as a gzip body that does not
