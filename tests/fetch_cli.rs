@@ -18,6 +18,12 @@ async fn start() -> Server {
 }
 
 async fn run(args: Vec<String>) -> (Vec<Value>, i32) {
+    let (lines, code, _) = run_with_stderr(args).await;
+    (lines, code)
+}
+
+/// `run`, and what the run wrote on stderr.
+async fn run_with_stderr(args: Vec<String>) -> (Vec<Value>, i32, String) {
     let out = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_linesift"))
             .args(&args)
@@ -30,7 +36,8 @@ async fn run(args: Vec<String>) -> (Vec<Value>, i32) {
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect();
-    (lines, out.status.code().unwrap_or(-1))
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (lines, out.status.code().unwrap_or(-1), stderr)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -90,4 +97,31 @@ async fn loopback_needs_allow_private() {
     assert_eq!(code, 1);
     assert_eq!(lines[0]["error_kind"], "refused_address");
     assert!(srv.paths().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inputs_are_shown_without_their_credentials() {
+    let srv = start().await;
+    let with = |path: &str| srv.url(path).replacen("http://", "http://user:s3cret@", 1);
+    let args = vec![
+        "extract".into(),
+        "--format".into(),
+        "jsonl".into(),
+        "--allow-private".into(),
+        with("/story"),
+        with("/missing"),
+    ];
+    let (lines, code, stderr) = run_with_stderr(args).await;
+    assert_eq!(code, 1, "one input failed");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["path"], srv.url("/story"));
+    assert_eq!(lines[0]["url"], srv.url("/story"));
+    assert_eq!(lines[1]["path"], srv.url("/missing"));
+    assert_eq!(lines[1]["error_kind"], "http_status");
+    // The failed input is named on stderr, without the password too.
+    assert!(stderr.contains(&srv.url("/missing")), "{stderr}");
+    for line in &lines {
+        assert!(!line.to_string().contains("s3cret"), "{line}");
+    }
+    assert!(!stderr.contains("s3cret"), "{stderr}");
 }

@@ -1212,3 +1212,28 @@ async fn a_name_that_rebinds_to_a_private_address_is_refused_on_the_next_connect
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(srv.hits("/page"), hits);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_are_sent_but_not_kept_in_the_page_s_url() {
+    let srv = server(|r| {
+        let auth = r.header("authorization").unwrap_or("none").to_string();
+        html(
+            format!("<html><head><title>In</title></head><body><p>{auth}</p></body></html>")
+                .as_bytes(),
+        )
+    })
+    .await;
+    let url = srv.url("/in").replacen("http://", "http://user:s3cret@", 1);
+    let fetched = one_try_fetcher().fetch(&url).await.expect("fetch");
+    // Basic user:s3cret, as the request sent it.
+    assert!(
+        fetched.document.text.contains("Basic dXNlcjpzM2NyZXQ="),
+        "{}",
+        fetched.document.text
+    );
+    assert_eq!(fetched.url, srv.url("/in"));
+    assert_eq!(
+        fetched.document.url.as_deref(),
+        Some(srv.url("/in").as_str())
+    );
+}

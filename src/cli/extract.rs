@@ -9,6 +9,7 @@
 
 use super::options::{ExtractOptions, body_limit, parse_size};
 use anyhow::{Context, bail};
+use linesift::fetch::error::without_credentials;
 use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
 use linesift::{Document, ExtractError, Extractor, Hints};
 use serde::Serialize;
@@ -139,7 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         charset: args.charset.as_deref(),
     };
     work.run(&inputs, window, &progress, |i, result| {
-        let name = inputs[i].to_string_lossy();
+        let name = shown_name(&inputs[i]);
         if result.is_err() {
             failed += 1;
         }
@@ -249,6 +250,17 @@ fn os_string(bytes: &[u8]) -> OsString {
 #[cfg(not(unix))]
 fn os_string(bytes: &[u8]) -> OsString {
     String::from_utf8_lossy(bytes).into_owned().into()
+}
+
+/// The input's name as stderr and the JSONL `path` show it: a URL without
+/// its `user:password@` (the request still sends them), as the fetcher's
+/// errors and the document's `url` leave them out; output is kept, shared
+/// and logged where a password has no business.
+fn shown_name(input: &OsStr) -> std::borrow::Cow<'_, str> {
+    match as_url(input) {
+        Some(url) => without_credentials(url).into(),
+        None => input.to_string_lossy(),
+    }
 }
 
 /// The input as a URL for the fetcher, if it is one.
