@@ -637,6 +637,50 @@ fn jsonl_says_which_pages_are_not_whole() {
     }
 }
 
+/// Records without a WARC-Date give WET output that is the same, byte for
+/// byte, on every run: a response's conversion is dated by its HTTP
+/// `Date`, a resource's (which has none) by the epoch; warcio reads it.
+#[test]
+fn wet_output_of_dateless_records_is_the_same_every_run() {
+    let undated =
+        |record: Vec<u8>| replace_first(&record, "WARC-Date: 2024-01-01T00:00:00Z\r\n", "");
+    let http = [
+        "HTTP/1.1 200 OK\r\nDate: Tue, 15 Nov 1994 08:12:31 GMT\r\n",
+        "Content-Type: text/html; charset=utf-8\r\n\r\n",
+    ]
+    .concat();
+    let block = [http.as_bytes(), page_html(0).as_bytes()].concat();
+    let records = [
+        undated(raw_record("response", "no-date-http", &[], &block)),
+        undated(raw_record(
+            "resource",
+            "no-date-resource",
+            &[("Content-Type", "text/html")],
+            page_html(1).as_bytes(),
+        )),
+    ];
+    assert!(!String::from_utf8_lossy(&records.concat()).contains("WARC-Date"));
+    let warc = scratch("no-date.warc");
+    std::fs::write(&warc, records.concat()).unwrap();
+    let runs: Vec<Vec<u8>> = ["no-date-1.wet.gz", "no-date-2.wet.gz"]
+        .iter()
+        .map(|name| {
+            let out = scratch(name);
+            let (code, stderr) = warc_to(&[&warc], &out, &["--format", "wet"]);
+            assert_eq!(code, 0, "{stderr}");
+            assert!(stderr.contains("2 extracted"), "{stderr}");
+            std::fs::read(&out).unwrap()
+        })
+        .collect();
+    assert_eq!(runs[0], runs[1]);
+    let records = read_back(&scratch("no-date-1.wet.gz"), "warcio");
+    let dates: Vec<_> = records.iter().map(|r| r["date"].as_str()).collect();
+    assert_eq!(
+        dates,
+        [Some("1994-11-15T08:12:31Z"), Some("1970-01-01T00:00:00Z")]
+    );
+}
+
 /// Waits (30 s at most) until `path` exists: a run's temporary output.
 fn wait_until_made(path: &Path) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);

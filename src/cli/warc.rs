@@ -455,6 +455,7 @@ struct Written {
     record_id: String,
     target_uri: Option<String>,
     date: Option<String>,
+    http_date: Option<String>,
     truncated: Option<String>,
     document: Box<Document>,
 }
@@ -661,6 +662,7 @@ fn write_all(
             record_id: &w.record_id,
             target_uri: w.target_uri.as_deref(),
             date: w.date.as_deref(),
+            http_date: w.http_date.as_deref(),
             truncated: w.truncated.as_deref(),
         };
         match &mut sink {
@@ -771,6 +773,7 @@ impl Summary {
                         record_id: p.record_id,
                         target_uri: p.target_uri,
                         date: p.date,
+                        http_date: p.http_date,
                         truncated: p.truncated,
                         document,
                     })?;

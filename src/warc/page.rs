@@ -14,6 +14,10 @@ pub struct Page {
     pub record_id: String,
     pub target_uri: Option<String>,
     pub date: Option<String>,
+    /// The HTTP response's `Date` header as sent (`response` records
+    /// only): the WET writer dates a conversion by it when the record has
+    /// no `WARC-Date` ([`super::writer::Source::http_date`]).
+    pub http_date: Option<String>,
     /// `response` or `resource`.
     pub warc_type: String,
     /// Why the payload is not whole, when it is not: the record's

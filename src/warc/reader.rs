@@ -223,7 +223,7 @@ impl<'r> WarcReader<'r> {
                     head.get("Content-Type"),
                 );
                 let charset = head.get("Content-Type").and_then(http::charset);
-                self.page(head, kind, Vec::new(), charset, Coding::default())
+                self.page(head, kind, Vec::new(), charset, Coding::default(), None)
             }
             other => skip(SkipReason::RecordType(other.to_string())),
         }
@@ -278,7 +278,8 @@ impl<'r> WarcReader<'r> {
         let declared = http.get("Content-Type");
         let kind = http::kind(head.get("WARC-Identified-Payload-Type"), declared);
         let charset = declared.and_then(http::charset);
-        self.page(head, kind, body, charset, Coding::from_head(&http))
+        let date = http.get("Date").map(str::to_string);
+        self.page(head, kind, body, charset, Coding::from_head(&http), date)
     }
 
     fn page(
@@ -288,6 +289,7 @@ impl<'r> WarcReader<'r> {
         mut body: Vec<u8>,
         charset: Option<String>,
         coding: Coding,
+        http_date: Option<String>,
     ) -> Result<Item, WarcError> {
         let pos = head.pos;
         if let Kind::Other(t) = kind {
@@ -316,6 +318,7 @@ impl<'r> WarcReader<'r> {
             record_id: head.record_id().unwrap_or_default().to_string(),
             target_uri: head.get("WARC-Target-URI").map(clean_uri),
             date: head.get("WARC-Date").map(str::to_string),
+            http_date,
             warc_type: head.record_type().to_string(),
             truncated: truncation(head),
             body,

@@ -32,6 +32,9 @@ pub struct Source<'a> {
     pub record_id: &'a str,
     pub target_uri: Option<&'a str>,
     pub date: Option<&'a str>,
+    /// The source's HTTP `Date` header as sent, if it is a response
+    /// that has one: a WET record's date when `date` is missing.
+    pub http_date: Option<&'a str>,
     /// Why the record's payload is not whole ([`super::Page::truncated`]).
     pub truncated: Option<&'a str>,
 }
@@ -155,7 +158,7 @@ pub fn wet_payload(document: &Document) -> String {
 }
 
 fn conversion_record(source: &Source, id: &str, payload: &str) -> Vec<u8> {
-    let date = source.date.map_or_else(now_warc_date, str::to_string);
+    let date = conversion_date(source);
     let mut head = String::from("WARC/1.0\r\nWARC-Type: conversion\r\n");
     if let Some(uri) = source.target_uri {
         head.push_str(&format!("WARC-Target-URI: {}\r\n", one_line(uri)));
@@ -212,9 +215,36 @@ pub fn wet_record_id(source: &Source) -> String {
     )
 }
 
-/// The current time as a WARC-Date (UTC, seconds).
-pub fn now_warc_date() -> String {
-    let secs = std::time::SystemTime::now()
+/// What a conversion record dates to when the source record says nothing
+/// of when it was made: the Unix epoch, plainly no capture time.
+pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
+
+/// The conversion record's WARC-Date, which WARC 1.1 requires: the source
+/// record's own, as WET files keep it (a conversion is dated by the
+/// capture it converts, and Common Crawl's WETs do so). A source without
+/// one (or with a blank one) is dated by its HTTP `Date`, the server's
+/// time of the response it holds, within seconds of the capture; and with
+/// neither, [`UNKNOWN_DATE`]. Not the time of the run, nor one taken once
+/// per run: the output must be a function of the input, byte for byte, as
+/// its record ids are ([`wet_record_id`]), so that a rerun, a diff or a
+/// content-addressed store sees the same file. Nor a warcinfo record's
+/// date: the record's conversion would then depend on what the file holds
+/// before it, and one read at its CDX offset would differ from the same
+/// record read with its file.
+fn conversion_date(source: &Source) -> String {
+    if let Some(date) = source.date.filter(|d| !d.trim().is_empty()) {
+        return date.to_string();
+    }
+    source
+        .http_date
+        .and_then(|d| httpdate::parse_http_date(d.trim()).ok())
+        .map_or_else(|| UNKNOWN_DATE.to_string(), warc_date)
+}
+
+/// `time` as a WARC-Date (UTC, seconds); a time before 1970 (which an
+/// HTTP date cannot name) as the epoch.
+fn warc_date(time: std::time::SystemTime) -> String {
+    let secs = time
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let (days, rem) = (secs / 86_400, secs % 86_400);
@@ -252,6 +282,7 @@ mod tests {
             record_id,
             target_uri: None,
             date: None,
+            http_date: None,
             truncated: None,
         })
     }
@@ -268,5 +299,62 @@ mod tests {
         assert_ne!(a, id("crawl/a.warc.gz", "<urn:uuid:1>", 101));
         assert!(a.starts_with("<urn:uuid:") && a.ends_with('>'), "{a}");
         assert_eq!(&a[24..25], "8", "version 8: {a}");
+    }
+
+    fn wet_bytes(date: Option<&str>, http_date: Option<&str>) -> Vec<u8> {
+        let source = Source {
+            file: "in.warc",
+            pos: RecordPos {
+                offset: 0,
+                inner: 0,
+            },
+            record_id: "<urn:uuid:1>",
+            target_uri: Some("http://a.example/"),
+            date,
+            http_date,
+            truncated: None,
+        };
+        let document = Document {
+            text: "Some text.".into(),
+            ..Document::default()
+        };
+        let mut out = WetWriter::new(Vec::new(), Compression::Gzip);
+        out.write(&source, &document).unwrap();
+        let gz = out.finish().unwrap();
+        let mut record = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut record)
+            .unwrap();
+        record.into_bytes()
+    }
+
+    fn warc_date_of(record: &[u8]) -> String {
+        let text = String::from_utf8_lossy(record);
+        let line = text.lines().find(|l| l.starts_with("WARC-Date: "));
+        line.map(|l| l["WARC-Date: ".len()..].to_string())
+            .unwrap_or_default()
+    }
+
+    /// A source record without a WARC-Date gives the same conversion
+    /// record on every run, dated by its HTTP `Date` or else the epoch;
+    /// one with a WARC-Date keeps it.
+    #[test]
+    fn a_dateless_source_gives_the_same_wet_record_every_time() {
+        let http = Some("Tue, 15 Nov 1994 08:12:31 GMT");
+        for (date, http_date, want) in [
+            (Some("2024-05-06T07:08:09Z"), http, "2024-05-06T07:08:09Z"),
+            (None, http, "1994-11-15T08:12:31Z"),
+            (Some(" "), http, "1994-11-15T08:12:31Z"),
+            (
+                None,
+                Some("Sun, 06 Nov 2044 08:49:37 GMT"),
+                "2044-11-06T08:49:37Z",
+            ),
+            (None, Some("not a date"), UNKNOWN_DATE),
+            (None, None, UNKNOWN_DATE),
+        ] {
+            let first = wet_bytes(date, http_date);
+            assert_eq!(warc_date_of(&first), want, "{date:?} {http_date:?}");
+            assert_eq!(first, wet_bytes(date, http_date));
+        }
     }
 }
