@@ -92,8 +92,8 @@ pub const MAX_GZIP_HEADER: usize = 1024;
 /// decompresses to (from `bytes` alone, a few hundred at most) are line
 /// ends and then `WARC/`: a WARC file's first member holds a record. Its
 /// header is checked first (a gzip header must say deflate, set no
-/// reserved flag, carry a known `XFL` and end within [`MAX_GZIP_HEADER`]
-/// bytes; a zstd frame must set no reserved descriptor bit), which spares
+/// reserved flag, carry a known `XFL`, end within [`MAX_GZIP_HEADER`]
+/// bytes and, if it says it has one, a right header CRC; a zstd frame must set no reserved descriptor bit), which spares
 /// most false starts the decoding. A zstd frame may ask for a window of
 /// 2^`window_log` bytes at most, as the reader allows its frames
 /// ([`zstd::window_log_max`]). A skippable frame is taken on its structure
@@ -197,9 +197,11 @@ fn begins_a_record(head: &[u8]) -> Option<bool> {
 /// if it is one that writers produce and ends within `h` and
 /// [`MAX_GZIP_HEADER`] bytes: method 8, no reserved flag bit, `XFL` 0, 2
 /// or 4, and its optional fields (`FEXTRA`, a NUL-ended `FNAME` and
-/// `FCOMMENT`, `FHCRC`) in that many bytes. The OS byte is not looked at:
-/// writers set values past the RFC's list (zlib: 16 BeOS, 18 OS/400, 19
-/// macOS), and the decoding check is what tells.
+/// `FCOMMENT`, `FHCRC`) in that many bytes, the `FHCRC` field (when the
+/// flag is set) the low 16 bits of the CRC-32 of the header bytes before
+/// it. The OS byte is not looked at: writers set values past the RFC's
+/// list (zlib: 16 BeOS, 18 OS/400, 19 macOS), and the decoding check is
+/// what tells.
 fn gzip_header_len(h: &[u8]) -> Option<usize> {
     let h = &h[..h.len().min(MAX_GZIP_HEADER)];
     let plausible = h.len() >= 10
@@ -211,18 +213,36 @@ fn gzip_header_len(h: &[u8]) -> Option<usize> {
         return None;
     }
     let len = gzip_fields_end(h)?;
+    // A wrong header CRC is junk's flag bit, not a writer's: flate2's
+    // decoder, whose errors the gzip layer reports, fails such a header.
+    if h[3] & FHCRC != 0 && !header_crc_matches(&h[..len]) {
+        return None;
+    }
     // Data must follow the header within `h`.
     (len < h.len()).then_some(len)
 }
+
+/// Whether the last two bytes of the gzip header `header` are the low 16
+/// bits of the CRC-32 of the bytes before them (RFC 1952, 2.3.1, `FHCRC`).
+fn header_crc_matches(header: &[u8]) -> bool {
+    let Some((before, stored)) = header.split_last_chunk::<2>() else {
+        return false;
+    };
+    let mut crc = flate2::Crc::new();
+    crc.update(before);
+    crc.sum() & 0xffff == u32::from(u16::from_le_bytes(*stored))
+}
+
+/// Flag bits of a gzip member header (RFC 1952, 2.3.1).
+const FHCRC: u8 = 0x02;
+const FEXTRA: u8 = 0x04;
+const FNAME: u8 = 0x08;
+const FCOMMENT: u8 = 0x10;
 
 /// Where the gzip member header `h` begins with ends, past its optional
 /// fields (`FEXTRA`, a NUL-ended `FNAME` and `FCOMMENT`, `FHCRC`) as its
 /// flags (`h[3]`) announce them, if they end within `h`.
 pub(crate) fn gzip_fields_end(h: &[u8]) -> Option<usize> {
-    const FHCRC: u8 = 0x02;
-    const FEXTRA: u8 = 0x04;
-    const FNAME: u8 = 0x08;
-    const FCOMMENT: u8 = 0x10;
     let flags = *h.get(3)?;
     let mut len = 10;
     if flags & FEXTRA != 0 {
@@ -844,15 +864,18 @@ mod tests {
     #[test]
     fn find_start_takes_a_gzip_header_whose_fields_end_soon() {
         let plain = gz_member(RECORD, 3);
+        // The header CRC, when the flags announce one, is the right one.
         let with = |flags: u8, fields: &[u8]| {
-            let mut member = plain.clone();
-            member[3] = flags;
-            member.splice(10..10, fields.iter().copied());
-            member
+            let mut header = [&plain[..10], fields].concat();
+            header[3] = flags;
+            if flags & FHCRC != 0 {
+                header.extend(header_crc(&header));
+            }
+            [&header[..], &plain[10..]].concat()
         };
         let name = |len: usize| [&vec![b'n'; len][..], &[0]].concat();
         let extra = [&[4, 0][..], b"sl\0\0"].concat();
-        let all = [&extra[..], &name(20), &name(30), &[0xaa, 0xbb]].concat();
+        let all = [&extra[..], &name(20), &name(30)].concat();
         for (flags, fields) in [(0x08, name(900)), (0x04, extra), (0x1e, all)] {
             let member = with(flags, &fields);
             assert_eq!(
@@ -870,6 +893,56 @@ mod tests {
         junk.extend(header.iter().copied().cycle().take(65_000));
         let found = find_start(&[&junk[..], &plain].concat(), 23);
         assert_eq!(found, Some((junk.len(), Compression::Gzip)));
+    }
+
+    /// The `FHCRC` field of a gzip header: the low 16 bits of the CRC-32
+    /// of the header before it.
+    fn header_crc(header: &[u8]) -> [u8; 2] {
+        let mut crc = flate2::Crc::new();
+        crc.update(header);
+        (crc.sum() as u16).to_le_bytes()
+    }
+
+    /// A gzip header that says it carries a CRC (`FHCRC`) starts a member
+    /// only if the CRC is right, as flate2's decoder reads it: junk with
+    /// that flag bit set and any two bytes after the header is passed
+    /// over, and the member after it found.
+    #[test]
+    fn find_start_checks_a_gzip_header_crc() {
+        let plain = gz_member(RECORD, 3);
+        let name = b"record.warc\0";
+        for (flags, fields) in [(FHCRC, &[][..]), (FHCRC | FNAME, &name[..])] {
+            let mut header = [&plain[..10], fields].concat();
+            header[3] = flags;
+            let right = header_crc(&header);
+            let member = |crc: [u8; 2]| [&header[..], &crc, &plain[10..]].concat();
+            let good = member(right);
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(&good[..])
+                .read_to_string(&mut text)
+                .unwrap();
+            assert_eq!(text.as_bytes(), RECORD);
+            assert_eq!(
+                find_start(&[b"x", &good[..]].concat(), 23),
+                Some((1, Compression::Gzip))
+            );
+            let [lo, hi] = right;
+            for wrong in [[lo ^ 1, hi], [lo, hi ^ 0x80], [hi, lo], [0, 0]] {
+                if wrong == right {
+                    continue;
+                }
+                let bad = member(wrong);
+                assert!(
+                    flate2::read::GzDecoder::new(&bad[..])
+                        .read_to_end(&mut Vec::new())
+                        .is_err()
+                );
+                assert_eq!(find_start(&[b"x", &bad[..]].concat(), 23), None);
+                let then = [b"x", &bad[..], &plain].concat();
+                let found = find_start(&then, 23);
+                assert_eq!(found, Some((1 + bad.len(), Compression::Gzip)));
+            }
+        }
     }
 
     /// A zstd frame asking for a window past the reader's limit is no
