@@ -135,6 +135,7 @@ pub fn find_start(bytes: &[u8], window_log: u32) -> Option<(usize, Compression)>
             // The header is parsed already: the decoder starts at the
             // deflate data.
             Candidate::Gzip(header) => rest.get(header..).is_some_and(|data| {
+                let data = &data[..data.len().min(HEAD_IN)];
                 decodes_to_a_record(flate2::bufread::DeflateDecoder::new(data))
             }),
             Candidate::Zstd => ::zstd::stream::read::Decoder::with_buffer(rest)
@@ -160,6 +161,20 @@ enum Candidate {
 /// How many decompressed bytes of a member [`find_start`] looks at, at
 /// most: line ends before `WARC/` (one or two, in practice) fit.
 const HEAD_OUT: usize = 256;
+
+/// How many bytes of a gzip candidate's deflate data [`find_start`]
+/// decodes, at most, for its first [`HEAD_OUT`] bytes. A writer's member
+/// gives them in far fewer: a dynamic block's code tables take 300 bytes
+/// at most and a symbol 6, and an empty block a writer may flush before
+/// its data (zlib's sync flush) 5. Junk need not: empty blocks (stored
+/// ones of 5 bytes, fixed ones of 10 bits) give nothing however many
+/// follow, and the decoder runs through all of them in one call, to the
+/// end of the bytes (up to [`DETECT_WINDOW`] + [`CHECK_AHEAD`]) for each
+/// candidate; and headers whose name fields hold one another's let a
+/// hundred candidates share one such run. Cut there, a candidate's check
+/// costs a few KiB of decoding whatever its data; one that has given
+/// nothing by then fails, as a member cut short does.
+const HEAD_IN: usize = 4 * 1024;
 
 /// Whether what `decoder` gives begins with line ends and `WARC/`. An
 /// error (a corrupt member, or one cut short) before that is a no.
@@ -942,6 +957,80 @@ mod tests {
                 let found = find_start(&then, 23);
                 assert_eq!(found, Some((1 + bad.len(), Compression::Gzip)));
             }
+        }
+    }
+
+    /// Empty deflate blocks: a stored one (aligned, 5 bytes), and four
+    /// fixed ones (10 bits each: 5 bytes, aligned again).
+    const EMPTY_BLOCKS: [[u8; 5]; 2] = [[0, 0, 0, 0xff, 0xff], [0x02, 0x08, 0x20, 0x80, 0]];
+
+    /// A gzip member of [`RECORD`] whose deflate data begins with `n`
+    /// runs of `empty` blocks; flate2 reads it whole.
+    fn member_after_empty_blocks(empty: &[u8], n: usize) -> Vec<u8> {
+        let mut deflate =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut deflate, RECORD).unwrap();
+        let mut crc = flate2::Crc::new();
+        crc.update(RECORD);
+        let member = [
+            &gz_member(RECORD, 3)[..10],
+            &empty.repeat(n),
+            &deflate.finish().unwrap(),
+            &crc.sum().to_le_bytes(),
+            &(RECORD.len() as u32).to_le_bytes(),
+        ]
+        .concat();
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&member[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, RECORD);
+        member
+    }
+
+    /// A gzip candidate whose deflate data gives nothing for
+    /// [`HEAD_IN`] bytes (a run of empty blocks) is passed over, even if
+    /// a record follows the run: it is decoded that far and no farther.
+    /// A few empty blocks first (a writer's flush) are read past.
+    #[test]
+    fn find_start_gives_up_on_a_run_of_empty_deflate_blocks() {
+        for empty in EMPTY_BLOCKS {
+            let few = member_after_empty_blocks(&empty, 4);
+            let found = find_start(&[b"x", &few[..]].concat(), 23);
+            assert_eq!(found, Some((1, Compression::Gzip)));
+            let many = member_after_empty_blocks(&empty, 2_000);
+            assert_eq!(find_start(&[b"x", &many[..]].concat(), 23), None);
+            // A member after it is found.
+            let plain = gz_member(RECORD, 3);
+            let then = [b"x", &many[..], &plain].concat();
+            let found = find_start(&then, 23);
+            assert_eq!(found, Some((1 + many.len(), Compression::Gzip)));
+        }
+    }
+
+    /// Junk made to keep the check busy: a hundred gzip headers, each
+    /// named by the headers after it, so that all of them end where one
+    /// run of empty deflate blocks (most of the window) begins, and a
+    /// plain record after the run. Every candidate is decoded [`HEAD_IN`]
+    /// bytes at most, not to the run's end, and fails; the record is
+    /// found.
+    #[test]
+    fn find_start_passes_over_headers_sharing_a_run_of_empty_blocks() {
+        let header = [0x1f, 0x8b, 0x08, FNAME, 1, 1, 1, 1, 2, 3];
+        for empty in EMPTY_BLOCKS {
+            let mut bytes = b"x".to_vec();
+            for _ in 0..100 {
+                bytes.extend(header);
+            }
+            bytes.push(0);
+            let names_end = bytes.len();
+            bytes.extend(empty.repeat(12_000));
+            let record_at = bytes.len();
+            bytes.extend(RECORD);
+            assert!(names_end - 1 <= MAX_GZIP_HEADER);
+            assert_eq!(gzip_header_len(&bytes[1..]), Some(names_end - 1));
+            let found = find_start(&bytes, 23);
+            assert_eq!(found, Some((record_at, Compression::None)));
         }
     }
 
