@@ -93,8 +93,9 @@ pub const MAX_GZIP_HEADER: usize = 1024;
 /// ends and then `WARC/`: a WARC file's first member holds a record. Its
 /// header is checked first (a gzip header must say deflate, set no
 /// reserved flag, carry a known `XFL`, end within [`MAX_GZIP_HEADER`]
-/// bytes and, if it says it has one, a right header CRC; a zstd frame must set no reserved descriptor bit), which spares
-/// most false starts the decoding. A zstd frame may ask for a window of
+/// bytes and, if it says it has one, carry a right header CRC; a zstd
+/// frame must set no reserved descriptor bit), which spares most false
+/// starts the decoding. A zstd frame may ask for a window of
 /// 2^`window_log` bytes at most, as the reader allows its frames
 /// ([`zstd::window_log_max`]). A skippable frame is taken on its structure
 /// alone: a dictionary frame must hold a zstd frame or a dictionary,
@@ -228,18 +229,26 @@ fn gzip_header_len(h: &[u8]) -> Option<usize> {
         return None;
     }
     let len = gzip_fields_end(h)?;
-    // A wrong header CRC is junk's flag bit, not a writer's: flate2's
-    // decoder, whose errors the gzip layer reports, fails such a header.
-    if h[3] & FHCRC != 0 && !header_crc_matches(&h[..len]) {
+    // A wrong header CRC is junk's flag bit, not a writer's, and the gzip
+    // layer fails such a member wherever it is (see `inflate`).
+    if !gzip_header_crc_ok(&h[..len]) {
         return None;
     }
     // Data must follow the header within `h`.
     (len < h.len()).then_some(len)
 }
 
-/// Whether the last two bytes of the gzip header `header` are the low 16
-/// bits of the CRC-32 of the bytes before them (RFC 1952, 2.3.1, `FHCRC`).
-fn header_crc_matches(header: &[u8]) -> bool {
+/// Whether the gzip member header `header` (all of it, as
+/// [`gzip_fields_end`] tells its end) carries no header CRC or a right
+/// one: with `FHCRC` set, its last two bytes are the low 16 bits of the
+/// CRC-32 of the bytes before them (RFC 1952, 2.3.1). flate2's decoder
+/// fails a member whose CRC is wrong; [`find_start`] and the gzip layer's
+/// one-call path (libdeflate, which skips the CRC) check it here so that
+/// they take and fail the members flate2 does.
+pub(crate) fn gzip_header_crc_ok(header: &[u8]) -> bool {
+    if header.get(3).is_none_or(|flags| flags & FHCRC == 0) {
+        return true;
+    }
     let Some((before, stored)) = header.split_last_chunk::<2>() else {
         return false;
     };
@@ -918,10 +927,31 @@ mod tests {
         (crc.sum() as u16).to_le_bytes()
     }
 
+    /// What the reader's layers make of `file` from its start (as [`open`]
+    /// reads a file): each member's offset, the garbage before it, and its
+    /// bytes or, if it fails, its error.
+    fn read_members(file: &[u8]) -> Vec<(u64, u64, Result<Vec<u8>, WarcError>)> {
+        let mut layer = open(file, 0, Start::File, 1 << 30, 10 << 20).unwrap();
+        let (mut members, mut chunk) = (Vec::new(), [0u8; 7000]);
+        while let Some(start) = layer.next_member().unwrap() {
+            let mut bytes = Vec::new();
+            let read = loop {
+                match layer.read(&mut chunk) {
+                    Ok(0) => break Ok(bytes),
+                    Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+                    Err(e) => break Err(e),
+                }
+            };
+            members.push((start.offset, start.garbage, read));
+        }
+        members
+    }
+
     /// A gzip header that says it carries a CRC (`FHCRC`) starts a member
-    /// only if the CRC is right, as flate2's decoder reads it: junk with
-    /// that flag bit set and any two bytes after the header is passed
-    /// over, and the member after it found.
+    /// only if the CRC is right, as the reader reads such a member (and
+    /// fails it at the file's start): junk with that flag bit set and any
+    /// two bytes after the header is passed over, and the member after it
+    /// found.
     #[test]
     fn find_start_checks_a_gzip_header_crc() {
         let plain = gz_member(RECORD, 3);
@@ -932,11 +962,11 @@ mod tests {
             let right = header_crc(&header);
             let member = |crc: [u8; 2]| [&header[..], &crc, &plain[10..]].concat();
             let good = member(right);
-            let mut text = String::new();
-            flate2::read::GzDecoder::new(&good[..])
-                .read_to_string(&mut text)
-                .unwrap();
-            assert_eq!(text.as_bytes(), RECORD);
+            let read = read_members(&good);
+            assert!(
+                matches!(&read[..], [(0, 0, Ok(r))] if r == RECORD),
+                "{read:?}"
+            );
             assert_eq!(
                 find_start(&[b"x", &good[..]].concat(), 23),
                 Some((1, Compression::Gzip))
@@ -947,15 +977,33 @@ mod tests {
                     continue;
                 }
                 let bad = member(wrong);
+                let read = read_members(&bad);
                 assert!(
-                    flate2::read::GzDecoder::new(&bad[..])
-                        .read_to_end(&mut Vec::new())
-                        .is_err()
+                    matches!(
+                        &read[..],
+                        [(
+                            0,
+                            0,
+                            Err(WarcError::Corrupt {
+                                format: "gzip",
+                                offset: 0,
+                                ..
+                            })
+                        )]
+                    ),
+                    "{read:?}"
                 );
                 assert_eq!(find_start(&[b"x", &bad[..]].concat(), 23), None);
                 let then = [b"x", &bad[..], &plain].concat();
                 let found = find_start(&then, 23);
-                assert_eq!(found, Some((1 + bad.len(), Compression::Gzip)));
+                let at = 1 + bad.len();
+                assert_eq!(found, Some((at, Compression::Gzip)));
+                let read = read_members(&then);
+                let at = at as u64;
+                assert!(
+                    matches!(&read[..], [(o, g, Ok(r))] if (*o, *g) == (at, at) && r == RECORD),
+                    "{read:?}"
+                );
             }
         }
     }

@@ -16,7 +16,8 @@
 //! one call (`super::inflate`);
 //! any other, and any the fast path fails on, goes through the streaming
 //! decoder, which alone reports errors, so the two paths cannot disagree
-//! on what is corrupt.
+//! on what is corrupt (the one-call path misses a member whose header CRC
+//! is wrong, which libdeflate would read: see `inflate`).
 
 use super::compression::{
     Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart, gzip_fields_end,
@@ -458,6 +459,59 @@ pub(crate) mod tests {
         assert_eq!(third.offset, (a.len() + b.len()) as u64);
         assert_eq!(members.read(&mut out).unwrap(), 5);
         assert_eq!(&out[..5], b"third");
+    }
+
+    /// The bytes of the first member of `file`, or its error.
+    fn first_member(file: &[u8]) -> Result<Vec<u8>, WarcError> {
+        let mut members = Members::new(Input::new(file, 0));
+        assert!(members.next_member()?.is_some(), "no member");
+        let (mut bytes, mut chunk) = (Vec::new(), [0u8; 7000]);
+        loop {
+            match members.read(&mut chunk)? {
+                0 => return Ok(bytes),
+                n => bytes.extend_from_slice(&chunk[..n]),
+            }
+        }
+    }
+
+    /// `member` with the header CRC flag (`FHCRC`) set and `crc`, or the
+    /// right CRC, after its 10-byte header.
+    fn with_header_crc(member: &[u8], crc: Option<[u8; 2]>) -> Vec<u8> {
+        let mut header = member[..10].to_vec();
+        header[3] |= 0x02;
+        let mut right = flate2::Crc::new();
+        right.update(&header);
+        let crc = crc.unwrap_or((right.sum() as u16).to_le_bytes());
+        [&header[..], &crc, &member[10..]].concat()
+    }
+
+    /// A member whose header carries a wrong CRC (`FHCRC`) fails as the
+    /// streaming decoder (flate2) fails it, whether it is small enough for
+    /// the one-call path (libdeflate skips that CRC unchecked) or streamed,
+    /// first in the file or after another member; with the right CRC it
+    /// reads either way.
+    #[test]
+    fn a_wrong_header_crc_fails_a_member_of_any_size() {
+        let mut failures = Vec::new();
+        for data in [b"small".to_vec(), noise(1_100_000, 3)] {
+            let member = gzip(&data);
+            assert_eq!(first_member(&with_header_crc(&member, None)).unwrap(), data);
+            let bad = with_header_crc(&member, Some([0x5a, 0xa5]));
+            let before = gzip(b"first");
+            let after = [&before[..], &bad].concat();
+            let (good, errors) = read_through_errors(&after);
+            assert_eq!(good, vec![(0, b"first".to_vec())]);
+            assert_eq!(errors, vec![before.len() as u64]);
+            match first_member(&bad) {
+                Err(WarcError::Corrupt {
+                    format: "gzip",
+                    offset: 0,
+                    message,
+                }) => failures.push(message),
+                other => panic!("{} bytes: {other:?}", data.len()),
+            }
+        }
+        assert_eq!(failures[0], failures[1]);
     }
 
     /// Reads every member as the reader does, collecting the ones read

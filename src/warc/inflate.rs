@@ -10,7 +10,13 @@
 //! does not expose `libdeflate_gzip_decompress_ex`, the one call that says
 //! how many input bytes the member took, without which the next member
 //! cannot be found.
+//!
+//! libdeflate skips a header CRC (`FHCRC`) unchecked, where the streaming
+//! decoder (flate2) fails a member whose CRC is wrong: it is checked here,
+//! and such a member missed, so that the streaming decoder reports it, as
+//! it does for a member too large for this path.
 
+use super::compression::{gzip_fields_end, gzip_header_crc_ok};
 use libdeflate_sys::{
     libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor,
     libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_INSUFFICIENT_SPACE as NO_SPACE,
@@ -44,8 +50,14 @@ impl Inflater {
 
     /// Decompresses the gzip member at the start of `input` (more bytes may
     /// follow it) into `out`. Returns (input bytes the member took, output
-    /// bytes). CRC-32 and length are checked by libdeflate.
+    /// bytes). CRC-32 and length are checked by libdeflate, the header
+    /// CRC (if the header has one) here.
     pub fn gzip(&mut self, input: &[u8], out: &mut [u8]) -> Result<(usize, usize), Miss> {
+        // A header cut by the end of `input` is left to libdeflate, which
+        // misses it as well.
+        if gzip_fields_end(input).is_some_and(|len| !gzip_header_crc_ok(&input[..len])) {
+            return Err(Miss::Data);
+        }
         let (mut used, mut made) = (0usize, 0usize);
         // SAFETY: the pointers and lengths come from live slices that
         // libdeflate reads (`input`) and writes (`out`) only within their
