@@ -1058,10 +1058,11 @@ mod tests {
 
     /// Junk made to keep the check busy: a hundred gzip headers, each
     /// named by the headers after it, so that all of them end where one
-    /// run of empty deflate blocks (most of the window) begins, and a
-    /// plain record after the run. Every candidate is decoded [`HEAD_IN`]
-    /// bytes at most, not to the run's end, and fails; the record is
-    /// found.
+    /// run of empty deflate blocks (most of the window) begins. Behind the
+    /// run is the deflate data of a record (its member's trailer, then a
+    /// plain record), so a candidate decoded to the run's end would be
+    /// taken: every one of them is passed over only because it is decoded
+    /// [`HEAD_IN`] bytes at most, and the plain record is found.
     #[test]
     fn find_start_passes_over_headers_sharing_a_run_of_empty_blocks() {
         let header = [0x1f, 0x8b, 0x08, FNAME, 1, 1, 1, 1, 2, 3];
@@ -1072,11 +1073,14 @@ mod tests {
             }
             bytes.push(0);
             let names_end = bytes.len();
-            bytes.extend(empty.repeat(12_000));
+            // The run, then the record's deflate data and the trailer.
+            let member = member_after_empty_blocks(&empty, 12_000);
+            bytes.extend(&member[10..]);
             let record_at = bytes.len();
             bytes.extend(RECORD);
             assert!(names_end - 1 <= MAX_GZIP_HEADER);
             assert_eq!(gzip_header_len(&bytes[1..]), Some(names_end - 1));
+            assert!(record_at - names_end > 10 * HEAD_IN);
             let found = find_start(&bytes, 23);
             assert_eq!(found, Some((record_at, Compression::None)));
         }
