@@ -467,3 +467,45 @@ fn truncated_records_and_first_segments_say_so_and_continuations_are_skipped() {
         }
     }
 }
+
+/// A response's HTTP date (a WET record's date when the record has no
+/// WARC-Date) is the first of its `Date` headers that reads as a date,
+/// as it was sent: an empty or broken one before it is passed over.
+#[test]
+fn a_responses_http_date_is_its_first_date_header_that_reads() {
+    let cases: [(&[&str], Option<&str>); 5] = [
+        (
+            &["Tue, 15 Nov 1994 08:12:31 GMT"],
+            Some("Tue, 15 Nov 1994 08:12:31 GMT"),
+        ),
+        (
+            &["", "Tue, 15 Nov 1994 08:12:31 GMT"],
+            Some("Tue, 15 Nov 1994 08:12:31 GMT"),
+        ),
+        (
+            &[
+                "yesterday",
+                "Wed, 5 Nov 1994 08:12:31 UTC",
+                "Sun, 06 Nov 1994 08:49:37 GMT",
+            ],
+            Some("Wed, 5 Nov 1994 08:12:31 UTC"),
+        ),
+        (&["", "yesterday"], None),
+        (&[], None),
+    ];
+    for (dates, want) in cases {
+        let head: String = dates.iter().map(|d| format!("Date: {d}\r\n")).collect();
+        let block = [
+            b"HTTP/1.1 200 OK\r\n",
+            head.as_bytes(),
+            b"Content-Type: text/html; charset=utf-8\r\n\r\n",
+            page_html(0).as_bytes(),
+        ]
+        .concat();
+        let items = read_all(raw_record("response", "dated", &[], &block));
+        let [Item::Page(page)] = &items[..] else {
+            panic!("{dates:?}: {items:?}");
+        };
+        assert_eq!(page.http_date.as_deref(), want, "{dates:?}");
+    }
+}

@@ -8,10 +8,12 @@
 //! (buffered view with positions) → `record` (framing, resynchronisation)
 //! → `http` (status, headers, types, codings) → `reader` ([`Item`]s) →
 //! `page` (payload to the core);
-//! `writer` for output. Nothing here holds a whole file in memory: payloads
-//! are buffered only for records the core will see, up to a limit.
+//! `writer` for output (`date` reads and writes its records' dates).
+//! Nothing here holds a whole file in memory: payloads are buffered only
+//! for records the core will see, up to a limit.
 
 pub mod compression;
+mod date;
 pub mod error;
 pub mod gzip;
 pub mod http;

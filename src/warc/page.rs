@@ -15,8 +15,10 @@ pub struct Page {
     pub target_uri: Option<String>,
     pub date: Option<String>,
     /// The HTTP response's `Date` header as sent (`response` records
-    /// only): the WET writer dates a conversion by it when the record has
-    /// no `WARC-Date` ([`super::writer::Source::http_date`]).
+    /// only), the first of them that reads as a date: a server or proxy
+    /// may send an empty or broken one before the right one. The WET
+    /// writer dates a conversion by it when the record has no `WARC-Date`
+    /// ([`super::writer::Source::http_date`]).
     pub http_date: Option<String>,
     /// `response` or `resource`.
     pub warc_type: String,

@@ -11,6 +11,7 @@
 //! missing dictionary, an I/O error).
 
 use super::compression::{self, Start};
+use super::date;
 use super::error::WarcError;
 use super::http::{self, Coding, Kind};
 use super::page::Page;
@@ -278,7 +279,10 @@ impl<'r> WarcReader<'r> {
         let declared = http.get("Content-Type");
         let kind = http::kind(head.get("WARC-Identified-Payload-Type"), declared);
         let charset = declared.and_then(http::charset);
-        let date = http.get("Date").map(str::to_string);
+        let date = http
+            .get_all("Date")
+            .find(|d| date::parse_http_date(d).is_some())
+            .map(str::to_string);
         self.page(head, kind, body, charset, Coding::from_head(&http), date)
     }
 

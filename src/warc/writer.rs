@@ -5,6 +5,7 @@
 //! write: the caller passes records in the order it wants them.
 
 use super::compression::Compression;
+use super::date;
 use super::stream::RecordPos;
 use crate::Document;
 use flate2::write::GzEncoder;
@@ -32,8 +33,9 @@ pub struct Source<'a> {
     pub record_id: &'a str,
     pub target_uri: Option<&'a str>,
     pub date: Option<&'a str>,
-    /// The source's HTTP `Date` header as sent, if it is a response
-    /// that has one: a WET record's date when `date` is missing.
+    /// The source's HTTP `Date` header as sent (the first that reads as
+    /// a date), if it is a response that has one: a WET record's date
+    /// when `date` is missing.
     pub http_date: Option<&'a str>,
     /// Why the record's payload is not whole ([`super::Page::truncated`]).
     pub truncated: Option<&'a str>,
@@ -220,13 +222,14 @@ pub fn wet_record_id(source: &Source) -> String {
 pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 
 /// The conversion record's WARC-Date, which WARC 1.1 requires: the source
-/// record's own, as WET files keep it (a conversion is dated by the
-/// capture it converts, and Common Crawl's WETs do so). A source without
-/// one (or with a blank one) is dated by its HTTP `Date`, the server's
-/// time of the response it holds, within seconds of the capture; and with
-/// neither, [`UNKNOWN_DATE`]. Not the time of the run, nor one taken once
-/// per run: the output must be a function of the input, byte for byte, as
-/// its record ids are ([`wet_record_id`]), so that a rerun, a diff or a
+/// record's own, as WET files keep it (a conversion is dated by the capture
+/// it converts, and Common Crawl's WETs do so). A source without one (or
+/// with a blank one) is dated by its HTTP `Date` (the first that reads as a
+/// date, [`date::parse_http_date`]), the server's time of the response,
+/// usually close to the capture (a cache keeps the origin's `Date`); and
+/// with neither, [`UNKNOWN_DATE`]. Not the time of the run, nor one taken
+/// once per run: the output must be a function of the input, byte for byte,
+/// as its record ids are ([`wet_record_id`]), so that a rerun, a diff or a
 /// content-addressed store sees the same file. Nor a warcinfo record's
 /// date: the record's conversion would then depend on what the file holds
 /// before it, and one read at its CDX offset would differ from the same
@@ -237,38 +240,8 @@ fn conversion_date(source: &Source) -> String {
     }
     source
         .http_date
-        .and_then(|d| httpdate::parse_http_date(d.trim()).ok())
-        .map_or_else(|| UNKNOWN_DATE.to_string(), warc_date)
-}
-
-/// `time` as a WARC-Date (UTC, seconds); a time before 1970 (which an
-/// HTTP date cannot name) as the epoch.
-fn warc_date(time: std::time::SystemTime) -> String {
-    let secs = time
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days as i64);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+        .and_then(date::parse_http_date)
+        .map_or_else(|| UNKNOWN_DATE.to_string(), date::warc_date)
 }
 
 #[cfg(test)]
@@ -347,6 +320,11 @@ mod tests {
             (
                 None,
                 Some("Sun, 06 Nov 2044 08:49:37 GMT"),
+                "2044-11-06T08:49:37Z",
+            ),
+            (
+                None,
+                Some("Mon, 6 Nov 2044 08:49:37 UTC"),
                 "2044-11-06T08:49:37Z",
             ),
             (None, Some("not a date"), UNKNOWN_DATE),

@@ -1,0 +1,200 @@
+//! Dates of records, for the WET writer's `WARC-Date`: a response's HTTP
+//! `Date` read (leniently, as servers write it), and a time written as a
+//! WARC-Date. It does not decide which date a record gets: the writer
+//! does (`writer::conversion_date`).
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The time an HTTP `Date` header's value names: one of the RFC 9110
+/// forms (IMF-fixdate, RFC 850, asctime), or else an IMF-fixdate as
+/// servers get it wrong ([`lenient_http_date`]). `None` for anything else,
+/// and for a time before 1970, which no HTTP date names.
+pub fn parse_http_date(value: &str) -> Option<SystemTime> {
+    let value = value.trim();
+    httpdate::parse_http_date(value)
+        .ok()
+        .or_else(|| lenient_http_date(value))
+}
+
+/// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) with the slips that
+/// httpdate refuses and servers make: a weekday that is not the date's
+/// (ignored, as is a missing one), `UTC` or `+0000` for `GMT`, and a day of
+/// one digit. The rest must be as the form says (a month's English
+/// abbreviation, a four-digit year, two-digit hours, minutes and seconds),
+/// and a real date: the slips are a sloppy server's, anything looser is
+/// more likely no date at all.
+fn lenient_http_date(value: &str) -> Option<SystemTime> {
+    let mut parts = value.split_ascii_whitespace().peekable();
+    // The weekday, if any: letters and a comma, whichever day they name.
+    if let Some(weekday) = parts.next_if(|p| p.ends_with(',')) {
+        let name = weekday.strip_suffix(',').unwrap_or(weekday);
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return None;
+        }
+    }
+    let (day, month, year, time, zone) = (
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+    );
+    if parts.next().is_some() || !matches!(zone, "GMT" | "UTC" | "+0000") {
+        return None;
+    }
+    let day = digits(day, 1..=2)?;
+    let month = MONTHS.iter().position(|&m| m == month)? as u32 + 1;
+    let year = i64::from(digits(year, 4..=4)?);
+    let mut hms = time.split(':').map(|p| digits(p, 2..=2));
+    let (hour, minute, second) = (hms.next()??, hms.next()??, hms.next()??);
+    if hms.next().is_some() || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    if year < 1970 || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let days = u64::try_from(days_from_civil(year, month, day)).ok()?;
+    let secs = days * 86_400 + u64::from(hour * 3600 + minute * 60 + second);
+    UNIX_EPOCH.checked_add(Duration::from_secs(secs))
+}
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// `s` as a number, if it is ASCII digits, as many as `len` allows.
+fn digits(s: &str, len: std::ops::RangeInclusive<usize>) -> Option<u32> {
+    if !len.contains(&s.len()) || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Days in `month` (1-12) of `year`, in the Gregorian calendar.
+fn days_in_month(year: i64, month: u32) -> u32 {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// `time` as a WARC-Date (UTC, seconds); a time before 1970 (which an
+/// HTTP date cannot name) as the epoch.
+pub fn warc_date(time: SystemTime) -> String {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A Gregorian date to days since 1970-01-01 (the inverse of
+/// [`civil_from_days`], same algorithm).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn http(value: &str) -> Option<String> {
+        parse_http_date(value).map(warc_date)
+    }
+
+    /// The three forms httpdate reads, and an IMF-fixdate with a wrong or
+    /// missing weekday, `UTC` or `+0000` for `GMT`, or a one-digit day.
+    #[test]
+    fn http_dates_are_read_with_a_sloppy_servers_slips() {
+        let want = Some("1994-11-06T08:49:37Z".to_string());
+        for value in [
+            "Sun, 06 Nov 1994 08:49:37 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+            " Sun, 06 Nov 1994 08:49:37 GMT ",
+            "Mon, 06 Nov 1994 08:49:37 GMT",
+            "Xyz, 06 Nov 1994 08:49:37 GMT",
+            "06 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 06 Nov 1994 08:49:37 +0000",
+            "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Thu, 6 Nov 1994 08:49:37 UTC",
+        ] {
+            assert_eq!(http(value), want, "{value:?}");
+        }
+        let leap = "Thu, 29 Feb 2024 23:59:59 UTC";
+        assert_eq!(http(leap).as_deref(), Some("2024-02-29T23:59:59Z"));
+        assert_eq!(
+            http("Thu, 1 Jan 1970 00:00:00 UTC").as_deref(),
+            Some("1970-01-01T00:00:00Z")
+        );
+    }
+
+    /// Anything looser is no date.
+    #[test]
+    fn what_is_no_http_date() {
+        for value in [
+            "",
+            "yesterday",
+            "Sun 06 Nov 1994 08:49:37 GMT",
+            "S1n, 06 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:37 CET",
+            "Sun, 06 Nov 1994 08:49:37 +0100",
+            "Sun, 06 Nov 1994 08:49:37",
+            "Sun, 06 Nov 1994 08:49:37 GMT extra",
+            "Sun, 006 Nov 1994 08:49:37 GMT",
+            "Sun, 0 Nov 1994 08:49:37 GMT",
+            "Sun, 31 Nov 1994 08:49:37 GMT",
+            "Sun, 29 Feb 2023 08:49:37 GMT",
+            "Sun, 06 nov 1994 08:49:37 GMT",
+            "Sun, 06 November 1994 08:49:37 GMT",
+            "Sun, 06 Nov 94 08:49:37 GMT",
+            "Sun, 06 Nov 1969 08:49:37 UTC",
+            "Sun, 06 Nov 1994 24:00:00 UTC",
+            "Sun, 06 Nov 1994 08:60:00 UTC",
+            "Sun, 06 Nov 1994 08:49:60 UTC",
+            "Sun, 06 Nov 1994 8:49:37 UTC",
+            "Sun, 06 Nov 1994 08:49 UTC",
+            "Sun, 06 Nov 1994 08:49:37:00 UTC",
+            "Sun, +6 Nov 1994 08:49:37 UTC",
+            ", 06 Nov 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(http(value), None, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn days_from_civil_undoes_civil_from_days() {
+        for days in [0, 1, 58, 59, 60, 365, 10_957, 11_016, 19_782, 2_932_896] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days, "{y}-{m}-{d}");
+        }
+    }
+}
