@@ -62,6 +62,67 @@ const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
+/// Whether `value` is a WARC-Date as WARC 1.1 allows one: the W3C profile
+/// of ISO 8601 (W3CDTF) in UTC, at any of its precisions: `YYYY`,
+/// `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mmZ`, `YYYY-MM-DDThh:mm:ssZ`,
+/// and seconds with a fraction of any number of digits. The date must be
+/// a real one. An offset other than `Z` is refused: the WARC spec wants
+/// UTC, and a reader of the output (a CDX indexer) may not take one.
+pub fn is_warc_date(value: &str) -> bool {
+    w3c_utc_date(value).is_some()
+}
+
+fn w3c_utc_date(value: &str) -> Option<()> {
+    let (date, time) = match value.split_once('T') {
+        Some((date, time)) => (date, Some(time)),
+        None => (value, None),
+    };
+    let mut ymd = date.split('-');
+    let year = i64::from(digits(ymd.next()?, 4..=4)?);
+    let month = optional_digits(ymd.next(), 2)?;
+    let day = optional_digits(ymd.next(), 2)?;
+    if ymd.next().is_some() || month.is_some_and(|m| !(1..=12).contains(&m)) {
+        return None;
+    }
+    if let (Some(month), Some(day)) = (month, day)
+        && (day == 0 || day > days_in_month(year, month))
+    {
+        return None;
+    }
+    let Some(time) = time else {
+        return Some(());
+    };
+    // A time only after a whole date, and in UTC.
+    day?;
+    let time = time.strip_suffix('Z')?;
+    let (hms, fraction) = match time.split_once('.') {
+        Some((hms, fraction)) => (hms, Some(fraction)),
+        None => (time, None),
+    };
+    let mut parts = hms.split(':');
+    let hour = digits(parts.next()?, 2..=2)?;
+    let minute = digits(parts.next()?, 2..=2)?;
+    let second = optional_digits(parts.next(), 2)?;
+    if parts.next().is_some() || hour > 23 || minute > 59 || second.is_some_and(|s| s > 59) {
+        return None;
+    }
+    match fraction {
+        None => Some(()),
+        // A fraction only of seconds.
+        Some(f) => (second.is_some() && !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+            .then_some(()),
+    }
+}
+
+/// A part that may be left out: `Some(None)` if it is, `Some(Some(n))` if
+/// it is `len` ASCII digits, and `None` (no date) if it is anything else.
+fn optional_digits(part: Option<&str>, len: usize) -> Option<Option<u32>> {
+    match part {
+        None => Some(None),
+        Some(part) => digits(part, len..=len).map(Some),
+    }
+}
+
 /// `s` as a number, if it is ASCII digits, as many as `len` allows.
 fn digits(s: &str, len: std::ops::RangeInclusive<usize>) -> Option<u32> {
     if !len.contains(&s.len()) || !s.bytes().all(|b| b.is_ascii_digit()) {
@@ -187,6 +248,65 @@ mod tests {
             ", 06 Nov 1994 08:49:37 GMT",
         ] {
             assert_eq!(http(value), None, "{value:?}");
+        }
+    }
+
+    /// A WARC-Date at each W3CDTF precision, in UTC; not anything else.
+    #[test]
+    fn warc_dates_are_w3c_iso_8601_in_utc() {
+        for value in [
+            "2024",
+            "2024-05",
+            "2024-05-06",
+            "2024-05-06T07:08Z",
+            "2024-05-06T07:08:09Z",
+            "2024-05-06T07:08:09.5Z",
+            "2024-05-06T07:08:09.123456789Z",
+            "2024-02-29T23:59:59Z",
+            "0001-01-01T00:00:00Z",
+        ] {
+            assert!(is_warc_date(value), "{value:?}");
+        }
+        for value in [
+            "",
+            " ",
+            "yesterday",
+            "24",
+            "20240506070809",
+            "2024-5-06",
+            "2024-05-6",
+            "2024-00",
+            "2024-13",
+            "2024-05-00",
+            "2024-04-31",
+            "2023-02-29",
+            "2024-05-06-07",
+            "2024-",
+            "2024-05-",
+            "2024T07:08Z",
+            "2024-05T07:08Z",
+            "2024-05-06T",
+            "2024-05-06TZ",
+            "2024-05-06T07Z",
+            "2024-05-06T07:08",
+            "2024-05-06T07:08:09",
+            "2024-05-06 07:08:09Z",
+            "2024-05-06t07:08:09z",
+            "2024-05-06T07:08:09+00:00",
+            "2024-05-06T07:08:09-0800",
+            "2024-05-06T24:00:00Z",
+            "2024-05-06T07:60:00Z",
+            "2024-05-06T07:08:60Z",
+            "2024-05-06T7:08:09Z",
+            "2024-05-06T07:08:09:10Z",
+            "2024-05-06T07:08:09.Z",
+            "2024-05-06T07:08:09.1a2Z",
+            "2024-05-06T07:08.5Z",
+            "2024-05-06T07:08:09Z ",
+            "+2024-05-06",
+            "2009-03-65T08:43:19-0800",
+        ] {
+            assert!(!is_warc_date(value), "{value:?}");
         }
     }
 

@@ -223,8 +223,9 @@ pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 
 /// The conversion record's WARC-Date, which WARC 1.1 requires: the source
 /// record's own, as WET files keep it (a conversion is dated by the capture
-/// it converts, and Common Crawl's WETs do so). A source without one (or
-/// with a blank one) is dated by its HTTP `Date` (the first that reads as a
+/// it converts, and Common Crawl's WETs do so), if it is one as WARC 1.1
+/// allows ([`date::is_warc_date`]). A source without one (or with a blank
+/// or malformed one) is dated by its HTTP `Date` (the first that reads as a
 /// date, [`date::parse_http_date`]), the server's time of the response,
 /// usually close to the capture (a cache keeps the origin's `Date`); and
 /// with neither, [`UNKNOWN_DATE`]. Not the time of the run, nor one taken
@@ -235,7 +236,9 @@ pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 /// before it, and one read at its CDX offset would differ from the same
 /// record read with its file.
 fn conversion_date(source: &Source) -> String {
-    if let Some(date) = source.date.filter(|d| !d.trim().is_empty()) {
+    // A malformed one (`yesterday`) says nothing sure of the capture, and
+    // a reader of the output may fail on it: the HTTP date is better.
+    if let Some(date) = source.date.map(str::trim).filter(|d| date::is_warc_date(d)) {
         return date.to_string();
     }
     source
@@ -328,6 +331,17 @@ mod tests {
                 "2044-11-06T08:49:37Z",
             ),
             (None, Some("not a date"), UNKNOWN_DATE),
+            (Some("2024"), http, "2024"),
+            (Some("2024-05-06T07:08Z"), http, "2024-05-06T07:08Z"),
+            (
+                Some("2024-05-06T07:08:09.123456Z"),
+                http,
+                "2024-05-06T07:08:09.123456Z",
+            ),
+            (Some(" 2024-05-06 "), http, "2024-05-06"),
+            (Some("yesterday"), http, "1994-11-15T08:12:31Z"),
+            (Some("2024-05-06 07:08:09"), http, "1994-11-15T08:12:31Z"),
+            (Some("2024-02-30T00:00:00Z"), None, UNKNOWN_DATE),
             (None, None, UNKNOWN_DATE),
         ] {
             let first = wet_bytes(date, http_date);
