@@ -16,8 +16,10 @@
 //! one call (`super::inflate`);
 //! any other, and any the fast path fails on, goes through the streaming
 //! decoder, which alone reports errors, so the two paths cannot disagree
-//! on what is corrupt (the one-call path misses a member whose header CRC
-//! is wrong, which libdeflate would read: see `inflate`).
+//! on what is corrupt (the one-call path misses a member whose header
+//! libdeflate would read and the streaming decoder might not: a wrong
+//! header CRC, or fields not ending within `MAX_GZIP_HEADER`; see
+//! `inflate`).
 
 use super::compression::{
     Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart, gzip_fields_end,
@@ -463,7 +465,18 @@ pub(crate) mod tests {
 
     /// The bytes of the first member of `file`, or its error.
     fn first_member(file: &[u8]) -> Result<Vec<u8>, WarcError> {
+        first_member_of(Members::new(Input::new(file, 0)))
+    }
+
+    /// [`first_member`] read by the streaming decoder alone, as a member
+    /// too large for the one-call path is.
+    fn first_member_streamed(file: &[u8]) -> Result<Vec<u8>, WarcError> {
         let mut members = Members::new(Input::new(file, 0));
+        members.inflater = None;
+        first_member_of(members)
+    }
+
+    fn first_member_of(mut members: Members<&[u8]>) -> Result<Vec<u8>, WarcError> {
         assert!(members.next_member()?.is_some(), "no member");
         let (mut bytes, mut chunk) = (Vec::new(), [0u8; 7000]);
         loop {
@@ -512,6 +525,39 @@ pub(crate) mod tests {
             }
         }
         assert_eq!(failures[0], failures[1]);
+    }
+
+    /// `member` with a name (`FNAME`) of `len` bytes in its header.
+    fn with_name(member: &[u8], len: usize) -> Vec<u8> {
+        let mut header = member[..10].to_vec();
+        header[3] |= 0x08;
+        [&header[..], &vec![b'n'; len], &[0], &member[10..]].concat()
+    }
+
+    /// A member whose header's name is too long for flate2 (64 KiB or
+    /// more; libdeflate reads any) fails as flate2 fails it, small or
+    /// streamed; one of 2 KB, past what the one-call path takes, reads
+    /// either way.
+    #[test]
+    fn a_long_header_name_reads_as_flate2_reads_it() {
+        for (len, reads) in [(2_000, true), (70_000, false)] {
+            for data in [b"small".to_vec(), noise(1_100_000, 5)] {
+                let member = with_name(&gzip(&data), len);
+                let mut direct = Vec::new();
+                let flate2 = flate2::read::GzDecoder::new(&member[..]).read_to_end(&mut direct);
+                assert_eq!(flate2.is_ok(), reads, "{len}");
+                let got = [first_member(&member), first_member_streamed(&member)];
+                for got in got {
+                    match (&flate2, got) {
+                        (Ok(_), Ok(bytes)) => assert!(bytes == data, "{len}"),
+                        (Err(e), Err(WarcError::Corrupt { message, .. })) => {
+                            assert_eq!(message, e.to_string(), "{len}")
+                        }
+                        (want, got) => panic!("{len}, {}: {want:?} vs {got:?}", data.len()),
+                    }
+                }
+            }
+        }
     }
 
     /// Reads every member as the reader does, collecting the ones read

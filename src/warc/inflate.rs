@@ -11,12 +11,16 @@
 //! how many input bytes the member took, without which the next member
 //! cannot be found.
 //!
-//! libdeflate skips a header CRC (`FHCRC`) unchecked, where the streaming
-//! decoder (flate2) fails a member whose CRC is wrong: it is checked here,
-//! and such a member missed, so that the streaming decoder reports it, as
-//! it does for a member too large for this path.
+//! Where libdeflate and the streaming decoder (flate2) could differ on a
+//! header, the member is missed, so that flate2 decides it, as it does for
+//! a member too large for this path: libdeflate skips a header CRC
+//! (`FHCRC`) unchecked, where flate2 fails a member whose CRC is wrong, and
+//! libdeflate reads a name or comment of any length, where flate2 fails
+//! one of 64 KiB or more. A header whose fields do not end within
+//! `MAX_GZIP_HEADER` (1 KiB; writers put no name, or a short one) is
+//! missed whatever its length, so no limit of flate2's needs copying here.
 
-use super::compression::{gzip_fields_end, gzip_header_crc_ok};
+use super::compression::{MAX_GZIP_HEADER, gzip_fields_end, gzip_header_crc_ok};
 use libdeflate_sys::{
     libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor,
     libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_INSUFFICIENT_SPACE as NO_SPACE,
@@ -53,9 +57,7 @@ impl Inflater {
     /// bytes). CRC-32 and length are checked by libdeflate, the header
     /// CRC (if the header has one) here.
     pub fn gzip(&mut self, input: &[u8], out: &mut [u8]) -> Result<(usize, usize), Miss> {
-        // A header cut by the end of `input` is left to libdeflate, which
-        // misses it as well.
-        if gzip_fields_end(input).is_some_and(|len| !gzip_header_crc_ok(&input[..len])) {
+        if !header_is_ours(input) {
             return Err(Miss::Data);
         }
         let (mut used, mut made) = (0usize, 0usize);
@@ -78,6 +80,19 @@ impl Inflater {
             NO_SPACE => Err(Miss::Space),
             _ => Err(Miss::Data),
         }
+    }
+}
+
+/// Whether the gzip header `input` begins with is one this path may read
+/// as flate2 would (see the module doc): its fields end within
+/// `MAX_GZIP_HEADER` bytes and its CRC, if it has one, is right. A header
+/// cut by the end of a shorter `input` is left to libdeflate, which misses
+/// it as a cut member.
+fn header_is_ours(input: &[u8]) -> bool {
+    let head = &input[..input.len().min(MAX_GZIP_HEADER)];
+    match gzip_fields_end(head) {
+        Some(len) => gzip_header_crc_ok(&head[..len]),
+        None => head.len() < MAX_GZIP_HEADER,
     }
 }
 
