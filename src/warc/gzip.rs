@@ -135,6 +135,9 @@ impl<R: Read> Members<R> {
                 // Perhaps cut by the buffer's end: once more with all the
                 // buffer can hold.
                 Err(Miss::Data) if !topped && window.len() < INPUT_BUFFER => topped = true,
+                // A header left to the streaming decoder (`Miss::Header`)
+                // goes there at once: on a pipe, topping up would wait
+                // for input that cannot change the answer.
                 Err(_) => return Ok(false),
             }
         }
@@ -557,6 +560,39 @@ pub(crate) mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `data`, then an error for any read after (a pipe whose writer has
+    /// sent nothing more yet).
+    struct ThenStuck<'a>(&'a [u8]);
+
+    impl Read for ThenStuck<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("stuck"));
+            }
+            self.0.read(out)
+        }
+    }
+
+    /// A member whose header the one-call path leaves to the streaming
+    /// decoder (a wrong CRC, a long name) goes there without the input
+    /// buffer being topped up first, as it is for a member perhaps cut by
+    /// its end: on a pipe that would wait for input changing nothing.
+    #[test]
+    fn a_header_left_to_the_streaming_decoder_waits_for_no_more_input() {
+        let data = noise(300_000, 9);
+        let member = gzip(&data);
+        let cases = [
+            with_header_crc(&member, Some([0x5a, 0xa5])),
+            with_name(&member, 2_000),
+        ];
+        for file in cases {
+            assert!(file.len() > TOP_UP_BELOW && file.len() < INPUT_BUFFER);
+            let mut members = Members::new(Input::new(ThenStuck(&file), 0));
+            let start = members.next_member().map(|s| s.map(|s| s.offset));
+            assert!(matches!(start, Ok(Some(0))), "{start:?}");
         }
     }
 

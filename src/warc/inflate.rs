@@ -36,6 +36,9 @@ pub enum Miss {
     /// Bad or incomplete data (libdeflate does not tell them apart: a
     /// member cut by the end of the input is bad data to it).
     Data,
+    /// A header left to the streaming decoder (see the module doc): more
+    /// input would not change that, so the caller need not wait for it.
+    Header,
 }
 
 /// A libdeflate decompressor (about 32 KB of tables, reused per member).
@@ -58,7 +61,7 @@ impl Inflater {
     /// CRC (if the header has one) here.
     pub fn gzip(&mut self, input: &[u8], out: &mut [u8]) -> Result<(usize, usize), Miss> {
         if !header_is_ours(input) {
-            return Err(Miss::Data);
+            return Err(Miss::Header);
         }
         let (mut used, mut made) = (0usize, 0usize);
         // SAFETY: the pointers and lengths come from live slices that
