@@ -45,82 +45,63 @@ fn lenient_http_date(value: &str) -> Option<SystemTime> {
     let day = digits(day, 1..=2)?;
     let month = MONTHS.iter().position(|&m| m == month)? as u32 + 1;
     let year = i64::from(digits(year, 4..=4)?);
-    let mut hms = time.split(':').map(|p| digits(p, 2..=2));
-    let (hour, minute, second) = (hms.next()??, hms.next()??, hms.next()??);
-    if hms.next().is_some() || hour > 23 || minute > 59 || second > 59 {
-        return None;
-    }
-    if year < 1970 || day == 0 || day > days_in_month(year, month) {
+    let seconds = time_of_day(time)?;
+    if year < 1970 || !is_real_date(year, month, day) {
         return None;
     }
     let days = u64::try_from(days_from_civil(year, month, day)).ok()?;
-    let secs = days * 86_400 + u64::from(hour * 3600 + minute * 60 + second);
-    UNIX_EPOCH.checked_add(Duration::from_secs(secs))
+    UNIX_EPOCH.checked_add(Duration::from_secs(days * 86_400 + u64::from(seconds)))
 }
 
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
-/// Whether `value` is a WARC-Date as WARC 1.1 allows one: the W3C profile
-/// of ISO 8601 (W3CDTF) in UTC, at any of its precisions: `YYYY`,
-/// `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mmZ`, `YYYY-MM-DDThh:mm:ssZ`,
-/// and seconds with a fraction of any number of digits. The date must be
-/// a real one. An offset other than `Z` is refused: the WARC spec wants
-/// UTC, and a reader of the output (a CDX indexer) may not take one.
-pub fn is_warc_date(value: &str) -> bool {
-    w3c_utc_date(value).is_some()
-}
-
-fn w3c_utc_date(value: &str) -> Option<()> {
-    let (date, time) = match value.split_once('T') {
-        Some((date, time)) => (date, Some(time)),
-        None => (value, None),
-    };
-    let mut ymd = date.split('-');
-    let year = i64::from(digits(ymd.next()?, 4..=4)?);
-    let month = optional_digits(ymd.next(), 2)?;
-    let day = optional_digits(ymd.next(), 2)?;
-    if ymd.next().is_some() || month.is_some_and(|m| !(1..=12).contains(&m)) {
-        return None;
-    }
-    if let (Some(month), Some(day)) = (month, day)
-        && (day == 0 || day > days_in_month(year, month))
-    {
-        return None;
-    }
-    let Some(time) = time else {
-        return Some(());
-    };
-    // A time only after a whole date, and in UTC.
-    day?;
+/// `value` as a WARC-Date as WARC 1.0 wants one (its section 5.4:
+/// `YYYY-MM-DDThh:mm:ssZ`, a real date and time in UTC), if it is one or
+/// one of WARC 1.1's with a fraction of seconds (1 to 9 digits, W3CDTF as
+/// WARC 1.1 bounds it), whose fraction is dropped: the conversion record
+/// is WARC/1.0, and a second is precise enough to date it. WARC 1.1's
+/// coarser forms (`YYYY` to `YYYY-MM-DDThh:mmZ`) are refused rather than
+/// padded with made-up digits, and so is an offset other than `Z`: the
+/// spec wants UTC, and a reader of the output (a CDX indexer) may not
+/// take one.
+pub fn warc_1_0_date(value: &str) -> Option<String> {
+    let (date, time) = value.split_once('T')?;
     let time = time.strip_suffix('Z')?;
     let (hms, fraction) = match time.split_once('.') {
         Some((hms, fraction)) => (hms, Some(fraction)),
         None => (time, None),
     };
-    let mut parts = hms.split(':');
-    let hour = digits(parts.next()?, 2..=2)?;
-    let minute = digits(parts.next()?, 2..=2)?;
-    let second = optional_digits(parts.next(), 2)?;
-    if parts.next().is_some() || hour > 23 || minute > 59 || second.is_some_and(|s| s > 59) {
-        return None;
-    }
-    match fraction {
-        None => Some(()),
-        // A fraction only of seconds.
-        Some(f) => (second.is_some() && !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
-            .then_some(()),
-    }
+    let whole = is_calendar_date(date)
+        && time_of_day(hms).is_some()
+        && fraction.is_none_or(|f| digits(f, 1..=9).is_some());
+    whole.then(|| format!("{date}T{hms}Z"))
 }
 
-/// A part that may be left out: `Some(None)` if it is, `Some(Some(n))` if
-/// it is `len` ASCII digits, and `None` (no date) if it is anything else.
-fn optional_digits(part: Option<&str>, len: usize) -> Option<Option<u32>> {
-    match part {
-        None => Some(None),
-        Some(part) => digits(part, len..=len).map(Some),
-    }
+/// Whether `date` is `YYYY-MM-DD` naming a real day.
+fn is_calendar_date(date: &str) -> bool {
+    let mut ymd = date.split('-');
+    let mut part = |len| digits(ymd.next()?, len..=len);
+    let (Some(year), Some(month), Some(day)) = (part(4), part(2), part(2)) else {
+        return false;
+    };
+    ymd.next().is_none() && is_real_date(i64::from(year), month, day)
+}
+
+/// Whether `year`, `month` (1-12 to be one) and `day` name a real day.
+fn is_real_date(year: i64, month: u32, day: u32) -> bool {
+    (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month)
+}
+
+/// `hh:mm:ss`, two digits each, as seconds since midnight, if it names a
+/// time of day (no leap second: neither HTTP nor WARC dates take one).
+fn time_of_day(hms: &str) -> Option<u32> {
+    let mut parts = hms.split(':');
+    let mut part = || digits(parts.next()?, 2..=2);
+    let (hour, minute, second) = (part()?, part()?, part()?);
+    let real = parts.next().is_none() && hour < 24 && minute < 60 && second < 60;
+    real.then_some(hour * 3600 + minute * 60 + second)
 }
 
 /// `s` as a number, if it is ASCII digits, as many as `len` allows.
@@ -251,21 +232,18 @@ mod tests {
         }
     }
 
-    /// A WARC-Date at each W3CDTF precision, in UTC; not anything else.
+    /// A WARC-Date as WARC 1.0 has it, or with a fraction of seconds
+    /// (dropped); not anything else, nor WARC 1.1's coarser forms.
     #[test]
-    fn warc_dates_are_w3c_iso_8601_in_utc() {
-        for value in [
-            "2024",
-            "2024-05",
-            "2024-05-06",
-            "2024-05-06T07:08Z",
-            "2024-05-06T07:08:09Z",
-            "2024-05-06T07:08:09.5Z",
-            "2024-05-06T07:08:09.123456789Z",
-            "2024-02-29T23:59:59Z",
-            "0001-01-01T00:00:00Z",
+    fn warc_dates_are_read_as_warc_1_0_has_them() {
+        for (value, want) in [
+            ("2024-05-06T07:08:09Z", "2024-05-06T07:08:09Z"),
+            ("2024-05-06T07:08:09.5Z", "2024-05-06T07:08:09Z"),
+            ("2024-05-06T07:08:09.123456789Z", "2024-05-06T07:08:09Z"),
+            ("2024-02-29T23:59:59Z", "2024-02-29T23:59:59Z"),
+            ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
         ] {
-            assert!(is_warc_date(value), "{value:?}");
+            assert_eq!(warc_1_0_date(value).as_deref(), Some(want), "{value:?}");
         }
         for value in [
             "",
@@ -305,8 +283,13 @@ mod tests {
             "2024-05-06T07:08:09Z ",
             "+2024-05-06",
             "2009-03-65T08:43:19-0800",
+            "2024-05-06T07:08:09.1234567890Z",
+            "2024",
+            "2024-05",
+            "2024-05-06",
+            "2024-05-06T07:08Z",
         ] {
-            assert!(!is_warc_date(value), "{value:?}");
+            assert_eq!(warc_1_0_date(value), None, "{value:?}");
         }
     }
 

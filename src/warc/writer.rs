@@ -221,11 +221,12 @@ pub fn wet_record_id(source: &Source) -> String {
 /// of when it was made: the Unix epoch, plainly no capture time.
 pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 
-/// The conversion record's WARC-Date, which WARC 1.1 requires: the source
+/// The conversion record's WARC-Date, which WARC requires: the source
 /// record's own, as WET files keep it (a conversion is dated by the capture
-/// it converts, and Common Crawl's WETs do so), if it is one as WARC 1.1
-/// allows ([`date::is_warc_date`]). A source without one (or with a blank
-/// or malformed one) is dated by its HTTP `Date` (the first that reads as a
+/// it converts, and Common Crawl's WETs do so), if it is one as WARC 1.0
+/// (the record's version) has it, or one of WARC 1.1's with a fraction of
+/// seconds, dropped ([`date::warc_1_0_date`]). A source without one (or
+/// with a blank, malformed or coarser one) is dated by its HTTP `Date` (the first that reads as a
 /// date, [`date::parse_http_date`]), the server's time of the response,
 /// usually close to the capture (a cache keeps the origin's `Date`); and
 /// with neither, [`UNKNOWN_DATE`]. Not the time of the run, nor one taken
@@ -237,9 +238,10 @@ pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 /// record read with its file.
 fn conversion_date(source: &Source) -> String {
     // A malformed one (`yesterday`) says nothing sure of the capture, and
-    // a reader of the output may fail on it: the HTTP date is better.
-    if let Some(date) = source.date.map(str::trim).filter(|d| date::is_warc_date(d)) {
-        return date.to_string();
+    // a reader of the output may fail on it: the HTTP date is better, and
+    // than a coarser one (`2024-05`) padded with digits it does not have.
+    if let Some(date) = source.date.and_then(|d| date::warc_1_0_date(d.trim())) {
+        return date;
     }
     source
         .http_date
@@ -331,14 +333,15 @@ mod tests {
                 "2044-11-06T08:49:37Z",
             ),
             (None, Some("not a date"), UNKNOWN_DATE),
-            (Some("2024"), http, "2024"),
-            (Some("2024-05-06T07:08Z"), http, "2024-05-06T07:08Z"),
+            (Some("2024"), http, "1994-11-15T08:12:31Z"),
+            (Some("2024-05-06T07:08Z"), http, "1994-11-15T08:12:31Z"),
             (
                 Some("2024-05-06T07:08:09.123456Z"),
                 http,
-                "2024-05-06T07:08:09.123456Z",
+                "2024-05-06T07:08:09Z",
             ),
-            (Some(" 2024-05-06 "), http, "2024-05-06"),
+            (Some(" 2024-05-06T07:08:09Z "), http, "2024-05-06T07:08:09Z"),
+            (Some("2024-05-06T07:08:09.1234567890Z"), None, UNKNOWN_DATE),
             (Some("yesterday"), http, "1994-11-15T08:12:31Z"),
             (Some("2024-05-06 07:08:09"), http, "1994-11-15T08:12:31Z"),
             (Some("2024-02-30T00:00:00Z"), None, UNKNOWN_DATE),
