@@ -14,10 +14,11 @@ pub struct Page {
     pub record_id: String,
     pub target_uri: Option<String>,
     pub date: Option<String>,
-    /// The HTTP response's `Date` header as sent (`response` records
-    /// only), the first of them that reads as a date: a server or proxy
-    /// may send an empty or broken one before the right one. The WET
-    /// writer dates a conversion by it when the record has no `WARC-Date`
+    /// The HTTP response's date as a WARC-Date (`response` records only):
+    /// its first `Date` header that reads as a date, as
+    /// `date::parse_http_date` reads one; a server or proxy may send an
+    /// empty or broken one before the right one. The WET writer dates a
+    /// conversion by it when the record has no usable `WARC-Date`
     /// ([`super::writer::Source::http_date`]).
     pub http_date: Option<String>,
     /// `response` or `resource`.

@@ -13,7 +13,7 @@
 use super::compression::{self, Start};
 use super::date;
 use super::error::WarcError;
-use super::http::{self, Coding, Kind};
+use super::http::{self, Coding, HttpHead, Kind};
 use super::page::Page;
 use super::record::{Head, Next, Parser};
 use super::stream::{RecordPos, Stream};
@@ -224,7 +224,7 @@ impl<'r> WarcReader<'r> {
                     head.get("Content-Type"),
                 );
                 let charset = head.get("Content-Type").and_then(http::charset);
-                self.page(head, kind, Vec::new(), charset, Coding::default(), None)
+                self.page(head, kind, Vec::new(), charset, None)
             }
             other => skip(SkipReason::RecordType(other.to_string())),
         }
@@ -279,21 +279,19 @@ impl<'r> WarcReader<'r> {
         let declared = http.get("Content-Type");
         let kind = http::kind(head.get("WARC-Identified-Payload-Type"), declared);
         let charset = declared.and_then(http::charset);
-        let date = http
-            .get_all("Date")
-            .find(|d| date::parse_http_date(d).is_some())
-            .map(str::to_string);
-        self.page(head, kind, body, charset, Coding::from_head(&http), date)
+        self.page(head, kind, body, charset, Some(&http))
     }
 
+    /// The page of a record whose payload is read from here on, after
+    /// `body` (what was read of it with its HTTP head `http`, if it is a
+    /// response), or why it is skipped.
     fn page(
         &mut self,
         head: &Head,
         kind: Kind,
         mut body: Vec<u8>,
         charset: Option<String>,
-        coding: Coding,
-        http_date: Option<String>,
+        http: Option<&HttpHead>,
     ) -> Result<Item, WarcError> {
         let pos = head.pos;
         if let Kind::Other(t) = kind {
@@ -322,12 +320,13 @@ impl<'r> WarcReader<'r> {
             record_id: head.record_id().unwrap_or_default().to_string(),
             target_uri: head.get("WARC-Target-URI").map(clean_uri),
             date: head.get("WARC-Date").map(str::to_string),
-            http_date,
+            // Parsed only for a page, and once: the writer takes it as is.
+            http_date: http.and_then(first_http_date),
             warc_type: head.record_type().to_string(),
             truncated: truncation(head),
             body,
             charset,
-            coding,
+            coding: http.map(Coding::from_head).unwrap_or_default(),
             sniff: kind == Kind::Unknown,
         }))
     }
@@ -374,6 +373,15 @@ fn truncation(head: &Head) -> Option<String> {
             .get("WARC-Segment-Number")
             .map(|_| "segment".to_string()),
     }
+}
+
+/// A response's date as a WARC-Date: its first `Date` header that reads
+/// as a date (a server or proxy may send an empty or broken one before the
+/// right one).
+fn first_http_date(http: &HttpHead) -> Option<String> {
+    http.get_all("Date")
+        .find_map(date::parse_http_date)
+        .map(date::warc_date)
 }
 
 fn no_head_end() -> WarcError {
