@@ -8,6 +8,7 @@
 
 use super::error::WarcError;
 use super::reader::SkipReason;
+use super::record::values_named;
 use crate::fetch::inflate::is_zlib_header;
 use flate2::read::MultiGzDecoder;
 use flate2::{Decompress, FlushDecompress, Status};
@@ -25,18 +26,12 @@ pub struct HttpHead {
 
 impl HttpHead {
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.get_all(name).next()
     }
 
     /// Every header of this name (case-insensitive), in order.
-    pub fn get_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
-        self.headers
-            .iter()
-            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+    pub fn get_all<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a str> {
+        values_named(&self.headers, name)
     }
 }
 

@@ -31,10 +31,7 @@ pub struct Head {
 impl Head {
     /// The first field of this name (case-insensitive).
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        values_named(&self.fields, name).next()
     }
 
     pub fn record_type(&self) -> &str {
@@ -48,6 +45,19 @@ impl Head {
     pub fn content_length(&self) -> Option<u64> {
         self.get("Content-Length")?.trim().parse().ok()
     }
+}
+
+/// The values of the `fields` named `name` (case-insensitive), in order:
+/// the lookup of a WARC head's fields and of an HTTP head's headers, which
+/// are both kept as (name, value) pairs in the order they came.
+pub(crate) fn values_named<'a>(
+    fields: &'a [(String, String)],
+    name: &str,
+) -> impl Iterator<Item = &'a str> {
+    fields
+        .iter()
+        .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 /// What the parser found next.
