@@ -767,7 +767,7 @@ fn check_plain(head: &[u8]) -> Result<(), WarcError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn gz_member(data: &[u8], os: u8) -> Vec<u8> {
@@ -920,8 +920,8 @@ mod tests {
     }
 
     /// The `FHCRC` field of a gzip header: the low 16 bits of the CRC-32
-    /// of the header before it.
-    fn header_crc(header: &[u8]) -> [u8; 2] {
+    /// of the header before it (also used by `gzip`'s tests).
+    pub(crate) fn header_crc(header: &[u8]) -> [u8; 2] {
         let mut crc = flate2::Crc::new();
         crc.update(header);
         (crc.sum() as u16).to_le_bytes()
@@ -932,19 +932,25 @@ mod tests {
     /// bytes or, if it fails, its error.
     fn read_members(file: &[u8]) -> Vec<(u64, u64, Result<Vec<u8>, WarcError>)> {
         let mut layer = open(file, 0, Start::File, 1 << 30, 10 << 20).unwrap();
-        let (mut members, mut chunk) = (Vec::new(), [0u8; 7000]);
+        let mut members = Vec::new();
         while let Some(start) = layer.next_member().unwrap() {
-            let mut bytes = Vec::new();
-            let read = loop {
-                match layer.read(&mut chunk) {
-                    Ok(0) => break Ok(bytes),
-                    Ok(n) => bytes.extend_from_slice(&chunk[..n]),
-                    Err(e) => break Err(e),
-                }
-            };
+            let read = read_member(&mut *layer);
             members.push((start.offset, start.garbage, read));
         }
         members
+    }
+
+    /// The rest of the current member of `layer`, read in chunks of an
+    /// odd size (so reads end mid-way through buffers), or the first
+    /// error (also used by `gzip`'s tests).
+    pub(crate) fn read_member(layer: &mut dyn Decode) -> Result<Vec<u8>, WarcError> {
+        let (mut bytes, mut chunk) = (Vec::new(), [0u8; 7000]);
+        loop {
+            match layer.read(&mut chunk)? {
+                0 => return Ok(bytes),
+                n => bytes.extend_from_slice(&chunk[..n]),
+            }
+        }
     }
 
     /// A gzip header that says it carries a CRC (`FHCRC`) starts a member

@@ -353,6 +353,7 @@ impl<R: Read + Send> Decode for Members<R> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::warc::compression::tests::{header_crc, read_member};
     use crate::warc::noise;
     use flate2::{Compression as Level, write::GzEncoder};
     use std::io::Write;
@@ -373,16 +374,7 @@ pub(crate) mod tests {
     fn read_all_with(mut members: Members<&[u8]>) -> (Vec<(u64, Vec<u8>)>, usize) {
         let mut out = Vec::new();
         while let Some(start) = members.next_member().unwrap() {
-            let mut bytes = Vec::new();
-            let mut chunk = [0u8; 7000];
-            loop {
-                let n = members.read(&mut chunk).unwrap();
-                if n == 0 {
-                    break;
-                }
-                bytes.extend_from_slice(&chunk[..n]);
-            }
-            out.push((start.offset, bytes));
+            out.push((start.offset, read_member(&mut members).unwrap()));
         }
         (out, members.whole.buf.len())
     }
@@ -481,23 +473,16 @@ pub(crate) mod tests {
 
     fn first_member_of(mut members: Members<&[u8]>) -> Result<Vec<u8>, WarcError> {
         assert!(members.next_member()?.is_some(), "no member");
-        let (mut bytes, mut chunk) = (Vec::new(), [0u8; 7000]);
-        loop {
-            match members.read(&mut chunk)? {
-                0 => return Ok(bytes),
-                n => bytes.extend_from_slice(&chunk[..n]),
-            }
-        }
+        read_member(&mut members)
     }
 
     /// `member` with the header CRC flag (`FHCRC`) set and `crc`, or the
-    /// right CRC, after its 10-byte header.
-    fn with_header_crc(member: &[u8], crc: Option<[u8; 2]>) -> Vec<u8> {
+    /// right CRC, after its 10-byte header (also used by `inflate`'s
+    /// tests).
+    pub(crate) fn with_header_crc(member: &[u8], crc: Option<[u8; 2]>) -> Vec<u8> {
         let mut header = member[..10].to_vec();
         header[3] |= 0x02;
-        let mut right = flate2::Crc::new();
-        right.update(&header);
-        let crc = crc.unwrap_or((right.sum() as u16).to_le_bytes());
+        let crc = crc.unwrap_or_else(|| header_crc(&header));
         [&header[..], &crc, &member[10..]].concat()
     }
 
@@ -602,7 +587,6 @@ pub(crate) mod tests {
     fn read_through_errors(file: &[u8]) -> (Vec<(u64, Vec<u8>)>, Vec<u64>) {
         let mut members = Members::new(Input::new(file, 0));
         let (mut good, mut errors) = (Vec::new(), Vec::new());
-        let mut chunk = [0u8; 7000];
         loop {
             let start = match members.next_member() {
                 Ok(Some(start)) => start,
@@ -610,20 +594,10 @@ pub(crate) mod tests {
                 Err(e) if e.is_member_level() => continue,
                 Err(_) => break,
             };
-            let mut bytes = Vec::new();
-            loop {
-                match members.read(&mut chunk) {
-                    Ok(0) => {
-                        good.push((start.offset, bytes));
-                        break;
-                    }
-                    Ok(n) => bytes.extend_from_slice(&chunk[..n]),
-                    Err(e) if e.is_member_level() => {
-                        errors.push(start.offset);
-                        break;
-                    }
-                    Err(_) => return (good, errors),
-                }
+            match read_member(&mut members) {
+                Ok(bytes) => good.push((start.offset, bytes)),
+                Err(e) if e.is_member_level() => errors.push(start.offset),
+                Err(_) => break,
             }
         }
         (good, errors)

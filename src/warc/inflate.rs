@@ -109,7 +109,7 @@ impl Drop for Inflater {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::warc::gzip::tests::gzip;
+    use crate::warc::gzip::tests::{gzip, with_header_crc};
 
     #[test]
     fn a_member_followed_by_more_reports_its_own_length() {
@@ -125,7 +125,7 @@ mod tests {
     }
 
     #[test]
-    fn too_small_an_output_and_cut_or_bad_input_are_misses() {
+    fn too_small_an_output_and_cut_or_bad_input_or_header_are_misses() {
         let member = gzip(&[b'x'; 1000]);
         let mut inflater = Inflater::new().unwrap();
         let mut small = [0u8; 999];
@@ -138,5 +138,10 @@ mod tests {
         bad[crc] ^= 1;
         assert_eq!(inflater.gzip(&bad, &mut out), Err(Miss::Data));
         assert_eq!(inflater.gzip(&member, &mut out), Ok((member.len(), 1000)));
+        // A header left to the streaming decoder, however much follows it.
+        let bad_header = with_header_crc(&member, Some([0x5a, 0xa5]));
+        assert_eq!(inflater.gzip(&bad_header, &mut out), Err(Miss::Header));
+        let right = with_header_crc(&member, None);
+        assert_eq!(inflater.gzip(&right, &mut out), Ok((right.len(), 1000)));
     }
 }
