@@ -962,7 +962,17 @@ pub(crate) mod tests {
     fn find_start_checks_a_gzip_header_crc() {
         let plain = gz_member(RECORD, 3);
         let name = b"record.warc\0";
-        for (flags, fields) in [(FHCRC, &[][..]), (FHCRC | FNAME, &name[..])] {
+        // The CRC covers every field before it: an extra field (2-byte
+        // length, then its bytes), a name, a comment.
+        let extra = [&[4, 0][..], b"sl\0\0"].concat();
+        let extra_comment = [&extra[..], b"a comment\0"].concat();
+        let all = [&extra[..], name, b"a comment\0"].concat();
+        for (flags, fields) in [
+            (FHCRC, &[][..]),
+            (FHCRC | FNAME, &name[..]),
+            (FHCRC | FEXTRA | FCOMMENT, &extra_comment[..]),
+            (FHCRC | FEXTRA | FNAME | FCOMMENT, &all[..]),
+        ] {
             let mut header = [&plain[..10], fields].concat();
             header[3] = flags;
             let right = header_crc(&header);
@@ -1065,8 +1075,8 @@ pub(crate) mod tests {
     /// Junk made to keep the check busy: a hundred gzip headers, each
     /// named by the headers after it, so that all of them end where one
     /// run of empty deflate blocks (most of the window) begins. Behind the
-    /// run is the deflate data of a record (its member's trailer, then a
-    /// plain record), so a candidate decoded to the run's end would be
+    /// run are a record's deflate data, then the member's trailer, then a
+    /// plain record, so a candidate decoded to the run's end would be
     /// taken: every one of them is passed over only because it is decoded
     /// [`HEAD_IN`] bytes at most, and the plain record is found.
     #[test]
