@@ -2,6 +2,12 @@
 //! `Date` read (leniently, as servers write it), and a time written as a
 //! WARC-Date. It does not decide which date a record gets: the writer
 //! does (`writer::conversion_date`).
+//!
+//! Written here rather than with a date crate (chrono, time, jiff; none
+//! is a dependency): httpdate, which is, reads the strict HTTP forms, and
+//! what is left (a sloppy server's fixdate, a calendar check, days to a
+//! civil date) is a few short functions that no crate does in the
+//! lenient way wanted.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
