@@ -188,9 +188,8 @@ impl FetchError {
 /// parser has it (the parser percent-encodes an `@`, a space or a
 /// non-ASCII letter, and drops tabs and newlines). One that does not
 /// parse (an invalid task URL, kept as given in its error) has its
-/// userinfo cut out as written: whatever comes before the last `@` of the
-/// text between `://` and the path. A URL without credentials comes back
-/// as it was.
+/// userinfo cut out as written (see `without_written_userinfo`). A URL
+/// without credentials comes back as it was.
 pub fn without_credentials(url: &str) -> String {
     match Url::parse(url) {
         Ok(parsed) if parsed.username().is_empty() && parsed.password().is_none() => {
@@ -207,7 +206,15 @@ pub fn without_credentials(url: &str) -> String {
     }
 }
 
-/// `url` without the `user:password@` of its text as written.
+/// `url` without the `user:password@` of its text as written: whatever
+/// comes before the last `@` of the authority (the text between `://` and
+/// the first `/`, `?` or `#`), as the parser reads it. An authority with no
+/// `@` but a `:` may be a `user:password` whose password holds a `/`, `?`
+/// or `#` (which end the authority for the parser, so the URL fails as one
+/// with a bad port, the password's tail read as its path): then whatever
+/// comes before the last `@` of the whole text goes. That may take a bit
+/// of a malformed URL's path or query with it (`host:port/a@b`), which is
+/// harmless in a log; a password left in it is not.
 fn without_written_userinfo(url: &str) -> String {
     let Some(scheme_end) = url.find("://") else {
         return url.to_string();
@@ -215,7 +222,12 @@ fn without_written_userinfo(url: &str) -> String {
     let start = scheme_end + 3;
     let rest = &url[start..];
     let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    match authority.rfind('@') {
+    let at = match authority.rfind('@') {
+        Some(at) => Some(at),
+        None if authority.contains(':') => rest.rfind('@'),
+        None => None,
+    };
+    match at {
         Some(at) => format!("{}{}", &url[..start], &rest[at + 1..]),
         None => url.to_string(),
     }
@@ -241,6 +253,22 @@ mod tests {
                 "http://exa mple.com/x@y",
             ),
             ("not a url at all", "not a url at all"),
+            ("http://exa mple.com/a@b", "http://exa mple.com/a@b"),
+            // A password holding a `/`, `?` or `#`, which ends the
+            // authority for the parser (the URL fails on a bad port).
+            ("http://user:pa/ss@exa mple.com/x", "http://exa mple.com/x"),
+            ("http://user:pa/ss@example.com/x", "http://example.com/x"),
+            ("http://user:pa?ss@example.com/x", "http://example.com/x"),
+            (
+                "http://user:p#a/s?s@exa mple.com/x",
+                "http://exa mple.com/x",
+            ),
+            ("http://u:a/b@c/d@exa mple.com/x", "http://exa mple.com/x"),
+            // Scrubbed as conservatively when an `@` follows in the path
+            // or query, or when the `:` is a port's: a bit of a malformed
+            // URL's path goes, not the password.
+            ("http://user:pa/ss@example.com/x?to=a@b", "http://b"),
+            ("http://exa mple.com:80/a@b", "http://b"),
         ];
         for (url, clean) in cases {
             assert_eq!(without_credentials(url), clean, "{url}");
@@ -251,6 +279,14 @@ mod tests {
         };
         let scrubbed = invalid.without_credentials();
         assert!(!scrubbed.to_string().contains("secret"), "{scrubbed}");
+        let invalid = FetchError::InvalidUrl {
+            url: "http://crawler:se/cret@exa mple.com/".into(),
+            reason: "invalid port number".into(),
+        };
+        let shown = format!("{0} {0:?}", invalid.without_credentials());
+        for secret in ["crawler", "se/", "cret"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
     }
 
     /// Userinfo the parser writes otherwise than the input does (an `@`,
