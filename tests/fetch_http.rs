@@ -246,6 +246,70 @@ async fn robots_txt_coded_is_obeyed(coding: &'static str, robots: Vec<u8>) {
     assert_eq!(srv.hits("/private/x"), 0, "{coding}");
 }
 
+/// Stacked codings (RFC 9110 §8.4: listed in the order applied) are
+/// decoded from the last listed back, as browsers decode them, over one
+/// header or several, page and robots.txt alike: they used to reach the
+/// core still compressed and fail as binary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stacked_codings_are_decoded_for_pages_and_robots_txt() {
+    let page = article("Twice compressed news", 20);
+    let bytes = page.as_bytes();
+    let zstd = |b: &[u8]| zstd::encode_all(b, 3).expect("zstd");
+    let encodings: [(&[&'static str], Vec<u8>); 4] = [
+        (&["gzip, gzip"], gzip(&gzip(bytes))),
+        (&["gzip, br"], brotli(&gzip(bytes))),
+        (&["Deflate", "identity, ZSTD"], zstd(&raw_deflate(bytes))),
+        (&["x-gzip, br, zstd"], zstd(&brotli(&gzip(bytes)))),
+    ];
+    for (coding, encoded) in encodings {
+        let srv = server(move |_| {
+            let mut headers = vec![("Content-Type", "text/html; charset=utf-8")];
+            headers.extend(coding.iter().map(|c| ("Content-Encoding", *c)));
+            response("200 OK", &headers, &encoded)
+        })
+        .await;
+        let got = fetcher(options())
+            .fetch(&srv.url("/enc"))
+            .await
+            .unwrap_or_else(|e| panic!("{coding:?}: {e}"));
+        assert_eq!(
+            without_timings(got.document),
+            in_memory(bytes, &srv.url("/enc"), Some("utf-8")),
+            "{coding:?}"
+        );
+    }
+    robots_txt_coded_is_obeyed("gzip, gzip", gzip(&gzip(ROBOTS))).await;
+    robots_txt_coded_is_obeyed("gzip, br", brotli(&gzip(ROBOTS))).await;
+}
+
+/// More codings stacked than the fetcher decodes (three) fail for good,
+/// as a body that does not decode does: the page's `http` error, its URL
+/// in it without the credentials asked with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn too_many_stacked_codings_are_a_permanent_http_error() {
+    let body = gzip(&gzip(&gzip(&gzip(article("Onion", 5).as_bytes()))));
+    let srv = server(move |_| {
+        response(
+            "200 OK",
+            &[
+                ("Content-Type", "text/html"),
+                ("Content-Encoding", "gzip, gzip, gzip, gzip"),
+            ],
+            &body,
+        )
+    })
+    .await;
+    let port = srv.addr.port();
+    let e = one_try_fetcher()
+        .fetch(&format!("http://crawler:s3cret@127.0.0.1:{port}/onion"))
+        .await
+        .expect_err("four codings");
+    assert_eq!((e.kind(), e.is_transient()), ("http", false), "{e}");
+    assert_eq!(e.url(), Some(srv.url("/onion").as_str()));
+    assert!(e.to_string().contains("4 content codings stacked"), "{e}");
+    assert!(!format!("{e} {e:?}").contains("s3cret"), "{e}");
+}
+
 /// `Content-Encoding: deflate` as RFC 9110 means it (zlib-wrapped) and as
 /// old IIS servers and some CDNs send it (raw RFC 1951, no zlib header):
 /// browsers take both, and so does the fetcher, page and robots.txt alike.
@@ -692,12 +756,21 @@ async fn retry_after_then_success() {
 async fn body_over_the_limit_is_truncated_or_refused() {
     let page = article("Long read", 300);
     let gz = gzip(page.as_bytes());
+    let gz_br = brotli(&gzip(page.as_bytes()));
     let body = page.clone().into_bytes();
     let srv = server(move |r| match r.path.as_str() {
         "/gz" => response(
             "200 OK",
             &[("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
             &gz,
+        ),
+        "/gz-br" => response(
+            "200 OK",
+            &[
+                ("Content-Type", "text/html"),
+                ("Content-Encoding", "gzip, br"),
+            ],
+            &gz_br,
         ),
         "/chunked" => chunked(
             &[("Content-Type", "text/html")],
@@ -712,16 +785,18 @@ async fn body_over_the_limit_is_truncated_or_refused() {
     let mut opts = options();
     opts.body.max_body = limit;
     opts.body.oversize = Oversize::Truncate;
-    let got = fetcher(opts.clone())
-        .fetch(&srv.url("/plain"))
-        .await
-        .expect("truncated");
-    assert!(got.truncated);
-    assert_eq!(got.body_bytes, limit);
-    assert_eq!(got.document.bytes, limit);
+    for path in ["/plain", "/gz-br"] {
+        let got = fetcher(opts.clone())
+            .fetch(&srv.url(path))
+            .await
+            .expect("truncated");
+        assert!(got.truncated, "{path}");
+        assert_eq!(got.body_bytes, limit, "{path}");
+        assert_eq!(got.document.bytes, limit, "{path}");
+    }
     opts.body.oversize = Oversize::Refuse;
     let f = fetcher(opts);
-    for path in ["/plain", "/chunked", "/gz"] {
+    for path in ["/plain", "/chunked", "/gz", "/gz-br"] {
         let e = f.fetch(&srv.url(path)).await.expect_err(path);
         assert!(
             matches!(e, FetchError::TooLarge { limit: 10_000, .. }),
@@ -807,17 +882,16 @@ async fn robots_txt_server_error_disallows_everything_for_now() {
     assert_eq!(srv.hits("/page"), 0);
 }
 
-/// A robots.txt in codings the fetcher does not decode (stacked, or an
-/// unknown one over a body that looks coded: a gzip magic number, or
-/// brotli's bytes, which have none) cannot be read: it disallows
-/// everything for now, as an unreadable one does, instead of reaching the
-/// parser still compressed and allowing everything.
+/// A robots.txt in codings the fetcher does not decode (more stacked than
+/// it decodes, or an unknown one over a body that looks coded: a gzip
+/// magic number, or brotli's bytes, which have none) cannot be read: it
+/// disallows everything for now, as an unreadable one does, instead of
+/// reaching the parser still compressed and allowing everything.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_robots_txt_in_a_coding_not_decoded_disallows_everything_for_now() {
     let rules = b"User-agent: *\nDisallow: /\n";
     for (coding, body) in [
-        ("gzip, gzip", gzip(&gzip(rules))),
-        ("gzip, br", brotli(&gzip(rules))),
+        ("gzip, gzip, gzip, gzip", gzip(&gzip(&gzip(&gzip(rules))))),
         ("compress", gzip(rules)),
         ("none", brotli(rules)),
     ] {

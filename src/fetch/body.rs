@@ -1,19 +1,21 @@
 //! A response's body as decoded chunks. Every content coding is decoded
 //! here (see `decode`), not by reqwest: its decoder misses a coding named
-//! in another case (`GZIP`) or as `x-gzip`, and takes deflate only
-//! zlib-wrapped. Errors are typed as reqwest's decoding errors were: a
-//! damaged stream is [`FetchError::Http`], one that ends early
-//! [`FetchError::Connect`] (the connection may have been cut off); a
-//! decoder that could not be set up is [`FetchError::Local`], this
-//! process's fault, not the page's.
+//! in another case (`GZIP`) or as `x-gzip`, takes deflate only
+//! zlib-wrapped, and stacked codings (`gzip, br`) not at all. Errors are
+//! typed as reqwest's decoding errors were: a damaged stream, or more
+//! codings stacked than are decoded, is [`FetchError::Http`], one that
+//! ends early [`FetchError::Connect`] (the connection may have been cut
+//! off); a decoder that could not be set up is [`FetchError::Local`],
+//! this process's fault, not the page's.
 //!
 //! Decoding yields to the runtime between pieces (it uses up the task's
-//! cooperative budget, as reading a socket does): a small compressed chunk
+//! cooperative budget, as reading a socket does), and between the pieces
+//! one stacked coding's decoder gives the next: a small compressed chunk
 //! can decode to `max_body` bytes without a read that would wait, and the
 //! task's deadline must still be able to end it.
 
 use super::client::classify;
-use super::decode::{Coding, DecodeError, Decoder};
+use super::decode::{Coding, DecodeError, Pulled, Stack};
 use super::error::FetchError;
 use hyper::body::Bytes;
 use reqwest::Response;
@@ -21,16 +23,16 @@ use reqwest::Response;
 /// A response's body, read chunk by chunk.
 pub struct Body<'a> {
     response: &'a mut Response,
-    /// For a body with a content coding decoded here.
-    decoder: Option<Decoder>,
+    /// For a body with content codings decoded here.
+    decoder: Option<Stack>,
     url: &'a str,
 }
 
 impl<'a> Body<'a> {
     /// The body of `response` (fetched from `url`, for errors).
     pub fn new(response: &'a mut Response, url: &'a str) -> Result<Self, FetchError> {
-        let decoder = match Coding::of(response.headers()) {
-            Some(coding) => Some(Decoder::new(coding).map_err(|e| decode_error(e, url))?),
+        let decoder = match Coding::applied(response.headers()) {
+            Some(codings) => Stack::new(&codings).map_err(|e| decode_error(e, url))?,
             None => None,
         };
         Ok(Body {
@@ -58,11 +60,11 @@ impl<'a> Body<'a> {
             // A chunk may decode to many pieces with no read in between:
             // give the runtime its turn (a deadline, other tasks).
             tokio::task::coop::consume_budget().await;
-            if let Some(piece) = decoder.pull().map_err(|e| decode_error(e, self.url))? {
-                return Ok(Some(piece));
-            }
-            if decoder.ended() {
-                return Ok(None);
+            match decoder.pull().map_err(|e| decode_error(e, self.url))? {
+                Pulled::Piece(piece) => return Ok(Some(piece)),
+                Pulled::End => return Ok(None),
+                Pulled::Busy => continue,
+                Pulled::Input => {}
             }
             match next_chunk(self.response, self.url).await? {
                 Some(input) => decoder.push(input),
@@ -85,7 +87,9 @@ fn decode_error(e: DecodeError, url: &str) -> FetchError {
     let url = url.to_string();
     let message = format!("error decoding response body: {e}");
     match e {
-        DecodeError::Corrupt { .. } => FetchError::Http { url, message },
+        DecodeError::Corrupt { .. } | DecodeError::TooManyCodings { .. } => {
+            FetchError::Http { url, message }
+        }
         DecodeError::Truncated { .. } => FetchError::Connect { url, message },
         DecodeError::Local { .. } => FetchError::Local { url, message },
     }
@@ -129,28 +133,69 @@ mod tests {
     /// deadline's timer would be served) runs before the last piece.
     #[tokio::test(flavor = "current_thread")]
     async fn decoding_one_chunk_yields_to_the_runtime() {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(&vec![b'a'; 32 << 20]).expect("gzip");
-        let bomb = e.finish().expect("gzip");
-        let mut response = Response::from(
-            hyper::Response::builder()
-                .header(reqwest::header::CONTENT_ENCODING, "gzip")
-                .body(bomb)
-                .expect("response"),
-        );
+        let big = vec![b'a'; 32 << 20];
+        for (coding, bomb) in [("gzip", gzip(&big)), ("gzip, gzip", gzip(&gzip(&big)))] {
+            let mut response = coded(coding, bomb);
+            let other = tokio::spawn(async {});
+            let mut body = Body::new(&mut response, "http://example.org/").expect("body");
+            let (mut pieces, mut other_ran_at) = (0, None);
+            while body.chunk().await.expect("decodes").is_some() {
+                pieces += 1;
+                if other_ran_at.is_none() && other.is_finished() {
+                    other_ran_at = Some(pieces);
+                }
+            }
+            assert!(pieces >= 500, "{coding}: {pieces}");
+            assert!(
+                other_ran_at.is_some_and(|at| at < pieces),
+                "{coding}: the other task ran at piece {other_ran_at:?} of {pieces}"
+            );
+        }
+    }
+
+    /// An inner stream of a stacked body that takes much before it puts
+    /// anything out (a skippable zstd frame, gzipped) gives the runtime
+    /// its turn before the first piece comes.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_stacked_body_yields_before_its_first_piece() {
+        let mut skippable = vec![0x50, 0x2a, 0x4d, 0x18];
+        skippable.extend((16u32 << 20).to_le_bytes());
+        skippable.resize(8 + (16 << 20), 0);
+        let page = zstd::encode_all(&b"<p>page</p>"[..], 3).expect("zstd");
+        let mut response = coded("zstd, gzip", gzip(&[skippable, page].concat()));
         let other = tokio::spawn(async {});
         let mut body = Body::new(&mut response, "http://example.org/").expect("body");
-        let (mut pieces, mut other_ran_at) = (0, None);
-        while body.chunk().await.expect("decodes").is_some() {
-            pieces += 1;
-            if other_ran_at.is_none() && other.is_finished() {
-                other_ran_at = Some(pieces);
-            }
-        }
-        assert!(pieces >= 500, "{pieces}");
-        assert!(
-            other_ran_at.is_some_and(|at| at < pieces),
-            "the other task ran at piece {other_ran_at:?} of {pieces}"
-        );
+        let first = body.chunk().await.expect("decodes");
+        assert_eq!(first.as_deref(), Some(&b"<p>page</p>"[..]));
+        assert!(other.is_finished(), "the other task waited for the piece");
+    }
+
+    /// More codings stacked than are decoded: a permanent `http` error
+    /// naming them, the page's URL in it.
+    #[test]
+    fn too_many_stacked_codings_are_a_permanent_http_error() {
+        let mut response = coded("gzip, gzip, br, zstd", gzip(b"<p>x</p>"));
+        let Err(e) = Body::new(&mut response, "http://example.org/a") else {
+            panic!("four codings decoded");
+        };
+        assert_eq!((e.kind(), e.is_transient()), ("http", false), "{e}");
+        assert_eq!(e.url(), Some("http://example.org/a"));
+        assert!(e.to_string().contains("4 content codings stacked"), "{e}");
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(bytes).expect("gzip");
+        e.finish().expect("gzip")
+    }
+
+    /// A response with `Content-Encoding: coding` and this body.
+    fn coded(coding: &'static str, body: Vec<u8>) -> Response {
+        Response::from(
+            hyper::Response::builder()
+                .header(reqwest::header::CONTENT_ENCODING, coding)
+                .body(body)
+                .expect("response"),
+        )
     }
 }

@@ -1,6 +1,7 @@
-//! Content codings, decoded as the body streams in: which coding a
-//! `Content-Encoding` header names, and a [`Decoder`] for each of gzip,
-//! deflate (see `inflate`: zlib-wrapped or raw), br and zstd.
+//! Content codings, decoded as the body streams in: which codings a
+//! `Content-Encoding` header names, a [`Decoder`] for each of gzip,
+//! deflate (see `inflate`: zlib-wrapped or raw), br and zstd, and a
+//! [`Stack`] of them for a body with more than one.
 //!
 //! The fetcher decodes every coding itself rather than leave gzip, br and
 //! zstd to reqwest: its decoder (tower-http's) takes only the exact
@@ -8,12 +9,16 @@
 //! case-insensitive, RFC 9110 §8.4.1, and `x-gzip` is gzip, §8.4.1.3)
 //! reached the core still compressed and failed as binary. Here a header
 //! is read as browsers read it: any case, `x-gzip` as `gzip`, `identity`
-//! entries ignored. Stacked codings (`gzip, br`) and unknown ones are left
-//! as they came, as before.
+//! entries ignored. Stacked codings (`gzip, br`: up to [`MAX_CODINGS`])
+//! are decoded one after another, the last listed first (RFC 9110 §8.4
+//! lists them in the order they were applied), as browsers decode them:
+//! they used to reach the core still compressed. Unknown codings are left
+//! as they came, as browsers leave them.
 //!
 //! Output comes in pieces of at most [`PIECE`] bytes, however much one
 //! input chunk decodes to, so a bomb costs no more than the caller's limit
-//! plus one piece: the caller stops pulling at its limit.
+//! plus one piece: the caller stops pulling at its limit. Inside a stack,
+//! what one decoder gives the next is bounded too (see [`STACK_SLACK`]).
 
 use super::inflate::Deflate;
 use brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
@@ -37,56 +42,27 @@ pub enum Coding {
 }
 
 impl Coding {
-    /// The coding the `Content-Encoding` headers name, if it is one
-    /// decoded here: any case, `x-gzip` for `gzip`, `identity` entries
-    /// and empty ones skipped. `None` for no coding, an unknown one, or
-    /// more than one (a stacked `gzip, br` is left as it came).
-    pub fn of(headers: &HeaderMap) -> Option<Coding> {
-        let mut named = None;
+    /// The codings the `Content-Encoding` headers name, in the order
+    /// they were applied (the order listed, RFC 9110 §8.4: a body is
+    /// decoded from the last one back): any case, `x-gzip` for `gzip`,
+    /// `identity` entries and empty ones skipped; empty for no coding.
+    /// `None` when one of them is not decoded here (`compress`, or the
+    /// bogus `none`, `UTF-8`, `identity;q=1` servers send), or a header is
+    /// not text: no browser decodes such a body either, and it is passed
+    /// on as it came. It may well be plain, or coded ([`looks_coded`]
+    /// tells); a caller that cannot use it so (robots.txt) tells it by
+    /// this.
+    pub fn applied(headers: &HeaderMap) -> Option<Vec<Coding>> {
+        let mut codings = Vec::new();
         for value in headers.get_all(CONTENT_ENCODING) {
-            let Ok(value) = value.to_str() else {
-                return None;
-            };
-            for token in value.split(',').map(str::trim) {
+            for token in value.to_str().ok()?.split(',').map(str::trim) {
                 if token.is_empty() || token.eq_ignore_ascii_case("identity") {
                     continue;
                 }
-                if named.is_some() {
-                    return None;
-                }
-                named = Some(Coding::named(token)?);
+                codings.push(Coding::named(token)?);
             }
         }
-        named
-    }
-
-    /// Whether the `Content-Encoding` headers name a coding, or codings,
-    /// not decoded here, and which kind: `None` when they name none or one
-    /// decoded here. Such a body is passed on as it came; a caller that
-    /// cannot use it so (robots.txt) tells it by this.
-    pub fn undecoded(headers: &HeaderMap) -> Option<Undecoded> {
-        let mut named = 0;
-        let mut unknown = false;
-        for value in headers.get_all(CONTENT_ENCODING) {
-            let Ok(value) = value.to_str() else {
-                unknown = true;
-                continue;
-            };
-            for token in value.split(',').map(str::trim) {
-                if token.is_empty() || token.eq_ignore_ascii_case("identity") {
-                    continue;
-                }
-                named += 1;
-                unknown |= Coding::named(token).is_none();
-            }
-        }
-        if unknown {
-            Some(Undecoded::Unknown)
-        } else if named > 1 {
-            Some(Undecoded::Stacked)
-        } else {
-            None
-        }
+        Some(codings)
     }
 
     fn named(token: &str) -> Option<Coding> {
@@ -113,20 +89,6 @@ impl Coding {
             Coding::Zstd => "zstd",
         }
     }
-}
-
-/// Content codings named but not decoded here (the body is passed on as
-/// it came).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Undecoded {
-    /// More than one coding, each known (`gzip, gzip`, `gzip, br`): the
-    /// body is surely still coded.
-    Stacked,
-    /// A coding not known here (`compress`, or the bogus `none`, `UTF-8`,
-    /// `identity;q=1` servers send), or a header that is not text. No
-    /// browser decodes it either: the body may well be plain, or coded
-    /// ([`looks_coded`] tells).
-    Unknown,
 }
 
 /// How many first bytes [`looks_coded`] looks at.
@@ -178,6 +140,10 @@ pub enum DecodeError {
         coding: &'static str,
         message: String,
     },
+    /// More codings stacked than [`MAX_CODINGS`]: no server compresses a
+    /// page four times, and each one costs a decoder's memory.
+    #[error("{count} content codings stacked, more than the {MAX_CODINGS} decoded")]
+    TooManyCodings { count: usize },
 }
 
 /// What one step of a decompressor did.
@@ -349,6 +315,156 @@ impl Decoder {
                 coding: self.coding.name(),
             })
         }
+    }
+}
+
+/// The most content codings decoded on one body (`gzip, br` is two).
+pub const MAX_CODINGS: usize = 3;
+
+/// How many more bytes a decoder inside a [`Stack`] may be given than
+/// the whole stack has put out. A real page's inner streams are about as
+/// long as the page or shorter (its compressed form); a stream that takes
+/// far more than comes out of the stack (a zstd skippable frame of a
+/// gigabyte of zeros, deflate's empty blocks, compressed again by the
+/// outer coding) would make work the caller's limit on output never
+/// bounds. The slack is wide enough for any window a coding here may
+/// hold back (8 MiB for zstd, 16 MiB for brotli).
+pub const STACK_SLACK: u64 = 32 << 20;
+
+/// What [`Stack::pull`] gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pulled {
+    /// A piece of the decoded body, at most [`PIECE`] bytes.
+    Piece(Bytes),
+    /// A piece went from one coding's decoder to the next, and nothing
+    /// came out yet: pull again. A stacked body may decode much inside
+    /// before anything comes out, a piece per pull, so that the caller
+    /// can give the runtime its turn in between.
+    Busy,
+    /// The body's next chunk is needed ([`Stack::push`] it).
+    Input,
+    /// The decoded body has ended; the rest of the body is ignored.
+    End,
+}
+
+/// One body's decoders, one per content coding, the one for the coding
+/// applied last fed the body and each next one fed what the one before
+/// put out. One coding is a stack of one.
+pub struct Stack {
+    /// In the order they decode: the coding applied last first.
+    layers: Vec<Layer>,
+    /// Bytes the last layer put out.
+    out: u64,
+}
+
+struct Layer {
+    decoder: Decoder,
+    /// The layer before this one has put out all it will: this one's
+    /// input is at its end, and its end was checked.
+    closed: bool,
+    /// Bytes the layer before this one has given it.
+    fed: u64,
+}
+
+impl Layer {
+    /// Whether this layer will put out nothing more.
+    fn done(&self) -> bool {
+        self.closed || self.decoder.ended()
+    }
+}
+
+impl Stack {
+    /// Decoders for `codings`, listed in the order they were applied (as
+    /// [`Coding::applied`] gives them), at most [`MAX_CODINGS`]; `None`
+    /// for none (the body is passed on as it came).
+    pub fn new(codings: &[Coding]) -> Result<Option<Self>, DecodeError> {
+        if codings.is_empty() {
+            return Ok(None);
+        }
+        if codings.len() > MAX_CODINGS {
+            return Err(DecodeError::TooManyCodings {
+                count: codings.len(),
+            });
+        }
+        let layers = codings
+            .iter()
+            .rev()
+            .map(|&coding| {
+                Ok(Layer {
+                    decoder: Decoder::new(coding)?,
+                    closed: false,
+                    fed: 0,
+                })
+            })
+            .collect::<Result<_, DecodeError>>()?;
+        Ok(Some(Stack { layers, out: 0 }))
+    }
+
+    /// Adds the body's next chunk. Call when [`pull`](Self::pull) gave
+    /// [`Pulled::Input`].
+    pub fn push(&mut self, chunk: Bytes) {
+        if let Some(first) = self.layers.first_mut() {
+            first.decoder.push(chunk);
+        }
+    }
+
+    /// The next piece of output, or what is needed to make one. Moves at
+    /// most one piece from one layer to the next per call.
+    pub fn pull(&mut self) -> Result<Pulled, DecodeError> {
+        let Some(last) = self.layers.len().checked_sub(1) else {
+            return Ok(Pulled::End);
+        };
+        if let Some(piece) = self.layers[last].decoder.pull()? {
+            self.out += piece.len() as u64;
+            return Ok(Pulled::Piece(piece));
+        }
+        if self.layers[last].done() {
+            return Ok(Pulled::End);
+        }
+        // The last layer wants input: from the nearest layer before it
+        // with a piece to give. Every layer after the one looked at has
+        // just given nothing and is not done, as `push` and `finish` ask.
+        for k in (0..last).rev() {
+            match self.layers[k].decoder.pull()? {
+                Some(piece) => {
+                    let next = &mut self.layers[k + 1];
+                    next.fed += piece.len() as u64;
+                    if next.fed > self.out.saturating_add(STACK_SLACK) {
+                        return Err(DecodeError::Corrupt {
+                            coding: next.decoder.coding().name(),
+                            message: format!(
+                                "{} bytes of its stream decoded to only {} of the body",
+                                next.fed, self.out
+                            ),
+                        });
+                    }
+                    next.decoder.push(piece);
+                    return Ok(Pulled::Busy);
+                }
+                None if self.layers[k].done() => {
+                    let next = &mut self.layers[k + 1];
+                    next.decoder.finish()?;
+                    next.closed = true;
+                    return Ok(Pulled::Busy);
+                }
+                None => {}
+            }
+        }
+        Ok(Pulled::Input)
+    }
+
+    /// Checks the body's end, once [`pull`](Self::pull) gave
+    /// [`Pulled::Input`] and there is none: each layer in turn, each one's
+    /// input being at its end once the one before it has ended (see
+    /// [`Decoder::finish`]).
+    pub fn finish(&mut self) -> Result<(), DecodeError> {
+        for layer in &mut self.layers {
+            if !layer.closed {
+                layer.decoder.finish()?;
+                layer.closed = true;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -792,6 +908,33 @@ pub(super) mod tests {
         Ok(out)
     }
 
+    /// As [`decode`], through a [`Stack`] of `codings` (listed in the
+    /// order applied): the output, or the first error.
+    fn decode_stack(codings: &[Coding], body: &[u8], size: usize) -> Result<Vec<u8>, DecodeError> {
+        let Some(mut stack) = Stack::new(codings)? else {
+            return Ok(body.to_vec());
+        };
+        let mut out = Vec::new();
+        let mut chunks = body.chunks(size);
+        loop {
+            match stack.pull()? {
+                Pulled::Piece(piece) => {
+                    assert!(piece.len() <= PIECE);
+                    out.extend_from_slice(&piece);
+                }
+                Pulled::Busy => {}
+                Pulled::End => return Ok(out),
+                Pulled::Input => match chunks.next() {
+                    Some(chunk) => stack.push(Bytes::copy_from_slice(chunk)),
+                    None => {
+                        stack.finish()?;
+                        return Ok(out);
+                    }
+                },
+            }
+        }
+    }
+
     fn headers(values: &[&'static str]) -> HeaderMap {
         let mut h = HeaderMap::new();
         for v in values {
@@ -802,27 +945,25 @@ pub(super) mod tests {
 
     #[test]
     fn codings_are_read_in_any_case_and_x_gzip_is_gzip() {
-        let of = |values: &[&'static str]| Coding::of(&headers(values));
+        use Coding::{Brotli, Deflate, Gzip, Zstd};
+        let applied = |values: &[&'static str]| Coding::applied(&headers(values));
         for gzip in ["gzip", "GZIP", "Gzip", "x-gzip", "X-GZip", " gzip "] {
-            assert_eq!(of(&[gzip]), Some(Coding::Gzip), "{gzip}");
+            assert_eq!(applied(&[gzip]), Some(vec![Gzip]), "{gzip}");
         }
-        assert_eq!(of(&["BR"]), Some(Coding::Brotli));
-        assert_eq!(of(&["Zstd"]), Some(Coding::Zstd));
-        assert_eq!(of(&["DEFLATE"]), Some(Coding::Deflate));
-        assert_eq!(of(&["identity, gzip"]), Some(Coding::Gzip));
-        assert_eq!(of(&["identity", "Gzip"]), Some(Coding::Gzip));
-        for passed in [
-            &["gzip, br"][..],
-            &["gzip", "br"],
-            &["compress"],
-            &[],
-            &["identity"],
-        ] {
-            assert_eq!(of(passed), None, "{passed:?}");
-        }
-        let undecoded = |values: &[&'static str]| Coding::undecoded(&headers(values));
-        for stacked in [&["gzip, gzip"][..], &["gzip", "GZIP"], &["gzip, br"]] {
-            assert_eq!(undecoded(stacked), Some(Undecoded::Stacked), "{stacked:?}");
+        assert_eq!(applied(&["BR"]), Some(vec![Brotli]));
+        assert_eq!(applied(&["Zstd"]), Some(vec![Zstd]));
+        assert_eq!(applied(&["DEFLATE"]), Some(vec![Deflate]));
+        assert_eq!(applied(&["identity, gzip"]), Some(vec![Gzip]));
+        assert_eq!(applied(&["identity", "Gzip"]), Some(vec![Gzip]));
+        // Stacked, in the order applied, over one header or several.
+        assert_eq!(applied(&["gzip, br"]), Some(vec![Gzip, Brotli]));
+        assert_eq!(applied(&["gzip", "GZIP"]), Some(vec![Gzip, Gzip]));
+        assert_eq!(
+            applied(&["Zstd, identity", "deflate,x-gzip"]),
+            Some(vec![Zstd, Deflate, Gzip])
+        );
+        for none in [&["identity"][..], &[], &[" , identity"]] {
+            assert_eq!(applied(none), Some(vec![]), "{none:?}");
         }
         for unknown in [
             &["compress"][..],
@@ -832,16 +973,7 @@ pub(super) mod tests {
             &["identity;q=1"],
             &["gzip, none"],
         ] {
-            assert_eq!(undecoded(unknown), Some(Undecoded::Unknown), "{unknown:?}");
-        }
-        for decoded in [
-            &["gzip"][..],
-            &["identity"],
-            &[],
-            &[" , identity"],
-            &["Zstd"],
-        ] {
-            assert_eq!(undecoded(decoded), None, "{decoded:?}");
+            assert_eq!(applied(unknown), None, "{unknown:?}");
         }
     }
 
@@ -930,6 +1062,148 @@ pub(super) mod tests {
                 assert_eq!(decode(Coding::Gzip, &padded, size).as_deref(), Ok(a));
             }
         }
+    }
+
+    fn zlib(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// Stacked codings decode the last listed first (RFC 9110 §8.4 lists
+    /// them in the order applied), however the body is cut into chunks,
+    /// pieces never over [`PIECE`]; in the other order they do not. One
+    /// coding in a stack of one decodes as its own decoder does.
+    #[test]
+    fn stacked_codings_decode_the_last_applied_first_in_any_chunking() {
+        use Coding::{Brotli, Deflate, Gzip, Zstd};
+        let page = page();
+        for (codings, body) in [
+            (&[Gzip][..], gzip(&page)),
+            (&[Gzip, Gzip], gzip(&gzip(&page))),
+            (&[Gzip, Brotli], brotli(&gzip(&page))),
+            (&[Brotli, Zstd], zstd(&brotli(&page))),
+            (&[Deflate, Gzip, Zstd], zstd(&gzip(&zlib(&page)))),
+            // The inner stream's trailing bytes are ignored, as they are
+            // when it comes alone.
+            (&[Gzip, Zstd], zstd(&[gzip(&page), b"\n".to_vec()].concat())),
+        ] {
+            for size in [1, 7, 1000, body.len()] {
+                assert_eq!(
+                    decode_stack(codings, &body, size).as_deref(),
+                    Ok(&page[..]),
+                    "{codings:?} {size}"
+                );
+            }
+            assert_eq!(decode_stack(codings, &[], 1), Ok(Vec::new()), "{codings:?}");
+        }
+        assert!(matches!(
+            decode_stack(&[Brotli, Gzip], &brotli(&gzip(&page)), 1000),
+            Err(DecodeError::Corrupt { coding: "gzip", .. })
+        ));
+        assert_eq!(
+            decode_stack(&[], b"<p>x</p>", 1).as_deref(),
+            Ok(&b"<p>x</p>"[..])
+        );
+    }
+
+    /// A stacked body cut short, or damaged, inside or outside, fails as
+    /// a body in one coding does, named for the coding whose stream it
+    /// is; more than [`MAX_CODINGS`] codings are refused.
+    #[test]
+    fn stacked_codings_cut_short_damaged_or_too_many() {
+        use Coding::{Gzip, Zstd};
+        let page = page();
+        let inner = gzip(&page);
+        let whole = zstd_checked(&inner);
+        let inner_cut = zstd(&inner[..inner.len() / 2]);
+        let mut inner_damaged = inner.clone();
+        for b in &mut inner_damaged[12..40] {
+            *b ^= 0x55;
+        }
+        let inner_damaged = zstd(&inner_damaged);
+        let mut outer_damaged = whole.clone();
+        for b in &mut outer_damaged[12..40] {
+            *b ^= 0x55;
+        }
+        for size in [1, 7, 1000] {
+            let stacked = |body: &[u8]| decode_stack(&[Gzip, Zstd], body, size);
+            assert_eq!(stacked(&whole).as_deref(), Ok(&page[..]));
+            assert_eq!(
+                stacked(&inner_cut),
+                Err(DecodeError::Truncated { coding: "gzip" })
+            );
+            assert_eq!(
+                stacked(&whole[..whole.len() / 2]),
+                Err(DecodeError::Truncated { coding: "zstd" })
+            );
+            assert!(matches!(
+                stacked(&inner_damaged),
+                Err(DecodeError::Corrupt { coding: "gzip", .. })
+            ));
+            assert!(matches!(
+                stacked(&outer_damaged),
+                Err(DecodeError::Corrupt { coding: "zstd", .. })
+            ));
+        }
+        assert!(Stack::new(&[Gzip; MAX_CODINGS]).is_ok_and(|s| s.is_some()));
+        assert!(matches!(
+            Stack::new(&[Gzip; MAX_CODINGS + 1]),
+            Err(DecodeError::TooManyCodings { count: 4 })
+        ));
+    }
+
+    /// A stacked bomb comes out a piece at a time, as a bomb in one
+    /// coding does, a few moves between layers apart.
+    #[test]
+    fn a_stacked_bomb_decodes_one_piece_per_few_pulls() {
+        let bomb = gzip(&brotli(&vec![b'a'; 64 << 20]));
+        assert!(bomb.len() < 8 * 1024, "{}", bomb.len());
+        let mut stack = Stack::new(&[Coding::Brotli, Coding::Gzip])
+            .unwrap()
+            .unwrap();
+        assert_eq!(stack.pull(), Ok(Pulled::Input));
+        stack.push(Bytes::from(bomb));
+        for _ in 0..100 {
+            let mut busy = 0;
+            let piece = loop {
+                match stack.pull() {
+                    Ok(Pulled::Busy) if busy < 4 => busy += 1,
+                    other => break other,
+                }
+            };
+            assert!(
+                matches!(&piece, Ok(Pulled::Piece(p)) if p.len() <= PIECE),
+                "{piece:?} after {busy} moves"
+            );
+        }
+    }
+
+    /// An inner stream that takes far more than comes out (a skippable
+    /// zstd frame of zeros, which the outer gzip makes small) fails once
+    /// it has taken [`STACK_SLACK`] bytes more than the stack put out,
+    /// rather than make work the caller's limit on output never bounds.
+    #[test]
+    fn an_inner_stream_that_puts_out_nothing_is_bounded() {
+        let size = u32::try_from(STACK_SLACK + (1 << 20)).unwrap();
+        let mut skippable = vec![0x50, 0x2a, 0x4d, 0x18];
+        skippable.extend(size.to_le_bytes());
+        skippable.resize(skippable.len() + size as usize, 0);
+        let body = [gzip(&skippable), gzip(&zstd(b"<p>x</p>"))].concat();
+        assert!(matches!(
+            decode_stack(&[Coding::Zstd, Coding::Gzip], &body, 1 << 16),
+            Err(DecodeError::Corrupt { coding: "zstd", .. })
+        ));
+        // A small one passes.
+        let small = [
+            &[0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 0, 0][..],
+            &zstd(b"<p>x</p>"),
+        ]
+        .concat();
+        assert_eq!(
+            decode_stack(&[Coding::Zstd, Coding::Gzip], &gzip(&small), 3).as_deref(),
+            Ok(&b"<p>x</p>"[..])
+        );
     }
 
     /// A bomb comes out a piece at a time: the caller can stop at its limit.

@@ -3,10 +3,10 @@
 //! 2xx is parsed (a rule the parser refuses is dropped, the rest kept; a
 //! file it cannot read at all allows everything), a 4xx allows everything, a
 //! 429, a 5xx, an unreachable host or a 2xx whose body cannot be read
-//! (cut off, damaged, or still coded: in codings the fetcher does not
-//! decode, stacked as `gzip, gzip`, or in an unknown one with a body that
-//! looks compressed or is not text, which would reach the parser still
-//! coded and parse to allow-all) disallows everything for a shorter
+//! (cut off, damaged, in more codings stacked than the fetcher decodes,
+//! or still coded: in an unknown coding with a body that looks
+//! compressed or is not text, which would reach the parser still coded
+//! and parse to allow-all) disallows everything for a shorter
 //! while, and a page refused for it may be tried again later (the
 //! refusal is temporary: the worker requeues the task rather than
 //! dead-lettering it). A bogus coding no browser decodes either
@@ -17,7 +17,7 @@
 
 use super::body::Body;
 use super::client::classify;
-use super::decode::{Coding, Undecoded, looks_coded};
+use super::decode::{Coding, looks_coded};
 use super::error::FetchError;
 use super::guard::Guard;
 use super::page::redirect_target;
@@ -278,15 +278,12 @@ fn parsable_lines(agent: &str, body: &[u8]) -> Vec<u8> {
 }
 
 /// Reads at most [`MAX_ROBOTS_BYTES`] (the rest is ignored, as Google does);
-/// `None` when the body cannot be read, or is still coded: codings the
-/// fetcher does not decode, stacked (`gzip, gzip`), or an unknown one
-/// whose body looks coded (see [`looks_coded`]). An unknown coding on a
-/// plain file (`none`, `UTF-8`) is ignored, as a page's is.
+/// `None` when the body cannot be read (more codings stacked than are
+/// decoded among the reasons), or is still coded: an unknown coding whose
+/// body looks coded (see [`looks_coded`]). An unknown coding on a plain
+/// file (`none`, `UTF-8`) is ignored, as a page's is.
 async fn read_capped(response: &mut reqwest::Response, url: &str) -> Option<Vec<u8>> {
-    let undecoded = Coding::undecoded(response.headers());
-    if undecoded == Some(Undecoded::Stacked) {
-        return None;
-    }
+    let unknown = Coding::applied(response.headers()).is_none();
     let mut decoded = Body::new(response, url).ok()?;
     let mut body = Vec::new();
     while let Some(chunk) = decoded.chunk().await.ok()? {
@@ -296,7 +293,7 @@ async fn read_capped(response: &mut reqwest::Response, url: &str) -> Option<Vec<
             break;
         }
     }
-    if undecoded == Some(Undecoded::Unknown) && looks_coded(&body) {
+    if unknown && looks_coded(&body) {
         return None;
     }
     Some(body)

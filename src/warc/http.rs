@@ -220,9 +220,11 @@ pub fn decode<'a>(
         }
         // Declared but not applied: already decoded by the crawler.
         "gzip" | "x-gzip" | "zstd" => return Ok(body),
-        // A coding no browser knows either (`none`, `utf-8`, `binary`,
-        // stacked `gzip, br`): browsers and our own fetcher pass such a
-        // body through, and a body that reads as HTML is taken so.
+        // A coding no browser knows either (`none`, `utf-8`, `binary`):
+        // browsers and our own fetcher pass such a body through, and a
+        // body that reads as HTML is taken so. Stacked codings (`gzip,
+        // br`), which the fetcher decodes, are not decoded here yet: such
+        // a payload is taken only when it reads as HTML too.
         _ if looks_like_html(&body) => return Ok(body),
         other => return Err(Rejection::Skip(SkipReason::Encoding(other.to_string()))),
     };
