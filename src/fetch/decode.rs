@@ -190,7 +190,8 @@ impl Codec {
     /// follows it is no whole header yet (the start of a magic number, a
     /// header cut short). What came whole is the body, as browsers take it.
     /// A whole header with its data cut short is a member (frame) cut
-    /// short: the body was cut, not padded.
+    /// short: the body was cut, not padded; so is any frame begun after
+    /// a skippable zstd frame.
     fn may_end(&self) -> bool {
         match self {
             Codec::Gzip(g) => g.may_end(),
@@ -305,7 +306,8 @@ impl Decoder {
     /// content), or after a whole gzip member or zstd frame followed by
     /// bytes that started no other one (a lone `0x1f`, a header cut
     /// short). A further member (frame) whose header came whole but whose
-    /// data was cut is cut short, as the first one would be.
+    /// data was cut is cut short, as the first one would be, and so is a
+    /// frame begun after a skippable zstd frame.
     pub fn finish(&self) -> Result<(), DecodeError> {
         let unused = self.pos < self.input.len();
         if self.ended || (self.complete && !unused && !self.full) || self.codec.may_end() {
@@ -470,10 +472,12 @@ impl Stack {
 
 /// gzip (RFC 1952), one member after another as browsers take them;
 /// bytes after a member that open no other one are ignored, and so is a
-/// further member that fails before it decodes anything (a bad header
-/// after a magic number, say) or is cut short inside its header: the
-/// stream ends with the members before it. A further member cut short
-/// after its whole header is cut short (the body was cut, not padded).
+/// further member whose header is bad (after a magic number, say) or is
+/// cut short inside its header: the stream ends with the members before
+/// it. A further member cut short after its whole header is cut short
+/// (the body was cut, not padded), and one whose whole, valid header is
+/// followed by data that does not inflate is damaged, as the first would
+/// be: junk does not come with a gzip header.
 #[derive(Default)]
 struct Gzip {
     /// The member being decoded; `None` before the first and between
@@ -487,15 +491,21 @@ struct Gzip {
 
 /// How far a gzip member's header (RFC 1952 §2.3: ten fixed bytes, then
 /// the optional extra field, name, comment and header CRC its flags
-/// announce) has come, fed the member's bytes in order.
+/// announce) has come, fed the member's bytes in order, and whether it is
+/// one zlib takes.
 #[derive(Default)]
 struct GzipHead {
     /// Bytes of the fixed part seen (ten when whole).
     fixed: u8,
-    /// The flags byte (`FLG`), once seen.
+    /// The compression method (`CM`) and flags (`FLG`) bytes, once seen.
+    method: u8,
     flags: u8,
     /// Where the optional fields have got.
     part: HeadPart,
+    /// The CRC-32 of the header's bytes before its header CRC, and that
+    /// CRC's bytes as they came (low byte first).
+    crc: flate2::Crc,
+    stored_crc: [u8; 2],
 }
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
@@ -522,17 +532,42 @@ const FEXTRA: u8 = 0x04;
 const FNAME: u8 = 0x08;
 const FCOMMENT: u8 = 0x10;
 
+impl Clone for GzipHead {
+    fn clone(&self) -> Self {
+        // `Crc` is not `Clone`: an empty one combined with this one is
+        // the same.
+        let mut crc = flate2::Crc::new();
+        crc.combine(&self.crc);
+        GzipHead { crc, ..*self }
+    }
+}
+
 impl GzipHead {
+    /// The header after `bytes` too.
+    fn fed(mut self, bytes: &[u8]) -> Self {
+        self.feed(bytes);
+        self
+    }
+
     /// Takes the member's next bytes (those the decompressor used).
     fn feed(&mut self, bytes: &[u8]) {
         for &b in bytes {
             if self.part == HeadPart::Done {
                 return;
             }
+            if let HeadPart::Crc { left } = self.part {
+                if let Some(slot) = self.stored_crc.get_mut(usize::from(2 - left.min(2))) {
+                    *slot = b;
+                }
+            } else {
+                self.crc.update(&[b]);
+            }
             match self.part {
                 HeadPart::Fixed => {
-                    if self.fixed == 3 {
-                        self.flags = b;
+                    match self.fixed {
+                        2 => self.method = b,
+                        3 => self.flags = b,
+                        _ => {}
                     }
                     self.fixed += 1;
                     if self.fixed == 10 {
@@ -590,6 +625,14 @@ impl GzipHead {
     fn whole(&self) -> bool {
         self.part == HeadPart::Done
     }
+
+    /// Whether the header, whole, is one zlib takes: deflate (`CM` 8), no
+    /// reserved flag set, and the header CRC right when there is one.
+    fn valid(&self) -> bool {
+        let crc_right = self.flags & FHCRC == 0
+            || u32::from(u16::from_le_bytes(self.stored_crc)) == self.crc.sum() & 0xffff;
+        self.whole() && self.method == 8 && self.flags & 0xe0 == 0 && crc_right
+    }
 }
 
 impl Gzip {
@@ -626,7 +669,15 @@ impl Gzip {
         let before = decompress.total_in();
         let status = match decompress.decompress_vec(input, out, FlushDecompress::None) {
             Ok(status) => status,
-            Err(_) if self.after_member && decompress.total_out() == 0 => {
+            // A further member that fails before it decodes anything is
+            // junk, unless its header was whole and valid: the failure is
+            // then in its data (the input it was given, not only what it
+            // used before failing, is looked at for the header).
+            Err(_)
+                if self.after_member
+                    && decompress.total_out() == 0
+                    && !self.head.clone().fed(input).valid() =>
+            {
                 self.member = None;
                 return Ok(Stepped {
                     used: input.len(),
@@ -731,15 +782,25 @@ fn opens_zstd_frame(bytes: &[u8]) -> bool {
     ZSTD_MAGIC.starts_with(&bytes[..n]) || skippable(&bytes[..n])
 }
 
+/// Whether `magic`, a frame's first four bytes, open a skippable frame.
+fn is_skippable(magic: &[u8]) -> bool {
+    matches!(magic, [first, 0x2a, 0x4d, 0x18] if first & 0xf0 == 0x50)
+}
+
 /// zstd (RFC 8878), one frame after another (skippable frames skipped);
 /// bytes after a frame that open no other one (a stray newline, zero
 /// padding) are ignored, as gzip's are, and so is a further frame that
 /// fails before it decodes anything or is cut short inside its header; a
-/// further frame cut short after its whole header is cut short.
+/// further frame cut short after its whole header is cut short, and so is
+/// any frame cut short after a skippable one: an encoder writes a
+/// skippable frame (pzstd's, a seekable archive's) in front of more
+/// frames, not at the end of a body, so what follows one is not padding.
 struct Zstd {
     decoder: zstd::stream::raw::Decoder<'static>,
     /// Whether a frame ended already.
     after_frame: bool,
+    /// Whether the last frame that ended was a skippable one.
+    skipped: bool,
     /// Between frames: the next bytes are a frame's first.
     between: bool,
     /// Output of the frame being decoded.
@@ -778,6 +839,7 @@ impl Zstd {
         Ok(Zstd {
             decoder,
             after_frame: false,
+            skipped: false,
             between: true,
             frame_out: 0,
             frame_in: 0,
@@ -828,6 +890,7 @@ impl Zstd {
         // zstd tells a frame decoded and flushed whole by asking for nothing.
         if hint == 0 {
             self.after_frame = true;
+            self.skipped = self.frame_in >= 4 && is_skippable(&self.head[..4]);
             self.between = true;
             self.frame_out = 0;
             self.frame_in = 0;
@@ -841,11 +904,12 @@ impl Zstd {
 
     /// After a frame, until the next one's header is whole (bytes held
     /// as a possible magic number count as a header cut short): a whole
-    /// header followed by too little data is a frame cut short.
+    /// header followed by too little data is a frame cut short. Not after
+    /// a skippable frame: a frame begun after one is cut short.
     fn may_end(&self) -> bool {
         let header_whole =
             self.frame_in >= self.head.len() && self.frame_in >= zstd_header_len(&self.head);
-        self.after_frame && !header_whole
+        self.after_frame && !self.skipped && !header_whole
     }
 }
 
@@ -1331,6 +1395,101 @@ pub(super) mod tests {
         }
     }
 
+    /// A further gzip member whose whole, valid header is followed by
+    /// data that does not inflate (a reserved block type, before it has
+    /// decoded anything) is damaged, as the first member would be: junk
+    /// does not come with a gzip header. One whose header is bad (not
+    /// deflate, a reserved flag, a wrong header CRC) is junk, and ends
+    /// the body after the member before it.
+    #[test]
+    fn a_further_gzip_member_with_a_whole_header_and_bad_data_is_damaged() {
+        let page = page();
+        let first = gzip(&page);
+        // A header with the extra field, a name and a comment; one with a
+        // header CRC is put together below.
+        let mut e = flate2::GzBuilder::new()
+            .extra(vec![7; 300])
+            .filename("page.html")
+            .comment("a comment")
+            .write(Vec::new(), flate2::Compression::default());
+        e.write_all(&page).unwrap();
+        let fields = e.finish().unwrap();
+        let fields_header = 10 + 2 + 300 + "page.html".len() + 1 + "a comment".len() + 1;
+        // A member of `header`, deflated `data` and the trailer of
+        // `content` (its CRC-32 and length).
+        let member = |header: &[u8], data: &[u8], content: &[u8]| {
+            let mut crc = flate2::Crc::new();
+            crc.update(content);
+            let size = u32::try_from(content.len()).unwrap().to_le_bytes();
+            [header, data, &crc.sum().to_le_bytes(), &size].concat()
+        };
+        let mut crc_header = vec![0x1f, 0x8b, 8, FHCRC, 0, 0, 0, 0, 0, 0xff];
+        let mut crc = flate2::Crc::new();
+        crc.update(&crc_header);
+        let crc16 = (crc.sum() as u16).to_le_bytes();
+        crc_header.extend(crc16);
+        let mut bad_crc_header = crc_header.clone();
+        bad_crc_header[10] ^= 1;
+        let plain = gzip(b"<p>second</p>");
+        let bad_data = [0x07, 0, 0, 0];
+        let with_bad_data = |member: &[u8], header: usize| {
+            [&member[..header], &bad_data[..], &member[header + 1..]].concat()
+        };
+        let damaged = [
+            with_bad_data(&plain, 10),
+            with_bad_data(&fields, fields_header),
+            member(&crc_header, &bad_data, b""),
+        ];
+        let mut bad_method = with_bad_data(&plain, 10);
+        bad_method[2] = 7;
+        let mut reserved_flag = with_bad_data(&plain, 10);
+        reserved_flag[3] = 0x20;
+        let junk = [
+            bad_method,
+            reserved_flag,
+            member(&bad_crc_header, &bad_data, b""),
+        ];
+        for (second, expected_damaged) in damaged
+            .iter()
+            .map(|m| (m, true))
+            .chain(junk.iter().map(|m| (m, false)))
+        {
+            let body = [&first[..], &second[..]].concat();
+            for size in [1, 7, 1000, body.len()] {
+                let got = decode(Coding::Gzip, &body, size);
+                if expected_damaged {
+                    assert!(
+                        matches!(got, Err(DecodeError::Corrupt { coding: "gzip", .. })),
+                        "{:x?} {size}: {:?}",
+                        &second[..12],
+                        got.map(|o| o.len())
+                    );
+                } else {
+                    assert!(
+                        got.as_ref().is_ok_and(|out| *out == page),
+                        "{:x?} {size}: {:?}",
+                        &second[..12],
+                        got.map(|o| o.len())
+                    );
+                }
+            }
+        }
+        // A valid header CRC and good data: a second member as any other.
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(b"<p>second</p>").unwrap();
+        let good = member(&crc_header, &e.finish().unwrap(), b"<p>second</p>");
+        let body = [&first[..], &good[..]].concat();
+        let both = [&page[..], b"<p>second</p>"].concat();
+        for size in [1, 7, 1000] {
+            let got = decode(Coding::Gzip, &body, size);
+            assert!(
+                got.as_ref().is_ok_and(|out| *out == both),
+                "{size}: {:?}",
+                got.map(|o| o.len())
+            );
+        }
+    }
+
     /// zstd as gzip: a further frame cut after its whole header (inside
     /// its first block, before it has decoded anything) is cut short; one
     /// cut inside its header ends the body after the frame before it.
@@ -1379,6 +1538,39 @@ pub(super) mod tests {
                         "header {header}, cut {cut}, size {size}"
                     );
                 }
+            }
+        }
+    }
+
+    /// After a skippable frame (pzstd writes one before each frame), a
+    /// frame cut short anywhere, inside its header too, is cut short: an
+    /// encoder writes a skippable frame in front of more frames, so what
+    /// follows one is not padding. A skippable frame at the end is whole.
+    #[test]
+    fn a_frame_cut_short_after_a_skippable_frame_is_cut_short() {
+        let page = page();
+        let skippable = [0x5e, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+        let second = zstd(b"<p>second</p>");
+        let header = zstd_header_len(&[second[0], second[1], second[2], second[3], second[4]]);
+        for (before, out) in [
+            (skippable.to_vec(), Vec::new()),
+            ([&zstd(&page)[..], &skippable].concat(), page.clone()),
+        ] {
+            for size in [1, 7, 1000] {
+                assert_eq!(decode(Coding::Zstd, &before, size), Ok(out.clone()));
+                for cut in [1, 3, 4, 5, header - 1, header, header + 1] {
+                    let body = [&before[..], &second[..cut]].concat();
+                    assert_eq!(
+                        decode(Coding::Zstd, &body, size),
+                        Err(DecodeError::Truncated { coding: "zstd" }),
+                        "{} before, cut {cut}, size {size}",
+                        before.len()
+                    );
+                }
+                // Whole, the frame after it decodes.
+                let body = [&before[..], &second[..]].concat();
+                let whole = [&out[..], b"<p>second</p>"].concat();
+                assert_eq!(decode(Coding::Zstd, &body, size), Ok(whole));
             }
         }
     }
