@@ -208,13 +208,16 @@ pub fn without_credentials(url: &str) -> String {
 
 /// `url` without the `user:password@` of its text as written: whatever
 /// comes before the last `@` of the authority (the text between `://` and
-/// the first `/`, `?` or `#`), as the parser reads it. An authority with no
-/// `@` but a `:` may be a `user:password` whose password holds a `/`, `?`
-/// or `#` (which end the authority for the parser, so the URL fails as one
-/// with a bad port, the password's tail read as its path): then whatever
-/// comes before the last `@` of the whole text goes. That may take a bit
-/// of a malformed URL's path or query with it (`host:port/a@b`), which is
-/// harmless in a log; a password left in it is not.
+/// the first `/`, `?` or `#`), as the parser reads it. When what would be
+/// the host (the authority after that `@`, or all of it) holds a `:`, it
+/// may be a `user:password`, or a password after a username with an `@`
+/// of its own (an e-mail address), cut where the password holds a `/`,
+/// `?` or `#` (which end the authority for the parser, so the URL fails
+/// as one with a bad port, the password's tail read as its path): then
+/// whatever comes before the last `@` of the whole text goes. That may
+/// take a bit of a malformed URL's path or query with it
+/// (`host:port/a@b`), which is harmless in a log; a password left in it
+/// is not.
 fn without_written_userinfo(url: &str) -> String {
     let Some(scheme_end) = url.find("://") else {
         return url.to_string();
@@ -222,10 +225,11 @@ fn without_written_userinfo(url: &str) -> String {
     let start = scheme_end + 3;
     let rest = &url[start..];
     let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    let at = match authority.rfind('@') {
-        Some(at) => Some(at),
-        None if authority.contains(':') => rest.rfind('@'),
-        None => None,
+    let host_from = authority.rfind('@').map_or(0, |at| at + 1);
+    let at = if authority[host_from..].contains(':') {
+        rest.rfind('@')
+    } else {
+        authority.rfind('@')
     };
     match at {
         Some(at) => format!("{}{}", &url[..start], &rest[at + 1..]),
@@ -264,6 +268,15 @@ mod tests {
                 "http://exa mple.com/x",
             ),
             ("http://u:a/b@c/d@exa mple.com/x", "http://exa mple.com/x"),
+            // After a username with an `@` of its own.
+            (
+                "http://me@mail.org:pa/ss@exa mple.com/x",
+                "http://exa mple.com/x",
+            ),
+            (
+                "http://me@mail.org:pa#ss@example.com/",
+                "http://example.com/",
+            ),
             // Scrubbed as conservatively when an `@` follows in the path
             // or query, or when the `:` is a port's: a bit of a malformed
             // URL's path goes, not the password.
