@@ -789,12 +789,14 @@ fn is_skippable(magic: &[u8]) -> bool {
 
 /// zstd (RFC 8878), one frame after another (skippable frames skipped);
 /// bytes after a frame that open no other one (a stray newline, zero
-/// padding) are ignored, as gzip's are, and so is a further frame that
-/// fails before it decodes anything or is cut short inside its header; a
-/// further frame cut short after its whole header is cut short, and so is
-/// any frame cut short after a skippable one: an encoder writes a
-/// skippable frame (pzstd's, a seekable archive's) in front of more
-/// frames, not at the end of a body, so what follows one is not padding.
+/// padding) are ignored, as gzip's are, and so is a further frame whose
+/// header zstd refuses or that is cut short inside its header. A further
+/// frame whose whole header zstd took and that fails before it decodes
+/// anything is damaged; one cut short after its whole header is cut
+/// short, and so is any frame cut short after a skippable one: an
+/// encoder writes a skippable frame (pzstd's, a seekable archive's) in
+/// front of more frames, not at the end of a body, so what follows one
+/// is not padding.
 struct Zstd {
     decoder: zstd::stream::raw::Decoder<'static>,
     /// Whether a frame ended already.
@@ -863,11 +865,19 @@ impl Zstd {
                 });
             }
         }
+        // A further frame's header is given to zstd alone, so that zstd
+        // has judged it (magic number, descriptor, window, dictionary)
+        // before any of the frame's data comes: past a header it took, a
+        // failure is damage, not junk.
+        let input = match self.header_left() {
+            Some(left) if self.after_frame => input.get(..left).unwrap_or(input),
+            _ => input,
+        };
         let mut src = InBuffer::around(input);
         let mut dst = OutBuffer::around(out);
         let hint = match self.decoder.run(&mut src, &mut dst) {
             Ok(hint) => hint,
-            Err(_) if self.after_frame && self.frame_out == 0 => {
+            Err(_) if self.after_frame && self.frame_out == 0 && self.header_left().is_some() => {
                 return Ok(Stepped {
                     used: input.len(),
                     end: End::Stream,
@@ -902,14 +912,24 @@ impl Zstd {
         Ok(Stepped { used, end: End::No })
     }
 
+    /// How many bytes of the frame's header zstd has still to take
+    /// (as many as tell its length, until its first five have come), or
+    /// `None` once it has taken the whole header.
+    fn header_left(&self) -> Option<usize> {
+        let known = if self.frame_in >= self.head.len() {
+            zstd_header_len(&self.head)
+        } else {
+            self.head.len()
+        };
+        known.checked_sub(self.frame_in).filter(|&left| left > 0)
+    }
+
     /// After a frame, until the next one's header is whole (bytes held
     /// as a possible magic number count as a header cut short): a whole
     /// header followed by too little data is a frame cut short. Not after
     /// a skippable frame: a frame begun after one is cut short.
     fn may_end(&self) -> bool {
-        let header_whole =
-            self.frame_in >= self.head.len() && self.frame_in >= zstd_header_len(&self.head);
-        self.after_frame && !self.skipped && !header_whole
+        self.after_frame && !self.skipped && self.header_left().is_some()
     }
 }
 
@@ -1538,6 +1558,56 @@ pub(super) mod tests {
                         "header {header}, cut {cut}, size {size}"
                     );
                 }
+            }
+        }
+    }
+
+    /// zstd as gzip: a further frame whose whole header zstd takes and
+    /// whose first block is bad (a reserved block type) is damaged, not
+    /// junk; one whose header zstd refuses (a reserved descriptor bit, a
+    /// window over 8 MiB) is junk, and ends the body after the frame
+    /// before it.
+    #[test]
+    fn a_further_zstd_frame_with_a_whole_header_and_bad_data_is_damaged() {
+        let page = page();
+        let first = zstd(&page);
+        // Magic, a descriptor with no content size, a window descriptor,
+        // and one last block of the type given holding `x`.
+        let frame = |window: u8, block: u8| {
+            [
+                &ZSTD_MAGIC[..],
+                &[0x00, window, 1 | block << 1 | 1 << 3, 0, 0, b'x'],
+            ]
+            .concat()
+        };
+        let (raw, reserved) = (0, 3);
+        let (small_window, wide_window) = ((20 - 10) << 3, (24 - 10) << 3);
+        let mut bad_descriptor = frame(small_window, reserved);
+        bad_descriptor[4] |= 0x08;
+        let mut made = zstd(b"<p>second</p>");
+        let header = zstd_header_len(&[made[0], made[1], made[2], made[3], made[4]]);
+        made[header] |= reserved << 1;
+        let with_x = [&page[..], b"x"].concat();
+        for (second, expected) in [
+            (frame(small_window, raw), Ok(with_x.clone())),
+            (frame(small_window, reserved), Err("damaged")),
+            (made, Err("damaged")),
+            (frame(wide_window, raw), Ok(page.clone())),
+            (frame(wide_window, reserved), Ok(page.clone())),
+            (bad_descriptor, Ok(page.clone())),
+        ] {
+            let body = [&first[..], &second[..]].concat();
+            for size in [1, 7, 1000, body.len()] {
+                let got = match decode(Coding::Zstd, &body, size) {
+                    Ok(out) => Ok(out),
+                    Err(DecodeError::Corrupt { coding: "zstd", .. }) => Err("damaged"),
+                    Err(_) => Err("other"),
+                };
+                assert!(
+                    got == expected,
+                    "{second:x?} {size}: {:?}",
+                    got.map(|o| o.len())
+                );
             }
         }
     }
