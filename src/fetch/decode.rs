@@ -309,14 +309,23 @@ impl Decoder {
     /// data was cut is cut short, as the first one would be, and so is a
     /// frame begun after a skippable zstd frame.
     pub fn finish(&self) -> Result<(), DecodeError> {
-        let unused = self.pos < self.input.len();
-        if self.ended || (self.complete && !unused && !self.full) || self.codec.may_end() {
+        if self.whole() || self.codec.may_end() {
             Ok(())
         } else {
             Err(DecodeError::Truncated {
                 coding: self.coding.name(),
             })
         }
+    }
+
+    /// Whether, its input at its end, nothing of the stream can be
+    /// missing: it reached its end, or the input ended right at a member's
+    /// (frame's) end or before any. Not so when it ended past a whole
+    /// member with the start of another held back ([`finish`](Self::finish)
+    /// takes that body, but the network may have cut it there).
+    fn whole(&self) -> bool {
+        let unused = self.pos < self.input.len();
+        self.ended || (self.complete && !unused && !self.full)
     }
 }
 
@@ -364,6 +373,8 @@ struct Layer {
     /// The layer before this one has put out all it will: this one's
     /// input is at its end, and its end was checked.
     closed: bool,
+    /// Closed with nothing of its stream missing (see [`Layer::whole`]).
+    closed_whole: bool,
     /// Bytes the layer before this one has given it.
     fed: u64,
 }
@@ -372,6 +383,15 @@ impl Layer {
     /// Whether this layer will put out nothing more.
     fn done(&self) -> bool {
         self.closed || self.decoder.ended()
+    }
+
+    /// Whether this layer's stream has ended with nothing of it missing:
+    /// it reached its end, or it was closed at a member's (frame's) end
+    /// while the layers before it were whole too. What it put out is then
+    /// all there is: a stream inside it cut short was cut before it was
+    /// compressed, not by the network.
+    fn whole(&self) -> bool {
+        self.decoder.ended() || self.closed_whole
     }
 }
 
@@ -395,6 +415,7 @@ impl Stack {
                 Ok(Layer {
                     decoder: Decoder::new(coding)?,
                     closed: false,
+                    closed_whole: false,
                     fed: 0,
                 })
             })
@@ -444,9 +465,7 @@ impl Stack {
                     return Ok(Pulled::Busy);
                 }
                 None if self.layers[k].done() => {
-                    let next = &mut self.layers[k + 1];
-                    next.decoder.finish()?;
-                    next.closed = true;
+                    self.close(k + 1)?;
                     return Ok(Pulled::Busy);
                 }
                 None => {}
@@ -460,12 +479,39 @@ impl Stack {
     /// input being at its end once the one before it has ended (see
     /// [`Decoder::finish`]).
     pub fn finish(&mut self) -> Result<(), DecodeError> {
-        for layer in &mut self.layers {
-            if !layer.closed {
-                layer.decoder.finish()?;
-                layer.closed = true;
+        for k in 0..self.layers.len() {
+            if !self.layers[k].closed {
+                self.close(k)?;
             }
         }
+        Ok(())
+    }
+
+    /// Closes layer `k`, whose input is at its end, checking its end. The
+    /// first layer's input is the body, which the network may have cut:
+    /// a stream cut short there is [`DecodeError::Truncated`]. A later
+    /// layer's stream cut short inside a whole one (a brotli stream at its
+    /// end, a gzip member with nothing after it) was cut before it was
+    /// compressed: fetching it again gives the same, so it is damaged.
+    fn close(&mut self, k: usize) -> Result<(), DecodeError> {
+        let outer_whole = k
+            .checked_sub(1)
+            .and_then(|outer| self.layers.get(outer))
+            .map(Layer::whole);
+        let Some(layer) = self.layers.get_mut(k) else {
+            return Ok(());
+        };
+        layer.decoder.finish().map_err(|e| match e {
+            DecodeError::Truncated { coding } if outer_whole == Some(true) => {
+                DecodeError::Corrupt {
+                    coding,
+                    message: "stream cut short inside a whole outer stream".to_string(),
+                }
+            }
+            e => e,
+        })?;
+        layer.closed = true;
+        layer.closed_whole = outer_whole != Some(false) && layer.decoder.whole();
         Ok(())
     }
 }
@@ -1193,10 +1239,14 @@ pub(super) mod tests {
 
     /// A stacked body cut short, or damaged, inside or outside, fails as
     /// a body in one coding does, named for the coding whose stream it
-    /// is; more than [`MAX_CODINGS`] codings are refused.
+    /// is, but for an inner stream cut short inside a whole outer one:
+    /// that was cut before it was compressed, and is damaged (fetching it
+    /// again gives the same). Inside an outer stream the network may have
+    /// cut (a whole frame, then the start of another), it is cut short.
+    /// More than [`MAX_CODINGS`] codings are refused.
     #[test]
     fn stacked_codings_cut_short_damaged_or_too_many() {
-        use Coding::{Gzip, Zstd};
+        use Coding::{Brotli, Gzip, Zstd};
         let page = page();
         let inner = gzip(&page);
         let whole = zstd_checked(&inner);
@@ -1213,8 +1263,17 @@ pub(super) mod tests {
         for size in [1, 7, 1000] {
             let stacked = |body: &[u8]| decode_stack(&[Gzip, Zstd], body, size);
             assert_eq!(stacked(&whole).as_deref(), Ok(&page[..]));
-            assert_eq!(
+            assert!(matches!(
                 stacked(&inner_cut),
+                Err(DecodeError::Corrupt { coding: "gzip", .. })
+            ));
+            assert!(matches!(
+                decode_stack(&[Gzip, Brotli], &brotli(&inner[..inner.len() / 2]), size),
+                Err(DecodeError::Corrupt { coding: "gzip", .. })
+            ));
+            let then_cut = [&inner_cut[..], &ZSTD_MAGIC[..3]].concat();
+            assert_eq!(
+                stacked(&then_cut),
                 Err(DecodeError::Truncated { coding: "gzip" })
             );
             assert_eq!(
