@@ -259,7 +259,7 @@ async fn stacked_codings_are_decoded_for_pages_and_robots_txt() {
         (&["gzip, gzip"], gzip(&gzip(bytes))),
         (&["gzip, br"], brotli(&gzip(bytes))),
         (&["Deflate", "identity, ZSTD"], zstd(&raw_deflate(bytes))),
-        (&["x-gzip, br, zstd"], zstd(&brotli(&gzip(bytes)))),
+        (&["x-gzip, zstd"], zstd(&gzip(bytes))),
     ];
     for (coding, encoded) in encodings {
         let srv = server(move |_| {
@@ -282,18 +282,18 @@ async fn stacked_codings_are_decoded_for_pages_and_robots_txt() {
     robots_txt_coded_is_obeyed("gzip, br", brotli(&gzip(ROBOTS))).await;
 }
 
-/// More codings stacked than the fetcher decodes (three) fail for good,
+/// More codings stacked than the fetcher decodes (two) fail for good,
 /// as a body that does not decode does: the page's `http` error, its URL
 /// in it without the credentials asked with.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn too_many_stacked_codings_are_a_permanent_http_error() {
-    let body = gzip(&gzip(&gzip(&gzip(article("Onion", 5).as_bytes()))));
+    let body = gzip(&gzip(&gzip(article("Onion", 5).as_bytes())));
     let srv = server(move |_| {
         response(
             "200 OK",
             &[
                 ("Content-Type", "text/html"),
-                ("Content-Encoding", "gzip, gzip, gzip, gzip"),
+                ("Content-Encoding", "gzip, gzip, gzip"),
             ],
             &body,
         )
@@ -303,10 +303,10 @@ async fn too_many_stacked_codings_are_a_permanent_http_error() {
     let e = one_try_fetcher()
         .fetch(&format!("http://crawler:s3cret@127.0.0.1:{port}/onion"))
         .await
-        .expect_err("four codings");
+        .expect_err("three codings");
     assert_eq!((e.kind(), e.is_transient()), ("http", false), "{e}");
     assert_eq!(e.url(), Some(srv.url("/onion").as_str()));
-    assert!(e.to_string().contains("4 content codings stacked"), "{e}");
+    assert!(e.to_string().contains("3 content codings stacked"), "{e}");
     assert!(!format!("{e} {e:?}").contains("s3cret"), "{e}");
 }
 
@@ -891,7 +891,7 @@ async fn robots_txt_server_error_disallows_everything_for_now() {
 async fn a_robots_txt_in_a_coding_not_decoded_disallows_everything_for_now() {
     let rules = b"User-agent: *\nDisallow: /\n";
     for (coding, body) in [
-        ("gzip, gzip, gzip, gzip", gzip(&gzip(&gzip(&gzip(rules))))),
+        ("gzip, gzip, gzip", gzip(&gzip(&gzip(rules)))),
         ("compress", gzip(rules)),
         ("none", brotli(rules)),
     ] {

@@ -174,13 +174,13 @@ mod tests {
     /// naming them, the page's URL in it.
     #[test]
     fn too_many_stacked_codings_are_a_permanent_http_error() {
-        let mut response = coded("gzip, gzip, br, zstd", gzip(b"<p>x</p>"));
+        let mut response = coded("gzip, br, zstd", gzip(b"<p>x</p>"));
         let Err(e) = Body::new(&mut response, "http://example.org/a") else {
-            panic!("four codings decoded");
+            panic!("three codings decoded");
         };
         assert_eq!((e.kind(), e.is_transient()), ("http", false), "{e}");
         assert_eq!(e.url(), Some("http://example.org/a"));
-        assert!(e.to_string().contains("4 content codings stacked"), "{e}");
+        assert!(e.to_string().contains("3 content codings stacked"), "{e}");
     }
 
     fn gzip(bytes: &[u8]) -> Vec<u8> {
