@@ -32,6 +32,11 @@ use zstd::stream::raw::{DParameter, InBuffer, Operation, OutBuffer};
 /// otherwise make 64 MiB or more).
 pub const PIECE: usize = 64 * 1024;
 
+/// A piece shorter than this is copied into an allocation of its own
+/// size rather than keep its 64 KiB buffer (see `Decoder::piece`): at
+/// most half of a piece's allocation then goes unused.
+const SMALL_PIECE: usize = PIECE / 2;
+
 /// A content coding the fetcher decodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coding {
@@ -216,6 +221,8 @@ pub struct Decoder {
     complete: bool,
     /// The stream's end was reached (anything after it is ignored).
     ended: bool,
+    /// The buffer of the last pull, kept when its output was copied out.
+    spare: Vec<u8>,
 }
 
 impl Decoder {
@@ -237,6 +244,7 @@ impl Decoder {
             full: false,
             complete: true,
             ended: false,
+            spare: Vec::new(),
         })
     }
 
@@ -259,41 +267,69 @@ impl Decoder {
 
     /// The next piece of output, at most [`PIECE`] bytes; `None` when it
     /// needs more input or the stream has ended ([`ended`](Self::ended)).
+    /// Decodes into one piece until it is full or the input is used up,
+    /// member after member: a body of many tiny gzip members or zstd
+    /// frames comes out in full pieces, not one tiny piece each.
     pub fn pull(&mut self) -> Result<Option<Bytes>, DecodeError> {
-        loop {
-            let waiting = self.pos >= self.input.len() && !self.full;
-            if self.ended || waiting {
-                return Ok(None);
-            }
-            let rest = self.input.get(self.pos..).unwrap_or_default();
-            let mut out = Vec::with_capacity(PIECE);
-            let stepped =
-                self.codec
-                    .step(rest, &mut out)
-                    .map_err(|message| DecodeError::Corrupt {
-                        coding: self.coding.name(),
-                        message,
-                    })?;
-            self.pos += stepped.used.min(rest.len());
-            self.full = out.len() == out.capacity();
-            if stepped.used > 0 || !out.is_empty() {
-                self.complete = false;
-            }
-            match stepped.end {
-                End::No => {}
-                End::Member => self.complete = true,
-                End::Stream => {
-                    self.complete = true;
-                    self.ended = true;
-                }
-            }
-            if !out.is_empty() {
-                return Ok(Some(Bytes::from(out)));
-            }
-            if stepped.used == 0 {
-                return Ok(None);
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
+        out.reserve_exact(PIECE);
+        while !self.ended
+            && out.len() < out.capacity()
+            && (self.pos < self.input.len() || self.full)
+        {
+            if !self.step(&mut out)? {
+                break;
             }
         }
+        Ok(self.piece(out))
+    }
+
+    /// One step of the decompressor into `out`'s spare capacity: whether
+    /// it moved (used input or put out bytes); when not, it needs more
+    /// input.
+    fn step(&mut self, out: &mut Vec<u8>) -> Result<bool, DecodeError> {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        let before = out.len();
+        let stepped = self
+            .codec
+            .step(rest, out)
+            .map_err(|message| DecodeError::Corrupt {
+                coding: self.coding.name(),
+                message,
+            })?;
+        self.pos += stepped.used.min(rest.len());
+        self.full = out.len() == out.capacity();
+        let moved = stepped.used > 0 || out.len() > before;
+        if moved {
+            self.complete = false;
+        }
+        match stepped.end {
+            End::No => {}
+            End::Member => self.complete = true,
+            End::Stream => {
+                self.complete = true;
+                self.ended = true;
+            }
+        }
+        Ok(moved)
+    }
+
+    /// `out` as a piece, `None` when empty. Output under [`SMALL_PIECE`]
+    /// (the end of an input chunk) is copied out, and the buffer kept for
+    /// the next pull: a piece of a few bytes does not hold a whole
+    /// [`PIECE`]'s allocation.
+    fn piece(&mut self, out: Vec<u8>) -> Option<Bytes> {
+        if out.is_empty() {
+            self.spare = out;
+            return None;
+        }
+        if out.len() < SMALL_PIECE {
+            let piece = Bytes::copy_from_slice(&out);
+            self.spare = out;
+            return Some(piece);
+        }
+        Some(Bytes::from(out))
     }
 
     /// Whether the stream's end was reached.
@@ -787,10 +823,10 @@ impl Default for Brotli {
 
 impl Brotli {
     fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
-        let room = out.capacity();
+        let (start, room) = (out.len(), out.capacity());
         out.resize(room, 0);
         let (mut available_in, mut input_offset) = (input.len(), 0);
-        let (mut available_out, mut output_offset, mut total_out) = (room, 0, 0);
+        let (mut available_out, mut output_offset, mut total_out) = (room - start, start, 0);
         let result = BrotliDecompressStream(
             &mut available_in,
             &mut input_offset,
@@ -929,8 +965,10 @@ impl Zstd {
             Some(left) if self.after_frame => input.get(..left).unwrap_or(input),
             _ => input,
         };
+        let start = out.len();
         let mut src = InBuffer::around(input);
-        let mut dst = OutBuffer::around(out);
+        // After what the piece holds already.
+        let mut dst = OutBuffer::around_pos(out, start);
         let hint = match self.decoder.run(&mut src, &mut dst) {
             Ok(hint) => hint,
             Err(_) if self.after_frame && self.frame_out == 0 && self.header_left().is_some() => {
@@ -941,7 +979,7 @@ impl Zstd {
             }
             Err(e) => return Err(e.to_string()),
         };
-        let (used, produced) = (src.pos, dst.pos());
+        let (used, produced) = (src.pos, dst.pos() - start);
         for (at, b) in input.iter().take(used).enumerate() {
             match self.head.get_mut(self.frame_in + at) {
                 Some(slot) => *slot = *b,
@@ -1357,6 +1395,43 @@ pub(super) mod tests {
             decode_stack(&[Coding::Zstd, Coding::Gzip], &gzip(&small), 3).as_deref(),
             Ok(&b"<p>x</p>"[..])
         );
+    }
+
+    /// A body of many tiny gzip members or zstd frames comes out in
+    /// pieces as full as its chunks allow, not a piece each; a piece of a
+    /// few bytes holds an allocation of about its size, not [`PIECE`].
+    #[test]
+    fn tiny_members_and_frames_come_out_in_few_pieces() {
+        let tiny = b"<p>x</p>";
+        let count = 20_000;
+        let decoded = tiny.repeat(count);
+        for (coding, body) in [
+            (Coding::Gzip, gzip(tiny).repeat(count)),
+            (Coding::Zstd, zstd(tiny).repeat(count)),
+        ] {
+            for size in [1000, 64 * 1024, body.len()] {
+                let mut decoder = Decoder::new(coding).unwrap();
+                let (mut out, mut pieces) = (Vec::new(), 0);
+                for chunk in body.chunks(size) {
+                    decoder.push(Bytes::copy_from_slice(chunk));
+                    while let Some(piece) = decoder.pull().unwrap() {
+                        assert!(piece.len() <= PIECE);
+                        out.extend_from_slice(&piece);
+                        pieces += 1;
+                    }
+                }
+                decoder.finish().unwrap();
+                assert!(out == decoded, "{coding:?} {size}");
+                let most = body.len().div_ceil(size) + decoded.len().div_ceil(PIECE);
+                assert!(pieces <= most, "{coding:?} {size}: {pieces} pieces");
+            }
+            let mut decoder = Decoder::new(coding).unwrap();
+            decoder.push(Bytes::from(body[..body.len() / count].to_vec()));
+            let piece = decoder.pull().unwrap().unwrap();
+            assert_eq!(&piece[..], tiny);
+            let held = piece.try_into_mut().map(|p| p.capacity()).ok();
+            assert!(held.is_some_and(|c| c < 1024), "{coding:?}: {held:?}");
+        }
     }
 
     /// A bomb comes out a piece at a time: the caller can stop at its limit.
