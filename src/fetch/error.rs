@@ -182,22 +182,26 @@ impl FetchError {
 }
 
 /// `url` with its userinfo (`user:password@`, `user@`) taken out, for
-/// what goes to logs and events. A URL that parses comes back as the
-/// parser serializes it, without username and password: the userinfo is
+/// what goes to logs and events. A URL that parses has its username and
+/// password taken out by the parser, which serializes it: the userinfo is
 /// not looked for in the text, where it may be spelled otherwise than the
 /// parser has it (the parser percent-encodes an `@`, a space or a
-/// non-ASCII letter, and drops tabs and newlines). One that does not
-/// parse (an invalid task URL, kept as given in its error) has its
-/// userinfo cut out as written (see `without_written_userinfo`). A URL
-/// without credentials comes back as it was.
+/// non-ASCII letter, and drops tabs and newlines). Then, and for one that
+/// does not parse (an invalid task URL, kept as given in its error), the
+/// userinfo is cut out as written too (see `without_written_userinfo`):
+/// a password holding a `/` may make the parser read its user as the
+/// host and what follows as a port and a path (`http://admin:1234/s@h/`).
+/// A URL without credentials comes back as it was.
 pub fn without_credentials(url: &str) -> String {
     match Url::parse(url) {
+        // No authority (`mailto:`, `data:`): no userinfo either.
+        Ok(parsed) if !parsed.has_authority() => url.to_string(),
         Ok(parsed) if parsed.username().is_empty() && parsed.password().is_none() => {
-            url.to_string()
+            without_written_userinfo(url)
         }
         Ok(mut parsed) => {
             if parsed.set_password(None).is_ok() && parsed.set_username("").is_ok() {
-                parsed.into()
+                without_written_userinfo(parsed.as_str())
             } else {
                 without_written_userinfo(url)
             }
@@ -206,34 +210,69 @@ pub fn without_credentials(url: &str) -> String {
     }
 }
 
+/// What stands where userinfo was cut out of a URL's text, so that a
+/// reader sees something was taken out (the rest may look like another
+/// URL: `http://host:80/?mail=a@b.com` becomes `http://***@b.com`).
+const CUT_USERINFO: &str = "***@";
+
 /// `url` without the `user:password@` of its text as written: whatever
-/// comes before the last `@` of the authority (the text between `://` and
-/// the first `/`, `?` or `#`), as the parser reads it. When what would be
-/// the host (the authority after that `@`, or all of it) holds a `:`, it
-/// may be a `user:password`, or a password after a username with an `@`
-/// of its own (an e-mail address), cut where the password holds a `/`,
-/// `?` or `#` (which end the authority for the parser, so the URL fails
-/// as one with a bad port, the password's tail read as its path): then
-/// whatever comes before the last `@` of the whole text goes. That may
-/// take a bit of a malformed URL's path or query with it
-/// (`host:port/a@b`), which is harmless in a log; a password left in it
-/// is not.
+/// comes before the last `@` of the authority, as the parser reads it:
+/// the text after `scheme:` and any run of `/` or `\` (`http:user@h`,
+/// `http:/user@h` and `http:\\user@h` are all read so), up to the first
+/// `/`, `?`, `#` or `\` (the parser ends an http(s) URL's authority at
+/// `\` too). When what would be the host (the authority after that `@`,
+/// or all of it) holds a `:` outside an IPv6 literal's brackets (a port,
+/// perhaps empty), it may be a `user:password`, or a password after a
+/// username with an `@` of its own (an e-mail address), cut where the
+/// password holds a `/`, `?` or `#` (which end the authority for the
+/// parser, the password's tail read as a port and a path): then whatever
+/// comes before the last `@` of the whole text goes. That may take a bit
+/// of a URL's path or query with it (`host:port/a@b`), which is harmless
+/// in a log; a password left in it is not. [`CUT_USERINFO`] marks the cut.
 fn without_written_userinfo(url: &str) -> String {
-    let Some(scheme_end) = url.find("://") else {
+    let Some(start) = authority_start(url) else {
         return url.to_string();
     };
-    let start = scheme_end + 3;
     let rest = &url[start..];
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let authority = &rest[..rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len())];
     let host_from = authority.rfind('@').map_or(0, |at| at + 1);
-    let at = if authority[host_from..].contains(':') {
+    let at = if has_port_colon(&authority[host_from..]) {
         rest.rfind('@')
     } else {
         authority.rfind('@')
     };
     match at {
-        Some(at) => format!("{}{}", &url[..start], &rest[at + 1..]),
+        Some(at) => format!("{}{CUT_USERINFO}{}", &url[..start], &rest[at + 1..]),
         None => url.to_string(),
+    }
+}
+
+/// Where a URL's authority starts in its text: after `scheme:` (a letter,
+/// then letters, digits, `+`, `-` or `.`) and any run of `/` or `\`;
+/// `None` without a scheme.
+fn authority_start(url: &str) -> Option<usize> {
+    let colon = url.find(':')?;
+    let scheme = &url[..colon];
+    let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !is_scheme {
+        return None;
+    }
+    let after = &url[colon + 1..];
+    let slashes = after.len() - after.trim_start_matches(['/', '\\']).len();
+    Some(colon + 1 + slashes)
+}
+
+/// Whether a would-be host holds a `:` outside a leading IPv6 literal's
+/// brackets: a port, or what the parser would take for one.
+fn has_port_colon(host: &str) -> bool {
+    match host.strip_prefix('[') {
+        Some(literal) => literal
+            .find(']')
+            .is_some_and(|end| literal[end..].contains(':')),
+        None => host.contains(':'),
     }
 }
 
@@ -250,38 +289,75 @@ mod tests {
             ),
             ("https://user@example.com/", "https://example.com/"),
             ("https://example.com/a@b", "https://example.com/a@b"),
+            ("http://[::1]/a@b", "http://[::1]/a@b"),
+            ("mailto:bob@example.com", "mailto:bob@example.com"),
             // Not a URL the parser takes: the userinfo as written goes.
-            ("http://u:secret@[bad/x", "http://[bad/x"),
+            ("http://u:secret@[bad/x", "http://***@[bad/x"),
             (
                 "http://u:p@ss:secret@exa mple.com/x@y",
-                "http://exa mple.com/x@y",
+                "http://***@exa mple.com/x@y",
             ),
             ("not a url at all", "not a url at all"),
             ("http://exa mple.com/a@b", "http://exa mple.com/a@b"),
+            // However many slashes, of either kind, follow the scheme.
+            ("http:user:pa/ss@exa mple.com/", "http:***@exa mple.com/"),
+            ("http:/user:secret@[bad/", "http:/***@[bad/"),
+            ("http:\\\\user:secret@[bad/", "http:\\\\***@[bad/"),
             // A password holding a `/`, `?` or `#`, which ends the
             // authority for the parser (the URL fails on a bad port).
-            ("http://user:pa/ss@exa mple.com/x", "http://exa mple.com/x"),
-            ("http://user:pa/ss@example.com/x", "http://example.com/x"),
-            ("http://user:pa?ss@example.com/x", "http://example.com/x"),
+            (
+                "http://user:pa/ss@exa mple.com/x",
+                "http://***@exa mple.com/x",
+            ),
+            (
+                "http://user:pa/ss@example.com/x",
+                "http://***@example.com/x",
+            ),
+            (
+                "http://user:pa?ss@example.com/x",
+                "http://***@example.com/x",
+            ),
             (
                 "http://user:p#a/s?s@exa mple.com/x",
-                "http://exa mple.com/x",
+                "http://***@exa mple.com/x",
             ),
-            ("http://u:a/b@c/d@exa mple.com/x", "http://exa mple.com/x"),
+            (
+                "http://u:a/b@c/d@exa mple.com/x",
+                "http://***@exa mple.com/x",
+            ),
+            // ... or one the parser takes for a port and a path (an empty
+            // port too), or a fragment.
+            (
+                "http://admin:1234/secret@example.com/",
+                "http://***@example.com/",
+            ),
+            (
+                "http://bob:2024#Winter@example.com/",
+                "http://***@example.com/",
+            ),
+            (
+                "http://user:/p4ss@example.com/x",
+                "http://***@example.com/x",
+            ),
             // After a username with an `@` of its own.
             (
                 "http://me@mail.org:pa/ss@exa mple.com/x",
-                "http://exa mple.com/x",
+                "http://***@exa mple.com/x",
             ),
             (
                 "http://me@mail.org:pa#ss@example.com/",
-                "http://example.com/",
+                "http://***@example.com/",
+            ),
+            (
+                "http://me@mail.org:12/ss@example.com/",
+                "http://***@example.com/",
             ),
             // Scrubbed as conservatively when an `@` follows in the path
-            // or query, or when the `:` is a port's: a bit of a malformed
-            // URL's path goes, not the password.
-            ("http://user:pa/ss@example.com/x?to=a@b", "http://b"),
-            ("http://exa mple.com:80/a@b", "http://b"),
+            // or query, or when the `:` is a port's: a bit of the URL's
+            // path goes, not the password, and the mark shows it.
+            ("http://user:pa/ss@example.com/x?to=a@b", "http://***@b"),
+            ("http://exa mple.com:80/a@b", "http://***@b"),
+            ("http://exa mple.com:80/?mail=a@b.com", "http://***@b.com"),
         ];
         for (url, clean) in cases {
             assert_eq!(without_credentials(url), clean, "{url}");
