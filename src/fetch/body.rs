@@ -98,7 +98,7 @@ fn decode_error(e: DecodeError, url: &str) -> FetchError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
+    use crate::fetch::decode::tests::{gzip, skippable, zstd};
 
     /// A decoder that cannot be set up is this process's failure, tried
     /// again (a fault once the worker's deliveries are used up), not a
@@ -158,11 +158,8 @@ mod tests {
     /// its turn before the first piece comes.
     #[tokio::test(flavor = "current_thread")]
     async fn a_stacked_body_yields_before_its_first_piece() {
-        let mut skippable = vec![0x50, 0x2a, 0x4d, 0x18];
-        skippable.extend((16u32 << 20).to_le_bytes());
-        skippable.resize(8 + (16 << 20), 0);
-        let page = zstd::encode_all(&b"<p>page</p>"[..], 3).expect("zstd");
-        let mut response = coded("zstd, gzip", gzip(&[skippable, page].concat()));
+        let body = [skippable(16 << 20), zstd(b"<p>page</p>")].concat();
+        let mut response = coded("zstd, gzip", gzip(&body));
         let other = tokio::spawn(async {});
         let mut body = Body::new(&mut response, "http://example.org/").expect("body");
         let first = body.chunk().await.expect("decodes");
@@ -181,12 +178,6 @@ mod tests {
         assert_eq!((e.kind(), e.is_transient()), ("http", false), "{e}");
         assert_eq!(e.url(), Some("http://example.org/a"));
         assert!(e.to_string().contains("3 content codings stacked"), "{e}");
-    }
-
-    fn gzip(bytes: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(bytes).expect("gzip");
-        e.finish().expect("gzip")
     }
 
     /// A response with `Content-Encoding: coding` and this body.

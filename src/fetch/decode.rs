@@ -1042,10 +1042,27 @@ pub(super) mod tests {
         page
     }
 
-    fn gzip(bytes: &[u8]) -> Vec<u8> {
+    /// `bytes` as one gzip member (for the fetch module's tests).
+    pub(in crate::fetch) fn gzip(bytes: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(bytes).unwrap();
         e.finish().unwrap()
+    }
+
+    /// `bytes` as a zlib-wrapped deflate stream.
+    pub(in crate::fetch) fn zlib(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// A skippable zstd frame holding `size` zero bytes (RFC 8878 §3.1.2:
+    /// magic 0x184D2A50, its size, its bytes).
+    pub(in crate::fetch) fn skippable(size: u32) -> Vec<u8> {
+        let mut frame = vec![0x50, 0x2a, 0x4d, 0x18];
+        frame.extend(size.to_le_bytes());
+        frame.resize(frame.len() + size as usize, 0);
+        frame
     }
 
     fn brotli(bytes: &[u8]) -> Vec<u8> {
@@ -1057,7 +1074,8 @@ pub(super) mod tests {
         out
     }
 
-    fn zstd(bytes: &[u8]) -> Vec<u8> {
+    /// `bytes` as one zstd frame.
+    pub(in crate::fetch) fn zstd(bytes: &[u8]) -> Vec<u8> {
         zstd::encode_all(bytes, 3).unwrap()
     }
 
@@ -1161,11 +1179,7 @@ pub(super) mod tests {
     #[test]
     fn coded_bodies_are_told_from_text() {
         let page = page();
-        let zlib = {
-            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-            e.write_all(&page).unwrap();
-            e.finish().unwrap()
-        };
+        let zlib = zlib(&page);
         let small = b"User-agent: *\nDisallow: /\n";
         for coded in [
             gzip(&page),
@@ -1240,12 +1254,6 @@ pub(super) mod tests {
                 assert_eq!(decode(Coding::Gzip, &padded, size).as_deref(), Ok(a));
             }
         }
-    }
-
-    fn zlib(bytes: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(bytes).unwrap();
-        e.finish().unwrap()
     }
 
     /// Stacked codings decode the last listed first (RFC 9110 §8.4 lists
@@ -1377,20 +1385,13 @@ pub(super) mod tests {
     #[test]
     fn an_inner_stream_that_puts_out_nothing_is_bounded() {
         let size = u32::try_from(STACK_SLACK + (1 << 20)).unwrap();
-        let mut skippable = vec![0x50, 0x2a, 0x4d, 0x18];
-        skippable.extend(size.to_le_bytes());
-        skippable.resize(skippable.len() + size as usize, 0);
-        let body = [gzip(&skippable), gzip(&zstd(b"<p>x</p>"))].concat();
+        let body = [gzip(&skippable(size)), gzip(&zstd(b"<p>x</p>"))].concat();
         assert!(matches!(
             decode_stack(&[Coding::Zstd, Coding::Gzip], &body, 1 << 16),
             Err(DecodeError::Corrupt { coding: "zstd", .. })
         ));
         // A small one passes.
-        let small = [
-            &[0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 0, 0][..],
-            &zstd(b"<p>x</p>"),
-        ]
-        .concat();
+        let small = [skippable(2), zstd(b"<p>x</p>")].concat();
         assert_eq!(
             decode_stack(&[Coding::Zstd, Coding::Gzip], &gzip(&small), 3).as_deref(),
             Ok(&b"<p>x</p>"[..])

@@ -64,16 +64,10 @@ pub fn is_zlib_header(cmf: u8, flg: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fetch::decode::tests::page;
+    use crate::fetch::decode::tests::{page, zlib};
     use crate::fetch::decode::{Coding, DecodeError, Decoder, PIECE};
     use hyper::body::Bytes;
     use std::io::Write;
-
-    fn zlib(bytes: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(bytes).unwrap();
-        e.finish().unwrap()
-    }
 
     fn raw(bytes: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
