@@ -384,8 +384,10 @@ pub const LAYER_MEMORY: u64 = 24 << 20;
 /// far more than comes out of the stack (a zstd skippable frame of a
 /// gigabyte of zeros, deflate's empty blocks, compressed again by the
 /// outer coding) would make work the caller's limit on output never
-/// bounds. The slack is wide enough for any window a coding here may
-/// hold back (8 MiB for zstd, 16 MiB for brotli).
+/// bounds. The slack bounds that work: an inner stream may take at most
+/// 32 MiB that come to nothing before the body fails, while a real
+/// page's inner stream, compressed and so shorter than what it puts out
+/// as it goes, never runs that far ahead.
 pub const STACK_SLACK: u64 = 32 << 20;
 
 /// What [`Stack::pull`] gave.
@@ -393,10 +395,11 @@ pub const STACK_SLACK: u64 = 32 << 20;
 pub enum Pulled {
     /// A piece of the decoded body, at most [`PIECE`] bytes.
     Piece(Bytes),
-    /// A piece went from one coding's decoder to the next, and nothing
-    /// came out yet: pull again. A stacked body may decode much inside
-    /// before anything comes out, a piece per pull, so that the caller
-    /// can give the runtime its turn in between.
+    /// A piece went from one coding's decoder to the next, or a layer
+    /// was closed (the one before it had ended), and nothing came out
+    /// yet: pull again. A stacked body may decode much inside before
+    /// anything comes out, a step per pull, so that the caller can give
+    /// the runtime its turn in between.
     Busy,
     /// The body's next chunk is needed ([`Stack::push`] it).
     Input,
