@@ -110,10 +110,13 @@ async fn inputs_are_shown_without_their_credentials() {
         "--allow-private".into(),
         with("/story"),
         with("/missing"),
+        // A port and an `@` after it, no credentials: the path stays whole.
+        srv.url("/missing?who=a@b.example"),
     ];
     let (lines, code, stderr) = run_with_stderr(args).await;
-    assert_eq!(code, 1, "one input failed");
-    assert_eq!(lines.len(), 2);
+    assert_eq!(code, 1, "inputs failed");
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["path"], srv.url("/missing?who=a@b.example"));
     assert_eq!(lines[0]["path"], srv.url("/story"));
     assert_eq!(lines[0]["url"], srv.url("/story"));
     assert_eq!(lines[1]["path"], srv.url("/missing"));

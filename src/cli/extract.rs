@@ -9,7 +9,7 @@
 
 use super::options::{ExtractOptions, body_limit, parse_size};
 use anyhow::{Context, bail};
-use linesift::fetch::error::without_credentials;
+use linesift::fetch::error::page_without_credentials;
 use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
 use linesift::{Document, ExtractError, Extractor, Hints};
 use serde::Serialize;
@@ -255,10 +255,11 @@ fn os_string(bytes: &[u8]) -> OsString {
 /// The input's name as stderr and the JSONL `path` show it: a URL without
 /// its `user:password@` (the request still sends them), as the fetcher's
 /// errors and the document's `url` leave them out; output is kept, shared
-/// and logged where a password has no business.
+/// and logged where a password has no business. As the parser reads it
+/// (`page_without_credentials`): the `path` names the input for programs.
 fn shown_name(input: &OsStr) -> std::borrow::Cow<'_, str> {
     match as_url(input) {
-        Some(url) => without_credentials(url).into(),
+        Some(url) => page_without_credentials(url).into(),
         None => input.to_string_lossy(),
     }
 }

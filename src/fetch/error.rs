@@ -182,31 +182,51 @@ impl FetchError {
 }
 
 /// `url` with its userinfo (`user:password@`, `user@`) taken out, for
-/// what goes to logs and events. A URL that parses has its username and
-/// password taken out by the parser, which serializes it: the userinfo is
-/// not looked for in the text, where it may be spelled otherwise than the
-/// parser has it (the parser percent-encodes an `@`, a space or a
-/// non-ASCII letter, and drops tabs and newlines). Then, and for one that
-/// does not parse (an invalid task URL, kept as given in its error), the
-/// userinfo is cut out as written too (see `without_written_userinfo`):
-/// a password holding a `/` may make the parser read its user as the
-/// host and what follows as a port and a path (`http://admin:1234/s@h/`).
-/// A URL without credentials comes back as it was.
+/// what goes to logs and error messages. A URL that parses has its
+/// username and password taken out by the parser, which serializes it:
+/// the userinfo is not looked for in the text, where it may be spelled
+/// otherwise than the parser has it (the parser percent-encodes an `@`, a
+/// space or a non-ASCII letter, and drops tabs and newlines). Then, and
+/// for one that does not parse (an invalid task URL, kept as given in its
+/// error), the userinfo is cut out as written too (see
+/// `without_written_userinfo`): a password holding a `/` may make the
+/// parser read its user as the host and what follows as a port and a path
+/// (`http://admin:1234/s@h/`). That may cut a bit of an ordinary URL with
+/// a port and an `@` after it, harmless in a log line; fields that name
+/// the page take [`page_without_credentials`]. A URL without credentials
+/// comes back as it was.
 pub fn without_credentials(url: &str) -> String {
     match Url::parse(url) {
         // No authority (`mailto:`, `data:`): no userinfo either.
         Ok(parsed) if !parsed.has_authority() => url.to_string(),
-        Ok(parsed) if parsed.username().is_empty() && parsed.password().is_none() => {
-            without_written_userinfo(url)
-        }
-        Ok(mut parsed) => {
-            if parsed.set_password(None).is_ok() && parsed.set_username("").is_ok() {
-                without_written_userinfo(parsed.as_str())
-            } else {
-                without_written_userinfo(url)
-            }
-        }
+        Ok(parsed) => without_written_userinfo(&without_parsed_userinfo(parsed, url)),
         Err(_) => without_written_userinfo(url),
+    }
+}
+
+/// `url` without its userinfo, for the fields that name a page (a
+/// `Failure` event's `url`, the JSONL `path` of `linesift extract`),
+/// which programs read: a URL that parses as the parser reads it, the
+/// page that was or would be fetched (`https://example.com:8443/@alice`
+/// stays whole, where [`without_credentials`] cuts it for a log); one
+/// that does not parse, as [`without_credentials`] cuts it.
+pub fn page_without_credentials(url: &str) -> String {
+    match Url::parse(url) {
+        Ok(parsed) => without_parsed_userinfo(parsed, url),
+        Err(_) => without_written_userinfo(url),
+    }
+}
+
+/// A parsed URL without username and password, as the parser serializes
+/// it; `url` as it was when it has none.
+fn without_parsed_userinfo(mut parsed: Url, url: &str) -> String {
+    if parsed.username().is_empty() && parsed.password().is_none() {
+        return url.to_string();
+    }
+    if parsed.set_password(None).is_ok() && parsed.set_username("").is_ok() {
+        parsed.into()
+    } else {
+        without_written_userinfo(url)
     }
 }
 
@@ -279,6 +299,40 @@ fn has_port_colon(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_s_url_keeps_what_the_parser_reads() {
+        let cases = [
+            // An ordinary URL with a port and an `@` after it: whole.
+            (
+                "https://example.com:8443/users/@alice",
+                "https://example.com:8443/users/@alice",
+            ),
+            (
+                "http://shop.example:8080/?mail=a@b.com",
+                "http://shop.example:8080/?mail=a@b.com",
+            ),
+            (
+                "https://u:p@example.com:8443/@alice",
+                "https://example.com:8443/@alice",
+            ),
+            (
+                "https://user:secret@example.com/a?b#c",
+                "https://example.com/a?b#c",
+            ),
+            // Not a URL the parser takes: cut as for a log.
+            ("http://u:pa/ss@exa mple.com/x", "http://***@exa mple.com/x"),
+        ];
+        for (url, page) in cases {
+            assert_eq!(page_without_credentials(url), page, "{url}");
+        }
+        // The same ordinary URL in a log line is cut (it might hide a
+        // password the parser misread).
+        assert_eq!(
+            without_credentials("https://example.com:8443/users/@alice"),
+            "https://***@alice"
+        );
+    }
 
     #[test]
     fn credentials_are_taken_out_of_urls_parsed_or_not() {

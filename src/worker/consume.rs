@@ -62,7 +62,7 @@ use super::topology::{
     self, HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT,
     ROUTING_FAILURE,
 };
-use crate::fetch::error::without_credentials;
+use crate::fetch::error::page_without_credentials;
 use crate::proto::{self, Failure, Task, task};
 use futures_util::FutureExt;
 use futures_util::StreamExt;
@@ -742,12 +742,12 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
     }
 }
 
-/// The URL a task's `Failure` event names: a URL task's page, without the
-/// credentials a URL may carry (as reasons and logs leave them out);
-/// empty for a WARC task.
+/// The URL a task's `Failure` event names: a URL task's page as the
+/// parser reads it, without the credentials a URL may carry (reasons and
+/// logs leave them out too); empty for a WARC task.
 fn page_url(task: &Task) -> String {
     match &task.source {
-        Some(task::Source::Url(url)) => without_credentials(url),
+        Some(task::Source::Url(url)) => page_without_credentials(url),
         _ => String::new(),
     }
 }

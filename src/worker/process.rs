@@ -530,7 +530,7 @@ fn record_failure(
 ) -> Failure {
     Failure {
         task_id: task_id.to_string(),
-        url: crate::fetch::error::without_credentials(url),
+        url: crate::fetch::error::page_without_credentials(url),
         stage: stage.to_string(),
         kind: kind.to_string(),
         reason: reason.to_string(),
