@@ -94,12 +94,16 @@ async fn dead_letters(ch: &Channel, queue: &str, n: usize) -> Vec<(Vec<u8>, Stri
 }
 
 /// A plain WARC of `n` HTML responses; returns its path and each record's
-/// (offset, length, record id).
+/// (offset, length, record id). Record 1's `WARC-Target-URI` carries
+/// credentials (`user:secret@`), which its document must not.
 fn write_warc(name: &str, n: usize) -> (PathBuf, Vec<(u64, u64, String)>) {
     let path = std::env::temp_dir().join(format!("{}.warc", unique(name)));
     let (bytes, records) = warc_of((0..n).map(|i| {
         (
-            format!("http://example.org/{i}"),
+            format!(
+                "http://{}example.org/{i}",
+                if i == 1 { "user:secret@" } else { "" }
+            ),
             article(&format!("Archived story {i}"), 6),
         )
     }));
@@ -220,6 +224,8 @@ async fn two_workers_publish_every_result_and_dead_letter_poison() {
     assert_eq!(file_ids, records.iter().map(|r| r.2.as_str()).collect());
     assert_eq!(by_task["record"].len(), 1);
     assert_eq!(by_task["record"][0].warc_record_id, record_id);
+    assert_eq!(by_task["record"][0].url, "http://example.org/1");
+    assert!(docs.iter().all(|d| !d.url.contains("secret")), "{docs:?}");
     assert_eq!(
         by_task["record"][0].document_id,
         proto::document_id("record", &record_id)

@@ -9,10 +9,11 @@
 
 use super::options::{ExtractOptions, body_limit, parse_size};
 use anyhow::{Context, bail};
-use linesift::fetch::error::page_without_credentials;
+use linesift::fetch::error::{page_without_credentials, without_credentials};
 use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
 use linesift::{Document, ExtractError, Extractor, Hints};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
@@ -140,12 +141,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         charset: args.charset.as_deref(),
     };
     work.run(&inputs, window, &progress, |i, result| {
-        let name = shown_name(&inputs[i]);
         if result.is_err() {
             failed += 1;
         }
-        progress.suspend(|| report(&name, format, &result));
-        write_result(&mut out, format, &name, &result)?;
+        let input = inputs[i].as_os_str();
+        progress.suspend(|| report(&logged_name(input), format, &result));
+        write_result(&mut out, format, &path_name(input), &result)?;
         // Flushed a record at a time: a reader of the stream sees each as
         // soon as it is due (a syscall a page costs next to nothing).
         out.flush()?;
@@ -252,14 +253,24 @@ fn os_string(bytes: &[u8]) -> OsString {
     String::from_utf8_lossy(bytes).into_owned().into()
 }
 
-/// The input's name as stderr and the JSONL `path` show it: a URL without
-/// its `user:password@` (the request still sends them), as the fetcher's
-/// errors and the document's `url` leave them out; output is kept, shared
-/// and logged where a password has no business. As the parser reads it
-/// (`page_without_credentials`): the `path` names the input for programs.
-fn shown_name(input: &OsStr) -> std::borrow::Cow<'_, str> {
+/// The input's name in the JSONL `path`: a URL without its
+/// `user:password@` (the request still sends them), as the parser reads
+/// it (`page_without_credentials`): the `path` names the input for the
+/// programs that read the output, so an ordinary URL with a port and an
+/// `@` after it stays whole.
+fn path_name(input: &OsStr) -> Cow<'_, str> {
     match as_url(input) {
         Some(url) => page_without_credentials(url).into(),
+        None => input.to_string_lossy(),
+    }
+}
+
+/// The input's name on stderr, a log: a URL cut as the fetcher's errors
+/// cut it (`without_credentials`), which also takes out a password the
+/// parser would misread as a port and a path.
+fn logged_name(input: &OsStr) -> Cow<'_, str> {
+    match as_url(input) {
+        Some(url) => without_credentials(url).into(),
         None => input.to_string_lossy(),
     }
 }

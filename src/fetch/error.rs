@@ -320,6 +320,12 @@ mod tests {
                 "https://user:secret@example.com/a?b#c",
                 "https://example.com/a?b#c",
             ),
+            // A password the parser misreads as a port and a path: the
+            // page as it is fetched (host `admin`), the password in it.
+            (
+                "http://admin:1234/secret@host/",
+                "http://admin:1234/secret@host/",
+            ),
             // Not a URL the parser takes: cut as for a log.
             ("http://u:pa/ss@exa mple.com/x", "http://***@exa mple.com/x"),
         ];

@@ -440,7 +440,12 @@ impl Processor {
         self.metrics.bytes_in.inc_by(doc.bytes);
         let origin = Origin {
             record_key: page.record_id.clone(),
-            url: page.target_uri.clone().unwrap_or_default(),
+            // Without credentials, as the record's failure events name it.
+            url: page
+                .target_uri
+                .as_deref()
+                .map(crate::fetch::error::page_without_credentials)
+                .unwrap_or_default(),
             warc_record_id: page.record_id.clone(),
             truncated: page.truncated.is_some(),
             ..Origin::default()
