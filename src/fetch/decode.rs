@@ -1518,6 +1518,19 @@ pub(super) mod tests {
         ));
     }
 
+    /// `data` gzipped with an extra field, a name and a comment in its
+    /// header, and that header's length.
+    fn gzip_with_fields(data: &[u8]) -> (Vec<u8>, usize) {
+        let mut e = flate2::GzBuilder::new()
+            .extra(vec![7; 300])
+            .filename("page.html")
+            .comment("a comment")
+            .write(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        let header = 10 + 2 + 300 + "page.html".len() + 1 + "a comment".len() + 1;
+        (e.finish().unwrap(), header)
+    }
+
     /// A further gzip member whose header came whole but whose data was
     /// cut (a close-delimited response cut by the network) is cut short,
     /// not the end of the body: only a header cut short may be trailing
@@ -1528,14 +1541,7 @@ pub(super) mod tests {
         let page = page();
         let first = gzip(&page);
         let plain = gzip(&page);
-        let mut e = flate2::GzBuilder::new()
-            .extra(vec![7; 300])
-            .filename("page.html")
-            .comment("a comment")
-            .write(Vec::new(), flate2::Compression::default());
-        e.write_all(&page).unwrap();
-        let fields = e.finish().unwrap();
-        let fields_header = 10 + 2 + 300 + "page.html".len() + 1 + "a comment".len() + 1;
+        let (fields, fields_header) = gzip_with_fields(&page);
         for (second, header) in [(plain, 10), (fields, fields_header)] {
             for cut in [
                 1,
@@ -1575,14 +1581,7 @@ pub(super) mod tests {
         let first = gzip(&page);
         // A header with the extra field, a name and a comment; one with a
         // header CRC is put together below.
-        let mut e = flate2::GzBuilder::new()
-            .extra(vec![7; 300])
-            .filename("page.html")
-            .comment("a comment")
-            .write(Vec::new(), flate2::Compression::default());
-        e.write_all(&page).unwrap();
-        let fields = e.finish().unwrap();
-        let fields_header = 10 + 2 + 300 + "page.html".len() + 1 + "a comment".len() + 1;
+        let (fields, fields_header) = gzip_with_fields(&page);
         // A member of `header`, deflated `data` and the trailer of
         // `content` (its CRC-32 and length).
         let member = |header: &[u8], data: &[u8], content: &[u8]| {
