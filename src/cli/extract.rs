@@ -145,8 +145,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             failed += 1;
         }
         let input = inputs[i].as_os_str();
-        progress.suspend(|| report(&logged_name(input), format, &result));
-        write_result(&mut out, format, &path_name(input), &result)?;
+        progress.suspend(|| report(&shown_name(input, without_credentials), format, &result));
+        write_result(
+            &mut out,
+            format,
+            &shown_name(input, page_without_credentials),
+            &result,
+        )?;
         // Flushed a record at a time: a reader of the stream sees each as
         // soon as it is due (a syscall a page costs next to nothing).
         out.flush()?;
@@ -253,24 +258,16 @@ fn os_string(bytes: &[u8]) -> OsString {
     String::from_utf8_lossy(bytes).into_owned().into()
 }
 
-/// The input's name in the JSONL `path`: a URL without its
-/// `user:password@` (the request still sends them), as the parser reads
-/// it (`page_without_credentials`): the `path` names the input for the
-/// programs that read the output, so an ordinary URL with a port and an
-/// `@` after it stays whole.
-fn path_name(input: &OsStr) -> Cow<'_, str> {
+/// The input's name as it is shown: a URL through `scrub`, which takes
+/// out its `user:password@` (the request still sends them); anything else
+/// as it is. The JSONL `path` names the input for the programs that read
+/// the output: it takes `page_without_credentials`, the URL as the parser
+/// reads it (an ordinary URL with a port and an `@` after it stays
+/// whole). stderr is a log: it takes `without_credentials`, which also
+/// cuts a password the parser would misread as a port and a path.
+fn shown_name(input: &OsStr, scrub: fn(&str) -> String) -> Cow<'_, str> {
     match as_url(input) {
-        Some(url) => page_without_credentials(url).into(),
-        None => input.to_string_lossy(),
-    }
-}
-
-/// The input's name on stderr, a log: a URL cut as the fetcher's errors
-/// cut it (`without_credentials`), which also takes out a password the
-/// parser would misread as a port and a path.
-fn logged_name(input: &OsStr) -> Cow<'_, str> {
-    match as_url(input) {
-        Some(url) => without_credentials(url).into(),
+        Some(url) => scrub(url).into(),
         None => input.to_string_lossy(),
     }
 }
