@@ -6,6 +6,7 @@
 
 pub mod extract;
 pub mod fetch;
+pub(crate) mod gzip_header;
 pub mod proto;
 pub mod report;
 pub mod warc;

@@ -10,6 +10,7 @@
 
 use super::error::WarcError;
 use super::{gzip, zstd};
+use crate::gzip_header;
 use std::io::{self, BufRead, Read};
 
 /// How a WARC file is compressed, told from its first bytes.
@@ -211,77 +212,31 @@ fn begins_a_record(head: &[u8]) -> Option<bool> {
 
 /// The length of the gzip member header (RFC 1952, 2.3) `h` begins with,
 /// if it is one that writers produce and ends within `h` and
-/// [`MAX_GZIP_HEADER`] bytes: method 8, no reserved flag bit, `XFL` 0, 2
-/// or 4, and its optional fields (`FEXTRA`, a NUL-ended `FNAME` and
-/// `FCOMMENT`, `FHCRC`) in that many bytes, the `FHCRC` field (when the
-/// flag is set) the low 16 bits of the CRC-32 of the header bytes before
-/// it. The OS byte is not looked at: writers set values past the RFC's
+/// [`MAX_GZIP_HEADER`] bytes: method 8 and no reserved flag bit (what
+/// zlib takes), `XFL` 0, 2 or 4, its optional fields (`FEXTRA`, `FNAME`,
+/// `FCOMMENT`, `FHCRC`) in that many bytes ([`gzip_header::fields_end`])
+/// and, when it carries one, a right header CRC ([`gzip_header::crc_ok`]).
+/// The OS byte is not looked at: writers set values past the RFC's
 /// list (zlib: 16 BeOS, 18 OS/400, 19 macOS), and the decoding check is
 /// what tells.
 fn gzip_header_len(h: &[u8]) -> Option<usize> {
     let h = &h[..h.len().min(MAX_GZIP_HEADER)];
     let plausible = h.len() >= 10
         && h.starts_with(&GZIP_MAGIC)
-        && h[2] == 8
-        && h[3] & 0xe0 == 0
+        && gzip_header::zlib_takes(h[2], h[3])
         && matches!(h[8], 0 | 2 | 4);
     if !plausible {
         return None;
     }
-    let len = gzip_fields_end(h)?;
+    let len = gzip_header::fields_end(h)?;
     // A wrong header CRC is junk's flag bit, not a writer's, and the gzip
-    // layer fails such a member wherever it is (see `inflate`).
-    if !gzip_header_crc_ok(&h[..len]) {
+    // layer fails such a member wherever it is (see `inflate`): flate2's
+    // decoder fails a member whose CRC is wrong, libdeflate skips it.
+    if !gzip_header::crc_ok(&h[..len]) {
         return None;
     }
     // Data must follow the header within `h`.
     (len < h.len()).then_some(len)
-}
-
-/// Whether the gzip member header `header` (all of it, as
-/// [`gzip_fields_end`] tells its end) carries no header CRC or a right
-/// one: with `FHCRC` set, its last two bytes are the low 16 bits of the
-/// CRC-32 of the bytes before them (RFC 1952, 2.3.1). flate2's decoder
-/// fails a member whose CRC is wrong; [`find_start`] and the gzip layer's
-/// one-call path (libdeflate, which skips the CRC) check it here so that
-/// they take and fail the members flate2 does.
-pub(crate) fn gzip_header_crc_ok(header: &[u8]) -> bool {
-    if header.get(3).is_none_or(|flags| flags & FHCRC == 0) {
-        return true;
-    }
-    let Some((before, stored)) = header.split_last_chunk::<2>() else {
-        return false;
-    };
-    let mut crc = flate2::Crc::new();
-    crc.update(before);
-    crc.sum() & 0xffff == u32::from(u16::from_le_bytes(*stored))
-}
-
-/// Flag bits of a gzip member header (RFC 1952, 2.3.1).
-const FHCRC: u8 = 0x02;
-const FEXTRA: u8 = 0x04;
-const FNAME: u8 = 0x08;
-const FCOMMENT: u8 = 0x10;
-
-/// Where the gzip member header `h` begins with ends, past its optional
-/// fields (`FEXTRA`, a NUL-ended `FNAME` and `FCOMMENT`, `FHCRC`) as its
-/// flags (`h[3]`) announce them, if they end within `h`.
-pub(crate) fn gzip_fields_end(h: &[u8]) -> Option<usize> {
-    let flags = *h.get(3)?;
-    let mut len = 10;
-    if flags & FEXTRA != 0 {
-        let xlen: [u8; 2] = h.get(len..len + 2)?.try_into().ok()?;
-        len += 2 + usize::from(u16::from_le_bytes(xlen));
-    }
-    for field in [FNAME, FCOMMENT] {
-        if flags & field != 0 {
-            len += memchr::memchr(0, h.get(len..)?)? + 1;
-        }
-    }
-    if flags & FHCRC != 0 {
-        len += 2;
-    }
-    (len <= h.len()).then_some(len)
 }
 
 /// A skippable zstd frame as a WARC file begins with one: the dictionary
@@ -769,6 +724,7 @@ fn check_plain(head: &[u8]) -> Result<(), WarcError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::gzip_header::{FCOMMENT, FEXTRA, FHCRC, FNAME};
 
     fn gz_member(data: &[u8], os: u8) -> Vec<u8> {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

@@ -21,11 +21,10 @@
 //! header CRC, or fields not ending within `MAX_GZIP_HEADER`; see
 //! `inflate`).
 
-use super::compression::{
-    Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart, gzip_fields_end,
-};
+use super::compression::{Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart};
 use super::error::WarcError;
 use super::inflate::{Inflater, Miss};
+use crate::gzip_header::{self, RESERVED};
 use flate2::bufread::GzDecoder;
 use std::io::{self, BufRead, Read};
 
@@ -258,7 +257,7 @@ pub(crate) fn skip_to_magic<R: Read>(input: &mut Input<R>, magic: &[u8]) -> Resu
 /// starts in `bytes`, if one does.
 fn member_header_in(bytes: &[u8]) -> Option<usize> {
     memchr::memmem::find_iter(bytes, &[0x1f, 0x8b, 0x08])
-        .find(|&i| bytes.get(i + 3).is_none_or(|&flags| flags & 0xe0 == 0))
+        .find(|&i| bytes.get(i + 3).is_none_or(|&flags| flags & RESERVED == 0))
 }
 
 /// Skips to the next plausible gzip member header after a corrupt member:
@@ -278,11 +277,11 @@ fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, WarcError
         let head = input.peek(MAX_GZIP_HEADER)?;
         let plausible = match head.get(3) {
             None => return Ok(skipped),
-            Some(flags) => flags & 0xe0 == 0,
+            Some(flags) => flags & RESERVED == 0,
         };
         // A header cut by the file's end is left to the decoder (it is
         // the file's truncated last member).
-        let fields_end = head.len() < MAX_GZIP_HEADER || gzip_fields_end(head).is_some();
+        let fields_end = head.len() < MAX_GZIP_HEADER || gzip_header::fields_end(head).is_some();
         if plausible && fields_end {
             return Ok(skipped);
         }

@@ -20,7 +20,8 @@
 //! `MAX_GZIP_HEADER` (1 KiB; writers put no name, or a short one) is
 //! missed whatever its length, so no limit of flate2's needs copying here.
 
-use super::compression::{MAX_GZIP_HEADER, gzip_fields_end, gzip_header_crc_ok};
+use super::compression::MAX_GZIP_HEADER;
+use crate::gzip_header;
 use libdeflate_sys::{
     libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor,
     libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_INSUFFICIENT_SPACE as NO_SPACE,
@@ -93,8 +94,8 @@ impl Inflater {
 /// it as a cut member.
 fn header_is_ours(input: &[u8]) -> bool {
     let head = &input[..input.len().min(MAX_GZIP_HEADER)];
-    match gzip_fields_end(head) {
-        Some(len) => gzip_header_crc_ok(&head[..len]),
+    match gzip_header::fields_end(head) {
+        Some(len) => gzip_header::crc_ok(&head[..len]),
         None => head.len() < MAX_GZIP_HEADER,
     }
 }
