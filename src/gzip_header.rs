@@ -7,9 +7,10 @@
 //! the header CRC (`FHCRC`: the low 16 bits of the CRC-32 of the header's
 //! bytes before it, low byte first).
 //!
-//! It reads a header in a slice ([`fields_end`], [`crc_ok`]) and tells
-//! where the header ends, whether its CRC is right and whether zlib takes
-//! its method and flags ([`zlib_takes`]). It decodes nothing, does not look at the magic
+//! It reads a header in a slice ([`fields_end`], [`crc_ok`]) or fed a
+//! member's bytes as they come ([`Tracker`]), and tells where the header
+//! ends, whether its CRC is right and whether zlib takes its method and
+//! flags ([`zlib_takes`]). It decodes nothing, does not look at the magic
 //! number, `XFL` or the OS byte, and sets no bound on a header's length:
 //! which headers to take for a member's start is its callers' rule.
 
@@ -23,8 +24,9 @@ pub(crate) const RESERVED: u8 = 0xe0;
 /// `CM` for deflate, the one method defined (and the one zlib takes).
 pub(crate) const DEFLATE: u8 = 8;
 
-/// The fixed part's length, and where `FLG` stands in it.
+/// The fixed part's length, and where `CM` and `FLG` stand in it.
 const FIXED: usize = 10;
+const CM_AT: usize = 2;
 const FLG_AT: usize = 3;
 
 /// Whether zlib takes a header of method `method` and flags `flags`:
@@ -100,6 +102,144 @@ pub(crate) fn crc_ok(header: &[u8]) -> bool {
     let mut crc = flate2::Crc::new();
     crc.update(before);
     crc_matches(&crc, *stored)
+}
+
+/// How far a gzip member's header has come, fed the member's bytes in
+/// order (any number at a time, without keeping them: a name or comment
+/// may be of any length), and whether it is one zlib takes.
+#[derive(Default)]
+pub(crate) struct Tracker {
+    /// Bytes of the fixed part seen (ten when whole).
+    fixed: u8,
+    /// The compression method (`CM`) and flags (`FLG`) bytes, once seen.
+    method: u8,
+    flags: u8,
+    /// Where the optional fields have got.
+    part: Part,
+    /// The CRC-32 of the header's bytes before its header CRC, and that
+    /// CRC's bytes as they came (low byte first).
+    crc: flate2::Crc,
+    stored_crc: [u8; 2],
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// In the fixed part.
+    #[default]
+    Fixed,
+    /// In `XLEN` (`seen` of its two bytes; the first kept in `low`).
+    ExtraLen { seen: u8, low: u8 },
+    /// In the extra field, `left` bytes of it to come.
+    Extra { left: u16 },
+    /// In the NUL-ended name.
+    Name,
+    /// In the NUL-ended comment.
+    Comment,
+    /// In the header CRC, `left` bytes of it to come.
+    Crc { left: u8 },
+    /// The header is whole: what follows is compressed data.
+    Done,
+}
+
+impl Clone for Tracker {
+    fn clone(&self) -> Self {
+        // `Crc` is not `Clone`: an empty one combined with this one is
+        // the same.
+        let mut crc = flate2::Crc::new();
+        crc.combine(&self.crc);
+        Tracker { crc, ..*self }
+    }
+}
+
+impl Tracker {
+    /// The header after `bytes` too.
+    pub(crate) fn fed(mut self, bytes: &[u8]) -> Self {
+        self.feed(bytes);
+        self
+    }
+
+    /// Takes the member's next bytes; those after the header are ignored.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.part == Part::Done {
+                return;
+            }
+            if let Part::Crc { left } = self.part {
+                if let Some(slot) = self.stored_crc.get_mut(usize::from(2 - left.min(2))) {
+                    *slot = b;
+                }
+            } else {
+                self.crc.update(&[b]);
+            }
+            match self.part {
+                Part::Fixed => {
+                    match usize::from(self.fixed) {
+                        CM_AT => self.method = b,
+                        FLG_AT => self.flags = b,
+                        _ => {}
+                    }
+                    self.fixed += 1;
+                    if usize::from(self.fixed) == FIXED {
+                        self.part = self.next_from(0);
+                    }
+                }
+                Part::ExtraLen { seen: 0, .. } => {
+                    self.part = Part::ExtraLen { seen: 1, low: b };
+                }
+                Part::ExtraLen { low, .. } => {
+                    let left = u16::from_le_bytes([low, b]);
+                    self.part = if left == 0 {
+                        self.next_from(1)
+                    } else {
+                        Part::Extra { left }
+                    };
+                }
+                Part::Extra { left } => {
+                    self.part = if left <= 1 {
+                        self.next_from(1)
+                    } else {
+                        Part::Extra { left: left - 1 }
+                    };
+                }
+                Part::Name if b == 0 => self.part = self.next_from(2),
+                Part::Comment if b == 0 => self.part = self.next_from(3),
+                Part::Name | Part::Comment => {}
+                Part::Crc { left } => {
+                    self.part = if left <= 1 {
+                        Part::Done
+                    } else {
+                        Part::Crc { left: left - 1 }
+                    };
+                }
+                Part::Done => {}
+            }
+        }
+    }
+
+    /// The part of the first optional field from the `from`th of
+    /// [`FIELDS`] on that the flags announce, or `Done`.
+    fn next_from(&self, from: usize) -> Part {
+        announced(self.flags, from)
+            .next()
+            .map_or(Part::Done, |field| match field {
+                Field::Extra => Part::ExtraLen { seen: 0, low: 0 },
+                Field::Name => Part::Name,
+                Field::Comment => Part::Comment,
+                Field::Crc => Part::Crc { left: 2 },
+            })
+    }
+
+    /// Whether the header came whole.
+    pub(crate) fn whole(&self) -> bool {
+        self.part == Part::Done
+    }
+
+    /// Whether the header, whole, is one zlib takes ([`zlib_takes`]) with
+    /// the header CRC right when there is one.
+    pub(crate) fn valid(&self) -> bool {
+        let crc_right = self.flags & FHCRC == 0 || crc_matches(&self.crc, self.stored_crc);
+        self.whole() && zlib_takes(self.method, self.flags) && crc_right
+    }
 }
 
 #[cfg(test)]
@@ -247,5 +387,54 @@ mod tests {
         for method in [0, 7, 9, 0xff] {
             assert!(!zlib_takes(method, 0));
         }
+    }
+
+    /// Fed a header in pieces of any size, the tracker says it is whole
+    /// exactly where [`fields_end`] ends it, and valid as [`crc_ok`] and
+    /// [`zlib_takes`] say.
+    #[test]
+    fn tracker_agrees_with_the_slice_functions() {
+        let mut cases: Vec<Vec<u8>> = headers().into_iter().map(|(h, _)| h).collect();
+        let mut wrong_crc = header(FNAME | FHCRC, NAME);
+        let last = wrong_crc.len() - 1;
+        wrong_crc[last] ^= 1;
+        let mut bad_method = header(FNAME, NAME);
+        bad_method[2] = 7;
+        let mut reserved = header(FNAME, NAME);
+        reserved[3] |= 0x40;
+        cases.extend([wrong_crc, bad_method, reserved]);
+        for h in cases {
+            let len = fields_end(&h).unwrap();
+            let valid = crc_ok(&h) && zlib_takes(h[2], h[3]);
+            let bytes = [&h[..], &[0x1f, 0x8b, 0, 0, 0]].concat();
+            // Byte by byte: whole once `len` bytes came, and not before
+            // (nor valid before).
+            let mut t = Tracker::default();
+            for (i, &b) in bytes.iter().enumerate() {
+                assert_eq!(t.valid(), i >= len && valid, "{h:?} after {i}");
+                t.feed(&[b]);
+                assert_eq!(t.whole(), i + 1 >= len, "{h:?} after {}", i + 1);
+            }
+            assert_eq!(t.valid(), valid, "{h:?}");
+            for size in [2, 3, 7, bytes.len()] {
+                let mut t = Tracker::default();
+                for piece in bytes.chunks(size) {
+                    t = t.clone().fed(piece);
+                }
+                assert!(t.whole(), "{h:?} in {size}s");
+                assert_eq!(t.valid(), valid, "{h:?} in {size}s");
+            }
+        }
+    }
+
+    /// A clone takes the CRC so far with it, and what it is fed then
+    /// leaves the tracker it came from as it was.
+    #[test]
+    fn a_cloned_tracker_keeps_its_crc() {
+        let h = header(FCOMMENT | FHCRC, COMMENT);
+        let half = Tracker::default().fed(&h[..8]);
+        assert!(half.clone().fed(&h[8..]).valid());
+        assert!(!half.clone().fed(b"junk").whole());
+        assert!(half.fed(&h[8..]).valid());
     }
 }

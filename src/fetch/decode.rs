@@ -21,6 +21,7 @@
 //! what one decoder gives the next is bounded too (see [`STACK_SLACK`]).
 
 use super::inflate::Deflate;
+use crate::gzip_header;
 use brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
 use flate2::{Decompress, FlushDecompress, Status};
 use hyper::body::Bytes;
@@ -581,153 +582,7 @@ struct Gzip {
     /// Whether a member ended already.
     after_member: bool,
     /// How far the member after the first has got through its header.
-    head: GzipHead,
-}
-
-/// How far a gzip member's header (RFC 1952 §2.3: ten fixed bytes, then
-/// the optional extra field, name, comment and header CRC its flags
-/// announce) has come, fed the member's bytes in order, and whether it is
-/// one zlib takes.
-#[derive(Default)]
-struct GzipHead {
-    /// Bytes of the fixed part seen (ten when whole).
-    fixed: u8,
-    /// The compression method (`CM`) and flags (`FLG`) bytes, once seen.
-    method: u8,
-    flags: u8,
-    /// Where the optional fields have got.
-    part: HeadPart,
-    /// The CRC-32 of the header's bytes before its header CRC, and that
-    /// CRC's bytes as they came (low byte first).
-    crc: flate2::Crc,
-    stored_crc: [u8; 2],
-}
-
-#[derive(Default, Clone, Copy, PartialEq, Eq)]
-enum HeadPart {
-    /// In the fixed part.
-    #[default]
-    Fixed,
-    /// In `XLEN` (`seen` of its two bytes; the first kept in `low`).
-    ExtraLen { seen: u8, low: u8 },
-    /// In the extra field, `left` bytes of it to come.
-    Extra { left: u16 },
-    /// In the zero-terminated name.
-    Name,
-    /// In the zero-terminated comment.
-    Comment,
-    /// In the header CRC, `left` bytes of it to come.
-    Crc { left: u8 },
-    /// The header is whole: what follows is compressed data.
-    Done,
-}
-
-const FHCRC: u8 = 0x02;
-const FEXTRA: u8 = 0x04;
-const FNAME: u8 = 0x08;
-const FCOMMENT: u8 = 0x10;
-
-impl Clone for GzipHead {
-    fn clone(&self) -> Self {
-        // `Crc` is not `Clone`: an empty one combined with this one is
-        // the same.
-        let mut crc = flate2::Crc::new();
-        crc.combine(&self.crc);
-        GzipHead { crc, ..*self }
-    }
-}
-
-impl GzipHead {
-    /// The header after `bytes` too.
-    fn fed(mut self, bytes: &[u8]) -> Self {
-        self.feed(bytes);
-        self
-    }
-
-    /// Takes the member's next bytes (those the decompressor used).
-    fn feed(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if self.part == HeadPart::Done {
-                return;
-            }
-            if let HeadPart::Crc { left } = self.part {
-                if let Some(slot) = self.stored_crc.get_mut(usize::from(2 - left.min(2))) {
-                    *slot = b;
-                }
-            } else {
-                self.crc.update(&[b]);
-            }
-            match self.part {
-                HeadPart::Fixed => {
-                    match self.fixed {
-                        2 => self.method = b,
-                        3 => self.flags = b,
-                        _ => {}
-                    }
-                    self.fixed += 1;
-                    if self.fixed == 10 {
-                        self.part = self.next_from(0);
-                    }
-                }
-                HeadPart::ExtraLen { seen: 0, .. } => {
-                    self.part = HeadPart::ExtraLen { seen: 1, low: b };
-                }
-                HeadPart::ExtraLen { low, .. } => {
-                    let left = u16::from_le_bytes([low, b]);
-                    self.part = if left == 0 {
-                        self.next_from(1)
-                    } else {
-                        HeadPart::Extra { left }
-                    };
-                }
-                HeadPart::Extra { left } => {
-                    self.part = if left <= 1 {
-                        self.next_from(1)
-                    } else {
-                        HeadPart::Extra { left: left - 1 }
-                    };
-                }
-                HeadPart::Name if b == 0 => self.part = self.next_from(2),
-                HeadPart::Comment if b == 0 => self.part = self.next_from(3),
-                HeadPart::Name | HeadPart::Comment => {}
-                HeadPart::Crc { left } => {
-                    self.part = if left <= 1 {
-                        HeadPart::Done
-                    } else {
-                        HeadPart::Crc { left: left - 1 }
-                    };
-                }
-                HeadPart::Done => {}
-            }
-        }
-    }
-
-    /// The first optional field from `from` on (in their order: extra,
-    /// name, comment, header CRC) that the flags announce, or `Done`.
-    fn next_from(&self, from: usize) -> HeadPart {
-        [
-            (FEXTRA, HeadPart::ExtraLen { seen: 0, low: 0 }),
-            (FNAME, HeadPart::Name),
-            (FCOMMENT, HeadPart::Comment),
-            (FHCRC, HeadPart::Crc { left: 2 }),
-        ]
-        .into_iter()
-        .skip(from)
-        .find(|(flag, _)| self.flags & flag != 0)
-        .map_or(HeadPart::Done, |(_, part)| part)
-    }
-
-    fn whole(&self) -> bool {
-        self.part == HeadPart::Done
-    }
-
-    /// Whether the header, whole, is one zlib takes: deflate (`CM` 8), no
-    /// reserved flag set, and the header CRC right when there is one.
-    fn valid(&self) -> bool {
-        let crc_right = self.flags & FHCRC == 0
-            || u32::from(u16::from_le_bytes(self.stored_crc)) == self.crc.sum() & 0xffff;
-        self.whole() && self.method == 8 && self.flags & 0xe0 == 0 && crc_right
-    }
+    head: gzip_header::Tracker,
 }
 
 impl Gzip {
@@ -746,7 +601,7 @@ impl Gzip {
                         });
                     }
                     [0x1f, 0x8b, ..] => {
-                        self.head = GzipHead::default();
+                        self.head = gzip_header::Tracker::default();
                         self.member.insert(Decompress::new_gzip(15))
                     }
                     _ => {
@@ -1033,6 +888,7 @@ impl Zstd {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::gzip_header::FHCRC;
     use reqwest::header::HeaderValue;
     use std::io::Write;
 
