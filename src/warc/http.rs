@@ -1,17 +1,24 @@
 //! The HTTP layer of `response` records: status line and headers, the
 //! choice of HTML by media type (or sniffing when none is given), the
-//! charset parameter, and undoing chunked transfer coding and a
+//! charset parameter, and undoing chunked transfer coding and the
 //! Content-Encoding that is still applied. Common Crawl stores decoded
 //! payloads and renames the headers to `X-Crawler-*`, which are therefore
 //! ignored; a declared coding whose magic bytes are absent is taken as
-//! already undone. It does not extract anything.
+//! already undone. Stacked codings (`gzip, br`, or one per header line)
+//! are listed as the fetcher lists them (`fetch::decode::Coding::applied`:
+//! any case, `identity` ignored) and undone as it undoes them, the last
+//! listed first, up to [`MAX_CODINGS`], each layer by the same rules as a
+//! single coding and its output bounded by the same limit. It does not
+//! extract anything.
 
 use super::error::WarcError;
 use super::reader::SkipReason;
 use super::record::values_named;
+use crate::fetch::decode::{Coding as ContentCoding, MAX_CODINGS};
 use crate::fetch::inflate::is_zlib_header;
 use flate2::read::MultiGzDecoder;
 use flate2::{Decompress, FlushDecompress, Status};
+use reqwest::header::{CONTENT_ENCODING, HeaderMap, HeaderValue};
 use std::borrow::Cow;
 use std::io::Read;
 
@@ -166,6 +173,9 @@ pub enum Rejection {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Coding {
     pub chunked: bool,
+    /// The `Content-Encoding` header lines' values, lowercased, joined
+    /// with `, ` as one list (RFC 9110 §5.3: the same list); `None` when
+    /// there is none or it is empty.
     pub content_encoding: Option<String>,
 }
 
@@ -174,10 +184,13 @@ impl Coding {
         let chunked = head
             .get("Transfer-Encoding")
             .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
-        let content_encoding = head
-            .get("Content-Encoding")
-            .map(|v| v.trim().to_ascii_lowercase())
-            .filter(|v| !v.is_empty() && v != "identity");
+        let listed: Vec<&str> = head
+            .get_all("Content-Encoding")
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .collect();
+        let content_encoding =
+            Some(listed.join(", ").to_ascii_lowercase()).filter(|v| !v.is_empty());
         Coding {
             chunked,
             content_encoding,
@@ -185,7 +198,25 @@ impl Coding {
     }
 }
 
+/// The codings `list` names, in the order they were applied, as the
+/// fetcher reads a `Content-Encoding` header (`identity` entries
+/// skipped); `None` when one of them is not decoded here, or the list is
+/// not a header value.
+fn listed(list: &str) -> Option<Vec<ContentCoding>> {
+    let value = HeaderValue::from_str(list).ok()?;
+    ContentCoding::applied(&HeaderMap::from_iter([(CONTENT_ENCODING, value)]))
+}
+
 /// Undoes chunking and content coding, refusing outputs above `limit`.
+/// Stacked codings are undone the last listed first, each layer as a
+/// single coding is ([`undo`]): a layer declared but not applied is taken
+/// as undone by the crawler, and each layer's output is refused above
+/// `limit` (so the payload takes at most two outputs of `limit` bytes
+/// while it is decoded). A coding not decoded here (`compress`, the bogus
+/// `none` or `utf-8` servers send) and more than [`MAX_CODINGS`] stacked
+/// (the fetcher refuses those too; no server sends them) are alike: no
+/// browser decodes such a body either, so a body that reads as HTML is
+/// taken as it is, and any other skipped, naming the list.
 pub fn decode<'a>(
     body: &'a [u8],
     coding: &Coding,
@@ -198,37 +229,55 @@ pub fn decode<'a>(
     let Some(encoding) = coding.content_encoding.as_deref() else {
         return Ok(body);
     };
-    let reader: Box<dyn Read + '_> = match encoding {
-        "gzip" | "x-gzip" if body.starts_with(&[0x1f, 0x8b]) => {
-            Box::new(MultiGzDecoder::new(&body[..]))
+    match listed(encoding) {
+        Some(codings) if codings.len() <= MAX_CODINGS => codings
+            .into_iter()
+            .rev()
+            .try_fold(body, |body, layer| undo(body, layer, limit)),
+        _ if looks_like_html(&body) => Ok(body),
+        _ => Err(Rejection::Skip(SkipReason::Encoding(encoding.to_string()))),
+    }
+}
+
+/// Undoes one content coding of `body`, refusing an output above `limit`.
+/// A gzip or zstd body without its magic bytes, a brotli one that does
+/// not decode at all and a deflate one that does not decode but reads as
+/// HTML ([`inflate`]) were already decoded by the crawler and are taken as
+/// they are. In a stack this holds layer by layer: so a deflate layer the
+/// crawler undid over another coding still applied (`gzip, deflate` stored
+/// as gzip) is not told from a damaged one, as deflate has no magic
+/// number and what lies under it is no HTML.
+fn undo(
+    body: Cow<'_, [u8]>,
+    coding: ContentCoding,
+    limit: usize,
+) -> Result<Cow<'_, [u8]>, Rejection> {
+    let name = coding.name();
+    let out = match coding {
+        ContentCoding::Gzip if body.starts_with(&[0x1f, 0x8b]) => {
+            read_bounded(MultiGzDecoder::new(&body[..]), limit, name)
         }
-        "deflate" => return inflate(body, limit),
-        "zstd" if body.starts_with(&super::compression::ZSTD_MAGIC) => {
+        ContentCoding::Deflate => return inflate(body, limit),
+        ContentCoding::Zstd if body.starts_with(&super::compression::ZSTD_MAGIC) => {
             let window = super::zstd::window_log_max(limit);
             let d = ::zstd::stream::read::Decoder::new(&body[..])
                 .and_then(|mut d| d.window_log_max(window).map(|()| d));
-            Box::new(d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?)
+            let d = d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?;
+            read_bounded(d, limit, name)
         }
-        "br" => {
+        ContentCoding::Brotli => {
             // Brotli has no magic number: a body that does not decode at
             // all was already decoded by the crawler, like gzip above.
             let reader = brotli::Decompressor::new(&body[..], 64 * 1024);
-            return match read_bounded(reader, limit, encoding) {
-                Err(Rejection::Error(WarcError::BadPayload(_))) => Ok(body),
-                other => other.map(Cow::Owned),
-            };
+            match read_bounded(reader, limit, name) {
+                Err(Rejection::Error(WarcError::BadPayload(_))) => return Ok(body),
+                other => other,
+            }
         }
         // Declared but not applied: already decoded by the crawler.
-        "gzip" | "x-gzip" | "zstd" => return Ok(body),
-        // A coding no browser knows either (`none`, `utf-8`, `binary`):
-        // browsers and our own fetcher pass such a body through, and a
-        // body that reads as HTML is taken so. Stacked codings (`gzip,
-        // br`), which the fetcher decodes, are not decoded here yet: such
-        // a payload is taken only when it reads as HTML too.
-        _ if looks_like_html(&body) => return Ok(body),
-        other => return Err(Rejection::Skip(SkipReason::Encoding(other.to_string()))),
+        ContentCoding::Gzip | ContentCoding::Zstd => return Ok(body),
     };
-    read_bounded(reader, limit, encoding).map(Cow::Owned)
+    out.map(Cow::Owned)
 }
 
 /// Undoes `deflate`: zlib as RFC 9110 means it, or raw deflate as some
@@ -450,7 +499,7 @@ mod tests {
             content_encoding: Some(name.into()),
         };
         let page = b"\n<!DOCTYPE html><html><body><p>Plain page</p></body></html>";
-        for name in ["none", "utf-8", "binary", "gzip, br"] {
+        for name in ["none", "utf-8", "binary"] {
             let got = decode(page, &coding(name), 1 << 20).unwrap_or_else(|_| panic!("{name}"));
             assert_eq!(&got[..], &page[..], "{name}");
         }
@@ -459,5 +508,171 @@ mod tests {
             matches!(skipped, Err(Rejection::Skip(SkipReason::Encoding(ref e))) if e == "compress"),
             "{skipped:?}"
         );
+    }
+
+    fn coded(list: &str) -> Coding {
+        Coding {
+            chunked: false,
+            content_encoding: Some(list.into()),
+        }
+    }
+
+    /// `body` encoded with `coding` (a name as `ContentCoding::name`
+    /// gives it).
+    fn encode(coding: &str, body: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        match coding {
+            "gzip" => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(body).unwrap();
+                e.finish().unwrap()
+            }
+            "deflate" => {
+                let mut e =
+                    flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(body).unwrap();
+                e.finish().unwrap()
+            }
+            "br" => {
+                let mut out = Vec::new();
+                let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+                e.write_all(body).unwrap();
+                drop(e);
+                out
+            }
+            "zstd" => ::zstd::encode_all(body, 3).unwrap(),
+            other => panic!("{other}"),
+        }
+    }
+
+    /// `body` encoded with each of `codings` in turn, the first listed
+    /// applied first (as a `Content-Encoding` list reads).
+    fn stacked(codings: &[&str], body: &[u8]) -> Vec<u8> {
+        codings
+            .iter()
+            .fold(body.to_vec(), |body, coding| encode(coding, &body))
+    }
+
+    fn html_page() -> Vec<u8> {
+        let text = String::from_utf8(page_text(7)).unwrap();
+        format!("<!DOCTYPE html><html><body><p>{text}</p></body></html>").into_bytes()
+    }
+
+    /// Two stacked codings, in either order and of every pair, are undone
+    /// the last listed first, as the fetcher undoes them; `identity`
+    /// entries and the case of the names do not count.
+    #[test]
+    fn stacked_codings_are_undone_the_last_listed_first() {
+        let page = html_page();
+        let names = ["gzip", "deflate", "br", "zstd"];
+        for first in names {
+            for second in names {
+                let body = stacked(&[first, second], &page);
+                for list in [
+                    format!("{first}, {second}"),
+                    format!("identity, {first},{second}, identity"),
+                ] {
+                    let got = decode(&body, &coded(&list), 1 << 20)
+                        .unwrap_or_else(|e| panic!("{list}: {e:?}"));
+                    assert_eq!(&got[..], &page[..], "{list}");
+                }
+            }
+        }
+        let body = stacked(&["gzip", "br"], &page);
+        let got = decode(&body, &coded("x-gzip, br"), 1 << 20).unwrap();
+        assert_eq!(&got[..], &page[..]);
+    }
+
+    /// Two `Content-Encoding` header lines are one list, as in the
+    /// fetcher: the second line's coding was applied last.
+    #[test]
+    fn two_content_encoding_lines_are_one_stack() {
+        let page = html_page();
+        let head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\
+            Content-Encoding: gzip\r\nContent-Encoding: ZSTD\r\n\r\n";
+        let head = parse_head(head).unwrap().unwrap();
+        let coding = Coding::from_head(&head);
+        assert_eq!(coding.content_encoding.as_deref(), Some("gzip, zstd"));
+        let body = stacked(&["gzip", "zstd"], &page);
+        let got = decode(&body, &coding, 1 << 20).unwrap();
+        assert_eq!(&got[..], &page[..]);
+    }
+
+    /// Each layer of a stack that the crawler already undid (its magic
+    /// bytes absent, or for br and deflate a body that does not decode) is
+    /// taken as undone, as a single coding is: a body declared `gzip, br`
+    /// but stored only gzip-compressed, or plain, is still the page.
+    #[test]
+    fn a_layer_of_a_stack_already_undone_is_taken_as_undone() {
+        let page = html_page();
+        for (list, applied) in [
+            ("gzip, br", &["gzip"][..]),
+            ("gzip, br", &[]),
+            ("br, gzip", &["br"]),
+            ("br, gzip", &[]),
+            ("gzip, zstd", &["gzip"]),
+            ("zstd, gzip", &["zstd"]),
+            ("gzip, deflate", &[]),
+            ("deflate, gzip", &["deflate"]),
+        ] {
+            let body = stacked(applied, &page);
+            let got = decode(&body, &coded(list), 1 << 20)
+                .unwrap_or_else(|e| panic!("{list} {applied:?}: {e:?}"));
+            assert_eq!(&got[..], &page[..], "{list} {applied:?}");
+        }
+    }
+
+    /// Each layer's output is bounded by the limit: an inner layer that
+    /// decodes past it, and an outer one that does (whatever its output
+    /// would have decoded to), are refused naming their coding.
+    #[test]
+    fn each_layer_of_a_stack_is_bounded_by_the_limit() {
+        const LIMIT: usize = 64 << 10;
+        let mut big = b"<html><body><p>".to_vec();
+        big.resize(LIMIT + 1, b'a');
+        let too_large = |got: Result<Cow<[u8]>, Rejection>, coding: &str| {
+            assert!(
+                matches!(
+                    &got,
+                    Err(Rejection::Error(WarcError::PayloadTooLarge { coding: c, limit }))
+                        if c == coding && *limit == LIMIT
+                ),
+                "{got:?}"
+            );
+        };
+        // The inner layer (gzip, undone last) is the bomb.
+        let body = stacked(&["gzip", "zstd"], &big);
+        assert!(body.len() < LIMIT / 10);
+        too_large(decode(&body, &coded("gzip, zstd"), LIMIT), "gzip");
+        // The outer layer (gzip, undone first) decodes past the limit.
+        let body = encode("gzip", &big);
+        too_large(decode(&body, &coded("br, gzip"), LIMIT), "gzip");
+        // Just at the limit, both layers pass.
+        let body = stacked(&["gzip", "zstd"], &big[..LIMIT]);
+        let got = decode(&body, &coded("gzip, zstd"), LIMIT).unwrap();
+        assert_eq!(got.len(), LIMIT);
+    }
+
+    /// More than `MAX_CODINGS` stacked are not decoded, as a coding not
+    /// decoded here is not: a body that reads as HTML is taken as it is,
+    /// any other skipped naming the whole list.
+    #[test]
+    fn more_codings_than_max_codings_are_treated_as_an_unknown_coding() {
+        let page = html_page();
+        let codings = ["gzip", "br", "zstd"];
+        let list = codings.join(", ");
+        for n in 1..=MAX_CODINGS {
+            let body = stacked(&codings[..n], &page);
+            let got = decode(&body, &coded(&codings[..n].join(", ")), 1 << 20).unwrap();
+            assert_eq!(&got[..], &page[..], "{n}");
+        }
+        let body = stacked(&codings, &page);
+        let skipped = decode(&body, &coded(&list), 1 << 20);
+        assert!(
+            matches!(&skipped, Err(Rejection::Skip(SkipReason::Encoding(e))) if *e == list),
+            "{skipped:?}"
+        );
+        let got = decode(&page, &coded(&list), 1 << 20).unwrap();
+        assert_eq!(&got[..], &page[..]);
     }
 }
