@@ -243,31 +243,44 @@ fn page_with_coding(coding: &str, payload: Vec<u8>) -> linesift::warc::Page {
     }
 }
 
+/// The core's `max_bytes` in the Content-Encoding tests.
+const MAX_BYTES: usize = 1 << 20;
+
+/// An extractor with `max_bytes` at [`MAX_BYTES`].
+fn limited() -> Extractor {
+    Extractor::new(Options {
+        max_bytes: MAX_BYTES,
+        ..Options::default()
+    })
+}
+
+/// Extracting `page` fails as `PayloadTooLarge`, naming `coding` and the
+/// limit.
+fn assert_too_large(page: &linesift::warc::Page, ex: &Extractor, coding: &str) {
+    match page.extract(ex) {
+        Err(PageError::Payload(e @ WarcError::PayloadTooLarge { .. })) => {
+            let text = e.to_string();
+            assert!(
+                text.contains(coding) && text.contains("(max_bytes)"),
+                "{coding}: {text}"
+            );
+        }
+        other => panic!("{coding}: {other:?}"),
+    }
+}
+
 #[test]
 fn content_encoding_bombs_stop_at_max_bytes_with_an_error() {
-    const LIMIT: usize = 1 << 20;
-    let ex = Extractor::new(Options {
-        max_bytes: LIMIT,
-        ..Options::default()
-    });
+    let ex = limited();
     for coding in ["gzip", "deflate", "zstd", "br"] {
         // Just at the limit: decoded and extracted.
-        let at = page_with_coding(coding, encoded(coding, LIMIT as u64));
+        let at = page_with_coding(coding, encoded(coding, MAX_BYTES as u64));
         let doc = at.extract(&ex).unwrap_or_else(|e| panic!("{coding}: {e}"));
-        assert_eq!(doc.bytes, LIMIT as u64, "{coding}");
+        assert_eq!(doc.bytes, MAX_BYTES as u64, "{coding}");
 
         // One byte over: an error naming the coding and the limit.
-        let over = page_with_coding(coding, encoded(coding, LIMIT as u64 + 1));
-        match over.extract(&ex) {
-            Err(PageError::Payload(e @ WarcError::PayloadTooLarge { .. })) => {
-                let text = e.to_string();
-                assert!(
-                    text.contains(coding) && text.contains("(max_bytes)"),
-                    "{text}"
-                );
-            }
-            other => panic!("{coding}: {other:?}"),
-        }
+        let over = page_with_coding(coding, encoded(coding, MAX_BYTES as u64 + 1));
+        assert_too_large(&over, &ex, coding);
 
         // A bomb: 64 MiB from a few hundred KiB (gzip at its fastest level
         // manages ~200:1), refused at the limit.
@@ -281,6 +294,29 @@ fn content_encoding_bombs_stop_at_max_bytes_with_an_error() {
             ),
             "{coding}"
         );
+    }
+}
+
+/// A bomb in two stacked codings stops at `max_bytes` whichever layer
+/// decodes past it: 64 MiB gzip-compressed and that compressed again
+/// (`gzip, zstd`: the outer layer gives a few hundred KiB, the inner one
+/// the bomb), and a layer undone first that decodes past it by itself
+/// (`br, gzip`, the gzip layer 64 MiB). Just at the limit through two
+/// layers, the page is extracted.
+#[test]
+fn a_bomb_in_two_stacked_codings_stops_at_max_bytes() {
+    let ex = limited();
+    let twice = |len: u64| zstd::encode_all(&encoded("gzip", len)[..], 1).unwrap();
+    let at = page_with_coding("gzip, zstd", twice(MAX_BYTES as u64));
+    let doc = at.extract(&ex).unwrap();
+    assert_eq!(doc.bytes, MAX_BYTES as u64);
+    let bomb = twice(64 << 20);
+    assert!(bomb.len() * 100 < 64 << 20, "{}", bomb.len());
+    for (list, payload, layer) in [
+        ("gzip, zstd", bomb, "gzip"),
+        ("br, gzip", encoded("gzip", 64 << 20), "gzip"),
+    ] {
+        assert_too_large(&page_with_coding(list, payload), &ex, layer);
     }
 }
 

@@ -509,3 +509,67 @@ fn a_responses_http_date_is_its_first_date_header_that_reads() {
         assert_eq!(page.http_date.as_deref(), want, "{dates:?}");
     }
 }
+
+/// `bytes` encoded with each of `codings` in turn, the first listed
+/// applied first, as a `Content-Encoding` list reads.
+fn encoded_with(codings: &[&str], bytes: &[u8]) -> Vec<u8> {
+    codings
+        .iter()
+        .fold(bytes.to_vec(), |body, coding| match *coding {
+            "gzip" => gzip(&body),
+            "br" => {
+                let mut out = Vec::new();
+                let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+                e.write_all(&body).unwrap();
+                drop(e);
+                out
+            }
+            "zstd" => zstd::encode_all(&body[..], 3).unwrap(),
+            other => panic!("{other}"),
+        })
+}
+
+/// Stacked Content-Encodings of a response's payload are undone as the
+/// fetcher undoes them, the last listed first, whether listed in one
+/// header or in one header line each; a layer the crawler already undid
+/// (declared `gzip, br`, stored gzip-compressed or plain) is taken as
+/// undone. The page extracts as the core extracts it from the HTML.
+#[test]
+fn stacked_content_encodings_of_a_payload_are_undone() {
+    let cases: [(&[&str], &[&str]); 6] = [
+        (&["gzip, br"], &["gzip", "br"]),
+        (&["br, gzip"], &["br", "gzip"]),
+        (&["gzip", "zstd"], &["gzip", "zstd"]),
+        (&["identity, gzip", "BR"], &["gzip", "br"]),
+        (&["gzip, br"], &["gzip"]),
+        (&["gzip, br"], &[]),
+    ];
+    let extractor = Extractor::new(Options::default());
+    for (i, (lines, applied)) in cases.into_iter().enumerate() {
+        let html = page_html(i).into_bytes();
+        let head: String = lines
+            .iter()
+            .map(|l| format!("Content-Encoding: {l}\r\n"))
+            .collect();
+        let block = [
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n",
+            head.as_bytes(),
+            b"\r\n",
+            &encoded_with(applied, &html),
+        ]
+        .concat();
+        let items = read_all(raw_record("response", "stacked", &[], &block));
+        let [Item::Page(page)] = &items[..] else {
+            panic!("{lines:?}: {items:?}");
+        };
+        let want = Expected {
+            html,
+            hints: Hints {
+                url: Some("http://stacked.example/".into()),
+                charset: Some("utf-8".into()),
+                ..Hints::default()
+            },
+        };
+        check_page(&extractor, page, &want);
+    }
+}
