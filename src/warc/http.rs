@@ -230,10 +230,16 @@ pub fn decode<'a>(
         return Ok(body);
     };
     match listed(encoding) {
-        Some(codings) if codings.len() <= MAX_CODINGS => codings
-            .into_iter()
-            .rev()
-            .try_fold(body, |body, layer| undo(body, layer, limit)),
+        Some(codings) if codings.len() <= MAX_CODINGS => {
+            // Each layer with the one under it (undone next), if any.
+            let under = codings.iter().copied().rev().skip(1).map(Some);
+            codings
+                .iter()
+                .copied()
+                .rev()
+                .zip(under.chain([None]))
+                .try_fold(body, |body, (layer, under)| undo(body, layer, under, limit))
+        }
         _ if looks_like_html(&body) => Ok(body),
         _ => Err(Rejection::Skip(SkipReason::Encoding(encoding.to_string()))),
     }
@@ -243,22 +249,28 @@ pub fn decode<'a>(
 /// A gzip or zstd body without its magic bytes, a brotli one that does
 /// not decode at all and a deflate one that does not decode but reads as
 /// HTML ([`inflate`]) were already decoded by the crawler and are taken as
-/// they are. In a stack this holds layer by layer: so a deflate layer the
-/// crawler undid over another coding still applied (`gzip, deflate` stored
-/// as gzip) is not told from a damaged one, as deflate has no magic
-/// number and what lies under it is no HTML.
+/// they are. In a stack this holds layer by layer; a deflate layer over
+/// another coding (`under`, undone next) is taken as undone when it does
+/// not decode and the body starts with that coding's magic bytes
+/// (`gzip, deflate` stored as gzip only): what lies under it is no HTML.
 fn undo(
     body: Cow<'_, [u8]>,
     coding: ContentCoding,
+    under: Option<ContentCoding>,
     limit: usize,
 ) -> Result<Cow<'_, [u8]>, Rejection> {
     let name = coding.name();
     let out = match coding {
-        ContentCoding::Gzip if body.starts_with(&[0x1f, 0x8b]) => {
+        ContentCoding::Gzip if starts_with_magic(&body, coding) => {
             read_bounded(MultiGzDecoder::new(&body[..]), limit, name)
         }
-        ContentCoding::Deflate => return inflate(body, limit),
-        ContentCoding::Zstd if body.starts_with(&super::compression::ZSTD_MAGIC) => {
+        ContentCoding::Deflate => {
+            let undone = |body: &[u8]| {
+                looks_like_html(body) || under.is_some_and(|c| starts_with_magic(body, c))
+            };
+            return inflate(body, limit, undone);
+        }
+        ContentCoding::Zstd if starts_with_magic(&body, coding) => {
             let window = super::zstd::window_log_max(limit);
             let d = ::zstd::stream::read::Decoder::new(&body[..])
                 .and_then(|mut d| d.window_log_max(window).map(|()| d));
@@ -280,16 +292,31 @@ fn undo(
     out.map(Cow::Owned)
 }
 
+/// Whether `body` starts with `coding`'s magic bytes (gzip's and zstd's;
+/// brotli and deflate have none).
+fn starts_with_magic(body: &[u8], coding: ContentCoding) -> bool {
+    match coding {
+        ContentCoding::Gzip => body.starts_with(&[0x1f, 0x8b]),
+        ContentCoding::Zstd => body.starts_with(&super::compression::ZSTD_MAGIC),
+        ContentCoding::Brotli | ContentCoding::Deflate => false,
+    }
+}
+
 /// Undoes `deflate`: zlib as RFC 9110 means it, or raw deflate as some
 /// servers send it, told apart by the body's first two bytes as the
 /// fetcher tells them (`fetch::inflate::is_zlib_header`: a zlib header's
 /// check, not only its usual first byte 0x78, which a raw stream may
 /// start with too). Deflate has no magic number to tell an already decoded
 /// body by, as gzip and zstd have: when the stream does not decode to its
-/// end, a body that looks like HTML was stored decoded by the crawler and
-/// is taken as is; otherwise what decoded before the end is kept (a
-/// payload cut short), as for the other codings.
-fn inflate(body: Cow<'_, [u8]>, limit: usize) -> Result<Cow<'_, [u8]>, Rejection> {
+/// end, a body that `undone` says the crawler stored decoded (HTML, or the
+/// stream of the coding under it in a stack) is taken as is; otherwise
+/// what decoded before the end is kept (a payload cut short), as for the
+/// other codings.
+fn inflate(
+    body: Cow<'_, [u8]>,
+    limit: usize,
+    undone: impl Fn(&[u8]) -> bool,
+) -> Result<Cow<'_, [u8]>, Rejection> {
     if body.is_empty() {
         return Ok(body);
     }
@@ -298,7 +325,7 @@ fn inflate(body: Cow<'_, [u8]>, limit: usize) -> Result<Cow<'_, [u8]>, Rejection
     if complete {
         return Ok(Cow::Owned(out));
     }
-    if looks_like_html(&body) {
+    if undone(&body) {
         return Ok(body);
     }
     match out.is_empty() {
@@ -601,7 +628,9 @@ mod tests {
     /// Each layer of a stack that the crawler already undid (its magic
     /// bytes absent, or for br and deflate a body that does not decode) is
     /// taken as undone, as a single coding is: a body declared `gzip, br`
-    /// but stored only gzip-compressed, or plain, is still the page.
+    /// but stored only gzip-compressed, or plain, is still the page. A
+    /// deflate layer over gzip or zstd is taken as undone by the magic
+    /// bytes of the coding under it (`gzip, deflate` stored as gzip).
     #[test]
     fn a_layer_of_a_stack_already_undone_is_taken_as_undone() {
         let page = html_page();
@@ -613,6 +642,8 @@ mod tests {
             ("gzip, zstd", &["gzip"]),
             ("zstd, gzip", &["zstd"]),
             ("gzip, deflate", &[]),
+            ("gzip, deflate", &["gzip"]),
+            ("zstd, deflate", &["zstd"]),
             ("deflate, gzip", &["deflate"]),
         ] {
             let body = stacked(applied, &page);
