@@ -475,21 +475,32 @@ async fn enqueue_cli(names: &Names, list: &[u8], extra: &[&str]) -> (Option<i32>
     )
 }
 
-/// `linesift enqueue -` on `names`, its stdin and stderr piped, run by
-/// `sh` after `setup` (e.g. `trap '' INT`; empty for none). `exec` keeps
-/// the shell's pid, so signals sent to the child reach enqueue.
-fn enqueue_from_stdin(names: &Names, setup: &str) -> tokio::process::Child {
+/// `linesift enqueue -` on `names` through `amqp_url`, its stdin and
+/// stderr piped, run by `sh` after `setup` (e.g. `trap '' INT`; empty for
+/// none). `exec` keeps the shell's pid, so signals sent to the child
+/// reach enqueue.
+fn enqueue_from_stdin(names: &Names, amqp_url: &str, setup: &str) -> tokio::process::Child {
     tokio::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{setup}\nexec \"$0\" enqueue - --delivery-limit 3"))
         .arg(env!("CARGO_BIN_EXE_linesift"))
-        .env("AMQP_URL", AMQP)
+        .env("AMQP_URL", amqp_url)
         .env("LINESIFT_PREFIX", names.tasks.trim_end_matches(".tasks"))
         .stdin(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .expect("spawn enqueue")
+}
+
+/// Sends `child` SIGINT, as Ctrl-C does.
+fn interrupt(child: &tokio::process::Child) {
+    let pid = child.id().expect("pid").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill -INT");
+    assert!(sent.success());
 }
 
 /// Waits (20 s at most) until `queue` holds at least `n` ready messages.
@@ -535,7 +546,7 @@ async fn a_refused_list_stops_enqueue_where_it_can_resume() {
         .map(|i| format!("http://a.example/{i}\n"))
         .collect();
     let (first, rest) = list.split_at(list.match_indices('\n').nth(999).unwrap().0 + 1);
-    let mut child = enqueue_from_stdin(&names, "");
+    let mut child = enqueue_from_stdin(&names, AMQP, "");
     let mut stdin = child.stdin.take().expect("stdin");
     // A whole window (1,000 lines) goes out and is confirmed at once.
     stdin.write_all(first.as_bytes()).await.expect("write");
@@ -579,18 +590,13 @@ async fn ctrl_c_stops_enqueue_where_it_can_resume() {
     let (conn, ch, _sink) = setup(&names).await;
     let list: String = (0..15).map(|i| format!("http://a.example/{i}\n")).collect();
     let (first, _) = list.split_at(list.match_indices('\n').nth(9).unwrap().0 + 1);
-    let mut child = enqueue_from_stdin(&names, "");
+    let mut child = enqueue_from_stdin(&names, AMQP, "");
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(first.as_bytes()).await.expect("write");
     stdin.flush().await.expect("flush");
     // Less than a window: published, their confirms not yet waited for.
     wait_for_ready(&ch, &names.tasks, 10, "the first lines never arrived").await;
-    let pid = child.id().expect("pid").to_string();
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .expect("kill -INT");
-    assert!(killed.success());
+    interrupt(&child);
     let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output())
         .await
         .expect("enqueue ends on Ctrl-C with its stdin still open")
@@ -616,6 +622,64 @@ async fn ctrl_c_stops_enqueue_where_it_can_resume() {
         .await
         .expect("passive declare");
     assert_eq!(queued, 15);
+    teardown(conn, &ch, &names).await;
+}
+
+/// A second Ctrl-C while the confirms of an interrupted run are waited
+/// for (none comes: the proxy holds the publishes back) ends the run at
+/// once, killed by SIGINT, saying how far the list is known to have got,
+/// instead of after the 10 s wait. The second press is sent only once the
+/// first has been taken (its line printed): two sent together may arrive
+/// as one signal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_ctrl_c_ends_enqueue_at_once() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let names = Names::with_prefix(&unique("interrupt-again"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let proxy = Proxy::start(&names.tasks).await;
+    let mut child = enqueue_from_stdin(&names, &proxy.url(), "");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"http://a.example/1\nhttp://a.example/2\n")
+        .await
+        .expect("write");
+    stdin.flush().await.expect("flush");
+    proxy.held().await;
+    interrupt(&child);
+    let mut stderr = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let mut said = String::new();
+    let taken = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = stderr.next_line().await.expect("stderr") {
+            said += &line;
+            said.push('\n');
+            if line.contains("Ctrl-C again stops at once") {
+                return true;
+            }
+        }
+        false
+    });
+    assert!(taken.await.expect("the first Ctrl-C is taken"), "{said}");
+    interrupt(&child);
+    // Well within the 10 s that the confirms are waited for.
+    let status = tokio::time::timeout(Duration::from_secs(8), child.wait())
+        .await
+        .expect("enqueue ends at once on a second Ctrl-C")
+        .expect("wait");
+    while let Some(line) = stderr.next_line().await.expect("stderr") {
+        said += &line;
+        said.push('\n');
+    }
+    drop(stdin);
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(2),
+        "{said}"
+    );
+    assert!(
+        said.contains("nothing enqueued: interrupted again before the confirms still awaited came"),
+        "{said}"
+    );
+    drop(proxy);
     teardown(conn, &ch, &names).await;
 }
 
@@ -692,7 +756,7 @@ async fn enqueue_started_with_sigint_ignored_keeps_it_ignored() {
     use tokio::io::AsyncWriteExt;
     let names = Names::with_prefix(&unique("ignored"));
     let (conn, ch, _sink) = setup(&names).await;
-    let mut child = enqueue_from_stdin(&names, "trap '' INT");
+    let mut child = enqueue_from_stdin(&names, AMQP, "trap '' INT");
     let mut stdin = child.stdin.take().expect("stdin");
     stdin
         .write_all(b"http://a.example/1\nhttp://a.example/2\n")
@@ -701,12 +765,7 @@ async fn enqueue_started_with_sigint_ignored_keeps_it_ignored() {
     stdin.flush().await.expect("flush");
     // Connected and publishing: its first tasks are in the queue.
     wait_for_ready(&ch, &names.tasks, 2, "never published").await;
-    let pid = child.id().expect("pid").to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .expect("kill -INT");
-    assert!(sent.success());
+    interrupt(&child);
     tokio::time::sleep(Duration::from_millis(300)).await;
     stdin
         .write_all(b"http://a.example/3\n")

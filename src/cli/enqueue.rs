@@ -3,12 +3,13 @@
 //! with publisher confirms, streaming the list. Prints how many were
 //! confirmed; bad lines are reported by number and skipped (exit 1); a run
 //! the broker stops says how far it got and how to resume (`--skip`,
-//! exit 2); so does one stopped by Ctrl-C, once the tasks it published are
-//! confirmed or 10 s have passed, and then dies by SIGINT as it would
-//! uncaught (a shell reports 130 and a loop running it stops; exit 0 if
-//! the list had been read to its end and all of it was confirmed after
-//! all). A second Ctrl-C during that wait ends the run at once (by SIGINT
-//! too), saying how far the list is known to have got.
+//! exit 2); so does one stopped by Ctrl-C (which says at once that it
+//! waits), once the tasks it published are confirmed or 10 s have passed,
+//! and then dies by SIGINT as it would uncaught (a shell reports 130 and a
+//! loop running it stops; exit 0 if the list had been read to its end and
+//! all of it was confirmed after all). A second Ctrl-C during that wait
+//! ends the run at once (by SIGINT too), saying how far the list is known
+//! to have got.
 
 use super::worker::QueueArgs;
 use anyhow::Context;
@@ -100,13 +101,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             lines: args.skip,
             ..Progress::default()
         });
+        // Said at once: the wait for the confirms may take all its 10 s.
+        let interrupted = async {
+            pressed(1).await;
+            eprintln!(
+                "linesift enqueue: {list}: interrupted: stopping once the tasks published are \
+                 confirmed ({} s at most); Ctrl-C again stops at once",
+                enqueue::INTERRUPTED_CONFIRM_WAIT.as_secs()
+            );
+        };
         let run = enqueue::enqueue_lines(
             &queue,
             BufReader::with_capacity(1 << 16, input),
             kind,
             args.skip,
             bad,
-            pressed(1),
+            interrupted,
             |progress| known.set(progress),
         );
         tokio::select! {
