@@ -174,10 +174,21 @@ async fn count_presses(count: tokio::sync::watch::Sender<u32>) -> std::convert::
     if super::interrupt::sigint_ignored() {
         return std::future::pending().await;
     }
+    // One stream for the whole run, so a press is counted whenever it
+    // comes. A `ctrl_c()` made anew after each press completes only on a
+    // press after its first poll: one that tokio delivered in between
+    // would be lost (not fatal: the handler stays). Made in the same poll
+    // as the last one completed, on the one thread whose runtime delivers
+    // signals, none could be; but that is how tokio works, not a promise.
+    #[cfg(unix)]
+    let presses = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt());
+    #[cfg(not(unix))]
+    let presses = tokio::signal::windows::ctrl_c();
+    let Ok(mut presses) = presses else {
+        return std::future::pending().await;
+    };
     loop {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
+        presses.recv().await;
         count.send_modify(|n| *n += 1);
     }
 }
