@@ -536,19 +536,25 @@ async fn enqueue_skips_bad_lines_by_number() {
 /// The broker refuses part of a list (the task queue deleted while the
 /// list streams in from stdin; a full queue is refused alike): enqueue
 /// stops, says how many tasks were confirmed and which `--skip` resumes
-/// after them, and the resumed run enqueues exactly the rest.
+/// after them, and the resumed run enqueues exactly the rest. The count
+/// of bad lines skipped takes in those of the refused window too (line
+/// 1002 here): every one reported.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_list_stops_enqueue_where_it_can_resume() {
     use tokio::io::AsyncWriteExt;
     let names = Names::with_prefix(&unique("resume"));
     let (conn, ch, _sink) = setup(&names).await;
-    let list: String = (0..1005)
-        .map(|i| format!("http://a.example/{i}\n"))
+    let url = |i| format!("http://a.example/{i}\n");
+    let list: String = std::iter::once("not a URL\n".to_string())
+        .chain((0..1000).map(url))
+        .chain(std::iter::once("/data/x.warc.gz\n".to_string()))
+        .chain((1000..1005).map(url))
         .collect();
-    let (first, rest) = list.split_at(list.match_indices('\n').nth(999).unwrap().0 + 1);
+    let (first, rest) = list.split_at(list.match_indices('\n').nth(1000).unwrap().0 + 1);
     let mut child = enqueue_from_stdin(&names, AMQP, "");
     let mut stdin = child.stdin.take().expect("stdin");
-    // A whole window (1,000 lines) goes out and is confirmed at once.
+    // A whole window (1,000 tasks, on 1,001 lines) goes out and is
+    // confirmed at once.
     stdin.write_all(first.as_bytes()).await.expect("write");
     wait_for_ready(&ch, &names.tasks, 1000, "first window never arrived").await;
     ch.queue_delete(names.tasks.as_str().into(), QueueDeleteOptions::default())
@@ -564,13 +570,16 @@ async fn a_refused_list_stops_enqueue_where_it_can_resume() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains(
-            "stopped after 1000 task(s) confirmed: lines 1 to 1000 are done; resume with --skip 1000"
+            "stopped after 1000 task(s) confirmed: lines 1 to 1001 are done; resume with --skip 1001"
         ),
         "{stderr}"
     );
-    let (code, stderr) = enqueue_cli(&names, list.as_bytes(), &["--skip", "1000"]).await;
-    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("line 1002: not a URL"), "{stderr}");
+    assert!(stderr.contains("2 bad line(s) skipped"), "{stderr}");
+    let (code, stderr) = enqueue_cli(&names, list.as_bytes(), &["--skip", "1001"]).await;
+    assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("5 task(s) confirmed"), "{stderr}");
+    assert!(stderr.contains("1 bad line(s) skipped"), "{stderr}");
     let queued = topology::ready_count(&ch, &names.tasks)
         .await
         .expect("passive declare");

@@ -1,15 +1,16 @@
 //! `linesift enqueue`: publish tasks from a list (URLs, WARC files, or
 //! `path offset length` WARC records; `-` reads stdin) to the task queue,
 //! with publisher confirms, streaming the list. Prints how many were
-//! confirmed; bad lines are reported by number and skipped (exit 1); a run
-//! the broker stops says how far it got and how to resume (`--skip`,
-//! exit 2); so does one stopped by Ctrl-C (which says at once that it
-//! waits), once the tasks it published are confirmed or 10 s have passed,
-//! and then dies by SIGINT as it would uncaught (a shell reports 130 and a
-//! loop running it stops; exit 0 if the list had been read to its end and
-//! all of it was confirmed after all). A second Ctrl-C during that wait
-//! ends the run at once (by SIGINT too), saying how far the list is known
-//! to have got.
+//! confirmed; bad lines are reported by number and skipped, and counted
+//! at the end however the run ends (exit 1); a run the broker stops (a
+//! refusal, a dropped connection) says how far it got and how to resume
+//! (`--skip`, exit 2); so does one stopped by Ctrl-C (which says at once
+//! that it waits), once the tasks it published are confirmed or 10 s have
+//! passed, and then dies by SIGINT as it would uncaught (a shell reports
+//! 130 and a loop running it stops; exit 0 if the list had been read to
+//! its end and all of it was confirmed after all). A second Ctrl-C during
+//! that wait ends the run at once (by SIGINT too), saying how far the
+//! list is known to have got.
 
 use super::worker::QueueArgs;
 use anyhow::Context;
@@ -59,10 +60,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let names = args.queue.names();
     let amqp_url = args.queue.amqp_url()?;
     let list = args.list.as_str();
-    let mut reported = 0;
+    // Counted as they are reported, not as their windows are confirmed:
+    // a run a refusal or Ctrl-C stops counts those of its last window too.
+    let reported = Cell::new(0);
     let bad = |e: enqueue::LineError| {
-        reported += 1;
-        if reported <= REPORTED {
+        reported.set(reported.get() + 1);
+        if reported.get() <= REPORTED {
             eprintln!("linesift enqueue: {list}: {e} (skipped)");
         }
     };
@@ -126,9 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     progress: known.get(),
                     source: EnqueueError::InterruptedAgain,
                 };
-                let stopped = anyhow::Error::new(stopped).context(list.to_string());
-                eprintln!("linesift: {stopped:#}");
-                super::interrupt::die_by_interrupt();
+                die_interrupted(list, reported.get(), stopped);
             }
             never = count_presses(count) => match never {},
         }
@@ -145,25 +146,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 EnqueueError::Interrupted | EnqueueError::InterruptedAgain
             ) =>
         {
-            // The line a dropped connection prints, with its cause.
-            let stopped = anyhow::Error::new(stopped).context(list.to_string());
-            eprintln!("linesift: {stopped:#}");
-            super::interrupt::die_by_interrupt();
+            die_interrupted(list, reported.get(), stopped)
         }
-        Err(stopped) => return Err(anyhow::Error::new(stopped).context(list.to_string())),
+        // Refused, or the connection dropped: main prints it.
+        Err(stopped) => {
+            say_skipped(list, reported.get());
+            return Err(anyhow::Error::new(stopped).context(list.to_string()));
+        }
     };
     eprintln!(
         "linesift enqueue: {} task(s) confirmed on {}",
         progress.confirmed, names.tasks
     );
-    if progress.skipped > 0 {
-        eprintln!(
-            "linesift enqueue: {list}: {} bad line(s) skipped",
-            progress.skipped
-        );
-        return Ok(ExitCode::from(1));
+    say_skipped(list, reported.get());
+    Ok(match reported.get() {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    })
+}
+
+/// How many bad lines of `list` were reported, if any.
+fn say_skipped(list: &str, bad: usize) {
+    if bad > 0 {
+        eprintln!("linesift enqueue: {list}: {bad} bad line(s) skipped");
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// Ends a run stopped by Ctrl-C: the bad lines it reported, the line a
+/// dropped connection prints (with its cause), then death by SIGINT.
+fn die_interrupted(list: &str, bad: usize, stopped: Stopped) -> ! {
+    say_skipped(list, bad);
+    let stopped = anyhow::Error::new(stopped).context(list.to_string());
+    eprintln!("linesift: {stopped:#}");
+    super::interrupt::die_by_interrupt();
 }
 
 /// Counts Ctrl-C presses on `count`; never returns (pending for good if

@@ -164,8 +164,6 @@ pub struct Progress {
     /// Lines of the list settled: each one's task confirmed, or the line
     /// skipped (blank, comment, bad). A stopped run resumes after them.
     pub lines: usize,
-    /// Bad lines skipped.
-    pub skipped: usize,
 }
 
 /// A list that stopped part way, and how far it is known to have got
@@ -194,7 +192,8 @@ fn stopped_at(progress: &Progress) -> String {
 /// Streams a list into the task queue: one line at a time, published in
 /// confirmed windows of [`WINDOW`], so memory stays small for lists of
 /// any length. The first `skip` lines are passed over (to resume a
-/// stopped run). Bad lines go to `bad` and are skipped.
+/// stopped run). Bad lines go to `bad` (to count as well as report)
+/// and are skipped.
 ///
 /// When `interrupt` resolves (Ctrl-C), reading stops; the tasks already
 /// published are waited for, at most [`INTERRUPTED_CONFIRM_WAIT`], and
@@ -240,7 +239,6 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     let mut interrupted: Option<Instant> = None;
     while !ended && interrupted.is_none() {
         let mut pending = Vec::with_capacity(WINDOW);
-        let mut skipped = 0;
         // The lines read whose fate is settled once `pending` is
         // confirmed: all read, less one whose publish was interrupted.
         let mut read_to = number;
@@ -280,10 +278,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
                     pending.push((number, published.map_err(|e| stop(progress)(e.into()))?));
                 }
                 Ok(None) => {}
-                Err(e) => {
-                    skipped += 1;
-                    bad(e);
-                }
+                Err(e) => bad(e),
             }
             read_to = number;
         }
@@ -324,7 +319,6 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
         if let Some(e) = refused {
             return Err(stop(progress)(e.into()));
         }
-        progress.skipped += skipped;
         if !unconfirmed {
             progress.lines = progress.lines.max(read_to);
             settled(progress);
