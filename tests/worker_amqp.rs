@@ -320,12 +320,7 @@ async fn sigterm_drains_in_flight_tasks_and_exits_zero() {
         .expect("spawn worker");
     // Wait until the first page is being fetched, then ask it to stop.
     requested(&server, 1).await;
-    let pid = child.id().expect("pid").to_string();
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill");
-    assert!(killed.success());
+    signal(&child, "TERM");
     let status = tokio::time::timeout(Duration::from_secs(15), child.wait())
         .await
         .expect("exit within the drain deadline")
@@ -493,13 +488,13 @@ fn enqueue_from_stdin(names: &Names, amqp_url: &str, setup: &str) -> tokio::proc
         .expect("spawn enqueue")
 }
 
-/// Sends `child` SIGINT, as Ctrl-C does.
-fn interrupt(child: &tokio::process::Child) {
+/// Sends `child` the signal `name` (`INT`, as Ctrl-C does; `TERM`).
+fn signal(child: &tokio::process::Child, name: &str) {
     let pid = child.id().expect("pid").to_string();
     let sent = std::process::Command::new("kill")
-        .args(["-INT", &pid])
+        .args([&format!("-{name}"), &pid])
         .status()
-        .expect("kill -INT");
+        .expect("kill");
     assert!(sent.success());
 }
 
@@ -605,7 +600,7 @@ async fn ctrl_c_stops_enqueue_where_it_can_resume() {
     stdin.flush().await.expect("flush");
     // Less than a window: published, their confirms not yet waited for.
     wait_for_ready(&ch, &names.tasks, 10, "the first lines never arrived").await;
-    interrupt(&child);
+    signal(&child, "INT");
     let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output())
         .await
         .expect("enqueue ends on Ctrl-C with its stdin still open")
@@ -648,14 +643,15 @@ async fn a_second_ctrl_c_ends_enqueue_at_once() {
     let proxy = Proxy::start(&names.tasks).await;
     let mut child = enqueue_from_stdin(&names, &proxy.url(), "");
     let mut stdin = child.stdin.take().expect("stdin");
+    let mut stderr = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
     stdin
-        .write_all(b"http://a.example/1\nhttp://a.example/2\n")
+        .write_all(b"http://a.example/1\n")
         .await
         .expect("write");
     stdin.flush().await.expect("flush");
+    // Its publish held back, the stdin still open: no confirm will come.
     proxy.held().await;
-    interrupt(&child);
-    let mut stderr = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
+    signal(&child, "INT");
     let mut said = String::new();
     let taken = tokio::time::timeout(Duration::from_secs(20), async {
         while let Some(line) = stderr.next_line().await.expect("stderr") {
@@ -668,7 +664,7 @@ async fn a_second_ctrl_c_ends_enqueue_at_once() {
         false
     });
     assert!(taken.await.expect("the first Ctrl-C is taken"), "{said}");
-    interrupt(&child);
+    signal(&child, "INT");
     // Well within the 10 s that the confirms are waited for.
     let status = tokio::time::timeout(Duration::from_secs(8), child.wait())
         .await
@@ -774,7 +770,7 @@ async fn enqueue_started_with_sigint_ignored_keeps_it_ignored() {
     stdin.flush().await.expect("flush");
     // Connected and publishing: its first tasks are in the queue.
     wait_for_ready(&ch, &names.tasks, 2, "never published").await;
-    interrupt(&child);
+    signal(&child, "INT");
     tokio::time::sleep(Duration::from_millis(300)).await;
     stdin
         .write_all(b"http://a.example/3\n")
