@@ -96,7 +96,7 @@ fn decode_error(e: DecodeError, url: &str) -> FetchError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::fetch::decode::tests::{gzip, skippable, zstd};
 
@@ -181,7 +181,7 @@ mod tests {
     }
 
     /// A response with `Content-Encoding: coding` and this body.
-    fn coded(coding: &'static str, body: Vec<u8>) -> Response {
+    pub(in crate::fetch) fn coded(coding: &'static str, body: Vec<u8>) -> Response {
         Response::from(
             hyper::Response::builder()
                 .header(reqwest::header::CONTENT_ENCODING, coding)

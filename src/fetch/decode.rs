@@ -222,6 +222,9 @@ pub struct Decoder {
     complete: bool,
     /// The stream's end was reached (anything after it is ignored).
     ended: bool,
+    /// The fault a step met, given by every pull from the one after the
+    /// output decoded before it (see [`pull`](Self::pull)).
+    fault: Option<DecodeError>,
     /// The buffer of the last pull, kept when its output was copied out.
     spare: Vec<u8>,
 }
@@ -245,6 +248,7 @@ impl Decoder {
             full: false,
             complete: true,
             ended: false,
+            fault: None,
             spare: Vec::new(),
         })
     }
@@ -271,19 +275,34 @@ impl Decoder {
     /// Decodes into one piece until it is full or the input is used up,
     /// member after member: a body of many tiny gzip members or zstd
     /// frames comes out in full pieces, not one tiny piece each.
+    ///
+    /// A fault (a damaged member after a good one, a bad block) met with
+    /// output in hand comes from the next pull, and from every one after
+    /// it: what decoded before it goes out first. Whether it did must not
+    /// hang on where the body's chunks or the pieces happened to end (a
+    /// fault in a later chunk came after the output anyway), so a caller
+    /// that stops at a limit reached before the fault keeps the body up to
+    /// its limit however the bytes came.
     pub fn pull(&mut self) -> Result<Option<Bytes>, DecodeError> {
         let mut out = std::mem::take(&mut self.spare);
         out.clear();
         out.reserve_exact(PIECE);
-        while !self.ended
+        while self.fault.is_none()
+            && !self.ended
             && out.len() < out.capacity()
             && (self.pos < self.input.len() || self.full)
         {
-            if !self.step(&mut out)? {
-                break;
+            match self.step(&mut out) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => self.fault = Some(e),
             }
         }
-        Ok(self.piece(out))
+        match (self.piece(out), &self.fault) {
+            (Some(piece), _) => Ok(Some(piece)),
+            (None, Some(fault)) => Err(fault.clone()),
+            (None, None) => Ok(None),
+        }
     }
 
     /// One step of the decompressor into `out`'s spare capacity: whether
@@ -966,28 +985,39 @@ pub(super) mod tests {
     /// As [`decode`], through a [`Stack`] of `codings` (listed in the
     /// order applied): the output, or the first error.
     fn decode_stack(codings: &[Coding], body: &[u8], size: usize) -> Result<Vec<u8>, DecodeError> {
-        let Some(mut stack) = Stack::new(codings)? else {
-            return Ok(body.to_vec());
-        };
+        let (out, end) = run_stack(codings, body.chunks(size));
+        end.map(|()| out)
+    }
+
+    /// Feeds `chunks` to a [`Stack`] of `codings`, pulling everything:
+    /// what came out, and how the body ended (Ok, or the first error).
+    fn run_stack<'a>(
+        codings: &[Coding],
+        chunks: impl IntoIterator<Item = &'a [u8]>,
+    ) -> (Vec<u8>, Result<(), DecodeError>) {
         let mut out = Vec::new();
-        let mut chunks = body.chunks(size);
-        loop {
-            match stack.pull()? {
-                Pulled::Piece(piece) => {
+        let mut chunks = chunks.into_iter();
+        let mut stack = match Stack::new(codings) {
+            Ok(Some(stack)) => stack,
+            Ok(None) => return (chunks.flatten().copied().collect(), Ok(())),
+            Err(e) => return (out, Err(e)),
+        };
+        let end = loop {
+            match stack.pull() {
+                Ok(Pulled::Piece(piece)) => {
                     assert!(piece.len() <= PIECE);
                     out.extend_from_slice(&piece);
                 }
-                Pulled::Busy => {}
-                Pulled::End => return Ok(out),
-                Pulled::Input => match chunks.next() {
+                Ok(Pulled::Busy) => {}
+                Ok(Pulled::End) => break Ok(()),
+                Ok(Pulled::Input) => match chunks.next() {
                     Some(chunk) => stack.push(Bytes::copy_from_slice(chunk)),
-                    None => {
-                        stack.finish()?;
-                        return Ok(out);
-                    }
+                    None => break stack.finish(),
                 },
+                Err(e) => break Err(e),
             }
-        }
+        };
+        (out, end)
     }
 
     fn headers(values: &[&'static str]) -> HeaderMap {
@@ -1387,6 +1417,27 @@ pub(super) mod tests {
         (e.finish().unwrap(), header)
     }
 
+    /// A deflate block of the reserved type (`BTYPE` 11), the last: no
+    /// inflater takes it.
+    const BAD_BLOCK: [u8; 4] = [0x07, 0, 0, 0];
+
+    /// `member`, a gzip member whose header is `header` bytes long, with
+    /// its first deflate block made [`BAD_BLOCK`]: a whole, valid header
+    /// and data that does not inflate.
+    pub(in crate::fetch) fn with_bad_block(member: &[u8], header: usize) -> Vec<u8> {
+        [&member[..header], &BAD_BLOCK[..], &member[header + 1..]].concat()
+    }
+
+    /// `bytes` as one zstd frame whose first block is of the reserved type
+    /// (RFC 8878 §3.1.1.2.2): a whole header zstd takes, and data it does
+    /// not.
+    fn zstd_with_bad_block(bytes: &[u8]) -> Vec<u8> {
+        let mut frame = zstd(bytes);
+        let header = zstd_header_len(&[frame[0], frame[1], frame[2], frame[3], frame[4]]);
+        frame[header] |= 3 << 1;
+        frame
+    }
+
     /// A further gzip member whose header came whole but whose data was
     /// cut (a close-delimited response cut by the network) is cut short,
     /// not the end of the body: only a header cut short may be trailing
@@ -1454,23 +1505,19 @@ pub(super) mod tests {
         let mut bad_crc_header = crc_header.clone();
         bad_crc_header[10] ^= 1;
         let plain = gzip(b"<p>second</p>");
-        let bad_data = [0x07, 0, 0, 0];
-        let with_bad_data = |member: &[u8], header: usize| {
-            [&member[..header], &bad_data[..], &member[header + 1..]].concat()
-        };
         let damaged = [
-            with_bad_data(&plain, 10),
-            with_bad_data(&fields, fields_header),
-            member(&crc_header, &bad_data, b""),
+            with_bad_block(&plain, 10),
+            with_bad_block(&fields, fields_header),
+            member(&crc_header, &BAD_BLOCK, b""),
         ];
-        let mut bad_method = with_bad_data(&plain, 10);
+        let mut bad_method = with_bad_block(&plain, 10);
         bad_method[2] = 7;
-        let mut reserved_flag = with_bad_data(&plain, 10);
+        let mut reserved_flag = with_bad_block(&plain, 10);
         reserved_flag[3] = 0x20;
         let junk = [
             bad_method,
             reserved_flag,
-            member(&bad_crc_header, &bad_data, b""),
+            member(&bad_crc_header, &BAD_BLOCK, b""),
         ];
         for (second, expected_damaged) in damaged
             .iter()
@@ -1587,9 +1634,7 @@ pub(super) mod tests {
         let (small_window, wide_window) = ((20 - 10) << 3, (24 - 10) << 3);
         let mut bad_descriptor = frame(small_window, reserved);
         bad_descriptor[4] |= 0x08;
-        let mut made = zstd(b"<p>second</p>");
-        let header = zstd_header_len(&[made[0], made[1], made[2], made[3], made[4]]);
-        made[header] |= reserved << 1;
+        let made = zstd_with_bad_block(b"<p>second</p>");
         let with_x = [&page[..], b"x"].concat();
         for (second, expected) in [
             (frame(small_window, raw), Ok(with_x.clone())),
@@ -1610,6 +1655,119 @@ pub(super) mod tests {
                     got == expected,
                     "{second:x?} {size}: {:?}",
                     got.map(|o| o.len())
+                );
+            }
+        }
+    }
+
+    /// `body` cut at `cuts`, in order.
+    fn split<'a>(body: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+        let mut from = 0;
+        let mut chunks: Vec<&[u8]> = cuts
+            .iter()
+            .map(|&at| {
+                let chunk = &body[from..at];
+                from = at;
+                chunk
+            })
+            .collect();
+        chunks.push(&body[from..]);
+        chunks
+    }
+
+    /// Where to cut `body` in two: everywhere, or for a long body at
+    /// about 1,500 points spread over it (each cut decodes it all again).
+    fn cut_points(body: &[u8]) -> impl Iterator<Item = usize> {
+        (0..=body.len()).step_by((body.len() / 1500).max(1))
+    }
+
+    /// A fault met after output (a damaged gzip member or zstd frame after
+    /// a good one, a member whose CRC is wrong, inside a stack or outside)
+    /// comes after all the output before it, however the body is split
+    /// into chunks: cut in two at every point, in three at many, or whole.
+    /// It used to take with it the output decoded in the pull that met it,
+    /// so what came out hung on where the chunks and pieces ended.
+    #[test]
+    fn output_before_a_fault_comes_out_however_the_body_is_split() {
+        use Coding::{Gzip, Zstd};
+        let page = page();
+        let small = &page[..10_000];
+        let second = b"<p>second</p>".as_slice();
+        let bad_member = with_bad_block(&gzip(second), 10);
+        let mut bad_crc = gzip(second);
+        let at = bad_crc.len() - 8;
+        bad_crc[at] ^= 1;
+        let cases = [
+            (
+                &[Gzip][..],
+                [gzip(small), bad_member.clone()].concat(),
+                small.to_vec(),
+                "gzip",
+            ),
+            (
+                &[Gzip],
+                [gzip(small), bad_crc].concat(),
+                [small, second].concat(),
+                "gzip",
+            ),
+            (
+                &[Zstd],
+                [zstd(small), zstd_with_bad_block(second)].concat(),
+                small.to_vec(),
+                "zstd",
+            ),
+            // More than a piece before the fault: it comes with the last.
+            (
+                &[Gzip],
+                [gzip(&page), bad_member.clone()].concat(),
+                page.clone(),
+                "gzip",
+            ),
+            // The fault in the inner stream, and in the outer one.
+            (
+                &[Gzip, Gzip],
+                gzip(&[gzip(small), bad_member].concat()),
+                small.to_vec(),
+                "gzip",
+            ),
+            (
+                &[Gzip, Zstd],
+                [zstd(&gzip(small)), zstd_with_bad_block(second)].concat(),
+                small.to_vec(),
+                "zstd",
+            ),
+        ];
+        // A small xorshift: the same three-way cuts on every run.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut random = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % below as u64).unwrap()
+        };
+        for (codings, body, out, coding) in cases {
+            let whole = run_stack(codings, [&body[..]]);
+            assert!(
+                whole.0 == out
+                    && matches!(&whole.1, Err(DecodeError::Corrupt { coding: c, .. }) if *c == coding),
+                "{codings:?}: {} bytes out of {}, {:?}",
+                whole.0.len(),
+                out.len(),
+                whole.1
+            );
+            let twos = cut_points(&body).map(|at| vec![at]);
+            let threes = (0..300).map(|_| {
+                let (a, b) = (random(body.len() + 1), random(body.len() + 1));
+                vec![a.min(b), a.max(b)]
+            });
+            for cuts in twos.chain(threes) {
+                let got = run_stack(codings, split(&body, &cuts));
+                assert!(
+                    got == whole,
+                    "{codings:?} cut at {cuts:?}: {} bytes out of {}, {:?}",
+                    got.0.len(),
+                    out.len(),
+                    got.1
                 );
             }
         }

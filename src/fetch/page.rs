@@ -193,3 +193,41 @@ fn finish(page: PageStream<'_>, bytes: u64) -> Result<Document, crate::extract::
         page.finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::Options;
+    use crate::fetch::body::tests::coded;
+    use crate::fetch::decode::tests::{gzip, page, with_bad_block};
+
+    /// A gzip body of a good member then a damaged one, in one chunk: a
+    /// limit reached inside the good member's output keeps the body up to
+    /// it, flagged truncated, as a body cut past the limit would be; one
+    /// the good output does not pass (reached exactly, as a body cut right
+    /// there fails too, or not reached) leaves the damage reported. The
+    /// good member's output used to go with the damage, and the page fail
+    /// whatever its limit.
+    #[tokio::test]
+    async fn a_limit_reached_before_a_damaged_member_keeps_the_body_to_it() {
+        let page = page();
+        let good = &page[..20_000];
+        let body = [gzip(good), with_bad_block(&gzip(b"<p>second</p>"), 10)].concat();
+        let extractor = Extractor::new(Options::default());
+        for (max_body, expected) in [
+            (10_000, Ok((10_000, true))),
+            (19_999, Ok((19_999, true))),
+            (20_000, Err("http")),
+            (30_000, Err("http")),
+        ] {
+            let mut response = coded("gzip", body.clone());
+            let mut stream = extractor.stream(Hints::default());
+            let limit = BodyLimit {
+                max_body,
+                oversize: Oversize::Truncate,
+            };
+            let got = stream_body(&mut response, &mut stream, limit, "http://example.org/").await;
+            assert_eq!(got.map_err(|e| e.kind()), expected, "{max_body}");
+        }
+    }
+}
