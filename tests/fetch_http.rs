@@ -385,6 +385,43 @@ async fn a_broken_deflate_body_fails_as_a_broken_gzip_body_does() {
     );
 }
 
+/// A stacked body (`br, gzip`) whose inner brotli stream is cut short
+/// where its outer gzip member ends: with a Content-Length the body came
+/// whole, and the brotli stream was cut before it was compressed, a
+/// permanent `http` error; ending at the connection's close, the network
+/// may have cut it right after that member, a transient `connect` error
+/// (a page cut so used to fail for good).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_inner_stream_cut_at_a_close_delimited_body_s_end_is_transient() {
+    let inner = brotli(article("Cut news", 20).as_bytes());
+    let body = gzip(&inner[..inner.len() / 2]);
+    let srv = server(move |r| {
+        let headers = [
+            ("Content-Type", "text/html"),
+            ("Content-Encoding", "br, gzip"),
+        ];
+        if r.path == "/length" {
+            return response("200 OK", &headers, &body);
+        }
+        let mut bytes =
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br, gzip\r\n\r\n"
+                .to_vec();
+        bytes.extend_from_slice(&body);
+        vec![Step::Send(bytes), Step::Close]
+    })
+    .await;
+    let mut kinds = Vec::new();
+    for path in ["/length", "/close"] {
+        let e = one_try_fetcher()
+            .fetch(&srv.url(path))
+            .await
+            .expect_err(path);
+        assert!(e.to_string().contains("br "), "{path}: {e}");
+        kinds.push((e.kind(), e.is_transient()));
+    }
+    assert_eq!(kinds, [("http", false), ("connect", true)]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redirect_chain_reports_the_final_url() {
     let srv = server(|r| match r.path.as_str() {

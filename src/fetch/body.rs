@@ -15,10 +15,11 @@
 //! task's deadline must still be able to end it.
 
 use super::client::classify;
-use super::decode::{Coding, DecodeError, Pulled, Stack};
+use super::decode::{Coding, DecodeError, Framing, Pulled, Stack};
 use super::error::FetchError;
 use hyper::body::Bytes;
-use reqwest::Response;
+use reqwest::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
+use reqwest::{Response, Version};
 
 /// A response's body, read chunk by chunk.
 pub struct Body<'a> {
@@ -32,7 +33,9 @@ impl<'a> Body<'a> {
     /// The body of `response` (fetched from `url`, for errors).
     pub fn new(response: &'a mut Response, url: &'a str) -> Result<Self, FetchError> {
         let decoder = match Coding::applied(response.headers()) {
-            Some(codings) => Stack::new(&codings).map_err(|e| decode_error(e, url))?,
+            Some(codings) => {
+                Stack::new(&codings, framing(response)).map_err(|e| decode_error(e, url))?
+            }
             None => None,
         };
         Ok(Body {
@@ -74,6 +77,35 @@ impl<'a> Body<'a> {
                 }
             }
         }
+    }
+}
+
+/// How the response's body ends (RFC 9112 §6.3): HTTP/2 and later by
+/// its stream's end; HTTP/1 by chunking when `Transfer-Encoding` ends
+/// with `chunked`, else (another transfer coding, read to the close) by
+/// the connection's close; without `Transfer-Encoding`, by
+/// `Content-Length` when there is one, else by the close. hyper checks
+/// the delimited ones: a body cut short of them fails as it is read.
+fn framing(response: &Response) -> Framing {
+    if response.version() >= Version::HTTP_2 {
+        return Framing::Delimited;
+    }
+    let headers = response.headers();
+    // As hyper reads them, which decides how it reads the body.
+    let delimited = if headers.contains_key(TRANSFER_ENCODING) {
+        headers
+            .get_all(TRANSFER_ENCODING)
+            .into_iter()
+            .next_back()
+            .and_then(|value| value.to_str().ok()?.rsplit(',').next())
+            .is_some_and(|last| last.trim().eq_ignore_ascii_case("chunked"))
+    } else {
+        headers.contains_key(CONTENT_LENGTH)
+    };
+    if delimited {
+        Framing::Delimited
+    } else {
+        Framing::Close
     }
 }
 
@@ -178,6 +210,38 @@ pub(super) mod tests {
         assert_eq!((e.kind(), e.is_transient()), ("http", false), "{e}");
         assert_eq!(e.url(), Some("http://example.org/a"));
         assert!(e.to_string().contains("3 content codings stacked"), "{e}");
+    }
+
+    /// A body's end is known as hyper reads it: by `Content-Length`, by
+    /// chunking when `chunked` is the last transfer coding, by an HTTP/2
+    /// stream's end; else it is the connection's close.
+    #[test]
+    fn a_body_without_a_length_or_chunking_ends_at_the_close() {
+        use Framing::{Close, Delimited};
+        let length = ("Content-Length", "10");
+        let transfer = |codings| ("Transfer-Encoding", codings);
+        for (version, headers, expected) in [
+            (Version::HTTP_11, &[length][..], Delimited),
+            (Version::HTTP_10, &[length], Delimited),
+            (Version::HTTP_11, &[transfer("chunked")], Delimited),
+            (Version::HTTP_11, &[transfer("gzip, Chunked")], Delimited),
+            (
+                Version::HTTP_11,
+                &[transfer("chunked"), transfer("gzip")],
+                Close,
+            ),
+            (Version::HTTP_11, &[transfer("gzip"), length], Close),
+            (Version::HTTP_11, &[], Close),
+            (Version::HTTP_10, &[], Close),
+            (Version::HTTP_2, &[], Delimited),
+        ] {
+            let mut response = hyper::Response::builder().version(version);
+            for (name, value) in headers {
+                response = response.header(*name, *value);
+            }
+            let response = Response::from(response.body(Vec::new()).expect("response"));
+            assert_eq!(framing(&response), expected, "{version:?} {headers:?}");
+        }
     }
 
     /// A response with `Content-Encoding: coding` and this body.

@@ -427,6 +427,19 @@ pub enum Pulled {
     End,
 }
 
+/// How the end of a response's body is known, as far as decoding needs
+/// to know it: whether a body that ends may have been cut there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// By its length (`Content-Length`, chunked, an HTTP/2 stream's end):
+    /// a body cut short fails as it is read, so one that ends came whole.
+    Delimited,
+    /// By the connection's close (HTTP/1 with neither `Content-Length` nor
+    /// chunking): a connection cut off ends the body as the server's
+    /// close would.
+    Close,
+}
+
 /// One body's decoders, one per content coding, the one for the coding
 /// applied last fed the body and each next one fed what the one before
 /// put out. One coding is a stack of one.
@@ -435,6 +448,7 @@ pub struct Stack {
     layers: Vec<Layer>,
     /// Bytes the last layer put out.
     out: u64,
+    framing: Framing,
 }
 
 struct Layer {
@@ -456,9 +470,10 @@ impl Layer {
 
     /// Whether this layer's stream has ended with nothing of it missing:
     /// it reached its end, or it was closed at a member's (frame's) end
-    /// while the layers before it were whole too. What it put out is then
-    /// all there is: a stream inside it cut short was cut before it was
-    /// compressed, not by the network.
+    /// while the layers before it were whole too (for the first layer,
+    /// while the body had a known length: see [`Stack::close`]). What it
+    /// put out is then all there is: a stream inside it cut short was cut
+    /// before it was compressed, not by the network.
     fn whole(&self) -> bool {
         self.decoder.ended() || self.closed_whole
     }
@@ -466,9 +481,10 @@ impl Layer {
 
 impl Stack {
     /// Decoders for `codings`, listed in the order they were applied (as
-    /// [`Coding::applied`] gives them), at most [`MAX_CODINGS`]; `None`
-    /// for none (the body is passed on as it came).
-    pub fn new(codings: &[Coding]) -> Result<Option<Self>, DecodeError> {
+    /// [`Coding::applied`] gives them), at most [`MAX_CODINGS`], of a body
+    /// whose end `framing` tells; `None` for none (the body is passed on
+    /// as it came).
+    pub fn new(codings: &[Coding], framing: Framing) -> Result<Option<Self>, DecodeError> {
         if codings.is_empty() {
             return Ok(None);
         }
@@ -489,7 +505,11 @@ impl Stack {
                 })
             })
             .collect::<Result<_, DecodeError>>()?;
-        Ok(Some(Stack { layers, out: 0 }))
+        Ok(Some(Stack {
+            layers,
+            out: 0,
+            framing,
+        }))
     }
 
     /// Adds the body's next chunk. Call when [`pull`](Self::pull) gave
@@ -562,11 +582,20 @@ impl Stack {
     /// layer's stream cut short inside a whole one (a brotli stream at its
     /// end, a gzip member with nothing after it) was cut before it was
     /// compressed: fetching it again gives the same, so it is damaged.
+    ///
+    /// But a body that ends at the connection's close ([`Framing::Close`])
+    /// may have been cut right after a gzip member or zstd frame, and
+    /// another would have followed: nothing tells that from the body's
+    /// end. Its first layer is whole only when its stream ended of itself
+    /// (a brotli or deflate stream's end, bytes after a member that open
+    /// no other one), and a stream inside it cut short may have been cut
+    /// by the network.
     fn close(&mut self, k: usize) -> Result<(), DecodeError> {
-        let outer_whole = k
-            .checked_sub(1)
-            .and_then(|outer| self.layers.get(outer))
-            .map(Layer::whole);
+        let outer_whole = match k.checked_sub(1) {
+            Some(outer) => self.layers.get(outer).map(Layer::whole),
+            None if self.framing == Framing::Close => Some(false),
+            None => None,
+        };
         let Some(layer) = self.layers.get_mut(k) else {
             return Ok(());
         };
@@ -983,9 +1012,10 @@ pub(super) mod tests {
     }
 
     /// As [`decode`], through a [`Stack`] of `codings` (listed in the
-    /// order applied): the output, or the first error.
+    /// order applied) of a body with a known length: the output, or the
+    /// first error.
     fn decode_stack(codings: &[Coding], body: &[u8], size: usize) -> Result<Vec<u8>, DecodeError> {
-        let (out, end) = run_stack(codings, body.chunks(size));
+        let (out, end) = run_stack(codings, Framing::Delimited, body.chunks(size));
         end.map(|()| out)
     }
 
@@ -993,11 +1023,12 @@ pub(super) mod tests {
     /// what came out, and how the body ended (Ok, or the first error).
     fn run_stack<'a>(
         codings: &[Coding],
+        framing: Framing,
         chunks: impl IntoIterator<Item = &'a [u8]>,
     ) -> (Vec<u8>, Result<(), DecodeError>) {
         let mut out = Vec::new();
         let mut chunks = chunks.into_iter();
-        let mut stack = match Stack::new(codings) {
+        let mut stack = match Stack::new(codings, framing) {
             Ok(Some(stack)) => stack,
             Ok(None) => return (chunks.flatten().copied().collect(), Ok(())),
             Err(e) => return (out, Err(e)),
@@ -1234,9 +1265,9 @@ pub(super) mod tests {
                 Err(DecodeError::Corrupt { coding: "zstd", .. })
             ));
         }
-        assert!(Stack::new(&[Gzip; MAX_CODINGS]).is_ok_and(|s| s.is_some()));
+        assert!(Stack::new(&[Gzip; MAX_CODINGS], Framing::Delimited).is_ok_and(|s| s.is_some()));
         assert!(matches!(
-            Stack::new(&[Gzip; MAX_CODINGS + 1]),
+            Stack::new(&[Gzip; MAX_CODINGS + 1], Framing::Delimited),
             Err(DecodeError::TooManyCodings { count: 3 })
         ));
     }
@@ -1247,7 +1278,7 @@ pub(super) mod tests {
     fn a_stacked_bomb_decodes_one_piece_per_few_pulls() {
         let bomb = gzip(&brotli(&vec![b'a'; 64 << 20]));
         assert!(bomb.len() < 8 * 1024, "{}", bomb.len());
-        let mut stack = Stack::new(&[Coding::Brotli, Coding::Gzip])
+        let mut stack = Stack::new(&[Coding::Brotli, Coding::Gzip], Framing::Delimited)
             .unwrap()
             .unwrap();
         assert_eq!(stack.pull(), Ok(Pulled::Input));
@@ -1746,7 +1777,7 @@ pub(super) mod tests {
             usize::try_from(seed % below as u64).unwrap()
         };
         for (codings, body, out, coding) in cases {
-            let whole = run_stack(codings, [&body[..]]);
+            let whole = run_stack(codings, Framing::Delimited, [&body[..]]);
             assert!(
                 whole.0 == out
                     && matches!(&whole.1, Err(DecodeError::Corrupt { coding: c, .. }) if *c == coding),
@@ -1761,7 +1792,7 @@ pub(super) mod tests {
                 vec![a.min(b), a.max(b)]
             });
             for cuts in twos.chain(threes) {
-                let got = run_stack(codings, split(&body, &cuts));
+                let got = run_stack(codings, Framing::Delimited, split(&body, &cuts));
                 assert!(
                     got == whole,
                     "{codings:?} cut at {cuts:?}: {} bytes out of {}, {:?}",
@@ -1770,6 +1801,67 @@ pub(super) mod tests {
                     got.1
                 );
             }
+        }
+    }
+
+    /// An inner stream cut short inside an outer gzip member or zstd frame
+    /// that ends the body is cut short (`Truncated`, tried again) when the
+    /// body ends at the connection's close: the network may have cut the
+    /// body right after that member, before the one that held the rest.
+    /// With a known length the outer stream is whole, and the inner one
+    /// was cut before it was compressed (`Corrupt`); so it is when the
+    /// outer stream ended of itself (a brotli stream's end, bytes after a
+    /// member that open no other one) whatever the framing.
+    #[test]
+    fn an_inner_stream_cut_at_a_close_delimited_body_s_end_is_cut_short() {
+        use Coding::{Brotli, Gzip, Zstd};
+        use Framing::{Close, Delimited};
+        let page = page();
+        let half = |body: Vec<u8>| body[..body.len() / 2].to_vec();
+        let cut_br = half(brotli(&page));
+        let cut_gzip = half(gzip(&page));
+        // What the body's end was, with a close and with a known length.
+        let what = |end: Result<(), DecodeError>| match end {
+            Err(DecodeError::Truncated { coding }) => format!("cut {coding}"),
+            Err(DecodeError::Corrupt { coding, .. }) => format!("damaged {coding}"),
+            other => format!("{other:?}"),
+        };
+        for (codings, body, close, delimited) in [
+            (&[Brotli, Gzip][..], gzip(&cut_br), "cut br", "damaged br"),
+            (&[Gzip, Zstd], zstd(&cut_gzip), "cut gzip", "damaged gzip"),
+            (
+                &[Gzip, Zstd],
+                [zstd(&cut_gzip[..100]), zstd(&cut_gzip[100..])].concat(),
+                "cut gzip",
+                "damaged gzip",
+            ),
+            (
+                &[Gzip, Brotli],
+                brotli(&cut_gzip),
+                "damaged gzip",
+                "damaged gzip",
+            ),
+            (
+                &[Brotli, Gzip],
+                [gzip(&cut_br), b"\n".to_vec()].concat(),
+                "damaged br",
+                "damaged br",
+            ),
+        ] {
+            for size in [1, 7, 1000, body.len()] {
+                for (framing, expected) in [(Close, close), (Delimited, delimited)] {
+                    let (_, end) = run_stack(codings, framing, body.chunks(size));
+                    assert_eq!(what(end), expected, "{codings:?} {framing:?} {size}");
+                }
+            }
+        }
+        // Whole, it decodes as it does with a known length.
+        for (codings, body) in [
+            (&[Brotli, Gzip][..], gzip(&brotli(&page))),
+            (&[Gzip, Zstd], zstd(&gzip(&page))),
+        ] {
+            let (out, end) = run_stack(codings, Close, body.chunks(1000));
+            assert!(end.is_ok() && out == page, "{codings:?}: {end:?}");
         }
     }
 
