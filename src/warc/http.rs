@@ -711,6 +711,23 @@ mod tests {
         }
     }
 
+    /// A zstd payload that opens with a skippable frame (pzstd writes one
+    /// before each frame) is zstd still applied, not a body the crawler
+    /// undid.
+    #[test]
+    fn a_zstd_payload_opening_with_a_skippable_frame_is_decoded() {
+        let page = html_page();
+        let skippable = [
+            &0x184D_2A50u32.to_le_bytes()[..],
+            &4u32.to_le_bytes(),
+            b"pzst",
+        ]
+        .concat();
+        let body = [skippable, encode("zstd", &page)].concat();
+        let got = decode(&body, &coded("zstd"), 1 << 20).unwrap();
+        assert_eq!(&got[..], &page[..]);
+    }
+
     /// A brotli layer the crawler undid over raw deflate: brotli decodes a
     /// few bytes of many a deflate stream before it fails, and those bytes
     /// are no payload; the body reads as deflate, so the layer is undone.
