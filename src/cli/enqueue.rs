@@ -105,11 +105,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ..Progress::default()
         });
         // Said at once: the wait for the confirms may take all its 10 s.
+        // (Worded for every moment a press may come: while connecting,
+        // no task is published yet and the run stops at once.)
         let interrupted = async {
             pressed(1).await;
             eprintln!(
-                "linesift enqueue: {list}: interrupted: stopping once the tasks published are \
-                 confirmed ({} s at most); Ctrl-C again stops at once",
+                "linesift enqueue: {list}: interrupted: stopping after the confirms of the tasks \
+                 already published ({} s at most); Ctrl-C again stops at once",
                 enqueue::INTERRUPTED_CONFIRM_WAIT.as_secs()
             );
         };
@@ -202,8 +204,10 @@ async fn count_presses(count: tokio::sync::watch::Sender<u32>) -> std::convert::
     let Ok(mut presses) = presses else {
         return std::future::pending().await;
     };
-    loop {
-        presses.recv().await;
+    while presses.recv().await.is_some() {
         count.send_modify(|n| *n += 1);
     }
+    // The stream ended (it does not, while the process lives): no more
+    // presses to count, and none made up.
+    std::future::pending().await
 }
