@@ -86,6 +86,11 @@ impl<'a> Body<'a> {
 /// the connection's close; without `Transfer-Encoding`, by
 /// `Content-Length` when there is one, else by the close. hyper checks
 /// the delimited ones: a body cut short of them fails as it is read.
+/// (hyper refuses `Transfer-Encoding` on HTTP/1.0, so its branch is for
+/// HTTP/1.1. Over TLS a close without `close_notify` fails the read too,
+/// so a close-delimited HTTPS body that ends well was not cut by the
+/// network; it is still taken as `Close`, the cautious side: a damaged
+/// one is retried a few times rather than failed for good.)
 fn framing(response: &Response) -> Framing {
     if response.version() >= Version::HTTP_2 {
         return Framing::Delimited;

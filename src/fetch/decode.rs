@@ -284,18 +284,25 @@ impl Decoder {
     /// that stops at a limit reached before the fault keeps the body up to
     /// its limit however the bytes came.
     pub fn pull(&mut self) -> Result<Option<Bytes>, DecodeError> {
+        // Any output ahead of a fault left in the pull that met it (and
+        // no buffer is reserved only to say so).
+        if let Some(fault) = &self.fault {
+            return Err(fault.clone());
+        }
         let mut out = std::mem::take(&mut self.spare);
         out.clear();
         out.reserve_exact(PIECE);
-        while self.fault.is_none()
-            && !self.ended
+        while !self.ended
             && out.len() < out.capacity()
             && (self.pos < self.input.len() || self.full)
         {
             match self.step(&mut out) {
                 Ok(true) => {}
                 Ok(false) => break,
-                Err(e) => self.fault = Some(e),
+                Err(e) => {
+                    self.fault = Some(e);
+                    break;
+                }
             }
         }
         match (self.piece(out), &self.fault) {
@@ -363,8 +370,12 @@ impl Decoder {
     /// bytes that started no other one (a lone `0x1f`, a header cut
     /// short). A further member (frame) whose header came whole but whose
     /// data was cut is cut short, as the first one would be, and so is a
-    /// frame begun after a skippable zstd frame.
+    /// frame begun after a skippable zstd frame. A fault met by a pull
+    /// is that fault, whatever came after.
     pub fn finish(&self) -> Result<(), DecodeError> {
+        if let Some(fault) = &self.fault {
+            return Err(fault.clone());
+        }
         if self.whole() || self.codec.may_end() {
             Ok(())
         } else {
@@ -1710,6 +1721,53 @@ pub(super) mod tests {
     /// about 1,500 points spread over it (each cut decodes it all again).
     fn cut_points(body: &[u8]) -> impl Iterator<Item = usize> {
         (0..=body.len()).step_by((body.len() / 1500).max(1))
+    }
+
+    /// Once the inner stream of a stack has ended, the rest of the outer
+    /// one is not read: a damaged further member or frame after it leaves
+    /// the page whole, however the body is split (it used to fail the page
+    /// when it came in the same pull as the outer stream's last output).
+    #[test]
+    fn an_outer_fault_after_the_inner_stream_s_end_leaves_the_page_whole() {
+        use Coding::{Brotli, Deflate, Gzip, Zstd};
+        let page = page();
+        let second = b"<p>second</p>".as_slice();
+        let cases = [
+            (
+                [Brotli, Gzip],
+                [gzip(&brotli(&page)), with_bad_block(&gzip(second), 10)].concat(),
+            ),
+            (
+                [Deflate, Zstd],
+                [zstd(&zlib(&page)), zstd_with_bad_block(second)].concat(),
+            ),
+        ];
+        for (codings, body) in cases {
+            for size in [1, 100, 7000, body.len()] {
+                let (out, end) = run_stack(&codings, Framing::Delimited, body.chunks(size));
+                assert!(
+                    out == page && end.is_ok(),
+                    "{codings:?} in chunks of {size}: {} bytes, {end:?}",
+                    out.len()
+                );
+            }
+        }
+    }
+
+    /// A decoder whose pull met a fault finishes with that fault, not as
+    /// a body that ended well or was cut.
+    #[test]
+    fn a_decoder_finishes_with_the_fault_a_pull_met() {
+        let body = [
+            gzip(&page()[..5000]),
+            with_bad_block(&gzip(b"<p>x</p>"), 10),
+        ]
+        .concat();
+        let mut decoder = Decoder::new(Coding::Gzip).unwrap();
+        decoder.push(Bytes::from(body));
+        assert!(matches!(decoder.pull(), Ok(Some(piece)) if piece.len() == 5000));
+        assert!(matches!(decoder.finish(), Err(DecodeError::Corrupt { .. })));
+        assert!(matches!(decoder.pull(), Err(DecodeError::Corrupt { .. })));
     }
 
     /// A fault met after output (a damaged gzip member or zstd frame after
