@@ -10,8 +10,9 @@
 //! It reads a header in a slice ([`fields_end`], [`crc_ok`]) or fed a
 //! member's bytes as they come ([`Tracker`]), and tells where the header
 //! ends, whether its CRC is right and whether zlib takes its method and
-//! flags ([`zlib_takes`]). It decodes nothing, does not look at the magic
-//! number, `XFL` or the OS byte, and sets no bound on a header's length:
+//! flags ([`zlib_takes`]), and names the magic number ([`MAGIC`]) for
+//! the callers that look for members. It decodes nothing, does not check
+//! the magic number, `XFL` or the OS byte, and sets no bound on a header's length:
 //! which headers to take for a member's start is its callers' rule.
 
 /// Flag bits of `FLG` (RFC 1952 §2.3.1).
@@ -23,6 +24,11 @@ pub(crate) const FCOMMENT: u8 = 0x10;
 pub(crate) const RESERVED: u8 = 0xe0;
 /// `CM` for deflate, the one method defined (and the one zlib takes).
 pub(crate) const DEFLATE: u8 = 8;
+/// The magic number (`ID1`, `ID2`) every member starts with.
+pub(crate) const MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// The magic number and deflate's `CM`: how every member zlib takes
+/// starts.
+pub(crate) const DEFLATE_START: [u8; 3] = [MAGIC[0], MAGIC[1], DEFLATE];
 
 /// The fixed part's length, and where `CM` and `FLG` stand in it.
 const FIXED: usize = 10;

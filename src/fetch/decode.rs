@@ -114,7 +114,7 @@ pub fn looks_coded(body: &[u8]) -> bool {
         [cmf, flg, ..] => super::inflate::is_zlib_header(*cmf, *flg) && flg & 0x20 == 0,
         _ => false,
     };
-    let magic = body.starts_with(&[0x1f, 0x8b])
+    let magic = body.starts_with(&gzip_header::MAGIC)
         || body.starts_with(&[0x1f, 0x9d])
         || body.starts_with(&ZSTD_MAGIC);
     let text = body.strip_suffix(&[0x1a]).unwrap_or(body);
@@ -659,7 +659,7 @@ impl Gzip {
                             end: End::No,
                         });
                     }
-                    [0x1f, 0x8b, ..] => {
+                    _ if input.starts_with(&gzip_header::MAGIC) => {
                         self.head = gzip_header::Tracker::default();
                         self.member.insert(Decompress::new_gzip(15))
                     }

@@ -21,14 +21,13 @@ pub enum Compression {
     Zstd,
 }
 
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Little-endian zstd frame magic 0xFD2FB528.
 pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// Tells the compression from the first bytes of a file (or of a record
 /// at a CDX offset). Unknown bytes are taken as uncompressed.
 pub fn detect(prefix: &[u8]) -> Compression {
-    if prefix.starts_with(&GZIP_MAGIC) {
+    if prefix.starts_with(&gzip_header::MAGIC) {
         Compression::Gzip
     } else if prefix.starts_with(&ZSTD_MAGIC) || zstd::is_skippable(prefix) {
         Compression::Zstd
@@ -107,7 +106,7 @@ pub const MAX_GZIP_HEADER: usize = 1024;
 /// is not taken.
 pub fn find_start(bytes: &[u8], window_log: u32) -> Option<(usize, Compression)> {
     let before_window = |&i: &usize| i < DETECT_WINDOW;
-    let gzip = memchr::memmem::find_iter(bytes, &GZIP_MAGIC)
+    let gzip = memchr::memmem::find_iter(bytes, &gzip_header::MAGIC)
         .take_while(before_window)
         .filter_map(|i| Some((i, Candidate::Gzip(gzip_header_len(bytes.get(i..)?)?))));
     let zstd = memchr::memmem::find_iter(bytes, &ZSTD_MAGIC)
@@ -222,7 +221,7 @@ fn begins_a_record(head: &[u8]) -> Option<bool> {
 fn gzip_header_len(h: &[u8]) -> Option<usize> {
     let h = &h[..h.len().min(MAX_GZIP_HEADER)];
     let plausible = h.len() >= 10
-        && h.starts_with(&GZIP_MAGIC)
+        && h.starts_with(&gzip_header::MAGIC)
         && gzip_header::zlib_takes(h[2], h[3])
         && matches!(h[8], 0 | 2 | 4);
     if !plausible {
@@ -274,7 +273,7 @@ pub fn is_record_start(bytes: &[u8]) -> bool {
         .iter()
         .take_while(|b| matches!(b, b'\r' | b'\n'))
         .count();
-    bytes.starts_with(&[0x1f, 0x8b, 0x08])
+    bytes.starts_with(&gzip_header::DEFLATE_START)
         || bytes.starts_with(&ZSTD_MAGIC)
         || bytes[blank..].starts_with(b"WARC/")
 }

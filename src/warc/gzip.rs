@@ -24,7 +24,7 @@
 use super::compression::{Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart};
 use super::error::WarcError;
 use super::inflate::{Inflater, Miss};
-use crate::gzip_header::{self, RESERVED};
+use crate::gzip_header::{self, DEFLATE_START, MAGIC, RESERVED};
 use flate2::bufread::GzDecoder;
 use std::io::{self, BufRead, Read};
 
@@ -256,7 +256,7 @@ pub(crate) fn skip_to_magic<R: Read>(input: &mut Input<R>, magic: &[u8]) -> Resu
 /// Where the first plausible member header (see [`skip_to_member_header`])
 /// starts in `bytes`, if one does.
 fn member_header_in(bytes: &[u8]) -> Option<usize> {
-    memchr::memmem::find_iter(bytes, &[0x1f, 0x8b, 0x08])
+    memchr::memmem::find_iter(bytes, &DEFLATE_START)
         .find(|&i| bytes.get(i + 3).is_none_or(|&flags| flags & RESERVED == 0))
 }
 
@@ -273,7 +273,7 @@ fn member_header_in(bytes: &[u8]) -> Option<usize> {
 fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, WarcError> {
     let mut skipped = 0u64;
     loop {
-        skipped += skip_to_magic(input, &[0x1f, 0x8b, 0x08])?;
+        skipped += skip_to_magic(input, &DEFLATE_START)?;
         let head = input.peek(MAX_GZIP_HEADER)?;
         let plausible = match head.get(3) {
             None => return Ok(skipped),
@@ -299,7 +299,7 @@ impl<R: Read + Send> Decode for Members<R> {
         let garbage = match std::mem::take(&mut self.resync) {
             // What follows a corrupt member belongs to it: not counted.
             true => skip_to_member_header(&mut input).map(|_| 0)?,
-            false => skip_to_magic(&mut input, &[0x1f, 0x8b])?,
+            false => skip_to_magic(&mut input, &MAGIC)?,
         };
         if input.peek(2)?.is_empty() {
             self.idle = Some(input);

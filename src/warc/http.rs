@@ -321,7 +321,7 @@ fn undo(
 /// brotli and deflate have none).
 fn starts_with_magic(body: &[u8], coding: ContentCoding) -> bool {
     match coding {
-        ContentCoding::Gzip => body.starts_with(&[0x1f, 0x8b]),
+        ContentCoding::Gzip => body.starts_with(&crate::gzip_header::MAGIC),
         ContentCoding::Zstd => {
             body.starts_with(&super::compression::ZSTD_MAGIC) || super::zstd::is_skippable(body)
         }
