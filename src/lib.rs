@@ -11,5 +11,6 @@ pub mod proto;
 pub mod report;
 pub mod warc;
 pub mod worker;
+pub(crate) mod zstd_magic;
 
 pub use extract::{Document, ExtractError, Extractor, Hints, Options};

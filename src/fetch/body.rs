@@ -97,15 +97,13 @@ fn framing(response: &Response) -> Framing {
     }
     let headers = response.headers();
     // As hyper reads them, which decides how it reads the body.
-    let delimited = if headers.contains_key(TRANSFER_ENCODING) {
-        headers
-            .get_all(TRANSFER_ENCODING)
-            .into_iter()
-            .next_back()
-            .and_then(|value| value.to_str().ok()?.rsplit(',').next())
-            .is_some_and(|last| last.trim().eq_ignore_ascii_case("chunked"))
-    } else {
-        headers.contains_key(CONTENT_LENGTH)
+    let delimited = match headers.get_all(TRANSFER_ENCODING).iter().next_back() {
+        Some(value) => value
+            .to_str()
+            .ok()
+            .and_then(|v| v.rsplit(',').next())
+            .is_some_and(|last| last.trim().eq_ignore_ascii_case("chunked")),
+        None => headers.contains_key(CONTENT_LENGTH),
     };
     if delimited {
         Framing::Delimited

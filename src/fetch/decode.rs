@@ -21,12 +21,13 @@
 //! what one decoder gives the next is bounded too (see [`STACK_SLACK`]).
 
 use super::inflate::Deflate;
-use crate::gzip_header;
+use crate::{gzip_header, zstd_magic};
 use brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
 use flate2::{Decompress, FlushDecompress, Status};
 use hyper::body::Bytes;
 use reqwest::header::{CONTENT_ENCODING, HeaderMap};
 use zstd::stream::raw::{DParameter, InBuffer, Operation, OutBuffer};
+use zstd_magic::MAGIC as ZSTD_MAGIC;
 
 /// The most one [`Decoder::pull`] returns (deflate inflates up to about
 /// 1,000 times, brotli and zstd more, so one 64 KiB chunk of a bomb could
@@ -59,9 +60,20 @@ impl Coding {
     /// tells); a caller that cannot use it so (robots.txt) tells it by
     /// this.
     pub fn applied(headers: &HeaderMap) -> Option<Vec<Coding>> {
+        let values: Option<Vec<&str>> = headers
+            .get_all(CONTENT_ENCODING)
+            .iter()
+            .map(|value| value.to_str().ok())
+            .collect();
+        Coding::listed(values?)
+    }
+
+    /// [`applied`](Self::applied) of header values already read as text
+    /// (a WARC record's `Content-Encoding` lines).
+    pub fn listed<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<Vec<Coding>> {
         let mut codings = Vec::new();
-        for value in headers.get_all(CONTENT_ENCODING) {
-            for token in value.to_str().ok()?.split(',').map(str::trim) {
+        for value in values {
+            for token in value.split(',').map(str::trim) {
                 if token.is_empty() || token.eq_ignore_ascii_case("identity") {
                     continue;
                 }
@@ -776,10 +788,6 @@ impl Brotli {
 /// memory in every task fetching one.
 const ZSTD_WINDOW_LOG_MAX: u32 = 23;
 
-/// The magic number opening a zstd frame, as it is written (RFC 8878
-/// §3.1.1).
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-
 /// Whether `bytes` open a zstd frame or a skippable frame (magic
 /// 0x184D2A50 to 0x184D2A5F), or may when more comes (fewer than four).
 fn opens_zstd_frame(bytes: &[u8]) -> bool {
@@ -789,11 +797,6 @@ fn opens_zstd_frame(bytes: &[u8]) -> bool {
         [first, rest @ ..] => first & 0xf0 == 0x50 && [0x2a, 0x4d, 0x18].starts_with(rest),
     };
     ZSTD_MAGIC.starts_with(&bytes[..n]) || skippable(&bytes[..n])
-}
-
-/// Whether `magic`, a frame's first four bytes, open a skippable frame.
-fn is_skippable(magic: &[u8]) -> bool {
-    matches!(magic, [first, 0x2a, 0x4d, 0x18] if first & 0xf0 == 0x50)
 }
 
 /// zstd (RFC 8878), one frame after another (skippable frames skipped);
@@ -911,7 +914,7 @@ impl Zstd {
         // zstd tells a frame decoded and flushed whole by asking for nothing.
         if hint == 0 {
             self.after_frame = true;
-            self.skipped = self.frame_in >= 4 && is_skippable(&self.head[..4]);
+            self.skipped = self.frame_in >= 4 && zstd_magic::is_skippable(&self.head);
             self.between = true;
             self.frame_out = 0;
             self.frame_in = 0;

@@ -21,15 +21,15 @@ pub enum Compression {
     Zstd,
 }
 
-/// Little-endian zstd frame magic 0xFD2FB528.
-pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// Little-endian zstd frame magic 0xFD2FB528 (`zstd_magic`).
+pub(crate) use crate::zstd_magic::MAGIC as ZSTD_MAGIC;
 
 /// Tells the compression from the first bytes of a file (or of a record
 /// at a CDX offset). Unknown bytes are taken as uncompressed.
 pub fn detect(prefix: &[u8]) -> Compression {
     if prefix.starts_with(&gzip_header::MAGIC) {
         Compression::Gzip
-    } else if prefix.starts_with(&ZSTD_MAGIC) || zstd::is_skippable(prefix) {
+    } else if crate::zstd_magic::opens_frame(prefix) {
         Compression::Zstd
     } else {
         Compression::None
@@ -254,7 +254,7 @@ fn plausible_skippable(bytes: &[u8]) -> bool {
         .ok()
         .and_then(|size| body.get(size..))
         .unwrap_or(&[]);
-    next.starts_with(&ZSTD_MAGIC) || zstd::is_skippable(next)
+    crate::zstd_magic::opens_frame(next)
 }
 
 /// A zstd dictionary's own magic, 0xEC30A437 little-endian.

@@ -5,12 +5,13 @@
 //! payloads and renames the headers to `X-Crawler-*`, which are therefore
 //! ignored; a declared coding whose magic bytes are absent is taken as
 //! already undone. Stacked codings (`gzip, br`, or one per header line)
-//! are listed as the fetcher lists them (`fetch::decode::Coding::applied`:
+//! are listed as the fetcher lists them (`fetch::decode::Coding::listed`:
 //! any case, `identity` ignored) and undone as it undoes them, the last
 //! listed first, up to [`MAX_CODINGS`], each layer by the same rules as a
 //! single coding and its output bounded by the same limit. It does not
 //! extract anything.
 
+use super::compression::{Compression, detect};
 use super::error::WarcError;
 use super::reader::SkipReason;
 use super::record::values_named;
@@ -18,7 +19,6 @@ use crate::fetch::decode::{Coding as ContentCoding, MAX_CODINGS, STACK_SLACK};
 use crate::fetch::inflate::is_zlib_header;
 use flate2::read::MultiGzDecoder;
 use flate2::{Decompress, FlushDecompress, Status};
-use reqwest::header::{CONTENT_ENCODING, HeaderMap, HeaderValue};
 use std::borrow::Cow;
 use std::io::Read;
 
@@ -199,15 +199,6 @@ impl Coding {
     }
 }
 
-/// The codings `list` names, in the order they were applied, as the
-/// fetcher reads a `Content-Encoding` header (`identity` entries
-/// skipped); `None` when one of them is not decoded here, or the list is
-/// not a header value.
-fn listed(list: &str) -> Option<Vec<ContentCoding>> {
-    let value = HeaderValue::from_str(list).ok()?;
-    ContentCoding::applied(&HeaderMap::from_iter([(CONTENT_ENCODING, value)]))
-}
-
 /// Undoes chunking and content coding, refusing outputs above `limit`.
 /// Stacked codings are undone the last listed first, each layer as a
 /// single coding is ([`undo`]): a layer declared but not applied is taken
@@ -230,7 +221,9 @@ pub fn decode<'a>(
     let Some(encoding) = coding.content_encoding.as_deref() else {
         return Ok(body);
     };
-    match listed(encoding) {
+    // As the fetcher lists them (`identity` skipped); `None` when one is
+    // not decoded here.
+    match ContentCoding::listed([encoding]) {
         Some(codings) if codings.len() <= MAX_CODINGS => undo_stack(body, &codings, limit),
         _ if looks_like_html(&body) => Ok(body),
         _ => Err(Rejection::Skip(SkipReason::Encoding(encoding.to_string()))),
@@ -249,7 +242,7 @@ fn undo_stack<'a>(
     limit: usize,
 ) -> Result<Cow<'a, [u8]>, Rejection> {
     for (i, &layer) in codings.iter().enumerate().rev() {
-        let under = i.checked_sub(1).and_then(|j| codings.get(j)).copied();
+        let under = codings[..i].last().copied();
         let taken = body.len();
         body = undo(body, layer, under, limit)?;
         let inner = i + 1 < codings.len();
@@ -316,17 +309,14 @@ fn undo(
     out.map(Cow::Owned)
 }
 
-/// Whether `body` starts with `coding`'s magic bytes (gzip's, and zstd's
-/// or a skippable frame's, which zstd passes over: pzstd writes one first;
-/// brotli and deflate have none).
+/// Whether `body` starts with `coding`'s magic bytes, as a WARC file's
+/// compression is told ([`detect`]: gzip's, and zstd's or a skippable
+/// frame's; brotli and deflate have none).
 fn starts_with_magic(body: &[u8], coding: ContentCoding) -> bool {
-    match coding {
-        ContentCoding::Gzip => body.starts_with(&crate::gzip_header::MAGIC),
-        ContentCoding::Zstd => {
-            body.starts_with(&super::compression::ZSTD_MAGIC) || super::zstd::is_skippable(body)
-        }
-        ContentCoding::Brotli | ContentCoding::Deflate => false,
-    }
+    matches!(
+        (coding, detect(body)),
+        (ContentCoding::Gzip, Compression::Gzip) | (ContentCoding::Zstd, Compression::Zstd)
+    )
 }
 
 /// Whether `body` reads as a stream of `coding`, for a layer above it

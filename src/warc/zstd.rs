@@ -17,8 +17,6 @@ use super::gzip::skip_to_magic;
 use ::zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
 use std::io::{BufRead, Read};
 
-const SKIPPABLE_FIRST: u32 = 0x184D_2A50;
-const SKIPPABLE_LAST: u32 = 0x184D_2A5F;
 pub(crate) const DICTIONARY_MAGIC: u32 = 0x184D_2A5D;
 /// Larger dictionaries than this are refused (memory bound).
 pub(crate) const MAX_DICTIONARY: u64 = 64 * 1024 * 1024;
@@ -43,15 +41,8 @@ pub(crate) fn window_log_max(max_payload: usize) -> u32 {
 /// zstd's own limit on the window a decoder accepts unless told more.
 const ZSTD_DEFAULT_WINDOW_LOG: u32 = 27;
 
-/// Whether `prefix` starts with a zstd skippable frame.
-pub fn is_skippable(prefix: &[u8]) -> bool {
-    magic(prefix).is_some_and(|m| (SKIPPABLE_FIRST..=SKIPPABLE_LAST).contains(&m))
-}
-
-fn magic(prefix: &[u8]) -> Option<u32> {
-    let bytes: [u8; 4] = prefix.get(..4)?.try_into().ok()?;
-    Some(u32::from_le_bytes(bytes))
-}
+pub use crate::zstd_magic::is_skippable;
+use crate::zstd_magic::{SKIPPABLE_FIRST, SKIPPABLE_LAST, magic};
 
 pub struct Frames<R> {
     input: Input<R>,
