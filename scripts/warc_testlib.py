@@ -7,7 +7,8 @@ reads WARC/WET files back with warcio or FastWARC, talking JSON.
 
 A spec is a list of records: {"type": "response"|"resource"|"request"|...,
 "uri": ..., "status": "200 OK", "headers": [[k, v], ...], "body_hex": ...,
-"content_type": ... (resource), "identified": ... (optional)}.
+"content_type": ... (resource), "identified": ... (optional), "date": ... (the
+WARC-Date as written, optional)}.
 """
 import io
 import json
@@ -25,17 +26,22 @@ def make(out, gzip):
         for r in spec:
             body = bytes.fromhex(r.get("body_hex", ""))
             warc_headers = None
+            # warcio writes the time of the run unless given a WARC-Date.
+            dated = {"WARC-Date": r["date"]} if r.get("date") else None
             if r.get("identified"):
-                warc_headers = StatusAndHeaders("", [("WARC-Identified-Payload-Type", r["identified"])], protocol="WARC/1.0")
+                warc_headers = StatusAndHeaders("", [("WARC-Identified-Payload-Type", r["identified"])] + list((dated or {}).items()),
+                                                protocol="WARC/1.0")
             if r["type"] == "response":
                 http = StatusAndHeaders(r.get("status", "200 OK"), [tuple(h) for h in r.get("headers", [])], protocol="HTTP/1.1")
-                rec = writer.create_warc_record(r["uri"], "response", payload=io.BytesIO(body), http_headers=http, warc_headers=warc_headers)
+                rec = writer.create_warc_record(r["uri"], "response", payload=io.BytesIO(body), http_headers=http,
+                                                warc_headers_dict=dated, warc_headers=warc_headers)
             elif r["type"] == "request":
                 http = StatusAndHeaders("GET / HTTP/1.1", [("Host", "example.org")], is_http_request=True)
                 rec = writer.create_warc_record(r["uri"], "request", payload=io.BytesIO(b""), http_headers=http)
             else:
                 rec = writer.create_warc_record(r["uri"], r["type"], payload=io.BytesIO(body),
-                                                warc_content_type=r.get("content_type", "text/html"), warc_headers=warc_headers)
+                                                warc_content_type=r.get("content_type", "text/html"),
+                                                warc_headers_dict=dated, warc_headers=warc_headers)
             writer.write_record(rec)
     result = []
     with open(out, "rb") as f:

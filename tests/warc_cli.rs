@@ -9,7 +9,7 @@ mod warc_support;
 use cli_support::linesift_reading_a_little;
 use linesift::{Extractor, Hints, Options};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use warc_support::*;
 
 /// Eight pages with a request and a 404 between them.
@@ -679,6 +679,61 @@ fn wet_output_of_dateless_records_is_the_same_every_run() {
         dates,
         [Some("1994-11-15T08:12:31Z"), Some("1970-01-01T00:00:00Z")]
     );
+}
+
+/// The HTTP `Date` of [`dated_pages`], as a WARC-Date.
+const HTTP_DATE: &str = "1994-11-15T08:12:31Z";
+
+/// Pages whose WARC-Dates (written by warcio as given) carry a numeric
+/// offset, a leap second, a fraction of seconds, or name no instant, with
+/// an HTTP `Date` of [`HTTP_DATE`]; and each WARC-Date in UTC (the offset
+/// applied, the leap second taken as `:59`), `None` for those that name
+/// no instant.
+fn dated_pages() -> (PathBuf, Vec<Option<&'static str>>) {
+    let dates = [
+        ("2024-05-01T12:00:00+02:00", Some("2024-05-01T10:00:00Z")),
+        ("2024-05-01T12:00:00-05:00", Some("2024-05-01T17:00:00Z")),
+        ("2024-05-01T00:30:00+0200", Some("2024-04-30T22:30:00Z")),
+        ("2016-12-31T23:59:60Z", Some("2016-12-31T23:59:59Z")),
+        ("2016-12-31T18:59:60-05:00", Some("2016-12-31T23:59:59Z")),
+        ("2024-05-06T07:08:09.123456Z", Some("2024-05-06T07:08:09Z")),
+        ("2024-05-06T07:08:09Z", Some("2024-05-06T07:08:09Z")),
+        ("2024-05-06T07:08:60Z", None),
+        ("2024-05-06T07:08:09+02", None),
+        ("2024-05", None),
+    ];
+    let headers = [
+        ("Content-Type", "text/html; charset=utf-8"),
+        ("Date", "Tue, 15 Nov 1994 08:12:31 GMT"),
+    ];
+    let spec: Vec<Value> = dates
+        .iter()
+        .enumerate()
+        .map(|(i, (date, _))| {
+            let uri = format!("http://site{i}.example/page");
+            let mut record = response(&uri, "200 OK", &headers, page_html(i).as_bytes());
+            record["date"] = Value::from(*date);
+            record
+        })
+        .collect();
+    let (warc, _) = make_warc("dated.warc.gz", &Value::Array(spec), true);
+    (warc, dates.iter().map(|(_, utc)| *utc).collect())
+}
+
+/// WET records are dated in UTC: a source WARC-Date with a numeric
+/// offset, as some crawlers write one, or a leap second is written as
+/// WARC 1.0 has it, and warcio reads it; one that names no instant gives
+/// way to the HTTP `Date`.
+#[test]
+fn wet_records_are_dated_in_utc_whatever_the_offset() {
+    let (warc, utc) = dated_pages();
+    let out = scratch("dated.wet.gz");
+    let (code, stderr) = warc_to(&[&warc], &out, &["--format", "wet"]);
+    assert_eq!(code, 0, "{stderr}");
+    let records = read_back(&out, "warcio");
+    let dates: Vec<_> = records.iter().map(|r| r["date"].as_str()).collect();
+    let want: Vec<_> = utc.iter().map(|d| Some(d.unwrap_or(HTTP_DATE))).collect();
+    assert_eq!(dates, want);
 }
 
 /// Waits (30 s at most) until `path` exists: a run's temporary output.

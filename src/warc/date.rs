@@ -63,36 +63,90 @@ const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
-/// `value` as a WARC-Date as WARC 1.0 wants one (its section 5.4:
-/// `YYYY-MM-DDThh:mm:ssZ`, a real date and time in UTC), if it is one or
-/// one of WARC 1.1's with a fraction of seconds (1 to 9 digits, W3CDTF as
-/// WARC 1.1 bounds it), whose fraction is dropped: the conversion record
-/// is WARC/1.0, and a second is precise enough to date it. WARC 1.1's
-/// coarser forms (`YYYY` to `YYYY-MM-DDThh:mmZ`) are refused rather than
-/// padded with made-up digits, and so is an offset other than `Z`: the
-/// spec wants UTC, and a reader of the output (a CDX indexer) may not
-/// take one.
-pub fn warc_1_0_date(value: &str) -> Option<String> {
-    let (date, time) = value.split_once('T')?;
-    let time = time.strip_suffix('Z')?;
-    let (hms, fraction) = match time.split_once('.') {
-        Some((hms, fraction)) => (hms, Some(fraction)),
-        None => (time, None),
-    };
-    let whole = is_calendar_date(date)
-        && time_of_day(hms).is_some()
-        && fraction.is_none_or(|f| digits(f, 1..=9).is_some());
-    whole.then(|| format!("{date}T{hms}Z"))
+/// `value` as a WARC-Date in the one form this crate writes, as WARC 1.0
+/// wants one (its section 5.4: `YYYY-MM-DDThh:mm:ssZ`, UTC) and
+/// [`warc_date`] writes it, if `value` names an instant to the second
+/// ([`warc_date_seconds`] says which forms do). WARC 1.1's coarser forms
+/// (`YYYY` to `YYYY-MM-DDThh:mmZ`) name a span, not an instant, and are
+/// refused rather than padded with made-up digits, as is a date that an
+/// offset moves out of the four-digit years (before `0000` or past
+/// `9999`). One form, so that dates compare and sort as text, and so that
+/// a reader of the output (a CDX indexer) need not take more than the
+/// spec's.
+pub fn canonical_warc_date(value: &str) -> Option<String> {
+    let secs = warc_date_seconds(value)?;
+    let four_digit_years =
+        days_from_civil(0, 1, 1) * 86_400..days_from_civil(10_000, 1, 1) * 86_400;
+    four_digit_years.contains(&secs).then(|| utc_text(secs))
 }
 
-/// Whether `date` is `YYYY-MM-DD` naming a real day.
-fn is_calendar_date(date: &str) -> bool {
+/// The instant a WARC-Date names, in seconds since 1970 (negative
+/// before): `YYYY-MM-DDThh:mm:ss`, with WARC 1.1's fraction of seconds (1
+/// to 9 digits, W3CDTF as WARC 1.1 bounds it; dropped, a second is precise
+/// enough to date a record), then `Z` or a numeric offset (`+02:00`,
+/// `-05:00`, or `+0200` without the colon), a real date and time, and a
+/// second of 60 only where a leap second falls: the last second of a UTC
+/// day (`23:59:60Z`, or `18:59:60-05:00`), taken as that minute's `:59`.
+///
+/// WARC 1.0 and 1.1 (section 5.4) want a UTC timestamp as W3CDTF (the W3C
+/// profile of ISO 8601) writes one, that is with `Z`, and W3CDTF counts
+/// seconds 00 to 59 (RFC 3339 takes `:60`, and neither takes `+0200`).
+/// More is taken here because writers do write it (crawlers and
+/// hand-made tools that stamp local time with its offset, Python's `%z`
+/// giving `+0200`; a clock that steps through a leap second reads `:60`),
+/// and each names one instant without doubt: refused, the record would be
+/// dated by the server's HTTP `Date` or not at all. A leap second cannot be written in
+/// seconds since 1970, so it is taken as the second before it, which keeps
+/// the record in the day and minute it names. Anything else (a lowercase
+/// `t` or `z`, a space for `T`, an offset of hours only or of 24 hours or
+/// more, `:60` in any other minute) is refused as before: a WARC-Date
+/// looser than that is more likely no date at all.
+fn warc_date_seconds(value: &str) -> Option<i64> {
+    let (date, time) = value.split_once('T')?;
+    let (clock, offset) = split_zone(time)?;
+    let (hms, fraction) = match clock.split_once('.') {
+        Some((hms, fraction)) => (hms, Some(fraction)),
+        None => (clock, None),
+    };
+    if fraction.is_some_and(|f| digits(f, 1..=9).is_none()) {
+        return None;
+    }
+    let (hour, minute, second) = clock_time(hms)?;
+    let local = calendar_days(date)? * 86_400 + i64::from(hour * 3600 + minute * 60);
+    let utc = local + i64::from(second.min(59)) - offset;
+    let leap_second_fits = second < 60 || utc.rem_euclid(86_400) == 86_399;
+    leap_second_fits.then_some(utc)
+}
+
+/// A WARC-Date's time of day and its zone, in seconds east of UTC: `Z`,
+/// or an offset `+hh:mm`, `-hh:mm`, `+hhmm` or `-hhmm` of less than a day.
+fn split_zone(time: &str) -> Option<(&str, i64)> {
+    if let Some(clock) = time.strip_suffix('Z') {
+        return Some((clock, 0));
+    }
+    // The time of day has no sign in it: the last one starts the offset.
+    let at = time.rfind(['+', '-'])?;
+    let (clock, zone) = time.split_at(at);
+    let (sign, zone) = match zone.strip_prefix('-') {
+        Some(zone) => (-1, zone),
+        None => (1, zone.get(1..)?),
+    };
+    let (hh, mm) = match zone.split_once(':') {
+        Some(parts) => parts,
+        None => (zone.get(..2)?, zone.get(2..)?),
+    };
+    let (hours, minutes) = (digits(hh, 2..=2)?, digits(mm, 2..=2)?);
+    let real = hours < 24 && minutes < 60;
+    real.then(|| (clock, sign * i64::from(hours * 3600 + minutes * 60)))
+}
+
+/// `YYYY-MM-DD` naming a real day, as days since 1970-01-01.
+fn calendar_days(date: &str) -> Option<i64> {
     let mut ymd = date.split('-');
     let mut part = |len| digits(ymd.next()?, len..=len);
-    let (Some(year), Some(month), Some(day)) = (part(4), part(2), part(2)) else {
-        return false;
-    };
-    ymd.next().is_none() && is_real_date(i64::from(year), month, day)
+    let (year, month, day) = (i64::from(part(4)?), part(2)?, part(2)?);
+    let real = ymd.next().is_none() && is_real_date(year, month, day);
+    real.then(|| days_from_civil(year, month, day))
 }
 
 /// Whether `year`, `month` (1-12 to be one) and `day` name a real day.
@@ -101,13 +155,21 @@ fn is_real_date(year: i64, month: u32, day: u32) -> bool {
 }
 
 /// `hh:mm:ss`, two digits each, as seconds since midnight, if it names a
-/// time of day (no leap second: neither HTTP nor WARC dates take one).
+/// time of day (no leap second: HTTP dates take none).
 fn time_of_day(hms: &str) -> Option<u32> {
+    let (hour, minute, second) = clock_time(hms)?;
+    (second < 60).then_some(hour * 3600 + minute * 60 + second)
+}
+
+/// `hh:mm:ss`, two digits each, as hours, minutes and seconds, if they
+/// name a time of day or a leap second in it (second 60; the caller
+/// decides whether one may fall there).
+fn clock_time(hms: &str) -> Option<(u32, u32, u32)> {
     let mut parts = hms.split(':');
     let mut part = || digits(parts.next()?, 2..=2);
     let (hour, minute, second) = (part()?, part()?, part()?);
-    let real = parts.next().is_none() && hour < 24 && minute < 60 && second < 60;
-    real.then_some(hour * 3600 + minute * 60 + second)
+    let real = parts.next().is_none() && hour < 24 && minute < 60 && second <= 60;
+    real.then_some((hour, minute, second))
 }
 
 /// `s` as a number, if it is ASCII digits, as many as `len` allows.
@@ -133,8 +195,13 @@ fn days_in_month(year: i64, month: u32) -> u32 {
 /// HTTP date cannot name) as the epoch.
 pub fn warc_date(time: SystemTime) -> String {
     let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days as i64);
+    utc_text(i64::try_from(secs).unwrap_or(i64::MAX))
+}
+
+/// `secs` since 1970 (negative before) as `YYYY-MM-DDThh:mm:ssZ`.
+fn utc_text(secs: i64) -> String {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
     format!(
         "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
         rem / 3600,
@@ -249,7 +316,11 @@ mod tests {
             ("2024-02-29T23:59:59Z", "2024-02-29T23:59:59Z"),
             ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
         ] {
-            assert_eq!(warc_1_0_date(value).as_deref(), Some(want), "{value:?}");
+            assert_eq!(
+                canonical_warc_date(value).as_deref(),
+                Some(want),
+                "{value:?}"
+            );
         }
         for value in [
             "",
@@ -276,11 +347,8 @@ mod tests {
             "2024-05-06T07:08:09",
             "2024-05-06 07:08:09Z",
             "2024-05-06t07:08:09z",
-            "2024-05-06T07:08:09+00:00",
-            "2024-05-06T07:08:09-0800",
             "2024-05-06T24:00:00Z",
             "2024-05-06T07:60:00Z",
-            "2024-05-06T07:08:60Z",
             "2024-05-06T7:08:09Z",
             "2024-05-06T07:08:09:10Z",
             "2024-05-06T07:08:09.Z",
@@ -295,7 +363,103 @@ mod tests {
             "2024-05-06",
             "2024-05-06T07:08Z",
         ] {
-            assert_eq!(warc_1_0_date(value), None, "{value:?}");
+            assert_eq!(canonical_warc_date(value), None, "{value:?}");
+        }
+    }
+
+    /// A numeric offset is applied: the date is written in UTC, across a
+    /// day, month or year boundary when the offset moves it there. With a
+    /// colon or without (`+0200`), and with a fraction of seconds.
+    #[test]
+    fn warc_dates_with_an_offset_are_written_in_utc() {
+        for (value, want) in [
+            ("2024-05-01T12:00:00+02:00", "2024-05-01T10:00:00Z"),
+            ("2024-05-01T12:00:00-05:00", "2024-05-01T17:00:00Z"),
+            ("2024-05-01T12:00:00+0200", "2024-05-01T10:00:00Z"),
+            ("2024-05-01T12:00:00-0530", "2024-05-01T17:30:00Z"),
+            ("2024-05-01T12:00:00+05:45", "2024-05-01T06:15:00Z"),
+            ("2024-05-06T07:08:09+00:00", "2024-05-06T07:08:09Z"),
+            ("2024-05-06T07:08:09-00:00", "2024-05-06T07:08:09Z"),
+            ("2024-05-06T07:08:09.123+02:00", "2024-05-06T05:08:09Z"),
+            ("2024-05-06T07:08:09.5-0800", "2024-05-06T15:08:09Z"),
+            ("2024-03-01T01:00:00+02:00", "2024-02-29T23:00:00Z"),
+            ("2023-12-31T20:00:00-04:00", "2024-01-01T00:00:00Z"),
+            ("2024-01-01T00:59:59+23:59", "2023-12-31T01:00:59Z"),
+            ("2024-12-31T23:59:59-23:59", "2025-01-01T23:58:59Z"),
+            ("0000-01-01T12:00:00+01:00", "0000-01-01T11:00:00Z"),
+            ("9999-12-31T12:00:00-01:00", "9999-12-31T13:00:00Z"),
+        ] {
+            assert_eq!(
+                canonical_warc_date(value).as_deref(),
+                Some(want),
+                "{value:?}"
+            );
+        }
+    }
+
+    /// A leap second, at the end of a UTC day only, is that minute's last
+    /// second (`:59`), also when an offset puts it in another local hour.
+    #[test]
+    fn a_leap_second_is_the_second_before_it() {
+        for (value, want) in [
+            ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59Z"),
+            ("2016-12-31T23:59:60.25Z", "2016-12-31T23:59:59Z"),
+            ("2015-06-30T23:59:60Z", "2015-06-30T23:59:59Z"),
+            ("2016-12-31T18:59:60-05:00", "2016-12-31T23:59:59Z"),
+            ("2017-01-01T00:59:60+01:00", "2016-12-31T23:59:59Z"),
+            ("2017-01-01T05:29:60+0530", "2016-12-31T23:59:59Z"),
+        ] {
+            assert_eq!(
+                canonical_warc_date(value).as_deref(),
+                Some(want),
+                "{value:?}"
+            );
+        }
+    }
+
+    /// What stays refused: offsets other than `±hh:mm` and `±hhmm` of less
+    /// than a day, an offset with or after `Z`, `:60` where no leap second
+    /// falls, and a date an offset moves out of the four-digit years.
+    #[test]
+    fn what_is_still_no_warc_date() {
+        for value in [
+            "2024-05-06T07:08:09+02",
+            "2024-05-06T07:08:09+2:00",
+            "2024-05-06T07:08:09+02:0",
+            "2024-05-06T07:08:09+020",
+            "2024-05-06T07:08:09+02000",
+            "2024-05-06T07:08:09+02:00:00",
+            "2024-05-06T07:08:09+24:00",
+            "2024-05-06T07:08:09+02:60",
+            "2024-05-06T07:08:09+",
+            "2024-05-06T07:08:09-",
+            "2024-05-06T07:08:09+:",
+            "2024-05-06T07:08:09++02:00",
+            "2024-05-06T07:08:09+-02:00",
+            "2024-05-06T07:08:09 +02:00",
+            "2024-05-06T07:08:09+02:00 ",
+            "2024-05-06T07:08:09\u{2212}02:00",
+            "2024-05-06T07:08:09+\u{ff10}2:00",
+            "2024-05-06T07:08:09Z+02:00",
+            "2024-05-06T07:08:09+02:00Z",
+            "2024-05-06T07:08:09+02:00z",
+            "2024-05-06T07:08:09.+02:00",
+            "2024-05-06T07:08+02:00",
+            "2024-05-06+02:00",
+            "2024-05-06T07:08:09+02:00:",
+            "2024-05-06T07:08:09EST",
+            "2024-05-06T07:08:09GMT",
+            "2024-05-06T07:08:60Z",
+            "2016-12-31T23:58:60Z",
+            "2016-12-31T22:59:60Z",
+            "2016-12-31T23:59:60+01:00",
+            "2016-12-31T23:59:61Z",
+            "2016-12-31T23:60:00Z",
+            "2016-12-31T24:00:00Z",
+            "0000-01-01T00:30:00+01:00",
+            "9999-12-31T23:30:00-01:00",
+        ] {
+            assert_eq!(canonical_warc_date(value), None, "{value:?}");
         }
     }
 

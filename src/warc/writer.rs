@@ -223,10 +223,11 @@ pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 
 /// The conversion record's WARC-Date, which WARC requires: the source
 /// record's own, as WET files keep it (a conversion is dated by the capture
-/// it converts, and Common Crawl's WETs do so), if it is one as WARC 1.0
-/// (the record's version) has it, or one of WARC 1.1's with a fraction of
-/// seconds, dropped ([`date::warc_1_0_date`]). A source without one (or
-/// with a blank, malformed or coarser one) is dated by its HTTP `Date`
+/// it converts, and Common Crawl's WETs do so), written as WARC 1.0 (the
+/// record's version) has it ([`date::canonical_warc_date`]: a fraction of
+/// seconds dropped, an offset applied, a leap second taken as `:59`). A
+/// source without one (or with a blank, malformed or coarser one) is
+/// dated by its HTTP `Date`
 /// ([`Source::http_date`]), the server's time of the response, usually
 /// close to the capture (a cache keeps the origin's `Date`); and
 /// with neither, [`UNKNOWN_DATE`]. Not the time of the run, nor one taken
@@ -240,7 +241,10 @@ fn conversion_date(source: &Source) -> String {
     // A malformed one (`yesterday`) says nothing sure of the capture, and
     // a reader of the output may fail on it: the HTTP date is better, and
     // than a coarser one (`2024-05`) padded with digits it does not have.
-    if let Some(date) = source.date.and_then(|d| date::warc_1_0_date(d.trim())) {
+    if let Some(date) = source
+        .date
+        .and_then(|d| date::canonical_warc_date(d.trim()))
+    {
         return date;
     }
     source.http_date.unwrap_or(UNKNOWN_DATE).to_string()
@@ -311,7 +315,7 @@ mod tests {
 
     /// A source record without a WARC-Date gives the same conversion
     /// record on every run, dated by its HTTP `Date` or else the epoch;
-    /// one with a WARC-Date keeps it as WARC 1.0 has it.
+    /// one with a WARC-Date keeps it as WARC 1.0 has it, in UTC.
     #[test]
     fn a_dateless_source_gives_the_same_wet_record_every_time() {
         // As the reader gives it: the HTTP `Date` read as a WARC-Date.
@@ -332,6 +336,13 @@ mod tests {
             (Some("yesterday"), http, "1994-11-15T08:12:31Z"),
             (Some("2024-05-06 07:08:09"), http, "1994-11-15T08:12:31Z"),
             (Some("2024-02-30T00:00:00Z"), None, UNKNOWN_DATE),
+            (
+                Some("2024-05-06T01:08:09-06:00"),
+                http,
+                "2024-05-06T07:08:09Z",
+            ),
+            (Some("2016-12-31T23:59:60Z"), http, "2016-12-31T23:59:59Z"),
+            (Some("2024-05-06T07:08:60Z"), http, "1994-11-15T08:12:31Z"),
             (None, None, UNKNOWN_DATE),
         ] {
             let first = wet_bytes(date, http_date);
