@@ -736,6 +736,22 @@ fn wet_records_are_dated_in_utc_whatever_the_offset() {
     assert_eq!(dates, want);
 }
 
+/// JSONL lines carry each record's WARC-Date in one form, UTC to the
+/// second with `Z`, whatever the form it was written in, so that they sort
+/// and compare as text; `null` for one that names no instant (no HTTP
+/// `Date` in its place).
+#[test]
+fn jsonl_warc_dates_are_utc_whatever_the_offset() {
+    let (warc, utc) = dated_pages();
+    let out = scratch("dated.jsonl");
+    let (code, stderr) = warc_to(&[&warc], &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines = jsonl(&out);
+    let dates: Vec<_> = lines.iter().map(|l| l.get("warc_date")).collect();
+    let want: Vec<_> = utc.iter().map(|d| Some(Value::from(*d))).collect();
+    assert_eq!(dates, want.iter().map(Option::as_ref).collect::<Vec<_>>());
+}
+
 /// Waits (30 s at most) until `path` exists: a run's temporary output.
 fn wait_until_made(path: &Path) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);

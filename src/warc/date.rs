@@ -1,7 +1,9 @@
-//! Dates of records, for the WET writer's `WARC-Date`: a response's HTTP
-//! `Date` read (leniently, as servers write it), and a time written as a
-//! WARC-Date. It does not decide which date a record gets: the writer
-//! does (`writer::conversion_date`).
+//! Dates of records, for the WET writer's `WARC-Date` and the JSONL
+//! `warc_date`: a response's HTTP `Date` read (leniently, as servers write
+//! it), a record's `WARC-Date` read (with the offsets and leap seconds
+//! some writers put in it), and either written as a WARC-Date, in one
+//! form. It does not decide which date a record gets: the writer does
+//! (`writer::conversion_date`, `writer::Source::warc_date`).
 //!
 //! Written here rather than with a date crate (chrono, time, jiff; none
 //! is a dependency): httpdate, which is, reads the strict HTTP forms, and

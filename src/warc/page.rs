@@ -13,6 +13,8 @@ pub struct Page {
     pub pos: RecordPos,
     pub record_id: String,
     pub target_uri: Option<String>,
+    /// The record's `WARC-Date` as written; the writers put it in one
+    /// form, UTC to the second (`writer::Source::warc_date`).
     pub date: Option<String>,
     /// The HTTP response's date as a WARC-Date (`response` records only):
     /// its first `Date` header that reads as a date, as

@@ -32,6 +32,8 @@ pub struct Source<'a> {
     pub pos: RecordPos,
     pub record_id: &'a str,
     pub target_uri: Option<&'a str>,
+    /// The source record's `WARC-Date` as it stands; both outputs write
+    /// it in one form (`Source::warc_date`).
     pub date: Option<&'a str>,
     /// The source's HTTP date as a WARC-Date ([`super::Page::http_date`]),
     /// if it is a response that has one: a WET record's date when `date`
@@ -41,12 +43,28 @@ pub struct Source<'a> {
     pub truncated: Option<&'a str>,
 }
 
+impl Source<'_> {
+    /// The source record's `WARC-Date` in UTC as `YYYY-MM-DDThh:mm:ssZ`
+    /// ([`date::canonical_warc_date`]: a fraction of seconds dropped, an
+    /// offset applied, a leap second taken as `:59`), so that the dates of
+    /// the output compare and sort as text; `None` when it has none, or
+    /// one that names no instant to the second (blank, malformed, or one
+    /// of WARC 1.1's coarser forms, `2024-05`).
+    fn warc_date(&self) -> Option<String> {
+        self.date.and_then(|d| date::canonical_warc_date(d.trim()))
+    }
+}
+
 /// One JSONL line: the source record's fields and the document.
 #[derive(Serialize)]
 struct JsonlLine<'a> {
     warc_record_id: &'a str,
     warc_target_uri: Option<&'a str>,
-    warc_date: Option<&'a str>,
+    /// [`Source::warc_date`]: `null` when the record has no WARC-Date
+    /// that reads as one, as when it has none. Not the raw value, which
+    /// would sort among the dates as what it is not, nor the HTTP `Date`
+    /// (a WET record's fallback), which is the server's clock.
+    warc_date: Option<String>,
     warc_file: &'a str,
     /// File offset of the record (of its gzip member or zstd frame).
     warc_offset: u64,
@@ -90,7 +108,7 @@ impl<W: Write> JsonlWriter<W> {
         let line = JsonlLine {
             warc_record_id: source.record_id,
             warc_target_uri: source.target_uri,
-            warc_date: source.date,
+            warc_date: source.warc_date(),
             warc_file: source.file,
             warc_offset: source.pos.offset,
             warc_offset_inner: source.pos.inner,
@@ -224,16 +242,15 @@ pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 /// The conversion record's WARC-Date, which WARC requires: the source
 /// record's own, as WET files keep it (a conversion is dated by the capture
 /// it converts, and Common Crawl's WETs do so), written as WARC 1.0 (the
-/// record's version) has it ([`date::canonical_warc_date`]: a fraction of
+/// record's version) has it ([`Source::warc_date`]: a fraction of
 /// seconds dropped, an offset applied, a leap second taken as `:59`). A
 /// source without one (or with a blank, malformed or coarser one) is
-/// dated by its HTTP `Date`
-/// ([`Source::http_date`]), the server's time of the response, usually
-/// close to the capture (a cache keeps the origin's `Date`); and
-/// with neither, [`UNKNOWN_DATE`]. Not the time of the run, nor one taken
-/// once per run: the output must be a function of the input, byte for byte,
-/// as its record ids are ([`wet_record_id`]), so that a rerun, a diff or a
-/// content-addressed store sees the same file. Nor a warcinfo record's
+/// dated by its HTTP `Date` ([`Source::http_date`]), the server's time of
+/// the response, usually close to the capture (a cache keeps the origin's
+/// `Date`); and with neither, [`UNKNOWN_DATE`]. Not the time of the run,
+/// nor one taken once per run: the output must be a function of the
+/// input, byte for byte, as its record ids are ([`wet_record_id`]), so
+/// that a rerun, a diff or a content-addressed store sees the same file. Nor a warcinfo record's
 /// date: the record's conversion would then depend on what the file holds
 /// before it, and one read at its CDX offset would differ from the same
 /// record read with its file.
@@ -241,13 +258,9 @@ fn conversion_date(source: &Source) -> String {
     // A malformed one (`yesterday`) says nothing sure of the capture, and
     // a reader of the output may fail on it: the HTTP date is better, and
     // than a coarser one (`2024-05`) padded with digits it does not have.
-    if let Some(date) = source
-        .date
-        .and_then(|d| date::canonical_warc_date(d.trim()))
-    {
-        return date;
-    }
-    source.http_date.unwrap_or(UNKNOWN_DATE).to_string()
+    source
+        .warc_date()
+        .unwrap_or_else(|| source.http_date.unwrap_or(UNKNOWN_DATE).to_string())
 }
 
 #[cfg(test)]
@@ -304,6 +317,61 @@ mod tests {
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut record)
             .unwrap();
         record.into_bytes()
+    }
+
+    /// The JSONL line of a source dated `date`, with an HTTP date.
+    fn jsonl_line(date: Option<&str>) -> serde_json::Value {
+        let source = Source {
+            file: "in.warc",
+            pos: RecordPos {
+                offset: 0,
+                inner: 0,
+            },
+            record_id: "<urn:uuid:1>",
+            target_uri: Some("http://a.example/"),
+            date,
+            http_date: Some("1994-11-15T08:12:31Z"),
+            truncated: None,
+        };
+        let mut out = JsonlWriter::new(Vec::new(), Compression::None).unwrap();
+        out.write(&source, &Document::default()).unwrap();
+        serde_json::from_slice(&out.finish().unwrap()).unwrap()
+    }
+
+    /// A JSONL line's `warc_date` is the record's WARC-Date in one form,
+    /// UTC to the second with `Z`, whatever form it came in; `null` when
+    /// the record has none or one that names no instant (not the raw
+    /// value, nor the HTTP date a WET record falls back to).
+    #[test]
+    fn jsonl_warc_dates_are_written_in_one_form() {
+        for (date, want) in [
+            (Some("2024-05-06T07:08:09Z"), Some("2024-05-06T07:08:09Z")),
+            (
+                Some("2024-05-01T12:00:00+02:00"),
+                Some("2024-05-01T10:00:00Z"),
+            ),
+            (
+                Some("2024-05-01T00:30:00-0500"),
+                Some("2024-05-01T05:30:00Z"),
+            ),
+            (Some("2016-12-31T23:59:60Z"), Some("2016-12-31T23:59:59Z")),
+            (
+                Some(" 2024-05-06T07:08:09.5Z "),
+                Some("2024-05-06T07:08:09Z"),
+            ),
+            (Some("yesterday"), None),
+            (Some("2024-05"), None),
+            (Some("2024-05-06T07:08:60Z"), None),
+            (Some(""), None),
+            (None, None),
+        ] {
+            let line = jsonl_line(date);
+            assert_eq!(
+                line.get("warc_date").map(|d| d.as_str()),
+                Some(want),
+                "{date:?}"
+            );
+        }
     }
 
     fn warc_date_of(record: &[u8]) -> String {
