@@ -235,16 +235,23 @@ pub fn decode<'a>(
 /// ([`STACK_SLACK`]), an inner layer that takes that much more than it
 /// gives (a skippable zstd frame or empty gzip members, compressed again:
 /// a few KiB of record for up to `limit` bytes of decoding) is damaged,
-/// not a page that decoded to nothing.
+/// not a page that decoded to nothing. A layer that comes with its output
+/// already (the layer above inflated it to learn that it was undone,
+/// [`Undone::next`]) is not decoded again.
 fn undo_stack<'a>(
     mut body: Cow<'a, [u8]>,
     codings: &[ContentCoding],
     limit: usize,
 ) -> Result<Cow<'a, [u8]>, Rejection> {
+    let mut next = None;
     for (i, &layer) in codings.iter().enumerate().rev() {
         let under = codings[..i].last().copied();
         let taken = body.len();
-        body = undo(body, layer, under, limit)?;
+        let undone = match next.take() {
+            Some(output) => Undone::from(output),
+            None => undo(body, layer, under, limit)?,
+        };
+        (body, next) = (undone.body, undone.next);
         let inner = i + 1 < codings.len();
         if inner && taken as u64 > (body.len() as u64).saturating_add(STACK_SLACK) {
             return Err(Rejection::Error(WarcError::BadPayload(format!(
@@ -255,6 +262,29 @@ fn undo_stack<'a>(
         }
     }
     Ok(body)
+}
+
+/// One layer of a payload undone: the body for the layer under it, and
+/// that layer's output when it is already known.
+struct Undone<'a> {
+    body: Cow<'a, [u8]>,
+    /// The output of the layer under this one, when this one was taken as
+    /// undone because `body` inflated whole as that layer's deflate stream
+    /// ([`Reads::Inflated`]): handed on so that the deflate layer does not
+    /// inflate the body a second time (it would give the same).
+    next: Option<Vec<u8>>,
+}
+
+impl<'a> From<Cow<'a, [u8]>> for Undone<'a> {
+    fn from(body: Cow<'a, [u8]>) -> Self {
+        Undone { body, next: None }
+    }
+}
+
+impl From<Vec<u8>> for Undone<'_> {
+    fn from(out: Vec<u8>) -> Self {
+        Cow::<[u8]>::Owned(out).into()
+    }
 }
 
 /// Undoes one content coding of `body`, refusing an output above `limit`.
@@ -272,17 +302,21 @@ fn undo(
     coding: ContentCoding,
     under: Option<ContentCoding>,
     limit: usize,
-) -> Result<Cow<'_, [u8]>, Rejection> {
+) -> Result<Undone<'_>, Rejection> {
     let name = coding.name();
     let out = match coding {
         ContentCoding::Gzip if starts_with_magic(&body, coding) => {
             read_bounded(MultiGzDecoder::new(&body[..]), limit, name)
         }
         ContentCoding::Deflate => {
+            // Anything but a plain no counts, as before `reads_as` handed
+            // on what it inflated: a bomb under this layer is the next
+            // layer's to refuse.
             let undone = |body: &[u8]| {
-                looks_like_html(body) || under.is_some_and(|c| reads_as(body, c, limit))
+                looks_like_html(body)
+                    || under.is_some_and(|c| !matches!(reads_as(body, c, limit), Ok(Reads::No)))
             };
-            return inflate(body, limit, undone);
+            return inflate(body, limit, undone).map(Undone::from);
         }
         ContentCoding::Zstd if starts_with_magic(&body, coding) => {
             let window = super::zstd::window_log_max(limit);
@@ -291,22 +325,42 @@ fn undo(
             let d = d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?;
             read_bounded(d, limit, name)
         }
-        ContentCoding::Brotli => {
-            // Brotli has no magic number: a body that does not decode at
-            // all was already decoded by the crawler, like gzip above.
-            let reader = brotli::Decompressor::new(&body[..], 64 * 1024);
-            let (out, fault) = read_to_fault(reader, limit, name)?;
-            let undone = fault.is_some()
-                && (out.is_empty() || under.is_some_and(|c| reads_as(&body, c, limit)));
-            if undone {
-                return Ok(body);
-            }
-            Ok(out)
-        }
+        ContentCoding::Brotli => return unbrotli(body, under, limit),
         // Declared but not applied: already decoded by the crawler.
-        ContentCoding::Gzip | ContentCoding::Zstd => return Ok(body),
+        ContentCoding::Gzip | ContentCoding::Zstd => return Ok(body.into()),
     };
-    out.map(Cow::Owned)
+    out.map(Undone::from)
+}
+
+/// Undoes brotli. Brotli has no magic number: a body that does not decode
+/// at all was already decoded by the crawler, as a gzip one without its
+/// magic bytes was; so was one over another coding (`under`) that decodes
+/// a few bytes and then fails, when it reads as that coding's stream
+/// ([`reads_as`]). If telling took inflating it whole as deflate, that
+/// output goes on with it ([`Undone::next`]); if the inflating passed
+/// `limit`, the deflate layer's error is given now (the deflate layer
+/// would meet it again).
+fn unbrotli(
+    body: Cow<'_, [u8]>,
+    under: Option<ContentCoding>,
+    limit: usize,
+) -> Result<Undone<'_>, Rejection> {
+    let reader = brotli::Decompressor::new(&body[..], 64 * 1024);
+    let (out, fault) = read_to_fault(reader, limit, ContentCoding::Brotli.name())?;
+    let reads = match (fault, under) {
+        (None, _) => Reads::No,
+        (Some(_), _) if out.is_empty() => Reads::Yes,
+        (Some(_), Some(under)) => reads_as(&body, under, limit)?,
+        (Some(_), None) => Reads::No,
+    };
+    Ok(match reads {
+        Reads::No => out.into(),
+        Reads::Yes => body.into(),
+        Reads::Inflated(next) => Undone {
+            body,
+            next: Some(next),
+        },
+    })
 }
 
 /// Whether `body` starts with `coding`'s magic bytes, as a WARC file's
@@ -319,20 +373,36 @@ fn starts_with_magic(body: &[u8], coding: ContentCoding) -> bool {
     )
 }
 
+/// Whether a body reads as the stream of the coding under a layer that
+/// did not decode ([`reads_as`]).
+#[derive(Debug)]
+enum Reads {
+    No,
+    Yes,
+    /// Yes, as raw deflate that inflated to its end: its output, which is
+    /// what the deflate layer gives.
+    Inflated(Vec<u8>),
+}
+
 /// Whether `body` reads as a stream of `coding`, for a layer above it
 /// that did not decode: gzip and zstd by their magic bytes, deflate by a
-/// zlib header or raw data that inflates to its end (or past `limit`: a
-/// bomb, for the deflate layer to refuse); brotli, which has no magic
-/// number, never.
-fn reads_as(body: &[u8], coding: ContentCoding, limit: usize) -> bool {
-    match coding {
-        ContentCoding::Gzip | ContentCoding::Zstd => starts_with_magic(body, coding),
-        ContentCoding::Deflate => {
-            matches!(body, [cmf, flg, ..] if is_zlib_header(*cmf, *flg))
-                || !matches!(inflate_to_end(body, false, limit), Ok((_, false)))
+/// zlib header or raw data that inflates to its end (with the output, so
+/// that it is inflated once); brotli, which has no magic number, never.
+/// Raw data that inflates past `limit` is a bomb: the deflate layer's
+/// error ([`inflate_to_end`]'s), which it would meet too.
+fn reads_as(body: &[u8], coding: ContentCoding, limit: usize) -> Result<Reads, Rejection> {
+    let reads = |yes| if yes { Reads::Yes } else { Reads::No };
+    Ok(match coding {
+        ContentCoding::Gzip | ContentCoding::Zstd => reads(starts_with_magic(body, coding)),
+        ContentCoding::Deflate if matches!(body, [cmf, flg, ..] if is_zlib_header(*cmf, *flg)) => {
+            Reads::Yes
         }
-        ContentCoding::Brotli => false,
-    }
+        ContentCoding::Deflate => match inflate_to_end(body, false, limit)? {
+            (out, true) => Reads::Inflated(out),
+            (_, false) => Reads::No,
+        },
+        ContentCoding::Brotli => Reads::No,
+    })
 }
 
 /// Undoes `deflate`: zlib as RFC 9110 means it, or raw deflate as some
@@ -373,6 +443,8 @@ fn inflate(
 /// gave, and whether the stream ended properly (the read decoders of
 /// `flate2` do not tell an input cut short from a complete one).
 fn inflate_to_end(body: &[u8], zlib: bool, limit: usize) -> Result<(Vec<u8>, bool), Rejection> {
+    #[cfg(test)]
+    tests::INFLATIONS.with(|n| n.set(n.get() + 1));
     let mut inflater = Decompress::new(zlib);
     let mut out = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
@@ -481,6 +553,13 @@ fn chunk_size_line(rest: &[u8]) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// How many times [`inflate_to_end`] ran on this thread: the tests
+        /// that a deflate layer is inflated once count them.
+        pub(super) static INFLATIONS: Cell<usize> = const { Cell::new(0) };
+    }
 
     #[test]
     fn dechunk_keeps_the_chunks_before_a_bad_or_cut_size_line() {
@@ -718,18 +797,13 @@ mod tests {
         assert_eq!(&got[..], &page[..]);
     }
 
-    /// A brotli layer the crawler undid over raw deflate: brotli decodes a
-    /// few bytes of many a deflate stream before it fails, and those bytes
-    /// are no payload; the body reads as deflate, so the layer is undone.
-    /// (Before, such a page failed, or came out as a few bytes of garbage.)
-    #[test]
-    fn a_brotli_layer_undone_over_raw_deflate_gives_the_page() {
+    /// 300 pages of seeded random words and their raw deflate streams,
+    /// which start in many ways, as real pages' do (brotli gives bytes
+    /// before it fails for four of them: pages 8, 25, 97 and 203).
+    fn random_word_pages() -> impl Iterator<Item = (Vec<u8>, Vec<u8>)> {
         use std::io::Write;
-        // Pages of seeded random words: their deflate streams start in
-        // many ways, as real pages' do (brotli gives bytes before it fails
-        // for four of these 300: pages 8, 25, 97 and 203).
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for i in 0..300 {
+        (0..300).map(move |_| {
             let mut page = b"<html><body><p>".to_vec();
             for _ in 0..200 {
                 x ^= x << 13;
@@ -747,9 +821,70 @@ mod tests {
                 flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
             e.write_all(&page).unwrap();
             let body = e.finish().unwrap();
+            (page, body)
+        })
+    }
+
+    /// A brotli layer the crawler undid over raw deflate: brotli decodes a
+    /// few bytes of many a deflate stream before it fails, and those bytes
+    /// are no payload; the body reads as deflate, so the layer is undone.
+    /// (Before, such a page failed, or came out as a few bytes of garbage.)
+    #[test]
+    fn a_brotli_layer_undone_over_raw_deflate_gives_the_page() {
+        for (i, (page, body)) in random_word_pages().enumerate() {
             let got = decode(&body, &coded("deflate, br"), 1 << 20)
                 .unwrap_or_else(|e| panic!("page {i}: {e:?}"));
             assert_eq!(&got[..], &page[..], "page {i}");
+        }
+    }
+
+    /// Whether brotli decodes some bytes of `body` and then fails: a body
+    /// that `deflate, br` tells from a brotli stream by inflating it.
+    fn brotli_fails_late(body: &[u8]) -> bool {
+        let reader = brotli::Decompressor::new(body, 4096);
+        matches!(read_to_fault(reader, 1 << 20, "br"), Ok((out, Some(_))) if !out.is_empty())
+    }
+
+    /// `decode`'s result and how many times it inflated.
+    fn counting_inflations<'a>(
+        body: &'a [u8],
+        list: &str,
+        limit: usize,
+    ) -> (Result<Cow<'a, [u8]>, Rejection>, usize) {
+        INFLATIONS.with(|n| n.set(0));
+        let got = decode(body, &coded(list), limit);
+        (got, INFLATIONS.with(Cell::get))
+    }
+
+    /// Under a brotli layer the crawler undid, a raw deflate body that
+    /// brotli decodes a few bytes of is inflated once, not once to tell
+    /// that it is deflate and again to undo the deflate layer, with the
+    /// same page, and the same error when it inflates past the limit (the
+    /// limit just at the page passes).
+    #[test]
+    fn a_deflate_layer_under_an_undone_brotli_layer_is_inflated_once() {
+        let late: Vec<_> = random_word_pages()
+            .filter(|(_, body)| brotli_fails_late(body))
+            .collect();
+        assert!(!late.is_empty());
+        for (page, body) in &late {
+            let (got, inflations) = counting_inflations(body, "deflate, br", 1 << 20);
+            assert_eq!(&got.unwrap()[..], &page[..]);
+            assert_eq!(inflations, 1);
+            let (got, inflations) = counting_inflations(body, "deflate, br", page.len());
+            assert_eq!(&got.unwrap()[..], &page[..]);
+            assert_eq!(inflations, 1);
+            let limit = page.len() - 1;
+            let (got, inflations) = counting_inflations(body, "deflate, br", limit);
+            assert!(
+                matches!(
+                    &got,
+                    Err(Rejection::Error(WarcError::PayloadTooLarge { coding, limit: l }))
+                        if coding == "deflate" && *l == limit
+                ),
+                "{got:?}"
+            );
+            assert_eq!(inflations, 1);
         }
     }
 
