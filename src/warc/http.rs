@@ -309,12 +309,18 @@ fn undo(
             read_bounded(MultiGzDecoder::new(&body[..]), limit, name)
         }
         ContentCoding::Deflate => {
-            // Anything but a plain no counts, as before `reads_as` handed
-            // on what it inflated: a bomb under this layer is the next
-            // layer's to refuse.
             let undone = |body: &[u8]| {
                 looks_like_html(body)
-                    || under.is_some_and(|c| !matches!(reads_as(body, c, limit), Ok(Reads::No)))
+                    || under.is_some_and(|c| match c {
+                        // The body has just failed to inflate to its end
+                        // (as raw deflate unless it opens with a zlib
+                        // header): only that header can make it read as
+                        // deflate, and `reads_as` would inflate it again
+                        // to find the same.
+                        ContentCoding::Deflate => opens_zlib(body),
+                        // Told by magic bytes, without inflating.
+                        _ => matches!(reads_as(body, c, limit), Ok(Reads::Yes)),
+                    })
             };
             return inflate(body, limit, undone).map(Undone::from);
         }
@@ -394,9 +400,7 @@ fn reads_as(body: &[u8], coding: ContentCoding, limit: usize) -> Result<Reads, R
     let reads = |yes| if yes { Reads::Yes } else { Reads::No };
     Ok(match coding {
         ContentCoding::Gzip | ContentCoding::Zstd => reads(starts_with_magic(body, coding)),
-        ContentCoding::Deflate if matches!(body, [cmf, flg, ..] if is_zlib_header(*cmf, *flg)) => {
-            Reads::Yes
-        }
+        ContentCoding::Deflate if opens_zlib(body) => Reads::Yes,
         ContentCoding::Deflate => match inflate_to_end(body, false, limit)? {
             (out, true) => Reads::Inflated(out),
             (_, false) => Reads::No,
@@ -423,7 +427,7 @@ fn inflate(
     if body.is_empty() {
         return Ok(body);
     }
-    let zlib = matches!(*body, [cmf, flg, ..] if is_zlib_header(cmf, flg));
+    let zlib = opens_zlib(&body);
     let (out, complete) = inflate_to_end(&body, zlib, limit)?;
     if complete {
         return Ok(Cow::Owned(out));
@@ -437,6 +441,12 @@ fn inflate(
             "corrupt deflate stream".into(),
         ))),
     }
+}
+
+/// Whether `body` opens with a zlib header, by its check as the fetcher
+/// tells one (`fetch::inflate::is_zlib_header`).
+fn opens_zlib(body: &[u8]) -> bool {
+    matches!(body, [cmf, flg, ..] if is_zlib_header(*cmf, *flg))
 }
 
 /// Inflates `body` (zlib-wrapped or raw) up to `limit` bytes: what it
@@ -886,6 +896,23 @@ mod tests {
             );
             assert_eq!(inflations, 1);
         }
+    }
+
+    /// A raw deflate body cut short under `deflate, deflate` fails to
+    /// inflate to its end as the outer layer; whether it reads as the
+    /// deflate stream under it is told by its (missing) zlib header, not by
+    /// inflating it a second time to fail the same. What came before the
+    /// cut is kept, as before, and the inner layer takes it as HTML.
+    #[test]
+    fn a_deflate_layer_that_fails_over_deflate_is_not_inflated_again() {
+        let (page, body) = random_word_pages().next().unwrap();
+        let cut = &body[..body.len() / 2];
+        assert!(!opens_zlib(cut));
+        let (got, inflations) = counting_inflations(cut, "deflate, deflate", 1 << 20);
+        let got = got.unwrap();
+        assert!(!got.is_empty() && page.starts_with(&got), "{got:?}");
+        // The outer layer's inflation and the inner one's, of the HTML.
+        assert_eq!(inflations, 2);
     }
 
     /// An inner layer that takes far more than it gives (a skippable zstd
