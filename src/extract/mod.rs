@@ -382,6 +382,12 @@ impl Extractor {
         let title = headline::clean(&scan.info.title);
         let language = self.language.language(&text, &scan.info.lang);
         let t3 = Instant::now();
+        // One pass over the lines, cold again by now, for both sums.
+        let (mut content_chars, mut code_chars) = (0u64, 0u64);
+        for l in &scan.lines {
+            content_chars += u64::from(l.text);
+            code_chars += u64::from(l.code);
+        }
         Document {
             url: hints.url.clone(),
             headline: found
@@ -399,8 +405,8 @@ impl Extractor {
             bytes: 0,
             lines_total: scan.lines.len() as u32,
             lines_selected: sel.lines,
-            content_chars: scan.lines.iter().map(|l| u64::from(l.text)).sum(),
-            code_chars: scan.lines.iter().map(|l| u64::from(l.code)).sum(),
+            content_chars,
+            code_chars,
             regions: sel.regions,
             algorithm: o.algorithm.to_string(),
             timings: Timings {
