@@ -87,8 +87,10 @@ pub fn canonical_warc_date(value: &str) -> Option<String> {
 /// to 9 digits, W3CDTF as WARC 1.1 bounds it; dropped, a second is precise
 /// enough to date a record), then `Z` or a numeric offset (`+02:00`,
 /// `-05:00`, or `+0200` without the colon), a real date and time, and a
-/// second of 60 only where a leap second falls: the last second of a UTC
-/// day (`23:59:60Z`, or `18:59:60-05:00`), taken as that minute's `:59`.
+/// second of 60 only where one may fall: the last second of a UTC day
+/// (`23:59:60Z`, or `18:59:60-05:00`), taken as that minute's `:59`. Any
+/// UTC day's end is taken, not only the days a leap second was added:
+/// the list grows, and a wrong `:60` there is still that second.
 ///
 /// WARC 1.0 and 1.1 (section 5.4) want a UTC timestamp as W3CDTF (the W3C
 /// profile of ISO 8601) writes one, that is with `Z`, and W3CDTF counts
@@ -96,10 +98,10 @@ pub fn canonical_warc_date(value: &str) -> Option<String> {
 /// More is taken here because writers do write it (crawlers and
 /// hand-made tools that stamp local time with its offset, Python's `%z`
 /// giving `+0200`; a clock that steps through a leap second reads `:60`),
-/// and each names one instant without doubt: refused, the record would be
-/// dated by the server's HTTP `Date` or not at all. A leap second cannot be written in
-/// seconds since 1970, so it is taken as the second before it, which keeps
-/// the record in the day and minute it names. Anything else (a lowercase
+/// and each names one instant without doubt: refused, the record would
+/// be dated by the server's HTTP `Date` or not at all. A leap second
+/// cannot be written in seconds since 1970, so it is taken as the second
+/// before it, which keeps the record in the day and minute it names. Anything else (a lowercase
 /// `t` or `z`, a space for `T`, an offset of hours only or of 24 hours or
 /// more, `:60` in any other minute) is refused as before: a WARC-Date
 /// looser than that is more likely no date at all.
@@ -157,7 +159,8 @@ fn is_real_date(year: i64, month: u32, day: u32) -> bool {
 }
 
 /// `hh:mm:ss`, two digits each, as seconds since midnight, if it names a
-/// time of day (no leap second: HTTP dates take none).
+/// time of day (no leap second: RFC 9110 allows `:60`, but httpdate, which
+/// reads the strict forms, refuses it, and the lenient forms follow it).
 fn time_of_day(hms: &str) -> Option<u32> {
     let (hour, minute, second) = clock_time(hms)?;
     (second < 60).then_some(hour * 3600 + minute * 60 + second)

@@ -250,10 +250,10 @@ pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 /// `Date`); and with neither, [`UNKNOWN_DATE`]. Not the time of the run,
 /// nor one taken once per run: the output must be a function of the
 /// input, byte for byte, as its record ids are ([`wet_record_id`]), so
-/// that a rerun, a diff or a content-addressed store sees the same file. Nor a warcinfo record's
-/// date: the record's conversion would then depend on what the file holds
-/// before it, and one read at its CDX offset would differ from the same
-/// record read with its file.
+/// that a rerun, a diff or a content-addressed store sees the same file.
+/// Nor a warcinfo record's date: the record's conversion would then
+/// depend on what the file holds before it, and one read at its CDX
+/// offset would differ from the same record read with its file.
 fn conversion_date(source: &Source) -> String {
     // A malformed one (`yesterday`) says nothing sure of the capture, and
     // a reader of the output may fail on it: the HTTP date is better, and
