@@ -416,9 +416,10 @@ pub const MAX_CODINGS: usize = 2;
 
 /// The most memory one decoder of a [`Stack`] holds, for memory budgets:
 /// a brotli stream's window (16 MiB at most, RFC 7932) with its ring
-/// buffer's slack and tables, the input it holds and a piece of output;
-/// about 22 MB was measured for one layer, rounded up here. zstd's window
-/// is 8 MiB at most, gzip's and deflate's 32 KiB.
+/// buffer's slack and tables, the input it holds and a piece of output
+/// (and brotli's scratch piece); about 22 MB was measured for one layer,
+/// rounded up here. zstd's window is 8 MiB at most, gzip's and deflate's
+/// 32 KiB.
 pub const LAYER_MEMORY: u64 = 24 << 20;
 
 /// How many more bytes a decoder inside a [`Stack`] may be given than
@@ -733,6 +734,12 @@ impl Gzip {
 /// brotli (RFC 7932).
 struct Brotli {
     state: BrotliState<HeapAlloc<u8>, HeapAlloc<u32>, HeapAlloc<HuffmanCode>>,
+    /// What a step decodes into, then copied to the piece: brotli writes
+    /// into an initialized slice, and this one is zeroed once (a piece's
+    /// size), where zeroing the piece's room at every step cost up to
+    /// 64 KiB of writes a step, a step for every chunk of a body that
+    /// came a few bytes at a time.
+    scratch: Vec<u8>,
 }
 
 impl Default for Brotli {
@@ -746,27 +753,32 @@ impl Default for Brotli {
         // browsers have them: the crate's default also takes the
         // large-window extension, whose streams may ask for 1 GiB each.
         state.large_window = false;
-        Brotli { state }
+        Brotli {
+            state,
+            scratch: Vec::new(),
+        }
     }
 }
 
 impl Brotli {
     fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
-        let (start, room) = (out.len(), out.capacity());
-        out.resize(room, 0);
+        let room = out.capacity() - out.len();
+        if self.scratch.len() < room {
+            self.scratch.resize(room, 0);
+        }
         let (mut available_in, mut input_offset) = (input.len(), 0);
-        let (mut available_out, mut output_offset, mut total_out) = (room - start, start, 0);
+        let (mut available_out, mut output_offset, mut total_out) = (room, 0, 0);
         let result = BrotliDecompressStream(
             &mut available_in,
             &mut input_offset,
             input,
             &mut available_out,
             &mut output_offset,
-            out,
+            &mut self.scratch,
             &mut total_out,
             &mut self.state,
         );
-        out.truncate(output_offset);
+        out.extend_from_slice(self.scratch.get(..output_offset).unwrap_or_default());
         let end = match result {
             BrotliResult::ResultFailure => {
                 let code = self.state.error_code;
