@@ -835,7 +835,21 @@ struct Zstd {
     /// many as tell its header's length).
     frame_in: usize,
     head: [u8; 5],
+    /// How much input zstd asked for when it last returned (its hint),
+    /// what the next call is given (see [`feed`](Self::feed)).
+    asked: usize,
+    /// The last call filled its output: zstd may hold decoded output it
+    /// has not given out yet.
+    held: bool,
 }
+
+/// A zstd block header's length (`ZSTD_blockHeaderSize`).
+const ZSTD_BLOCK_HEADER: usize = 3;
+
+/// What zstd asks for before a frame: the shortest frame header
+/// (`ZSTD_FRAMEHEADERSIZE_MIN`, 6 bytes) and the first block's header, as
+/// its hint counts them.
+const ZSTD_FRAME_ASK: usize = 6 + ZSTD_BLOCK_HEADER;
 
 /// The length of the frame header (RFC 8878 §3.1.1.1) that `head`, a
 /// frame's first five bytes, opens: the magic number, the descriptor, the
@@ -870,9 +884,20 @@ impl Zstd {
             frame_out: 0,
             frame_in: 0,
             head: [0; 5],
+            asked: ZSTD_FRAME_ASK,
+            held: false,
         })
     }
 
+    /// One call of zstd, that decodes at most one block. A call that
+    /// fails reports none of the output it made (`ZSTD_decompressStream`
+    /// sets its positions only on success), so a call that decoded good
+    /// blocks and then met a bad one would take their output with it, as
+    /// much as the chunk it was given held: output before the fault would
+    /// hang on where the chunks ended. So a call is given only the input
+    /// zstd asked for (see [`feed`](Self::feed)), and output it decoded
+    /// but had no room for is taken by a call with no input before any
+    /// more is decoded.
     fn step(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
         if self.after_frame && self.between {
             if input.len() < ZSTD_MAGIC.len() && opens_zstd_frame(input) {
@@ -889,14 +914,40 @@ impl Zstd {
                 });
             }
         }
-        // A further frame's header is given to zstd alone, so that zstd
-        // has judged it (magic number, descriptor, window, dictionary)
-        // before any of the frame's data comes: past a header it took, a
-        // failure is damage, not junk.
-        let input = match self.header_left() {
-            Some(left) if self.after_frame => input.get(..left).unwrap_or(input),
-            _ => input,
+        if self.held {
+            let before = out.len();
+            let flushed = self.run(&[], out)?;
+            if out.len() > before || flushed.end != End::No {
+                return Ok(flushed);
+            }
+        }
+        let fed = input.get(..self.feed()).unwrap_or(input);
+        self.run(fed, out)
+    }
+
+    /// How much input the next call takes: what zstd asked for, less the
+    /// next block's header its hint counts in with a block (zstd reads it
+    /// ahead in the same call, and a damaged one would fail the call that
+    /// decoded the block before it) or with the frame header. Less is
+    /// never too little: a hint of 3 or under is exact, and a hint over 3
+    /// that counts no header (the frame's last block, its checksum, a
+    /// skippable frame's data) is taken in two calls. A further frame's
+    /// header is given to zstd alone, so that zstd has judged it (magic
+    /// number, descriptor, window, dictionary) before any of the frame's
+    /// data comes: past a header it took, a failure is damage, not junk.
+    fn feed(&self) -> usize {
+        let asked = match self.asked {
+            asked if asked > ZSTD_BLOCK_HEADER => asked - ZSTD_BLOCK_HEADER,
+            asked => asked,
         };
+        match self.header_left() {
+            Some(left) if self.after_frame => asked.min(left),
+            _ => asked,
+        }
+    }
+
+    /// One call of zstd on `input`, into `out`'s spare capacity.
+    fn run(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Stepped, String> {
         let start = out.len();
         let mut src = InBuffer::around(input);
         // After what the piece holds already.
@@ -912,6 +963,8 @@ impl Zstd {
             Err(e) => return Err(e.to_string()),
         };
         let (used, produced) = (src.pos, dst.pos() - start);
+        self.held = dst.pos() == dst.capacity();
+        self.asked = hint;
         for (at, b) in input.iter().take(used).enumerate() {
             match self.head.get_mut(self.frame_in + at) {
                 Some(slot) => *slot = *b,
@@ -930,6 +983,8 @@ impl Zstd {
             self.between = true;
             self.frame_out = 0;
             self.frame_in = 0;
+            self.asked = ZSTD_FRAME_ASK;
+            self.held = false;
             return Ok(Stepped {
                 used,
                 end: End::Member,
@@ -975,6 +1030,30 @@ pub(super) mod tests {
         page
     }
 
+    /// `len` bytes of text that varies (words and numbers a xorshift
+    /// draws), so that it compresses about as a page does and a zstd frame
+    /// of a megabyte of it has many blocks.
+    pub(super) fn varied_text(len: usize) -> Vec<u8> {
+        const WORDS: [&str; 16] = [
+            "the", "crawl", "pipeline", "worker", "streams", "pages", "and", "counts", "lines",
+            "of", "text", "zstd", "brotli", "frames", "blocks", "window",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut text = Vec::with_capacity(len + 16);
+        while text.len() < len {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            text.extend_from_slice(WORDS[(seed % 16) as usize].as_bytes());
+            text.push(if seed.is_multiple_of(11) { b'\n' } else { b' ' });
+            if seed.is_multiple_of(7) {
+                text.extend_from_slice((seed % 100_000).to_string().as_bytes());
+            }
+        }
+        text.truncate(len);
+        text
+    }
+
     /// `bytes` as one gzip member (for the fetch module's tests).
     pub(in crate::fetch) fn gzip(bytes: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -1018,6 +1097,18 @@ pub(super) mod tests {
         let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
         e.include_checksum(true).unwrap();
         e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// As [`zstd_checked`], with the encoder flushed every `block` bytes:
+    /// blocks that decode to no more than that, several to a piece.
+    fn zstd_in_blocks(bytes: &[u8], block: usize) -> Vec<u8> {
+        let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        e.include_checksum(true).unwrap();
+        for part in bytes.chunks(block) {
+            e.write_all(part).unwrap();
+            e.flush().unwrap();
+        }
         e.finish().unwrap()
     }
 
@@ -1873,6 +1964,95 @@ pub(super) mod tests {
                     out.len(),
                     got.1
                 );
+            }
+        }
+    }
+
+    /// The splits damage inside one zstd frame is tried in, besides whole.
+    const SPLITS: [usize; 4] = [1, 7, 64, 4096];
+
+    /// `body` through a stack of `codings`, whole and split into chunks of
+    /// each of [`SPLITS`]: what the whole body gave, once every split is
+    /// checked to give the same.
+    fn split_alike(codings: &[Coding], body: &[u8]) -> (Vec<u8>, Result<(), DecodeError>) {
+        let whole = run_stack(codings, Framing::Delimited, [body]);
+        for size in SPLITS {
+            let got = run_stack(codings, Framing::Delimited, body.chunks(size));
+            assert!(
+                got == whole,
+                "{codings:?} in chunks of {size}: {} bytes, {:?}; whole: {} bytes, {:?}",
+                got.0.len(),
+                got.1,
+                whole.0.len(),
+                whole.1
+            );
+        }
+        whole
+    }
+
+    /// Where each block of `frame`, one zstd frame with no dictionary,
+    /// starts (its 3-byte header: last-block bit, type, size).
+    fn zstd_blocks(frame: &[u8]) -> Vec<usize> {
+        let mut at = zstd_header_len(&[frame[0], frame[1], frame[2], frame[3], frame[4]]);
+        let mut starts = Vec::new();
+        loop {
+            starts.push(at);
+            let header = u32::from_le_bytes([frame[at], frame[at + 1], frame[at + 2], 0]);
+            // An RLE block (type 1) holds one byte, whatever its size.
+            let data = if (header >> 1) & 3 == 1 {
+                1
+            } else {
+                header >> 3
+            };
+            at += 3 + data as usize;
+            if header & 1 == 1 {
+                return starts;
+            }
+        }
+    }
+
+    /// Damage inside one zstd frame (a block of the reserved type, a byte
+    /// changed in a block's data, the frame cut inside a block or just
+    /// after a block's header) gives the same output and the same fault
+    /// however the body is split: the blocks before the damage, and
+    /// nothing of them lost. zstd reports nothing of a call that fails, so
+    /// a call that decoded good blocks and then met the bad one took them
+    /// along, as much as its chunk held; so did one that read the bad
+    /// block's header ahead after a good block. Blocks of 128 KiB (more
+    /// than a piece) and of 10 kB (several to a piece).
+    #[test]
+    fn damage_inside_a_zstd_frame_gives_the_same_output_in_any_chunking() {
+        let page = varied_text(1 << 20);
+        for frame in [zstd_checked(&page), zstd_in_blocks(&page, 10_000)] {
+            let blocks = zstd_blocks(&frame);
+            assert!(blocks.len() >= 8, "{} blocks", blocks.len());
+            let (block, next) = (blocks[blocks.len() / 2], blocks[blocks.len() / 2 + 1]);
+            // What the blocks before the middle one decode to.
+            let (before, _) = run_stack(&[Coding::Zstd], Framing::Delimited, [&frame[..block]]);
+            assert!(!before.is_empty() && page.starts_with(&before));
+            let mut bad_type = frame.clone();
+            bad_type[block] |= 3 << 1;
+            let mut bad_byte = frame.clone();
+            bad_byte[(block + next) / 2] ^= 0x5a;
+            for (body, corrupt, exact) in [
+                (bad_type, true, true),
+                (bad_byte, true, false),
+                (frame[..(block + next) / 2].to_vec(), false, true),
+                (frame[..block + 3].to_vec(), false, true),
+            ] {
+                let (out, end) = split_alike(&[Coding::Zstd], &body);
+                let kind = match end {
+                    Err(DecodeError::Corrupt { .. }) => corrupt,
+                    Err(DecodeError::Truncated { .. }) => !corrupt,
+                    _ => false,
+                };
+                // A changed byte may decode to garbage the checksum finds.
+                let kept = if exact {
+                    out == before
+                } else {
+                    out.starts_with(&before)
+                };
+                assert!(kind && kept, "{} of {}, {end:?}", out.len(), before.len());
             }
         }
     }
