@@ -23,6 +23,7 @@
 use super::inflate::Deflate;
 use crate::{gzip_header, zstd_magic};
 use brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
+use brotli_decompressor::{BrotliDecoderErrorCode, BrotliDecoderTakeOutput};
 use flate2::{Decompress, FlushDecompress, Status};
 use hyper::body::Bytes;
 use reqwest::header::{CONTENT_ENCODING, HeaderMap};
@@ -203,6 +204,20 @@ impl Codec {
         }
     }
 
+    /// After a failed step: output decoded before the fault that the
+    /// decompressor still holds, into `out`'s spare capacity; whether
+    /// it filled `out` (more may be held). Only brotli holds any: it
+    /// writes out of its window when the window wraps, when input runs
+    /// short and at the stream's end, so how much it had written when it
+    /// failed hung on where the chunks ended. zlib writes its output as it
+    /// goes, and zstd is given one block per call (see [`Zstd::step`]).
+    fn drain(&mut self, out: &mut Vec<u8>) -> bool {
+        match self {
+            Codec::Brotli(b) => b.drain(out),
+            Codec::Deflate(_) | Codec::Gzip(_) | Codec::Zstd(_) => false,
+        }
+    }
+
     /// Whether the body may end here even with input held back or a
     /// member begun: a gzip member or zstd frame has ended, and what
     /// follows it is no whole header yet (the start of a magic number, a
@@ -237,6 +252,9 @@ pub struct Decoder {
     /// The fault a step met, given by every pull from the one after the
     /// output decoded before it (see [`pull`](Self::pull)).
     fault: Option<DecodeError>,
+    /// After the fault, the decompressor may still hold output decoded
+    /// before it ([`Codec::drain`]): pulls give that first.
+    draining: bool,
     /// The buffer of the last pull, kept when its output was copied out.
     spare: Vec<u8>,
 }
@@ -261,6 +279,7 @@ impl Decoder {
             complete: true,
             ended: false,
             fault: None,
+            draining: false,
             spare: Vec::new(),
         })
     }
@@ -290,37 +309,51 @@ impl Decoder {
     ///
     /// A fault (a damaged member after a good one, a bad block) met with
     /// output in hand comes from the next pull, and from every one after
-    /// it: what decoded before it goes out first. Whether it did must not
-    /// hang on where the body's chunks or the pieces happened to end (a
-    /// fault in a later chunk came after the output anyway), so a caller
-    /// that stops at a limit reached before the fault keeps the body up to
-    /// its limit however the bytes came.
+    /// it: what decoded before it goes out first, in as many pieces as it
+    /// takes. Whether it did must not hang on where the body's chunks or
+    /// the pieces happened to end (a fault in a later chunk came after the
+    /// output anyway), so a caller that stops at a limit reached before
+    /// the fault keeps the body up to its limit however the bytes came.
     pub fn pull(&mut self) -> Result<Option<Bytes>, DecodeError> {
-        // Any output ahead of a fault left in the pull that met it (and
-        // no buffer is reserved only to say so).
-        if let Some(fault) = &self.fault {
+        // Any output ahead of a fault has come out (and no buffer is
+        // reserved only to say so).
+        if let Some(fault) = &self.fault
+            && !self.draining
+        {
             return Err(fault.clone());
         }
         let mut out = std::mem::take(&mut self.spare);
         out.clear();
         out.reserve_exact(PIECE);
-        while !self.ended
-            && out.len() < out.capacity()
-            && (self.pos < self.input.len() || self.full)
-        {
-            match self.step(&mut out) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    self.fault = Some(e);
-                    break;
-                }
-            }
+        if self.fault.is_none() {
+            self.fill(&mut out);
+        }
+        if self.draining {
+            self.draining = self.codec.drain(&mut out);
         }
         match (self.piece(out), &self.fault) {
             (Some(piece), _) => Ok(Some(piece)),
             (None, Some(fault)) => Err(fault.clone()),
             (None, None) => Ok(None),
+        }
+    }
+
+    /// Decodes into `out` until it is full, the input is used up or a
+    /// step fails (the fault is kept for the pulls after this one).
+    fn fill(&mut self, out: &mut Vec<u8>) {
+        while !self.ended
+            && out.len() < out.capacity()
+            && (self.pos < self.input.len() || self.full)
+        {
+            match self.step(out) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    self.fault = Some(e);
+                    self.draining = true;
+                    break;
+                }
+            }
         }
     }
 
@@ -780,10 +813,7 @@ impl Brotli {
         );
         out.extend_from_slice(self.scratch.get(..output_offset).unwrap_or_default());
         let end = match result {
-            BrotliResult::ResultFailure => {
-                let code = self.state.error_code;
-                return Err(format!("invalid brotli stream ({code:?})"));
-            }
+            BrotliResult::ResultFailure => return Err(brotli_failure(self.state.error_code)),
             BrotliResult::ResultSuccess => End::Stream,
             BrotliResult::NeedsMoreInput | BrotliResult::NeedsMoreOutput => End::No,
         };
@@ -791,6 +821,56 @@ impl Brotli {
             used: input_offset,
             end,
         })
+    }
+
+    /// After a failure: what the decoder had decoded into its window but
+    /// not yet written out, into `out`'s spare capacity (see
+    /// [`Codec::drain`]); whether it filled `out`. The decoder takes no
+    /// output once it has failed, so the failure is set aside while it is
+    /// taken; and a command that ran past its meta-block's stated length
+    /// (so the failure) is taken too, as the decoder wrote it: it may be
+    /// met at the end of a chunk, or at the meta-block's end, and the
+    /// output before it must not hang on which.
+    fn drain(&mut self, out: &mut Vec<u8>) -> bool {
+        let failure = std::mem::replace(
+            &mut self.state.error_code,
+            BrotliDecoderErrorCode::BROTLI_DECODER_SUCCESS,
+        );
+        let remaining = self.state.meta_block_remaining_len;
+        self.state.meta_block_remaining_len = remaining.max(0);
+        let filled = loop {
+            let room = out.capacity() - out.len();
+            if room == 0 {
+                break true;
+            }
+            // A size of 0 would ask for up to 16 MiB.
+            let mut size = room;
+            let taken = BrotliDecoderTakeOutput(&mut self.state, &mut size);
+            if taken.is_empty() {
+                break false;
+            }
+            out.extend_from_slice(taken);
+        };
+        self.state.meta_block_remaining_len = remaining;
+        self.state.error_code = failure;
+        filled
+    }
+}
+
+/// A brotli failure's message. A command that runs past its meta-block's
+/// stated length is found where the decoder next writes out (`_1`: at the
+/// end of a chunk, or where its window wraps) or at the meta-block's end
+/// (`_2`): one message for both, so that it does not hang on where the
+/// chunks ended.
+fn brotli_failure(code: BrotliDecoderErrorCode) -> String {
+    use BrotliDecoderErrorCode::{
+        BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_1, BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_2,
+    };
+    match code {
+        BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_1 | BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_2 => {
+            "invalid brotli stream (a command runs past its meta-block's end)".to_string()
+        }
+        code => format!("invalid brotli stream ({code:?})"),
     }
 }
 
@@ -1968,18 +2048,29 @@ pub(super) mod tests {
         }
     }
 
-    /// The splits damage inside one zstd frame is tried in, besides whole.
+    /// The splits damage inside one zstd frame or brotli stream is tried
+    /// in, besides whole.
     const SPLITS: [usize; 4] = [1, 7, 64, 4096];
 
     /// `body` through a stack of `codings`, whole and split into chunks of
     /// each of [`SPLITS`]: what the whole body gave, once every split is
-    /// checked to give the same.
-    fn split_alike(codings: &[Coding], body: &[u8]) -> (Vec<u8>, Result<(), DecodeError>) {
+    /// checked to give the same (`alike`) or, when `alike` says not, the
+    /// same end and a prefix of the whole body's output.
+    fn split_alike(
+        codings: &[Coding],
+        body: &[u8],
+        alike: impl Fn(&Result<(), DecodeError>) -> bool,
+    ) -> (Vec<u8>, Result<(), DecodeError>) {
         let whole = run_stack(codings, Framing::Delimited, [body]);
         for size in SPLITS {
             let got = run_stack(codings, Framing::Delimited, body.chunks(size));
+            let same = if alike(&whole.1) {
+                got == whole
+            } else {
+                got.1 == whole.1 && whole.0.starts_with(&got.0)
+            };
             assert!(
-                got == whole,
+                same,
                 "{codings:?} in chunks of {size}: {} bytes, {:?}; whole: {} bytes, {:?}",
                 got.0.len(),
                 got.1,
@@ -2040,7 +2131,7 @@ pub(super) mod tests {
                 (frame[..(block + next) / 2].to_vec(), false, true),
                 (frame[..block + 3].to_vec(), false, true),
             ] {
-                let (out, end) = split_alike(&[Coding::Zstd], &body);
+                let (out, end) = split_alike(&[Coding::Zstd], &body, |_| true);
                 let kind = match end {
                     Err(DecodeError::Corrupt { .. }) => corrupt,
                     Err(DecodeError::Truncated { .. }) => !corrupt,
@@ -2055,6 +2146,59 @@ pub(super) mod tests {
                 assert!(kind && kept, "{} of {}, {end:?}", out.len(), before.len());
             }
         }
+    }
+
+    /// Whether `end` is brotli's failure for a command that runs past its
+    /// meta-block's stated length.
+    fn past_meta_block(end: &Result<(), DecodeError>) -> bool {
+        matches!(end, Err(DecodeError::Corrupt { message, .. }) if message.contains("meta-block"))
+    }
+
+    /// Damage inside one brotli stream (a byte changed at points through
+    /// its first quarter, where damage is most often found before the
+    /// meta-block ends; the stream cut in the middle; alone or in gzip)
+    /// gives the same output and the same fault however the body is
+    /// split: all the stream decoded before the fault. brotli writes out of
+    /// its window only when the window wraps, when input runs short and at
+    /// the stream's end, and what it held when it failed was lost. But a
+    /// command that runs past its meta-block's stated length (where the
+    /// garbage after damage often ends) is found where input runs short,
+    /// or at the meta-block's end: what came of its literals hangs on the
+    /// chunks, and the rest is the same.
+    #[test]
+    fn damage_inside_a_brotli_stream_gives_the_same_output_in_any_chunking() {
+        let page = varied_text(1 << 18);
+        let stream = brotli(&page);
+        let mut exact = 0;
+        for k in 1..16 {
+            let at = stream.len() * k / 64;
+            // What decodes before the damage.
+            let (clean, _) = run_stack(&[Coding::Brotli], Framing::Delimited, [&stream[..at]]);
+            assert!(!clean.is_empty() && page.starts_with(&clean), "at {at}");
+            let mut damaged = stream.clone();
+            damaged[at] ^= 0x5a;
+            let (out, end) = split_alike(&[Coding::Brotli], &damaged, |end| !past_meta_block(end));
+            assert!(
+                out.starts_with(&clean),
+                "at {at}: {} of {}",
+                out.len(),
+                clean.len()
+            );
+            if matches!(end, Err(DecodeError::Corrupt { .. })) && !past_meta_block(&end) {
+                exact += 1;
+                let (out, _) =
+                    split_alike(&[Coding::Brotli, Coding::Gzip], &gzip(&damaged), |_| true);
+                assert!(
+                    out.starts_with(&clean),
+                    "at {at} in gzip: {} bytes",
+                    out.len()
+                );
+            }
+        }
+        assert!(exact >= 2, "{exact} faults inside the stream");
+        let (out, end) = split_alike(&[Coding::Brotli], &stream[..stream.len() / 2], |_| true);
+        assert!(!out.is_empty() && page.starts_with(&out), "{end:?}");
+        assert_eq!(end, Err(DecodeError::Truncated { coding: "br" }));
     }
 
     /// An inner stream cut short inside an outer gzip member or zstd frame
