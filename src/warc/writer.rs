@@ -293,8 +293,9 @@ mod tests {
         assert_eq!(&a[24..25], "8", "version 8: {a}");
     }
 
-    fn wet_bytes(date: Option<&str>, http_date: Option<&str>) -> Vec<u8> {
-        let source = Source {
+    /// The source every date test writes: one record, with its dates.
+    fn dated_source<'a>(date: Option<&'a str>, http_date: Option<&'a str>) -> Source<'a> {
+        Source {
             file: "in.warc",
             pos: RecordPos {
                 offset: 0,
@@ -305,7 +306,11 @@ mod tests {
             date,
             http_date,
             truncated: None,
-        };
+        }
+    }
+
+    fn wet_bytes(date: Option<&str>, http_date: Option<&str>) -> Vec<u8> {
+        let source = dated_source(date, http_date);
         let document = Document {
             text: "Some text.".into(),
             ..Document::default()
@@ -321,18 +326,7 @@ mod tests {
 
     /// The JSONL line of a source dated `date`, with an HTTP date.
     fn jsonl_line(date: Option<&str>) -> serde_json::Value {
-        let source = Source {
-            file: "in.warc",
-            pos: RecordPos {
-                offset: 0,
-                inner: 0,
-            },
-            record_id: "<urn:uuid:1>",
-            target_uri: Some("http://a.example/"),
-            date,
-            http_date: Some("1994-11-15T08:12:31Z"),
-            truncated: None,
-        };
+        let source = dated_source(date, Some("1994-11-15T08:12:31Z"));
         let mut out = JsonlWriter::new(Vec::new(), Compression::None).unwrap();
         out.write(&source, &Document::default()).unwrap();
         serde_json::from_slice(&out.finish().unwrap()).unwrap()
