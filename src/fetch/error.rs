@@ -199,6 +199,13 @@ pub fn without_credentials(url: &str) -> String {
     match Url::parse(url) {
         // No authority (`mailto:`, `data:`): no userinfo either.
         Ok(parsed) if !parsed.has_authority() => url.to_string(),
+        // A password holding an `@` and then a `/` (`u:p@a/ss@host`) is
+        // read as userinfo `u:p`, host `a` and a path: what follows the
+        // first `@` may be the rest of the password. With credentials
+        // given, whatever comes before the last `@` goes.
+        Ok(parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
+            cut_to_last_at(&without_parsed_userinfo(parsed, url))
+        }
         Ok(parsed) => without_written_userinfo(&without_parsed_userinfo(parsed, url)),
         Err(_) => without_written_userinfo(url),
     }
@@ -261,8 +268,23 @@ fn without_written_userinfo(url: &str) -> String {
     } else {
         authority.rfind('@')
     };
+    cut_at(url, start, at)
+}
+
+/// `url` with whatever comes before the last `@` of its text after
+/// `scheme:` and its slashes cut out (see [`without_written_userinfo`]).
+fn cut_to_last_at(url: &str) -> String {
+    let Some(start) = authority_start(url) else {
+        return url.to_string();
+    };
+    cut_at(url, start, url[start..].rfind('@'))
+}
+
+/// `url` with `url[start..start + at]` and the `@` after it replaced by
+/// [`CUT_USERINFO`]; as it was when `at` is `None`.
+fn cut_at(url: &str, start: usize, at: Option<usize>) -> String {
     match at {
-        Some(at) => format!("{}{CUT_USERINFO}{}", &url[..start], &rest[at + 1..]),
+        Some(at) => format!("{}{CUT_USERINFO}{}", &url[..start], &url[start + at + 1..]),
         None => url.to_string(),
     }
 }
@@ -436,6 +458,40 @@ mod tests {
         for secret in ["crawler", "se/", "cret"] {
             assert!(!shown.contains(secret), "{shown}");
         }
+    }
+
+    /// A password holding an `@` and then a `/` is read by the parser as
+    /// a short password, a host and a path: in a log, all before the last
+    /// `@` goes, from the URL and from an error carrying it as given or as
+    /// parsed. (The request goes to host `a`; the page fields keep what
+    /// the parser reads.)
+    #[test]
+    fn a_password_the_parser_splits_at_a_slash_is_cut_whole() {
+        let cases = [
+            ("http://u:p@a/ss@host/x", "http://***@host/x"),
+            ("http://u@a/ss@host/x", "http://***@host/x"),
+            ("http://u:p@a:1/ss@host/x?q", "http://***@host/x?q"),
+            ("https://u:p@example.com:8443/@alice", "https://***@alice"),
+        ];
+        for (url, clean) in cases {
+            assert_eq!(without_credentials(url), clean, "{url:?}");
+            let parsed = Url::parse(url).map(String::from);
+            for carried in [Ok(url.to_string()), parsed] {
+                let error = FetchError::Status {
+                    url: carried.unwrap_or_default(),
+                    status: 404,
+                    retry_after: None,
+                };
+                let shown = format!("{0} {0:?}", error.without_credentials());
+                for secret in ["a/ss", "u:", "p@"] {
+                    assert!(!shown.contains(secret), "{url:?}: {shown}");
+                }
+            }
+        }
+        assert_eq!(
+            page_without_credentials("http://u:p@a/ss@host/x"),
+            "http://a/ss@host/x"
+        );
     }
 
     /// Userinfo the parser writes otherwise than the input does (an `@`,
