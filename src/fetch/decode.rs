@@ -1598,6 +1598,23 @@ pub(super) mod tests {
         }
     }
 
+    /// A pre-RFC frame (zstd v0.7, magic `27 b5 2f fd`; this one, made by
+    /// hand, holds a raw block of "hello" and decodes so with zstd's
+    /// `legacy` feature) is refused: the feature is off (Cargo.toml).
+    #[test]
+    fn a_legacy_zstd_frame_is_refused() {
+        let mut frame = vec![0x27, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x40, 0x00, 0x05];
+        frame.extend_from_slice(b"hello");
+        frame.extend_from_slice(&[0xc0, 0, 0]);
+        for size in [1, 4, frame.len()] {
+            let error = decode(Coding::Zstd, &frame, size).unwrap_err();
+            assert!(
+                matches!(error, DecodeError::Corrupt { .. }),
+                "{size}: {error:?}"
+            );
+        }
+    }
+
     /// zstd reads trailing bytes as gzip does: a stray newline, zero
     /// padding, the start of a magic number or a frame that fails before
     /// it decodes anything end the body after the whole frame before
