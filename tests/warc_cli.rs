@@ -739,7 +739,8 @@ fn wet_records_are_dated_in_utc_whatever_the_offset() {
 /// JSONL lines carry each record's WARC-Date in one form, UTC to the
 /// second with `Z`, whatever the form it was written in, so that they sort
 /// and compare as text; `null` for one that names no instant (no HTTP
-/// `Date` in its place).
+/// `Date` in its place). The first such date of the file is named on
+/// stderr, with its record's offset, and the summary counts them all.
 #[test]
 fn jsonl_warc_dates_are_utc_whatever_the_offset() {
     let (warc, utc) = dated_pages();
@@ -750,6 +751,24 @@ fn jsonl_warc_dates_are_utc_whatever_the_offset() {
     let dates: Vec<_> = lines.iter().map(|l| l.get("warc_date")).collect();
     let want: Vec<_> = utc.iter().map(|d| Some(Value::from(*d))).collect();
     assert_eq!(dates, want.iter().map(Option::as_ref).collect::<Vec<_>>());
+    let unread = utc.iter().position(Option::is_none).unwrap();
+    let offset = lines[unread]["warc_offset"].as_u64().unwrap();
+    let named: Vec<_> = stderr
+        .lines()
+        .filter(|l| l.contains("WARC-Date \""))
+        .collect();
+    assert_eq!(named.len(), 1, "{stderr}");
+    assert!(
+        named[0].contains(&format!(
+            "record at offset {offset}: WARC-Date \"2024-05-06T07:08:60Z\""
+        )),
+        "{stderr}"
+    );
+    let count = utc.iter().filter(|d| d.is_none()).count();
+    assert!(
+        stderr.contains(&format!(", {count} WARC-Dates not read")),
+        "{stderr}"
+    );
 }
 
 /// Waits (30 s at most) until `path` exists: a run's temporary output.

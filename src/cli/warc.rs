@@ -692,6 +692,11 @@ struct Summary {
     file_records: u64,
     /// Errors in the current file (bad records, corrupt members, garbage).
     file_errors: u64,
+    /// Extracted records whose WARC-Date was not read
+    /// ([`warc::Page::unread_date`]), in all and in the current file
+    /// (whose first is logged).
+    unread_dates: u64,
+    file_unread_dates: u64,
     /// The progress bar that messages must not be drawn into.
     bar: Option<ProgressBar>,
 }
@@ -729,6 +734,7 @@ impl Summary {
                 }
                 self.file_records = 0;
                 self.file_errors = 0;
+                self.file_unread_dates = 0;
                 Ok(())
             }
         }
@@ -767,6 +773,9 @@ impl Summary {
             Outcome::Document(document) => {
                 self.extracted += 1;
                 if let Item::Page(p) = item {
+                    if let Some(date) = p.unread_date() {
+                        self.unread_date(name, pos, date);
+                    }
                     output.write(Written {
                         file,
                         pos: p.pos,
@@ -811,12 +820,27 @@ impl Summary {
         }
     }
 
+    /// Counts an extracted record whose WARC-Date names no instant, and
+    /// logs the first of its file (a crawler that writes one form wrong
+    /// writes it so in every record: one line says why, the summary how
+    /// many).
+    fn unread_date(&mut self, name: &str, pos: warc::RecordPos, date: &str) {
+        self.unread_dates += 1;
+        self.file_unread_dates += 1;
+        if self.file_unread_dates == 1 {
+            self.log(format_args!(
+                "{name}: record at offset {}{}: WARC-Date {date:?} names no instant to \
+                 the second (YYYY-MM-DDThh:mm:ssZ, or with a numeric offset), taken as \
+                 none; further ones in this file are only counted",
+                pos.offset,
+                inner_offset(pos),
+            ));
+        }
+    }
+
     /// Logs a bad record (or garbage) with its file and offset.
     fn log_failure(&self, name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
-        let inner = match pos.inner {
-            0 => String::new(),
-            n => format!("+{n}"),
-        };
+        let inner = inner_offset(pos);
         let offset = pos.offset;
         match item {
             // The message names the member's offset itself.
@@ -845,7 +869,7 @@ impl Summary {
     fn print(&self) {
         let skipped: u64 = self.skipped.values().sum();
         eprintln!(
-            "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}",
+            "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}{}",
             self.records,
             self.html,
             self.extracted,
@@ -854,6 +878,10 @@ impl Summary {
             match self.truncated_files {
                 0 => String::new(),
                 n => format!(", {n} truncated files"),
+            },
+            match self.unread_dates {
+                0 => String::new(),
+                n => format!(", {n} WARC-Dates not read"),
             }
         );
         if !self.skipped.is_empty() {
@@ -864,6 +892,15 @@ impl Summary {
                 .collect();
             eprintln!("  skipped: {}", reasons.join(", "));
         }
+    }
+}
+
+/// A record's place inside its member, as logs write it after the
+/// member's offset (`+N`), or nothing for the member's first record.
+fn inner_offset(pos: warc::RecordPos) -> String {
+    match pos.inner {
+        0 => String::new(),
+        n => format!("+{n}"),
     }
 }
 

@@ -50,6 +50,17 @@ impl Page {
         }
     }
 
+    /// The record's `WARC-Date` as written, when it has one that names no
+    /// instant to the second (blank, malformed, or WARC 1.1's coarser
+    /// `2024-05`): both writers take it as no date (`null` in JSONL, the
+    /// HTTP `Date` in WET), and `linesift warc` says so.
+    pub fn unread_date(&self) -> Option<&str> {
+        let date = self.date.as_deref()?;
+        super::date::canonical_warc_date(date.trim())
+            .is_none()
+            .then_some(date)
+    }
+
     /// The payload as the server meant it, at most `limit` bytes.
     pub fn payload(&self, limit: usize) -> Result<std::borrow::Cow<'_, [u8]>, Rejection> {
         let bytes = http::decode(&self.body, &self.coding, limit)?;
