@@ -26,7 +26,10 @@ def make(out, gzip):
         for r in spec:
             body = bytes.fromhex(r.get("body_hex", ""))
             warc_headers = None
-            # warcio writes the time of the run unless given a WARC-Date.
+            # warcio writes the time of the run unless given a WARC-Date;
+            # an empty one it would write and then add the run's time after
+            # it, so "" is taken as none (a test wanting a blank WARC-Date
+            # writes the record's bytes itself).
             dated = {"WARC-Date": r["date"]} if r.get("date") else None
             if r.get("identified"):
                 warc_headers = StatusAndHeaders("", [("WARC-Identified-Payload-Type", r["identified"])] + list((dated or {}).items()),
