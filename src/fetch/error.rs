@@ -460,6 +460,24 @@ mod tests {
         }
     }
 
+    /// How an error carrying `url`, as given and as the parser writes it
+    /// (when it parses), shows once its credentials are taken out: its
+    /// message and its debug form.
+    fn shown_in_errors(url: &str) -> Vec<String> {
+        let parsed = Url::parse(url).map(String::from);
+        [Ok(url.to_string()), parsed]
+            .into_iter()
+            .map(|carried| {
+                let error = FetchError::Status {
+                    url: carried.unwrap_or_default(),
+                    status: 404,
+                    retry_after: None,
+                };
+                format!("{0} {0:?}", error.without_credentials())
+            })
+            .collect()
+    }
+
     /// A password holding an `@` and then a `/` is read by the parser as
     /// a short password, a host and a path: in a log, all before the last
     /// `@` goes, from the URL and from an error carrying it as given or as
@@ -475,14 +493,7 @@ mod tests {
         ];
         for (url, clean) in cases {
             assert_eq!(without_credentials(url), clean, "{url:?}");
-            let parsed = Url::parse(url).map(String::from);
-            for carried in [Ok(url.to_string()), parsed] {
-                let error = FetchError::Status {
-                    url: carried.unwrap_or_default(),
-                    status: 404,
-                    retry_after: None,
-                };
-                let shown = format!("{0} {0:?}", error.without_credentials());
+            for shown in shown_in_errors(url) {
                 for secret in ["a/ss", "u:", "p@"] {
                     assert!(!shown.contains(secret), "{url:?}: {shown}");
                 }
@@ -509,14 +520,7 @@ mod tests {
         ];
         for (url, clean) in cases {
             assert_eq!(without_credentials(url), clean, "{url:?}");
-            let parsed = Url::parse(url).map(String::from);
-            for carried in [Ok(url.to_string()), parsed] {
-                let error = FetchError::Status {
-                    url: carried.unwrap_or_default(),
-                    status: 404,
-                    retry_after: None,
-                };
-                let shown = format!("{0} {0:?}", error.without_credentials());
+            for shown in shown_in_errors(url) {
                 assert!(shown.contains("http://host/x"), "{url:?}: {shown}");
                 for secret in ["ss", "pw", "%", "\u{e4}", "\t", "u:", "ser"] {
                     assert!(!shown.contains(secret), "{url:?}: {shown}");
