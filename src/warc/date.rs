@@ -65,6 +65,14 @@ const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
+/// A record's `WARC-Date` header value as both writers and `linesift
+/// warc`'s summary take it: trimmed, then [`canonical_warc_date`]. One
+/// rule, so that what the summary calls unread is what the writers leave
+/// out.
+pub fn record_warc_date(value: &str) -> Option<String> {
+    canonical_warc_date(value.trim())
+}
+
 /// `value` as a WARC-Date in the one form this crate writes, as WARC 1.0
 /// wants one (its section 5.4: `YYYY-MM-DDThh:mm:ssZ`, UTC) and
 /// [`warc_date`] writes it, if `value` names an instant to the second

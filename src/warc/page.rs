@@ -56,7 +56,7 @@ impl Page {
     /// HTTP `Date` in WET), and `linesift warc` says so.
     pub fn unread_date(&self) -> Option<&str> {
         let date = self.date.as_deref()?;
-        super::date::canonical_warc_date(date.trim())
+        super::date::record_warc_date(date)
             .is_none()
             .then_some(date)
     }

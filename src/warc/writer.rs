@@ -45,13 +45,13 @@ pub struct Source<'a> {
 
 impl Source<'_> {
     /// The source record's `WARC-Date` in UTC as `YYYY-MM-DDThh:mm:ssZ`
-    /// ([`date::canonical_warc_date`]: a fraction of seconds dropped, an
+    /// ([`date::record_warc_date`]: a fraction of seconds dropped, an
     /// offset applied, a leap second taken as `:59`), so that the dates of
     /// the output compare and sort as text; `None` when it has none, or
     /// one that names no instant to the second (blank, malformed, or one
     /// of WARC 1.1's coarser forms, `2024-05`).
     fn warc_date(&self) -> Option<String> {
-        self.date.and_then(|d| date::canonical_warc_date(d.trim()))
+        self.date.and_then(date::record_warc_date)
     }
 }
 
