@@ -24,8 +24,7 @@ struct Expect {
 /// blank lines and `#` comments skipped.
 fn expectations(name: &str) -> Expect {
     let path = pages_dir().join(format!("{name}.expect"));
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut expect = Expect::default();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -138,7 +137,13 @@ fn every_fixture_page_has_expectations_and_a_test() {
     tested.sort();
     assert_eq!(found, tested);
     for name in &tested {
-        assert!(pages_dir().join(format!("{name}.html")).exists(), "{name}.html");
-        assert!(pages_dir().join(format!("{name}.expect")).exists(), "{name}.expect");
+        assert!(
+            pages_dir().join(format!("{name}.html")).exists(),
+            "{name}.html"
+        );
+        assert!(
+            pages_dir().join(format!("{name}.expect")).exists(),
+            "{name}.expect"
+        );
     }
 }
