@@ -157,6 +157,33 @@ fn explain_svg_is_titled_with_the_page_and_the_algorithm() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// An empty page (0 bytes) is charted, empty, with a warning that names
+/// it, as `extract` gives one.
+#[test]
+fn explaining_an_empty_page_warns_and_still_writes_the_chart() {
+    let dir = temp_dir("explain-empty");
+    let page = dir.join("empty.html");
+    std::fs::write(&page, "").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .arg("-o")
+        .arg(dir.join("x.svg"))
+        .output()
+        .unwrap();
+    cli_support::assert_success(&out);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!(
+            "linesift: {}: warning: empty input (0 bytes), no text",
+            page.display()
+        )
+    );
+    let svg = std::fs::read_to_string(dir.join("x.svg")).unwrap();
+    assert!(svg.trim_end().ends_with("</svg>"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A page whose file name is not UTF-8 (Latin-1 `é`) is explained like
 /// any other, its name shown with U+FFFD, as `extract` and `warc` take
 /// such names.

@@ -56,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .and_then(|f| read_page(f, options.max_bytes))
             .with_context(|| format!("reading {name}"))?
     };
+    if bytes.is_empty() {
+        say!("linesift: {name}: warning: empty input (0 bytes), no text");
+    }
     let hints = Hints {
         url: None,
         charset: None,
