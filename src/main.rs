@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         // a SIGPIPE death would give, as coreutils tools do.
         Err(err) if is_broken_pipe(&err) => ExitCode::from(BROKEN_PIPE_EXIT),
         Err(err) => {
-            eprintln!("linesift: {err:#}");
+            cli::say(format_args!("linesift: {}", cli::error_chain(&err)));
             ExitCode::from(2)
         }
     }

@@ -3,6 +3,7 @@
 //! (English, CJK, empty gold, a failing page, headlines, two datasets),
 //! through the library and through the binary. The comparisons with
 //! score.py are skipped with a note when `../shared` or python3 is absent.
+//! Also: files that cannot be read are named with their OS error once.
 
 mod cli_support;
 
@@ -384,5 +385,78 @@ fn unknown_dataset_names_are_an_error() {
     let table = String::from_utf8_lossy(&good.stdout);
     assert!(table.contains("\nnews"), "{table}");
     assert!(!table.contains("\ncjk"), "{table}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn linesift_eval(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The manifest cannot be read: one line names it and its OS error, once
+/// (its error used to carry the OS error and chain it as its cause too).
+/// With stderr closed the exit code is still 2, not a panic's 101.
+#[test]
+fn a_missing_manifest_is_named_with_its_os_error_once() {
+    let dir = temp_dir("eval-missing-manifest");
+    let m = dir.join("nothing-here.tsv");
+    let (code, stderr) = linesift_eval(&[m.as_os_str()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "linesift: {}: No such file or directory (os error 2)",
+            m.display()
+        )
+    );
+    assert_eq!(
+        cli_support::linesift_with_closed_stderr(&["eval".as_ref(), m.as_os_str()]),
+        Some(2)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A page whose html or gold file is missing is named with what could not
+/// be read, each OS error once, and scored as a failure; the run goes on.
+#[test]
+fn a_missing_page_file_is_named_with_its_os_error_once() {
+    let dir = temp_dir("eval-missing-page");
+    let m = dir.join("m.tsv");
+    std::fs::write(dir.join("gold.txt"), "some gold words").unwrap();
+    std::fs::write(
+        &m,
+        "dataset\tid\thtml\tgold_text\n\
+         d\t1\tnone.html\tgold.txt\n\
+         d\t2\tnone.html\tnone.txt\n",
+    )
+    .unwrap();
+    let (code, stderr) = linesift_eval(&[m.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].ends_with("reading html: No such file or directory (os error 2)"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].ends_with(
+            "reading html: No such file or directory (os error 2); \
+             reading gold: No such file or directory (os error 2)"
+        ),
+        "{stderr}"
+    );
+    for line in lines {
+        assert_eq!(
+            line.matches("os error 2").count(),
+            line.matches("reading").count()
+        );
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

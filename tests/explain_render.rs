@@ -1,5 +1,6 @@
 //! `linesift explain` and the eval HTML report, checked as text and as a
-//! person sees them: the pages are rendered in headless Chromium and the
+//! person sees them (the report's worst pages with their gold text, the
+//! chart's title): the pages are rendered in headless Chromium and the
 //! screenshots must show the charts' colours. The screenshot checks skip
 //! with a note when `chromium` is absent.
 
@@ -42,7 +43,7 @@ fn svg_chart_shows_counts_regions_and_headline() {
     .unwrap();
     assert!(!e.chosen.is_empty());
     assert!(e.headline_line.is_some(), "headline from the <h1> line");
-    let svg = explain_view::chart(&e, 1000.0, false);
+    let svg = explain_view::chart(&e, 1000.0, false, None);
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(svg.trim_end().ends_with("</svg>"));
     for c in [
@@ -124,6 +125,65 @@ fn binary_writes_svg_and_html_and_refuses_other_extensions() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A chart file on its own says what it shows: its `<title>` (first in
+/// the SVG, where viewers and screen readers look) and a visible heading
+/// name the page and the options it was extracted with.
+#[test]
+fn explain_svg_is_titled_with_the_page_and_the_algorithm() {
+    let dir = temp_dir("explain-title");
+    let page = dir.join("rain & plain.html");
+    std::fs::write(&page, PAGE).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .arg("-o")
+        .arg(dir.join("x.svg"))
+        .args(["--algorithm", "danag"])
+        .output()
+        .unwrap();
+    cli_support::assert_success(&out);
+    let svg = std::fs::read_to_string(dir.join("x.svg")).unwrap();
+    let name = format!("{}", page.display()).replace('&', "&amp;");
+    let after_open = svg.split_once(">\n").unwrap().1;
+    let title = after_open
+        .strip_prefix("<title>")
+        .and_then(|t| t.split_once("</title>"))
+        .map(|(t, _)| t)
+        .expect("the first element is the title");
+    assert!(title.contains(&name), "{title}");
+    assert!(title.contains("algorithm danag"), "{title}");
+    let heading = format!(">{title}</text>");
+    assert!(svg.contains(&heading), "a visible heading: {heading}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// An empty page (0 bytes) is charted, empty, with a warning that names
+/// it, as `extract` gives one.
+#[test]
+fn explaining_an_empty_page_warns_and_still_writes_the_chart() {
+    let dir = temp_dir("explain-empty");
+    let page = dir.join("empty.html");
+    std::fs::write(&page, "").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .arg("-o")
+        .arg(dir.join("x.svg"))
+        .output()
+        .unwrap();
+    cli_support::assert_success(&out);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!(
+            "linesift: {}: warning: empty input (0 bytes), no text",
+            page.display()
+        )
+    );
+    let svg = std::fs::read_to_string(dir.join("x.svg")).unwrap();
+    assert!(svg.trim_end().ends_with("</svg>"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A page whose file name is not UTF-8 (Latin-1 `é`) is explained like
 /// any other, its name shown with U+FFFD, as `extract` and `warc` take
 /// such names.
@@ -144,6 +204,68 @@ fn a_page_named_in_latin1_is_explained() {
     cli_support::assert_success(&out);
     let html = std::fs::read_to_string(dir.join("x.html")).unwrap();
     assert!(html.contains("caf\u{fffd}.html"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The report's worst pages show the gold text beside the extracted text,
+/// escaped; with every score between 0.8 and 1, the bars' axis starts at
+/// a round value below the lowest and says so, instead of at 0 where the
+/// bars would all look alike.
+#[test]
+fn eval_report_shows_the_gold_beside_the_output_of_its_worst_pages() {
+    let dir = temp_dir("report-gold");
+    let text = Extractor::new(Options::default())
+        .extract(PAGE.as_bytes(), &Hints::default())
+        .unwrap()
+        .text;
+    let golds = [
+        ("alpha", text.clone()),
+        (
+            "beta",
+            format!("{text}\nAnd a <last> line the page never had."),
+        ),
+    ];
+    let mut tsv = String::from("dataset\tid\thtml\tgold_text\n");
+    for (ds, gold) in &golds {
+        std::fs::write(dir.join(format!("{ds}.html")), PAGE).unwrap();
+        std::fs::write(dir.join(format!("{ds}.txt")), gold).unwrap();
+        tsv.push_str(&format!("{ds}\t1\t{ds}.html\t{ds}.txt\n"));
+    }
+    std::fs::write(dir.join("m.tsv"), tsv).unwrap();
+    let report = dir.join("report.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(dir.join("m.tsv"))
+        .arg("--html")
+        .arg(&report)
+        .args(["--worst", "1"])
+        .output()
+        .unwrap();
+    cli_support::assert_success(&out);
+    let html = std::fs::read_to_string(&report).unwrap();
+    let (_, texts) = html
+        .split_once("<h2>Worst pages: gold and output</h2>")
+        .expect("a section of gold and output");
+    assert!(
+        texts.starts_with("\n<h3>beta/1 · F1 0.9"),
+        "the worst page: {texts}"
+    );
+    let (gold, output) = texts.split_once("<h4>output</h4>").unwrap();
+    assert!(
+        gold.contains("And a &lt;last&gt; line the page never had."),
+        "{gold}"
+    );
+    assert!(gold.contains("Reservoirs, which had fallen"), "{gold}");
+    assert!(output.contains("Reservoirs, which had fallen"), "{output}");
+    assert!(!output.contains("line the page never had"), "{output}");
+    assert!(!texts.contains("alpha/1"), "only the worst page");
+    let bars = html
+        .split_once("<h2>Scores per dataset</h2>")
+        .and_then(|(_, b)| b.split_once("</svg>"))
+        .unwrap()
+        .0;
+    assert!(bars.contains("not from 0"), "the axis says where it starts");
+    assert!(!bars.contains(">0.0</text>"), "no tick at 0: {bars}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -1,7 +1,8 @@
 //! `linesift extract` on files end to end: a closed output pipe, file names
 //! that are not UTF-8, formats for one input with several, input lists and
-//! stdin, the `--charset` fallback, error kinds and notes, and results
-//! written as soon as the ones before them.
+//! stdin, the `--charset` fallback, error kinds and notes, results
+//! written as soon as the ones before them, the headline in text output,
+//! and the warning for an empty input.
 
 mod cli_support;
 
@@ -331,4 +332,82 @@ fn results_are_written_as_soon_as_the_ones_before_them() {
     assert!(second.contains("moor"), "{second}");
     assert!(child.wait().unwrap().success());
     reader.join().unwrap();
+}
+
+/// The fixture page `tests/fixtures/NAME`.
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// A headline the text already holds as a line (an `<h1>` in the chosen
+/// region) is printed once, where it stands in the text.
+#[test]
+fn text_output_shows_a_headline_the_text_holds_once() {
+    let article = fixture("article.html");
+    let (code, stdout, stderr) = linesift(&[OsStr::new("extract"), article.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let headline = "City Council Approves New Riverside Park";
+    assert_eq!(stdout.matches(headline).count(), 1, "{stdout}");
+    assert!(
+        stdout.starts_with(&format!("{headline}\nBy Dana Whitfield")),
+        "{stdout}"
+    );
+}
+
+/// A headline the text does not hold as a line of its own comes first,
+/// then a blank line, then the text.
+#[test]
+fn text_output_puts_a_headline_the_text_lacks_above_it() {
+    let thread = fixture("pages/forum-thread.html");
+    let (code, stdout, stderr) = linesift(&[OsStr::new("extract"), thread.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (headline, text) = stdout.split_once("\n\n").unwrap();
+    assert_eq!(headline, "Bike chain keeps slipping on the smallest cog");
+    assert!(!text.lines().any(|l| l == headline), "{text}");
+    assert!(
+        text.contains("My commuter bike has started jumping"),
+        "{text}"
+    );
+}
+
+/// A 0-byte file or empty stdin has no text: a warning names it on
+/// stderr, and the run (and the other inputs) succeed as before.
+#[test]
+fn an_empty_input_is_warned_about_by_name() {
+    let dir = scratch("empty");
+    let empty = dir.join("empty.html");
+    std::fs::write(&empty, "").unwrap();
+    let article = fixture("article.html");
+    let (code, stdout, stderr) = linesift(&[
+        OsStr::new("extract"),
+        empty.as_os_str(),
+        article.as_os_str(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "linesift: {}: warning: empty input (0 bytes), no text",
+            empty.display()
+        )
+    );
+    let docs = records(&stdout);
+    assert_eq!(docs[0]["text"], "");
+    assert!(docs[1]["text"].as_str().unwrap().contains("Riverside"));
+
+    let (code, stdout, stderr) = linesift_with_stdin(&[OsStr::new("extract")], b"");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout.trim(), "");
+    assert_eq!(
+        stderr.trim_end(),
+        "linesift: -: warning: empty input (0 bytes), no text"
+    );
+
+    // A page of blank lines is not empty: it has bytes, just no text.
+    std::fs::write(&empty, "\n\n").unwrap();
+    let (code, _, stderr) = linesift(&[OsStr::new("extract"), empty.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("empty input"), "{stderr}");
 }

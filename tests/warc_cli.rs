@@ -1,7 +1,8 @@
 //! `linesift warc` end to end: JSONL and WET output (plain, gzip, zstd)
 //! read back by warcio and FastWARC with counts and IDs matching; order
 //! kept across --jobs; random access; bad input counted, exit code 0; a
-//! full output disk a clear error (exit code 2), not a hang.
+//! full output disk a clear error (exit code 2), not a hang; a closed
+//! stderr no panic.
 
 mod cli_support;
 mod warc_support;
@@ -782,4 +783,36 @@ fn wait_until_made(path: &Path) {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// `linesift warc ... 2>&1 | head -c 1`: with stderr's reader gone, the
+/// summary and the messages cannot be written, but the run ends with its
+/// own exit code (the output written), not a panic's 101.
+#[test]
+fn a_closed_stderr_leaves_the_exit_code_alone() {
+    use std::ffi::OsStr;
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/sample/sample.warc.gz");
+    let out = scratch("closed-stderr.jsonl");
+    let (code, stderr) = warc_to(&[&sample], &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let expected = jsonl(&out).len();
+    assert!(expected > 0);
+    std::fs::remove_file(&out).unwrap();
+    let args = [
+        OsStr::new("warc"),
+        sample.as_os_str(),
+        OsStr::new("-o"),
+        out.as_os_str(),
+    ];
+    assert_eq!(cli_support::linesift_with_closed_stderr(&args), Some(0));
+    assert_eq!(jsonl(&out).len(), expected);
+    // A missing input is still exit code 1, its message unwritable.
+    let missing = [
+        OsStr::new("warc"),
+        OsStr::new("/nonexistent.warc"),
+        sample.as_os_str(),
+        OsStr::new("-o"),
+        out.as_os_str(),
+    ];
+    assert_eq!(cli_support::linesift_with_closed_stderr(&missing), Some(1));
 }

@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bad = |e: enqueue::LineError| {
         reported.set(reported.get() + 1);
         if reported.get() <= REPORTED {
-            eprintln!("linesift enqueue: {list}: {e} (skipped)");
+            say!("linesift enqueue: {list}: {e} (skipped)");
         }
     };
     // Read as the tasks go out, a window at a time: a list of any length
@@ -109,7 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // no task is published yet and the run stops at once.)
         let interrupted = async {
             pressed(1).await;
-            eprintln!(
+            say!(
                 "linesift enqueue: {list}: interrupted: stopping after the confirms of the tasks \
                  already published ({} s at most); Ctrl-C again stops at once",
                 enqueue::INTERRUPTED_CONFIRM_WAIT.as_secs()
@@ -156,9 +156,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Err(anyhow::Error::new(stopped).context(list.to_string()));
         }
     };
-    eprintln!(
+    say!(
         "linesift enqueue: {} task(s) confirmed on {}",
-        progress.confirmed, names.tasks
+        progress.confirmed,
+        names.tasks
     );
     say_skipped(list, reported.get());
     Ok(match reported.get() {
@@ -170,7 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// How many bad lines of `list` were reported, if any.
 fn say_skipped(list: &str, bad: usize) {
     if bad > 0 {
-        eprintln!("linesift enqueue: {list}: {bad} bad line(s) skipped");
+        say!("linesift enqueue: {list}: {bad} bad line(s) skipped");
     }
 }
 
@@ -179,7 +180,7 @@ fn say_skipped(list: &str, bad: usize) {
 fn die_interrupted(list: &str, bad: usize, stopped: Stopped) -> ! {
     say_skipped(list, bad);
     let stopped = anyhow::Error::new(stopped).context(list.to_string());
-    eprintln!("linesift: {stopped:#}");
+    say!("linesift: {}", super::error_chain(&stopped));
     super::interrupt::die_by_interrupt();
 }
 

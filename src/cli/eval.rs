@@ -129,6 +129,7 @@ fn single(
     if let Some(path) = &args.html {
         let report = Report {
             extractor: &extractor,
+            entries,
             options: &describe(&options),
             summary: &summary,
             results: &results,
@@ -166,7 +167,7 @@ fn compare(
         write(path, &compare_tsv(&ra, &rb))?;
     }
     if args.html.is_some() {
-        eprintln!("linesift: --html is not written with --compare; run eval once per option set");
+        say!("linesift: --html is not written with --compare; run eval once per option set");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -206,7 +207,7 @@ fn run_pages(
     progress.finish_and_clear();
     for r in &results {
         if let Some(err) = &r.error {
-            eprintln!("linesift: {} ({}): {err}", r.key(), r.html.display());
+            say!("linesift: {} ({}): {err}", r.key(), r.html.display());
         }
     }
     results
@@ -230,6 +231,8 @@ fn compare_tsv(a: &[PageResult], b: &[PageResult]) -> String {
 /// What the HTML report needs.
 struct Report<'a> {
     extractor: &'a Extractor,
+    /// The manifest's pages, in the order of `results`.
+    entries: &'a [manifest::Entry],
     options: &'a str,
     summary: &'a Summary,
     results: &'a [PageResult],
@@ -252,10 +255,7 @@ impl Report<'_> {
             worst_idx
                 .par_iter()
                 .enumerate()
-                .map(|(rank, &index)| Worst {
-                    index,
-                    link: self.explain_page(rank, index, &dir, &dir_name),
-                })
+                .map(|(rank, &index)| self.worst_page(rank, index, &dir, &dir_name))
                 .collect()
         });
         let page = html::eval_report(
@@ -268,27 +268,44 @@ impl Report<'_> {
         write(path, &page)
     }
 
-    /// Writes one worst page's explain page; returns its relative link.
-    fn explain_page(
-        &self,
-        rank: usize,
-        index: usize,
-        dir: &Path,
-        dir_name: &str,
-    ) -> Option<String> {
-        let r = self.results.get(index)?;
-        let file = std::fs::File::open(&r.html).ok()?;
-        let bytes = read_page(file, self.extractor.options().max_bytes).ok()?;
-        let e = explain(self.extractor, &bytes, &Hints::default()).ok()?;
+    /// One worst page for the report: its explain page written, and its
+    /// gold and extracted texts. What cannot be read is left out (the
+    /// page's error is in the table already).
+    fn worst_page(&self, rank: usize, index: usize, dir: &Path, dir_name: &str) -> Worst {
+        let gold = self
+            .entries
+            .get(index)
+            .and_then(|e| std::fs::read(&e.gold_text).ok())
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+        let explained = self.results.get(index).and_then(|r| {
+            let file = std::fs::File::open(&r.html).ok()?;
+            let bytes = read_page(file, self.extractor.options().max_bytes).ok()?;
+            let e = explain(self.extractor, &bytes, &Hints::default()).ok()?;
+            Some((r, e))
+        });
+        let Some((r, e)) = explained else {
+            return Worst {
+                index,
+                link: None,
+                gold,
+                output: None,
+            };
+        };
         let file = format!("{:02}-{}.html", rank + 1, safe_name(&r.key()));
         let title = format!("{} ({})", r.key(), r.html.display());
         let page = explain_view::page(&e, &title, self.options);
-        match std::fs::write(dir.join(&file), page) {
+        let link = match std::fs::write(dir.join(&file), page) {
             Ok(()) => Some(format!("{dir_name}/{file}")),
             Err(err) => {
-                eprintln!("linesift: writing {}: {err}", dir.join(&file).display());
+                say!("linesift: writing {}: {err}", dir.join(&file).display());
                 None
             }
+        };
+        Worst {
+            index,
+            link,
+            gold,
+            output: Some(e.document.text),
         }
     }
 }

@@ -56,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .and_then(|f| read_page(f, options.max_bytes))
             .with_context(|| format!("reading {name}"))?
     };
+    if bytes.is_empty() {
+        say!("linesift: {name}: warning: empty input (0 bytes), no text");
+    }
     let hints = Hints {
         url: None,
         charset: None,
@@ -63,10 +66,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let e = explain(&Extractor::new(options), &bytes, &hints)
         .with_context(|| format!("extracting {name}"))?;
+    let options = describe(&options);
     let out = if html {
-        explain_view::page(&e, &name, &describe(&options))
+        explain_view::page(&e, &name, &options)
     } else {
-        explain_view::chart(&e, args.width.clamp(300.0, 20_000.0), false)
+        let heading = format!("{name} · {options}");
+        explain_view::chart(&e, args.width.clamp(300.0, 20_000.0), false, Some(&heading))
     };
     std::fs::write(&args.output, out)
         .with_context(|| format!("writing {}", args.output.display()))?;

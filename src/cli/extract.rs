@@ -106,6 +106,9 @@ struct Extracted {
     document: Document,
     /// The fetched body was cut at the size limit.
     truncated: bool,
+    /// The file or stdin held no byte at all (a warning, not an error: an
+    /// empty page has no text, but a run over many files goes on).
+    empty: bool,
 }
 
 /// The fetcher and the runtime it runs on, present when inputs hold URLs.
@@ -210,28 +213,28 @@ fn format(asked: Option<Format>, inputs: usize) -> anyhow::Result<Format> {
     }
 }
 
-/// An input's error, and in text mode what was cut, on stderr. Written
-/// with errors ignored: a closed stderr must not stop the run (where
-/// `eprintln!` would panic).
+/// An input's error, an empty input, and in text mode what was cut, on
+/// stderr. Written with errors ignored: a closed stderr must not stop the
+/// run (where `eprintln!` would panic).
 fn report(name: &str, format: Format, result: &anyhow::Result<Extracted>) {
-    let mut err = io::stderr().lock();
-    match result {
+    let x = match result {
         Err(e) => {
-            let _ = writeln!(err, "linesift: {name}: {e:#}");
+            say!("linesift: {name}: {}", super::error_chain(e));
+            return;
         }
-        // JSON says so in the record (`truncated`, `text_truncated`).
-        Ok(x) if format == Format::Text => {
-            if x.truncated {
-                let _ = writeln!(
-                    err,
-                    "linesift: {name}: body cut at --max-body; text of its start"
-                );
-            }
-            if x.document.text_truncated {
-                let _ = writeln!(err, "linesift: {name}: text cut at --max-text");
-            }
+        Ok(x) => x,
+    };
+    if x.empty {
+        say!("linesift: {name}: warning: empty input (0 bytes), no text");
+    }
+    // JSON says so in the record (`truncated`, `text_truncated`).
+    if format == Format::Text {
+        if x.truncated {
+            say!("linesift: {name}: body cut at --max-body; text of its start");
         }
-        Ok(_) => {}
+        if x.document.text_truncated {
+            say!("linesift: {name}: text cut at --max-text");
+        }
     }
 }
 
@@ -446,6 +449,7 @@ impl Web {
                         .map(|f| Extracted {
                             document: f.document,
                             truncated: f.truncated,
+                            empty: false,
                         })
                         .map_err(anyhow::Error::from),
                     Err(_) => Err(anyhow::anyhow!("internal error: the fetch panicked")),
@@ -498,7 +502,7 @@ fn extract_one(
         charset: None,
         fallback_charset: charset.map(String::from),
     };
-    let document = if input == OsStr::new("-") {
+    let (document, empty) = if input == OsStr::new("-") {
         stream_from(extractor, hints, io::stdin().lock(), "reading stdin")?
     } else {
         let file = std::fs::File::open(input).context("reading file")?;
@@ -507,20 +511,23 @@ fn extract_one(
     Ok(Extracted {
         document,
         truncated: false,
+        empty,
     })
 }
 
 /// Feeds a reader to the core in chunks, so memory follows the core's
 /// limits rather than the input's size: reading stops at the first chunk
-/// over `--max-bytes`.
+/// over `--max-bytes`. Returns the document and whether the reader held
+/// no byte at all.
 fn stream_from(
     extractor: &Extractor,
     hints: Hints,
     mut reader: impl Read,
     what: &'static str,
-) -> anyhow::Result<Document> {
+) -> anyhow::Result<(Document, bool)> {
     let mut page = extractor.stream(hints);
     let mut buf = vec![0u8; 64 * 1024];
+    let mut empty = true;
     loop {
         let n = match reader.read(&mut buf) {
             Ok(0) => break,
@@ -528,9 +535,10 @@ fn stream_from(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e).context(what),
         };
+        empty = false;
         page.feed(&buf[..n])?;
     }
-    Ok(page.finish()?)
+    Ok((page.finish()?, empty))
 }
 
 fn write_result(
@@ -541,7 +549,7 @@ fn write_result(
 ) -> anyhow::Result<()> {
     match (format, result) {
         (Format::Text, Ok(Extracted { document: doc, .. })) => {
-            if let Some(h) = &doc.headline {
+            if let Some(h) = shown_headline(doc) {
                 writeln!(out, "{h}\n")?;
             }
             writeln!(out, "{}", doc.text)?;
@@ -553,7 +561,7 @@ fn write_result(
                 path: input,
                 document: result.as_ref().ok().map(|e| &e.document),
                 truncated: result.as_ref().is_ok_and(|e| e.truncated),
-                error: error.map(|e| format!("{e:#}")),
+                error: error.map(super::error_chain),
                 error_kind: error.and_then(error_kind),
             };
             if format == Format::Json {
@@ -565,6 +573,15 @@ fn write_result(
         }
     }
     Ok(())
+}
+
+/// The headline text output prints above the text: none when the text
+/// already holds it as a line of its own (an `<h1>` in the chosen
+/// region), where printing it again would show it twice.
+fn shown_headline(doc: &Document) -> Option<&str> {
+    let headline = doc.headline.as_deref()?.trim();
+    let in_text = doc.text.lines().any(|line| line.trim() == headline);
+    (!headline.is_empty() && !in_text).then_some(headline)
 }
 
 /// The kind of an input's error (`dns`, `timeout`, `too_large`, ...), for

@@ -1,6 +1,15 @@
 //! Command-line interface: argument definitions and dispatch to one module
 //! per subcommand.
 
+/// Writes a line to stderr, as `eprintln!` does, but ignores a failed
+/// write: when stderr's reader has gone (`linesift warc ... 2>&1 | head`),
+/// a message must not end the run, where `eprintln!` would panic (exit 101).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::say(format_args!($($arg)*))
+    };
+}
+
 mod enqueue;
 mod eval;
 mod explain;
@@ -12,6 +21,7 @@ mod warc;
 mod worker;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Line-based main-content extraction for crawl pipelines.
@@ -47,5 +57,59 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Warc(args) => warc::run(args),
         Command::Worker(args) => worker::run(args),
         Command::Enqueue(args) => enqueue::run(args),
+    }
+}
+
+/// One line on stderr, a failed write ignored (see [`say!`]).
+pub fn say(line: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// An error and its causes on one line, `: ` between them, as anyhow's
+/// `{:#}` prints them, but a cause whose message the one before already
+/// ends with is not repeated: errors that name their source in their own
+/// message (`{path}: {source}`) would otherwise print an OS error twice.
+pub fn error_chain(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    let mut last = String::new();
+    for cause in err.chain() {
+        let message = cause.to_string();
+        if !line.is_empty() && last.ends_with(&message) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&message);
+        last = message;
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_chain;
+    use std::io;
+
+    #[test]
+    fn an_error_chain_names_each_cause_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("{path}: {source}")]
+        struct Named {
+            path: String,
+            source: io::Error,
+        }
+        let os = io::Error::new(io::ErrorKind::NotFound, "No such file or directory");
+        let named = Named {
+            path: "m.tsv".into(),
+            source: os,
+        };
+        let err = anyhow::Error::new(named).context("reading the manifest");
+        assert_eq!(
+            error_chain(&err),
+            "reading the manifest: m.tsv: No such file or directory"
+        );
+        let plain = anyhow::anyhow!("inner").context("middle").context("outer");
+        assert_eq!(error_chain(&plain), "outer: middle: inner");
     }
 }

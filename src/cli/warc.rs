@@ -244,8 +244,8 @@ fn random_access(
             let name = &names[0];
             match e {
                 // The message names the offset itself.
-                WarcError::NoRecordAt { .. } => eprintln!("linesift: {name}: {e}"),
-                _ => eprintln!("linesift: {name}: reading the record at offset {offset}: {e}"),
+                WarcError::NoRecordAt { .. } => say!("linesift: {name}: {e}"),
+                _ => say!("linesift: {name}: reading the record at offset {offset}: {e}"),
             }
             return Ok(());
         }
@@ -615,7 +615,7 @@ impl Output {
         self.tx = None;
         self.join()?;
         if self.temp.is_some() {
-            eprintln!(
+            say!(
                 "linesift: no input could be read; {} is left as it was",
                 self.final_path.display()
             );
@@ -861,14 +861,14 @@ impl Summary {
     /// while it is printed and drawn again below it.
     fn log(&self, message: std::fmt::Arguments) {
         match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("linesift: {message}")),
-            None => eprintln!("linesift: {message}"),
+            Some(bar) => bar.suspend(|| say!("linesift: {message}")),
+            None => say!("linesift: {message}"),
         }
     }
 
     fn print(&self) {
         let skipped: u64 = self.skipped.values().sum();
-        eprintln!(
+        say!(
             "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}{}",
             self.records,
             self.html,
@@ -890,7 +890,7 @@ impl Summary {
                 .iter()
                 .map(|(k, v)| format!("{k} {v}"))
                 .collect();
-            eprintln!("  skipped: {}", reasons.join(", "));
+            say!("  skipped: {}", reasons.join(", "));
         }
     }
 }

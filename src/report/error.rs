@@ -3,9 +3,11 @@
 use std::path::PathBuf;
 use thiserror::Error;
 
+/// The messages leave the cause out: it is the error's source, which
+/// `{:#}` prints after them.
 #[derive(Debug, Error)]
 pub enum ReportError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,

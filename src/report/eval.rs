@@ -95,7 +95,12 @@ pub fn score_page(entry: &Entry, extracted: Extracted) -> PageResult {
     let gold = match std::fs::read(&entry.gold_text) {
         Ok(bytes) => tokens(&String::from_utf8_lossy(&bytes)),
         Err(e) => {
-            result.error = Some(format!("reading gold: {e}"));
+            // A page whose html and gold are both missing names both.
+            let gold = format!("reading gold: {e}");
+            result.error = Some(match result.error.take() {
+                Some(page) => format!("{page}; {gold}"),
+                None => gold,
+            });
             return result;
         }
     };

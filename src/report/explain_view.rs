@@ -15,6 +15,8 @@ const COUNTS_TOP: f64 = 34.0;
 const COUNTS_H: f64 = 240.0;
 const DIFF_TOP: f64 = COUNTS_TOP + COUNTS_H + 24.0;
 const DIFF_H: f64 = 150.0;
+/// Room above the chart for its heading, when it has one.
+const HEADING_H: f64 = 22.0;
 /// Longest source line shown in the HTML page, in characters.
 const SHOWN_CHARS: usize = 400;
 
@@ -34,14 +36,28 @@ impl Scale {
 }
 
 /// The chart as a standalone SVG document. With `links`, each region links
-/// to `#L<first line>` (for the HTML page).
-pub fn chart(e: &Explanation, width: f64, links: bool) -> String {
+/// to `#L<first line>` (for the HTML page). With a `heading` (the page and
+/// the options it was extracted with), the chart carries it as its
+/// `<title>` and as a line of text above the legend, so that a chart file
+/// on its own says what it shows.
+pub fn chart(e: &Explanation, width: f64, links: bool, heading: Option<&str>) -> String {
     let sc = Scale {
         n: e.lines.len(),
         plot_w: width - LEFT - RIGHT,
     };
-    let height = DIFF_TOP + DIFF_H + 34.0;
-    let mut s = svg::open(width, height, "line counts, smoothed diff and regions");
+    let shift = if heading.is_some() { HEADING_H } else { 0.0 };
+    let height = DIFF_TOP + DIFF_H + 34.0 + shift;
+    let label = heading.unwrap_or("line counts, smoothed diff and regions");
+    let mut s = svg::open(width, height, label);
+    if let Some(heading) = heading {
+        let _ = writeln!(s, "<title>{}</title>", esc(heading));
+        let _ = writeln!(
+            s,
+            "<text x=\"{LEFT:.2}\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
+            esc(heading)
+        );
+        let _ = writeln!(s, "<g transform=\"translate(0 {shift})\">");
+    }
     svg::legend(
         &mut s,
         LEFT,
@@ -60,6 +76,9 @@ pub fn chart(e: &Explanation, width: f64, links: bool) -> String {
     diff_panel(&mut s, e, &sc);
     headline_marker(&mut s, e, &sc);
     x_axis(&mut s, &sc, DIFF_TOP + DIFF_H);
+    if heading.is_some() {
+        s.push_str("</g>\n");
+    }
     s.push_str("</svg>\n");
     s
 }
@@ -244,7 +263,8 @@ pub fn page(e: &Explanation, title: &str, options: &str) -> String {
         esc(&doc.encoding_source),
     );
     h.push_str("<div class=chart>");
-    h.push_str(&chart(e, 1140.0, true));
+    // The page's own heading names the page: the chart needs none.
+    h.push_str(&chart(e, 1140.0, true, None));
     h.push_str("</div>\n<div class=cols><div class=lines>\n<h2>Lines</h2>\n");
     source_lines(&mut h, e);
     h.push_str("</div><div class=out>\n<h2>Headline</h2>\n");

@@ -80,6 +80,66 @@ pub fn tick_step(span: f64, n: f64) -> f64 {
         .unwrap_or(10.0 * mag)
 }
 
+/// The value axis of the score bars: from `lo` to `hi` in ticks of `step`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Axis {
+    pub lo: f64,
+    pub hi: f64,
+    pub step: f64,
+}
+
+impl Axis {
+    /// An axis for scores in [0, 1] that shows their differences: from a
+    /// round tick below the lowest to a round tick at or above the highest,
+    /// about five ticks apart. Scores of 0.85 to 0.95 get 0.84 to 0.96 in
+    /// steps of 0.02, not 0 to 1 on which their bars look all alike; a
+    /// score near 0 keeps the axis at 0.
+    pub fn for_scores(values: impl IntoIterator<Item = f64>) -> Axis {
+        let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for v in values.into_iter().filter(|v| v.is_finite()) {
+            min = min.min(v.clamp(0.0, 1.0));
+            max = max.max(v.clamp(0.0, 1.0));
+        }
+        if min > max {
+            return Axis {
+                lo: 0.0,
+                hi: 1.0,
+                step: 0.2,
+            };
+        }
+        let step = tick_step((max - min).max(0.05), 5.0);
+        // Rounded to the step's own digits, so that ticks print exactly.
+        let round = |v: f64| (v / step).round() * step;
+        let mut lo = round((min / step).floor() * step);
+        if lo >= min && lo > 0.0 {
+            lo = round(lo - step);
+        }
+        let hi = round((max / step).ceil() * step).max(lo + step).min(1.0);
+        Axis {
+            lo: lo.max(0.0),
+            hi: hi.max(lo + step),
+            step,
+        }
+    }
+
+    /// Where `v` sits on the axis, from 0 (at `lo`) to 1 (at `hi`).
+    pub fn share(&self, v: f64) -> f64 {
+        ((v - self.lo) / (self.hi - self.lo)).clamp(0.0, 1.0)
+    }
+
+    /// The tick values from `lo` to `hi`.
+    pub fn ticks(&self) -> Vec<f64> {
+        let n = ((self.hi - self.lo) / self.step).round() as usize;
+        (0..=n).map(|k| self.lo + self.step * k as f64).collect()
+    }
+
+    /// A tick's label, with as many decimals as the step needs.
+    pub fn label(&self, v: f64) -> String {
+        let decimals = (-self.step.log10().floor()).max(1.0) as usize;
+        format!("{v:.decimals$}")
+    }
+}
+
 /// Grouped bars: P, R, F1, bowF1 per dataset and for the mean.
 pub fn score_bars(summary: &Summary) -> String {
     let mut groups: Vec<(String, [f64; 4])> = summary
@@ -96,10 +156,11 @@ pub fn score_bars(summary: &Summary) -> String {
         colour::F1,
         colour::BOW_F1,
     ];
-    let (left, top, ph) = (40.0, 30.0, 220.0);
+    let axis = Axis::for_scores(groups.iter().flat_map(|(_, v)| v.iter().copied()));
+    let (left, top, ph) = (44.0, 30.0, 220.0);
     let gw = 120.0;
     let w = left + gw * groups.len().max(1) as f64 + 20.0;
-    let mut s = open(w, top + ph + 40.0, "scores per dataset");
+    let mut s = open(w, top + ph + 56.0, "scores per dataset");
     legend(
         &mut s,
         left,
@@ -111,16 +172,29 @@ pub fn score_bars(summary: &Summary) -> String {
             ("bag-of-words F1", fills[3]),
         ],
     );
-    for k in 0..=5 {
-        let v = k as f64 / 5.0;
-        let y = top + ph * (1.0 - v);
+    for v in axis.ticks() {
+        let y = top + ph * (1.0 - axis.share(v));
         line(&mut s, (left, y), (w - 10.0, y), "stroke=\"#ddd\"");
-        text(&mut s, left - 4.0, y + 4.0, "end", &format!("{v:.1}"));
+        text(&mut s, left - 4.0, y + 4.0, "end", &axis.label(v));
+    }
+    if axis.lo > 0.0 {
+        // Bars that start above 0 are read as lengths unless told.
+        text(
+            &mut s,
+            left,
+            top + ph + 48.0,
+            "start",
+            &format!(
+                "axis from {} to {}, not from 0",
+                axis.label(axis.lo),
+                axis.label(axis.hi)
+            ),
+        );
     }
     for (g, (name, vals)) in groups.iter().enumerate() {
         let x0 = left + gw * g as f64 + 12.0;
         for (k, v) in vals.iter().enumerate() {
-            let h = ph * v.clamp(0.0, 1.0);
+            let h = ph * axis.share(*v);
             rect(
                 &mut s,
                 x0 + 24.0 * k as f64,
@@ -134,7 +208,7 @@ pub fn score_bars(summary: &Summary) -> String {
         text(
             &mut s,
             x0 + 48.0 + 12.0,
-            top + ph - ph * vals[2] - 4.0,
+            top + ph - ph * axis.share(vals[2]) - 4.0,
             "middle",
             &format!("{:.3}", vals[2]),
         );
@@ -199,6 +273,39 @@ pub fn f1_histogram(results: &[PageResult]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_axis_over_close_scores_starts_at_a_round_value_below_the_lowest() {
+        let axis = Axis::for_scores([0.85, 0.91, 0.95]);
+        assert_eq!(axis.step, 0.02);
+        assert_eq!(axis.label(axis.lo), "0.84");
+        assert_eq!(axis.label(axis.hi), "0.96");
+        assert!(axis.share(0.85) > 0.0 && axis.share(0.95) < 1.0);
+        assert!(
+            axis.share(0.95) - axis.share(0.85) > 0.8,
+            "differences fill the height"
+        );
+        let labels: Vec<String> = axis.ticks().iter().map(|&v| axis.label(v)).collect();
+        assert_eq!(
+            labels,
+            ["0.84", "0.86", "0.88", "0.90", "0.92", "0.94", "0.96"]
+        );
+    }
+
+    #[test]
+    fn an_axis_over_scores_near_zero_starts_at_zero() {
+        let axis = Axis::for_scores([0.0, 0.4, 0.97]);
+        assert_eq!((axis.lo, axis.hi, axis.step), (0.0, 1.0, 0.2));
+        assert_eq!(Axis::for_scores([]).lo, 0.0);
+        assert_eq!(Axis::for_scores([0.03, 0.9]).lo, 0.0);
+    }
+
+    #[test]
+    fn an_axis_over_one_score_still_has_a_span() {
+        let axis = Axis::for_scores([0.9]);
+        assert!(axis.lo < 0.9 && axis.hi >= 0.9, "{axis:?}");
+        assert!(axis.share(0.9) > 0.0);
+    }
 
     #[test]
     fn ticks_are_round() {

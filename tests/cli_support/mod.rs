@@ -91,3 +91,20 @@ pub fn assert_success(out: &std::process::Output) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Runs the binary with `args`, stdout to /dev/null and stderr to a pipe
+/// whose reader is already closed (`linesift ... 2>&1 | head -c 1` after
+/// `head` has gone); returns the exit code, which must be the command's
+/// own, not the 101 of a panic on a failed write to stderr.
+pub fn linesift_with_closed_stderr(args: &[&std::ffi::OsStr]) -> Option<i32> {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let status = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(writer)
+        .status()
+        .unwrap();
+    status.code()
+}
