@@ -12,8 +12,8 @@ use serde::Serialize;
 /// One message from a queue the worker publishes to, decoded.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ResultMessage {
-    /// Routing key `document`.
-    Document(DocumentMessage),
+    /// Routing key `document` (boxed: a document is much the largest).
+    Document(Box<DocumentMessage>),
     /// Routing key `failure`.
     Failure(Failure),
     /// A task the worker dead-lettered (it carries `x-linesift-reason`).
@@ -56,7 +56,7 @@ pub fn decode(
     }
     match routing_key {
         ROUTING_DOCUMENT => proto::decode(body, content_type)
-            .map(ResultMessage::Document)
+            .map(|doc| ResultMessage::Document(Box::new(doc)))
             .map_err(failed),
         ROUTING_FAILURE => proto::decode(body, content_type)
             .map(ResultMessage::Failure)
@@ -110,7 +110,10 @@ impl ResultMessage {
     pub fn json_line(&self) -> serde_json::Result<Vec<u8>> {
         let kind = self.kind();
         let mut line = match self {
-            ResultMessage::Document(message) => serde_json::to_vec(&Line { kind, message }),
+            ResultMessage::Document(message) => serde_json::to_vec(&Line {
+                kind,
+                message: message.as_ref(),
+            }),
             ResultMessage::Failure(message) => serde_json::to_vec(&Line { kind, message }),
             ResultMessage::DeadLetter {
                 task,
