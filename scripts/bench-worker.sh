@@ -73,7 +73,7 @@ read -r -t 30 ready <&"${SINK[0]}"
 [ "$ready" = ready ] || { echo "sink did not start" >&2; exit 1; }
 for w in 1 2; do
   AMQP_URL=$amqp LINESIFT_PREFIX=$prefix "$bin" worker --http off --delivery-limit $limit \
-    --concurrency 8 --prefetch 16 2>"$out/worker-$w.log" &
+    --no-bind-results --concurrency 8 --prefetch 16 2>"$out/worker-$w.log" &
   pids+=($!)
 done
 until [ "$(grep -c 'consuming from' "$out"/worker-[12].log 2>/dev/null | awk -F: '{s+=$2} END {print s}')" = 2 ]; do

@@ -220,6 +220,7 @@ start_worker() {
   echo "=== worker $i started at $(date +%T.%N)" >> "$work/worker-$i.log"
   AMQP_URL=$amqp LINESIFT_PREFIX=$prefix "$bin" worker \
     --http off --allow-private --no-robots --delivery-limit "$delivery_limit" \
+    --no-bind-results \
     --concurrency "$concurrency" --prefetch $((2 * concurrency)) --host-interval 0 \
     --fetch-timeout 3 --fetch-retries 0 \
     --retry-delay 0.2 --reconnect-delay 0.5 --drain-deadline 15 \

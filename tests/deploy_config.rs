@@ -182,6 +182,8 @@ fn compose_stack_has_the_agreed_services() {
         "LINESIFT_CONCURRENCY",
         "LINESIFT_DRAIN_DEADLINE",
         "LINESIFT_HTTP",
+        "LINESIFT_DOCUMENTS_QUEUE",
+        "LINESIFT_FAILURES_QUEUE",
     ] {
         assert!(env.get(key).is_some(), "worker env {key} missing");
     }
@@ -1432,10 +1434,22 @@ fn rabbitmq_definitions_declare_queues_and_policy() {
     // its task).
     let results = str_at(env, &["LINESIFT_RESULTS_EXCHANGE"]);
     assert_eq!(named("exchanges", results)["type"], "topic");
-    for (routing_key, queue, overflow) in [
-        (ROUTING_DOCUMENT, "linesift.documents", "reject-publish"),
-        (ROUTING_FAILURE, "linesift.failures", "drop-head"),
+    for (routing_key, queue, overflow, variable) in [
+        (
+            ROUTING_DOCUMENT,
+            "linesift.documents",
+            "reject-publish",
+            "LINESIFT_DOCUMENTS_QUEUE",
+        ),
+        (
+            ROUTING_FAILURE,
+            "linesift.failures",
+            "drop-head",
+            "LINESIFT_FAILURES_QUEUE",
+        ),
     ] {
+        // The queue the workers declare and bind themselves is this one.
+        assert_eq!(str_at(env, &[variable]), queue, "{variable}");
         let bound: Vec<&Json> = defs["bindings"]
             .as_array()
             .unwrap()
@@ -1706,6 +1720,8 @@ async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
         dead_letter_queue: str_at(env, &["LINESIFT_DEAD_LETTER_QUEUE"]).into(),
         results: str_at(env, &["LINESIFT_RESULTS_EXCHANGE"]).into(),
         delay: str_at(env, &["LINESIFT_DELAY_QUEUE"]).into(),
+        documents: str_at(env, &["LINESIFT_DOCUMENTS_QUEUE"]).into(),
+        failures: str_at(env, &["LINESIFT_FAILURES_QUEUE"]).into(),
     };
     // The delivery limit the workers are configured with, not the file's:
     // a mismatch must fail here as it would fail in the stack.
@@ -1727,6 +1743,13 @@ async fn rabbitmq_accepts_definitions_and_worker_topology_matches() {
         linesift::worker::topology::declare_delay(&conn, &names, defer_delay)
             .await
             .unwrap_or_else(|e| panic!("delay queue vs definitions ({names:?}): {e}"));
+        // The results queues the workers declare and bind by default are
+        // the definitions' own, as they are (not bound as found).
+        let results = linesift::worker::topology::declare_results_queues(&conn, &names)
+            .await
+            .unwrap_or_else(|e| panic!("results queues vs definitions ({names:?}): {e}"));
+        let declared = linesift::worker::topology::ResultsQueue::Declared;
+        assert_eq!(results, [declared.clone(), declared], "{names:?}");
     }
     conn.close(200, "done".into()).await.ok();
 }

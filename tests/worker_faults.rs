@@ -145,6 +145,8 @@ impl Broker {
             .args(["--host-interval", "0", "--retry-delay", "0.1"])
             .args(["--reconnect-delay", "0.3", "--drain-deadline", "5"])
             .args(["--fetch-timeout", "10"])
+            // The test's sink is bound to the results exchange already.
+            .arg("--no-bind-results")
             .args(extra)
             .env("AMQP_URL", AMQP)
             .env("LINESIFT_PREFIX", &self.prefix)

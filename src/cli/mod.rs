@@ -17,6 +17,7 @@ mod extract;
 mod interrupt;
 mod options;
 mod progress;
+mod results;
 mod warc;
 mod worker;
 
@@ -46,6 +47,8 @@ enum Command {
     Worker(worker::Args),
     /// Publish tasks (URLs, WARC files or records) to the task queue.
     Enqueue(enqueue::Args),
+    /// Read documents and failures from a results queue into JSON lines.
+    Results(results::Args),
 }
 
 /// Runs the chosen subcommand; the exit code says whether any input failed.
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Warc(args) => warc::run(args),
         Command::Worker(args) => worker::run(args),
         Command::Enqueue(args) => enqueue::run(args),
+        Command::Results(args) => results::run(args),
     }
 }
 

@@ -26,7 +26,7 @@ pub struct QueueArgs {
     )]
     pub amqp_url: String,
     /// Prefix of the default names: PREFIX.tasks, .dlx, .dead, .results,
-    /// .delay.
+    /// .delay, and the worker's .documents and .failures.
     #[arg(long, env = "LINESIFT_PREFIX", default_value = "linesift")]
     pub prefix: String,
     /// Task queue name (default PREFIX.tasks).
@@ -79,22 +79,14 @@ impl QueueArgs {
                 .clone()
                 .unwrap_or(defaults.dead_letter_queue),
             results: self.results_exchange.clone().unwrap_or(defaults.results),
+            documents: defaults.documents,
+            failures: defaults.failures,
         }
     }
 
-    /// The broker's URL, checked: an `amqp://` or `amqps://` URL. A value
-    /// that is not one is refused without being shown, since it may hold
-    /// a password (lapin's own error quotes it whole: `amqp://` left off
-    /// leaves `user:password@host`).
+    /// The broker's URL, checked ([`checked_amqp_url`]).
     pub fn amqp_url(&self) -> anyhow::Result<String> {
-        let url = self.amqp_url.trim();
-        match url::Url::parse(url) {
-            Ok(parsed) if matches!(parsed.scheme(), "amqp" | "amqps") => Ok(url.to_string()),
-            _ => anyhow::bail!(
-                "--amqp-url (AMQP_URL) is no amqp:// or amqps:// URL \
-                 (not shown: it may hold a password)"
-            ),
-        }
+        checked_amqp_url(&self.amqp_url)
     }
 
     pub fn encoding(&self) -> Encoding {
@@ -102,6 +94,20 @@ impl QueueArgs {
             EncodingArg::Protobuf => Encoding::Protobuf,
             EncodingArg::Json => Encoding::Json,
         }
+    }
+}
+
+/// An `amqp://` or `amqps://` URL, trimmed. A value that is not one is
+/// refused without being shown, since it may hold a password (lapin's own
+/// error quotes it whole: `amqp://` left off leaves `user:password@host`).
+pub fn checked_amqp_url(url: &str) -> anyhow::Result<String> {
+    let url = url.trim();
+    match url::Url::parse(url) {
+        Ok(parsed) if matches!(parsed.scheme(), "amqp" | "amqps") => Ok(url.to_string()),
+        _ => anyhow::bail!(
+            "--amqp-url (AMQP_URL) is no amqp:// or amqps:// URL \
+             (not shown: it may hold a password)"
+        ),
     }
 }
 
@@ -206,6 +212,20 @@ pub struct Args {
     /// input, retries used up, ...) are dead-lettered.
     #[arg(long, env = "LINESIFT_DEAD_LETTER_OUTCOMES", value_parser = BoolishValueParser::new())]
     dead_letter_outcomes: bool,
+    /// Queue the worker declares and binds to the results exchange for
+    /// documents (routing key `document`; default PREFIX.documents).
+    #[arg(long, env = "LINESIFT_DOCUMENTS_QUEUE")]
+    documents_queue: Option<String>,
+    /// Queue the worker declares and binds to the results exchange for
+    /// failure events (routing key `failure`; default PREFIX.failures).
+    #[arg(long, env = "LINESIFT_FAILURES_QUEUE")]
+    failures_queue: Option<String>,
+    /// Declare no results queues and bind nothing: for deployments whose
+    /// downstream binds its own queues to the results exchange. A result
+    /// no queue takes comes back unroutable (warned about once per
+    /// routing key), and its task is retried, then dead-lettered.
+    #[arg(long, env = "LINESIFT_NO_BIND_RESULTS", value_parser = BoolishValueParser::new())]
+    no_bind_results: bool,
     /// Log format on stderr: `text` (a line per event: time, level, what,
     /// fields) or `json` (a JSON object per line, for log pipelines).
     #[arg(long, env = "LINESIFT_LOG_FORMAT", default_value = "text")]
@@ -254,9 +274,16 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         ),
     };
     let defer_delay = seconds(args.defer_delay, "defer-delay")?;
+    let mut names = args.queue.names();
+    if let Some(queue) = &args.documents_queue {
+        names.documents.clone_from(queue);
+    }
+    if let Some(queue) = &args.failures_queue {
+        names.failures.clone_from(queue);
+    }
     Ok(WorkerConfig {
         amqp_url: args.queue.amqp_url()?,
-        names: args.queue.names(),
+        names,
         prefetch: args.prefetch.max(1),
         concurrency: args.concurrency.max(1),
         delivery_limit: args.queue.delivery_limit.max(1),
@@ -276,6 +303,7 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         defer_delay,
         max_deferrals: args.max_deferrals,
         dead_letter_outcomes: args.dead_letter_outcomes,
+        bind_results: !args.no_bind_results,
     })
 }
 
@@ -336,14 +364,29 @@ enum LogFormat {
 
 /// The worker's log: tracing events on stderr, in the format asked for.
 /// Timestamps are UTC (RFC 3339); there are no colours, even on a terminal.
+/// lapin's own warning for a returned message is left out: it prints the
+/// whole client struct, message body and all, and the worker logs the
+/// return itself in one line (exchange, routing key, reply, task id).
 fn init_log(format: LogFormat, level: tracing_subscriber::filter::LevelFilter) {
-    let builder = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_max_level(level);
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter = Targets::new()
+        .with_default(level)
+        .with_target("lapin::returned_messages", level.min(LevelFilter::ERROR));
+    let text = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let registry = tracing_subscriber::registry();
     // `try_init`: a second logger (tests calling `run` twice) keeps the first.
     let _ = match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+        LogFormat::Text => registry
+            .with(tracing_subscriber::Layer::with_filter(text, filter))
+            .try_init(),
+        LogFormat::Json => registry
+            .with(tracing_subscriber::Layer::with_filter(
+                text.json().flatten_event(true),
+                filter,
+            ))
+            .try_init(),
     };
 }
 

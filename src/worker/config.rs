@@ -48,6 +48,10 @@ pub struct WorkerConfig {
     /// outcomes were told apart; off: an outcome is a confirmed fatal
     /// `Failure` event and an ack.
     pub dead_letter_outcomes: bool,
+    /// Declare the documents and failures queues (`names.documents`,
+    /// `names.failures`) and bind them to the results exchange; off for
+    /// deployments that bind their own.
+    pub bind_results: bool,
 }
 
 impl WorkerConfig {
@@ -57,7 +61,8 @@ impl WorkerConfig {
             "amqp={} tasks={} dlx={} dlq={} results={} prefetch={} concurrency={} \
              delivery_limit={} retry_delay={:?} encoding={:?} drain={:?} http={} \
              max_payload={} max_member={} task_deadline={} delay={} max_host_wait={} \
-             defer_delay={:?} max_deferrals={} dead_letter_outcomes={}",
+             defer_delay={:?} max_deferrals={} dead_letter_outcomes={} documents={} \
+             failures={} bind_results={}",
             mask_password(&self.amqp_url),
             self.names.tasks,
             self.names.dead_letter_exchange,
@@ -81,6 +86,9 @@ impl WorkerConfig {
             self.defer_delay,
             self.max_deferrals,
             self.dead_letter_outcomes,
+            self.names.documents,
+            self.names.failures,
+            self.bind_results,
         )
     }
 }

@@ -5,6 +5,15 @@
 //! confirmed, dead-letter a fault with its reason. Reconnects after
 //! connection loss; drains on shutdown.
 //!
+//! Results queues: unless `bind_results` is off, every session declares
+//! the documents and failures queues and binds them to the results
+//! exchange (`topology::declare_results_queues`), so a worker started with
+//! its defaults has its results taken. AMQP cannot tell a client what is
+//! bound to an exchange, so with binding off the worker learns that
+//! nothing is bound for a routing key only when a `mandatory` message
+//! comes back unroutable: the first such return per exchange and routing
+//! key is warned about in one line (reply code and text, task id).
+//!
 //! Four confirm channels, one per kind of message (see `publish` for why
 //! kinds must not share one): documents (`mandatory`: an unbound results
 //! exchange fails the task rather than dropping its documents), failure
@@ -73,6 +82,7 @@ use lapin::options::{
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
 use prometheus::IntGauge;
+use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -92,6 +102,12 @@ pub enum SessionError {
     Lost,
     #[error("no answer from the broker within {0:?} while setting up")]
     SetupTimeout(Duration),
+    #[error("declaring or binding the results queues {documents}, {failures}: {source}")]
+    ResultsQueues {
+        documents: String,
+        failures: String,
+        source: lapin::Error,
+    },
 }
 
 /// How often [`lost`] looks at the connection's and channels' state.
@@ -126,6 +142,46 @@ struct Context {
     delays: Option<Publisher>,
     metrics: Metrics,
     shutdown: Shutdown,
+    returned: Arc<Returned>,
+}
+
+/// Routes (exchange, routing key) whose messages came back unroutable,
+/// each warned about once for the worker's life.
+#[derive(Default)]
+struct Returned(std::sync::Mutex<HashSet<(String, String)>>);
+
+impl Returned {
+    /// Warns, the first time for its exchange and routing key, that
+    /// `error` is a message no queue took; other errors are not its
+    /// business (the caller logs the task's retry or dead letter anyway).
+    fn note(&self, task_id: &str, error: &PublishError) {
+        let PublishError::Unroutable {
+            exchange,
+            routing_key,
+            reply_code,
+            reply_text,
+        } = error
+        else {
+            return;
+        };
+        let first = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert((exchange.clone(), routing_key.clone()));
+        if first {
+            tracing::warn!(
+                exchange = %exchange,
+                routing_key = %routing_key,
+                reply_code,
+                reply_text = %reply_text,
+                task_id,
+                "nothing is bound for this routing key: its messages come back unroutable and \
+                 their tasks are retried, then dead-lettered; bind a queue to the exchange (the \
+                 worker binds its own unless --no-bind-results)"
+            );
+        }
+    }
 }
 
 /// A session's connection and channels, once set up.
@@ -148,8 +204,9 @@ pub async fn run(
     health: Arc<Health>,
     shutdown: Shutdown,
 ) {
+    let returned = Arc::new(Returned::default());
     while !shutdown.is_triggered() {
-        let result = session(&config, &processor, &health, &shutdown).await;
+        let result = session(&config, &processor, &health, &shutdown, &returned).await;
         health.set_ready(false);
         match result {
             Ok(()) => return,
@@ -173,6 +230,7 @@ async fn session(
     processor: &Arc<Processor>,
     health: &Health,
     shutdown: &Shutdown,
+    returned: &Arc<Returned>,
 ) -> Result<(), SessionError> {
     // A shutdown while (re)connecting ends the session as cleanly as one
     // while consuming: nothing is held yet.
@@ -212,6 +270,7 @@ async fn session(
         delays,
         metrics: health.metrics.clone(),
         shutdown: shutdown.clone(),
+        returned: returned.clone(),
     });
     let permits = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut in_flight = JoinSet::new();
@@ -262,6 +321,7 @@ async fn session(
 async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
     let connection = Connection::connect(&config.amqp_url, ConnectionProperties::default()).await?;
     topology::declare(&connection, &config.names, config.delivery_limit).await?;
+    declare_results_queues(&connection, config).await?;
     let documents = Publisher::open(&connection, config.encoding).await?;
     let events = Publisher::open_unrouted_ok(&connection, config.encoding).await?;
     let outcomes = Publisher::open(&connection, config.encoding).await?;
@@ -295,6 +355,48 @@ async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
         dead_letters,
         delays,
     })
+}
+
+/// Declares and binds the results queues, or says that it does not; one
+/// line each.
+async fn declare_results_queues(
+    connection: &Connection,
+    config: &WorkerConfig,
+) -> Result<(), SessionError> {
+    let names = &config.names;
+    if !config.bind_results {
+        tracing::info!(
+            exchange = %names.results,
+            "not declaring results queues (--no-bind-results): a routing key nothing is bound \
+             for is warned about when its first message comes back unroutable"
+        );
+        return Ok(());
+    }
+    let found = topology::declare_results_queues(connection, names)
+        .await
+        .map_err(|source| SessionError::ResultsQueues {
+            documents: names.documents.clone(),
+            failures: names.failures.clone(),
+            source,
+        })?;
+    for ((queue, routing_key), verdict) in names.results_queues().into_iter().zip(found) {
+        if let topology::ResultsQueue::AsFound(reason) = verdict {
+            tracing::warn!(
+                queue,
+                routing_key,
+                reason = %reason,
+                "the results queue exists with other arguments than a durable quorum queue's; \
+                 bound as it is"
+            );
+        }
+    }
+    tracing::info!(
+        exchange = %names.results,
+        documents = %names.documents,
+        failures = %names.failures,
+        "results queues declared and bound (document, failure)"
+    );
+    Ok(())
 }
 
 /// Resolves once the connection or one of `channels` is no longer open.
@@ -494,6 +596,7 @@ async fn run_and_settle(
     }
     match (result, confirmed) {
         (_, Err(e)) => {
+            context.returned.note(&task.id, &e);
             let error = TaskError::Transient {
                 stage: "publish",
                 kind: "publish".into(),
@@ -705,6 +808,7 @@ async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, err
             }
         }
         Err(e) => {
+            context.returned.note(&task.id, &e);
             let unrecorded = TaskError::Transient {
                 stage: "publish",
                 kind: "publish".into(),
@@ -787,6 +891,7 @@ async fn dead_letter(
             .await
     };
     if let Err(e) = dead.await {
+        context.returned.note(task_id, &e);
         tracing::error!(task_id, error = %e, "could not dead-letter the task; requeueing");
         let requeue = BasicNackOptions {
             requeue: true,
@@ -908,6 +1013,7 @@ mod tests {
             defer_delay: Duration::from_secs(30),
             max_deferrals: 2,
             dead_letter_outcomes: false,
+            bind_results: false,
         };
         let bound = Some(Duration::from_secs(5));
         assert_eq!(host_wait_bound(&config, 0), bound);

@@ -9,7 +9,7 @@
 //! ack/retry/dead-letter, reconnect, drain) · `process` (one task, no AMQP)
 //! · `publish` (confirmed publishing) · `shutdown` (signals) · `metrics`
 //! (Prometheus) · `http` (/metrics, /healthz, /readyz) · `enqueue`
-//! (producing tasks). Scaling out is running more workers on the same
+//! (producing tasks) · `results` (results read back as JSON lines). Scaling out is running more workers on the same
 //! queue; there is no coordination between workers.
 
 pub mod config;
@@ -19,6 +19,7 @@ pub mod http;
 pub mod metrics;
 pub mod process;
 pub mod publish;
+pub mod results;
 pub mod shutdown;
 pub mod topology;
 

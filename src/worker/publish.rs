@@ -31,10 +31,16 @@ pub enum PublishError {
     /// With `mandatory`, a message no queue is bound for comes back: the
     /// results exchange has no consumer queue, and the results would be
     /// lost. Treated as a (transient) failure so the task is not acked.
-    #[error("unroutable: no queue bound for {exchange:?} / {routing_key:?}")]
+    #[error(
+        "unroutable: no queue bound for exchange {exchange:?}, routing key {routing_key:?} \
+         ({reply_code} {reply_text})"
+    )]
     Unroutable {
         exchange: String,
         routing_key: String,
+        /// The broker's reply code and text (312 NO_ROUTE).
+        reply_code: u16,
+        reply_text: String,
     },
 }
 
@@ -155,9 +161,13 @@ impl Pending {
     pub async fn confirmed(self) -> Result<(), PublishError> {
         match self.confirm.await? {
             Confirmation::Ack(None) => Ok(()),
-            Confirmation::Ack(Some(_)) => Err(PublishError::Unroutable {
+            // Named by what was published here, not by the returned
+            // message: one channel carries one route (see the module's doc).
+            Confirmation::Ack(Some(returned)) => Err(PublishError::Unroutable {
                 exchange: self.exchange,
                 routing_key: self.routing_key,
+                reply_code: returned.reply_code,
+                reply_text: returned.reply_text.to_string(),
             }),
             Confirmation::Nack(_) => Err(PublishError::Nack(self.exchange)),
             // Only without confirm_select, which `open` always does.

@@ -7,14 +7,20 @@
 //! there for a fixed time, then the broker dead-letters them back to the
 //! task queue.
 //!
-//! Does not bind any consumer queue to the results exchange: downstream
-//! owns its queues. Declaring with different arguments than an existing
-//! object has fails (PRECONDITION_FAILED); that is reported, not papered
-//! over, because silently using a differently configured queue would break
-//! the delivery-limit guarantees. The one exception is a task queue made
-//! without at-least-once dead-lettering (by linesift before it declared
-//! that, or by hand): it is used as it is, with a warning, since refusing
-//! it would stop every worker of an existing deployment.
+//! Unless told not to, the worker also declares a documents queue and a
+//! failures queue ([`declare_results_queues`]) and binds them to the
+//! results exchange, so that a worker started with its defaults has
+//! somewhere to put what it makes; deployments whose downstream owns its
+//! queues turn that off. Declaring with different arguments than an
+//! existing object has fails (PRECONDITION_FAILED); that is reported, not
+//! papered over, because silently using a differently configured queue
+//! would break the delivery-limit guarantees. The exceptions: a task queue
+//! made without at-least-once dead-lettering (by linesift before it
+//! declared that, or by hand) is used as it is, with a warning, since
+//! refusing it would stop every worker of an existing deployment; and a
+//! results queue made otherwise (a classic queue, say) is bound as it is,
+//! with a warning, since nothing the worker guarantees rests on its
+//! arguments.
 
 use lapin::options::{
     ExchangeDeclareOptions, ExchangeDeleteOptions, QueueBindOptions, QueueDeclareOptions,
@@ -51,6 +57,11 @@ pub struct Names {
     pub results: String,
     /// Where tasks for busy hosts wait before they return to `tasks`.
     pub delay: String,
+    /// The queue the worker binds for routing key `document` (when it
+    /// binds its results queues).
+    pub documents: String,
+    /// The queue the worker binds for routing key `failure`.
+    pub failures: String,
 }
 
 impl Default for Names {
@@ -61,7 +72,7 @@ impl Default for Names {
 
 impl Names {
     /// `{prefix}.tasks`, `{prefix}.dlx`, `{prefix}.dead`, `{prefix}.results`,
-    /// `{prefix}.delay`.
+    /// `{prefix}.delay`, `{prefix}.documents`, `{prefix}.failures`.
     pub fn with_prefix(prefix: &str) -> Self {
         let tasks = format!("{prefix}.tasks");
         Names {
@@ -70,7 +81,17 @@ impl Names {
             dead_letter_exchange: format!("{prefix}.dlx"),
             dead_letter_queue: format!("{prefix}.dead"),
             results: format!("{prefix}.results"),
+            documents: format!("{prefix}.documents"),
+            failures: format!("{prefix}.failures"),
         }
+    }
+
+    /// The results queues and the routing key each is bound with.
+    pub fn results_queues(&self) -> [(&str, &'static str); 2] {
+        [
+            (self.documents.as_str(), ROUTING_DOCUMENT),
+            (self.failures.as_str(), ROUTING_FAILURE),
+        ]
     }
 
     /// The default delay queue of a task queue: its name with `.tasks`
@@ -278,6 +299,75 @@ async fn declare_exchanges_and_dead_letters(
         .await
 }
 
+/// How a results queue was found by [`declare_results_queues`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultsQueue {
+    /// Declared (or found) as the worker declares it: a durable quorum
+    /// queue with no other arguments, as deploy/rabbitmq makes it (caps
+    /// come from policies, which a redeclaration does not contradict).
+    Declared,
+    /// It exists with other arguments (the broker's reason, one line,
+    /// naming the queue and the argument) and was bound as it is.
+    AsFound(String),
+}
+
+/// Declares the documents and failures queues and binds each to the
+/// results exchange with its routing key (the exchange must exist:
+/// [`declare`] first). Safe to call on every reconnect. A queue that
+/// exists with other arguments is bound as it is; each queue's verdict is
+/// returned, in [`Names::results_queues`]' order. Uses channels of its own
+/// (a refused declaration closes its channel).
+pub async fn declare_results_queues(
+    connection: &Connection,
+    names: &Names,
+) -> Result<Vec<ResultsQueue>, lapin::Error> {
+    let mut found = Vec::new();
+    for (queue, routing_key) in names.results_queues() {
+        let channel = connection.create_channel().await?;
+        let mut args = FieldTable::default();
+        args.insert("x-queue-type".into(), long("quorum"));
+        let declared = channel
+            .queue_declare(queue.into(), QueueDeclareOptions::durable(), args)
+            .await;
+        let (channel, verdict) = match declared {
+            Ok(_) => (channel, ResultsQueue::Declared),
+            Err(e) => match precondition_failed(&e) {
+                Some(reason) => (
+                    connection.create_channel().await?,
+                    ResultsQueue::AsFound(reason),
+                ),
+                None => return Err(e),
+            },
+        };
+        channel
+            .queue_bind(
+                queue.into(),
+                names.results.as_str().into(),
+                routing_key.into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await?;
+        let _ = channel.close(200, "declared".into()).await;
+        found.push(verdict);
+    }
+    Ok(found)
+}
+
+/// The broker's reason when `e` is a PRECONDITION_FAILED refusal (a
+/// queue declared with other arguments than it has): one line, naming the
+/// queue and the argument (`inequivalent arg 'x-queue-type' for queue ...`).
+fn precondition_failed(e: &lapin::Error) -> Option<String> {
+    let ErrorKind::ProtocolError(amqp) = e.kind() else {
+        return None;
+    };
+    let message = amqp.get_message().as_str();
+    let reason = message
+        .strip_prefix("PRECONDITION_FAILED - ")
+        .unwrap_or(message);
+    (amqp.get_id() == 406).then(|| reason.replace('\n', " "))
+}
+
 /// Binds `queue` to the results exchange for every routing key (documents
 /// and failures): what a downstream consumer of the worker does.
 pub async fn bind_to_results(
@@ -312,7 +402,14 @@ pub async fn ready_count(channel: &Channel, queue: &str) -> Result<u32, lapin::E
 /// Deletes everything [`declare`] made (tests, teardown). Missing objects
 /// are not an error for RabbitMQ.
 pub async fn delete(channel: &Channel, names: &Names) -> Result<(), lapin::Error> {
-    for queue in [&names.tasks, &names.dead_letter_queue, &names.delay] {
+    let queues = [
+        &names.tasks,
+        &names.dead_letter_queue,
+        &names.delay,
+        &names.documents,
+        &names.failures,
+    ];
+    for queue in queues {
         channel
             .queue_delete(queue.as_str().into(), QueueDeleteOptions::default())
             .await?;

@@ -92,7 +92,8 @@ pub fn get(port: u16, path: &str) -> String {
 }
 
 /// A small worker's settings: prefetch 4, two tasks at once, short
-/// pauses; the broker's URL and the drain deadline are the test's.
+/// pauses, no results queues of its own; the broker's URL and the drain
+/// deadline are the test's.
 pub fn worker_config(names: &Names, amqp_url: String, drain_deadline: Duration) -> WorkerConfig {
     WorkerConfig {
         amqp_url,
@@ -112,6 +113,9 @@ pub fn worker_config(names: &Names, amqp_url: String, drain_deadline: Duration) 
         defer_delay: Duration::from_secs(1),
         max_deferrals: 3,
         dead_letter_outcomes: false,
+        // The tests bind their own sink queue to the results exchange (or
+        // none, to see what the worker does with unroutable results).
+        bind_results: false,
     }
 }
 
