@@ -8,6 +8,7 @@ mod extract;
 mod interrupt;
 mod options;
 mod progress;
+mod run;
 mod warc;
 mod worker;
 
@@ -36,6 +37,9 @@ enum Command {
     Worker(worker::Args),
     /// Publish tasks (URLs, WARC files or records) to the task queue.
     Enqueue(enqueue::Args),
+    /// Run tasks (URLs, WARC files or records) in one process, no broker:
+    /// documents and failures to files, resumable.
+    Run(run::Args),
 }
 
 /// Runs the chosen subcommand; the exit code says whether any input failed.
@@ -47,5 +51,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Warc(args) => warc::run(args),
         Command::Worker(args) => worker::run(args),
         Command::Enqueue(args) => enqueue::run(args),
+        Command::Run(args) => run::run(args),
     }
 }

@@ -174,6 +174,51 @@ impl TaskError {
     }
 }
 
+/// Whether a task that failed transiently on its `attempt`th try (the
+/// first is 1) is given up rather than tried again: at `limit` tries
+/// (the queue's delivery limit). One given up is a fault.
+pub fn gives_up(attempt: u64, limit: u32) -> bool {
+    attempt >= u64::from(limit)
+}
+
+/// The reason recorded for a task given up after `attempt` tries.
+pub fn gave_up(attempt: u64, reason: &str) -> String {
+    format!("gave up after {attempt} attempts: {reason}")
+}
+
+/// The fatal `Failure` event of a task that failed for good: an outcome
+/// (`dead_lettered` false) or a fault (true; the queue worker
+/// dead-letters those). It names the task (when the input was a task at
+/// all) and a URL task's page, without credentials.
+pub fn task_failure(
+    task: Option<&Task>,
+    stage: &str,
+    kind: &str,
+    reason: &str,
+    dead_lettered: bool,
+) -> Failure {
+    Failure {
+        task_id: task.map(|t| t.id.clone()).unwrap_or_default(),
+        stage: stage.to_string(),
+        kind: kind.to_string(),
+        reason: reason.to_string(),
+        url: task.map(page_url).unwrap_or_default(),
+        fatal: true,
+        dead_lettered,
+        ..Failure::default()
+    }
+}
+
+/// The URL a task's `Failure` event names: a URL task's page as the
+/// parser reads it, without the credentials a URL may carry (reasons and
+/// logs leave them out too); empty for a WARC task.
+pub fn page_url(task: &Task) -> String {
+    match &task.source {
+        Some(task::Source::Url(url)) => crate::fetch::error::page_without_credentials(url),
+        _ => String::new(),
+    }
+}
+
 /// Turns tasks into results. Cheap to share (`Arc`).
 pub struct Processor {
     fetcher: Fetcher,
