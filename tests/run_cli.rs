@@ -371,3 +371,104 @@ fn a_finished_job_run_again_does_nothing_and_says_so() {
     assert_eq!(before, after, "the outputs were written again");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_finishes_the_tasks_in_flight_and_says_how_to_resume() {
+    let server = site(Duration::from_millis(100)).await;
+    let dir = folder("interrupted");
+    let urls: Vec<String> = (0..60).map(|i| server.url(&format!("/slow/{i}"))).collect();
+    let list = dir.join("urls.txt");
+    std::fs::write(&list, urls.join("\n")).expect("write list");
+    let out = dir.join("out.jsonl");
+    let args: Vec<String> = [
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--allow-private",
+        "--no-robots",
+        "--host-interval",
+        "0",
+        "--jobs",
+        "3",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let interrupted = tokio::task::spawn_blocking({
+        let (args, out) = (args.clone(), out.clone());
+        move || interrupt_mid_run(&args, &out)
+    })
+    .await
+    .expect("join");
+    let said = stderr(&interrupted);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(interrupted.status.signal(), Some(libc::SIGINT), "{said}");
+    assert!(
+        said.contains("finishing the") && said.contains("run the same command again to resume"),
+        "{said}"
+    );
+    let first = covered(&out).documents.len();
+    assert!(
+        first > 0 && first < urls.len(),
+        "{first} tasks done: {said}"
+    );
+    let again = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        linesift(&args)
+    })
+    .await
+    .expect("join");
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let done = covered(&out);
+    assert_eq!(done.documents.len(), urls.len());
+    assert!(done.documents.values().all(|&n| n == 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `linesift`, sends it SIGINT once its output holds a few
+/// documents, and waits for it to end.
+fn interrupt_mid_run(args: &[String], out: &Path) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start linesift");
+    let started = Instant::now();
+    while std::fs::read(out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count()) < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no documents written within a minute"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = i32::try_from(child.id()).expect("pid");
+    // SAFETY: kill(2) with a pid of our own child and a signal number.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn to_stdout_documents_are_written_and_each_failure_is_told_on_stderr() {
+    let dir = folder("stdout");
+    let list = dir.join("files.txt");
+    let warc = sample().join("sample.warc.gz");
+    std::fs::write(&list, format!("{}\nhttp//typo\n", warc.display())).expect("write");
+    let out = linesift(&["run", list.to_str().unwrap()]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let documents: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(documents.len(), 4);
+    assert!(said.contains("warc/open: http//typo"), "{said}");
+    assert_eq!(said.matches("http//typo").count(), 1, "told once: {said}");
+    assert!(
+        said.contains("2 task(s) run: 1 ok, 1 failed; 4 document(s)"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -164,9 +164,19 @@ fn open_outputs(
 ) -> anyhow::Result<(Outputs, BTreeMap<String, bool>, Option<PathBuf>)> {
     let failures = failures_path(args, output);
     let Some(out) = output else {
-        let outputs = Outputs::stdout(failures.as_deref(), encoding)?;
+        let outputs = Outputs::streams(None, failures.as_deref(), encoding)?;
         return Ok((outputs, BTreeMap::new(), None));
     };
+    if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
+        eprintln!(
+            "linesift run: {} is no regular file: written as it goes, with no journal \
+             (the run cannot be resumed)",
+            out.display()
+        );
+        // Failures beside it only when asked for (not `/dev/null.failures.jsonl`).
+        let outputs = Outputs::streams(Some(out), args.failures.as_deref(), encoding)?;
+        return Ok((outputs, BTreeMap::new(), None));
+    }
     let mut name = out.as_os_str().to_owned();
     name.push(".journal");
     let journal_path = PathBuf::from(name);
@@ -233,7 +243,10 @@ impl Job {
                         places.insert(handle.id(), (planned.id, planned.place));
                     }
                     Err(reason) => {
-                        summary.say(&format!("{}: {reason}", planned.place));
+                        // Told once: with no failures file, as its failure.
+                        if !outputs.failures_on_stderr() {
+                            summary.say(&format!("{}: {reason}", planned.place));
+                        }
                         ready.push(bad_line(&planned.id, &planned.place, &reason));
                     }
                 }

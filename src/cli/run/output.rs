@@ -134,14 +134,16 @@ pub struct Finished {
     pub failed: bool,
 }
 
-/// Where documents go.
+/// Where documents or failures go.
 enum Target {
     File {
         file: File,
         path: PathBuf,
         len: u64,
     },
-    Stdout(io::Stdout),
+    /// Stdout, or a file that is no regular file (a FIFO, `/dev/null`):
+    /// written as it goes, with no journal.
+    Stream(Box<dyn Write + Send>, String),
     /// Failures with no file (output to stdout): a line each on stderr.
     Stderr,
 }
@@ -154,7 +156,7 @@ impl Target {
                 *len += bytes.len() as u64;
                 Ok(())
             }
-            Target::Stdout(out) => out.write_all(bytes),
+            Target::Stream(out, _) => out.write_all(bytes),
             Target::Stderr => Ok(()),
         }
     }
@@ -162,7 +164,7 @@ impl Target {
     fn sync(&mut self) -> io::Result<()> {
         match self {
             Target::File { file, .. } => file.sync_data(),
-            Target::Stdout(out) => out.flush(),
+            Target::Stream(out, _) => out.flush(),
             Target::Stderr => Ok(()),
         }
     }
@@ -177,7 +179,7 @@ impl Target {
     fn name(&self) -> String {
         match self {
             Target::File { path, .. } => path.display().to_string(),
-            Target::Stdout(_) => "stdout".into(),
+            Target::Stream(_, name) => name.clone(),
             Target::Stderr => "stderr".into(),
         }
     }
@@ -208,8 +210,23 @@ impl Outputs {
         })
     }
 
-    /// Documents to stdout; failures to `failures` (made anew) or stderr.
-    pub fn stdout(failures: Option<&Path>, encoding: Encoding) -> anyhow::Result<Self> {
+    /// Documents to `documents` (`None`: stdout) as they come, with no
+    /// journal; failures to `failures` (made anew) or stderr.
+    pub fn streams(
+        documents: Option<&Path>,
+        failures: Option<&Path>,
+        encoding: Encoding,
+    ) -> anyhow::Result<Self> {
+        let documents = match documents {
+            Some(path) => {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .with_context(|| format!("opening {}", path.display()))?;
+                Target::Stream(Box::new(file), path.display().to_string())
+            }
+            None => Target::Stream(Box::new(io::stdout()), "stdout".into()),
+        };
         let failures = match failures {
             Some(path) => Target::File {
                 file: File::create(path).with_context(|| format!("creating {}", path.display()))?,
@@ -219,11 +236,16 @@ impl Outputs {
             None => Target::Stderr,
         };
         Ok(Outputs {
-            documents: Target::Stdout(io::stdout()),
+            documents,
             failures,
             failures_compression: encoding.failures,
             journal: None,
         })
+    }
+
+    /// Whether each failure is told on stderr (there is no failures file).
+    pub fn failures_on_stderr(&self) -> bool {
+        matches!(self.failures, Target::Stderr)
     }
 
     /// Appends finished tasks' results, syncs the files, and commits the
