@@ -115,6 +115,33 @@ fn the_sample_warc_gives_one_document_per_response_as_linesift_warc_does() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn wet_output_of_a_warc_file_is_byte_for_byte_what_linesift_warc_writes() {
+    let dir = folder("wet");
+    let warc = sample().join("sample.warc.gz");
+    let list = dir.join("files.txt");
+    std::fs::write(&list, format!("{}\n", warc.display())).expect("write list");
+    let (run_out, warc_out) = (dir.join("run.warc.gz"), dir.join("warc.warc.gz"));
+    let run = linesift(&[
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        run_out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let reference = linesift(&[
+        "warc",
+        warc.to_str().unwrap(),
+        "-o",
+        warc_out.to_str().unwrap(),
+    ]);
+    assert_eq!(reference.status.code(), Some(0), "{}", stderr(&reference));
+    let written = std::fs::read(&run_out).expect("run's output");
+    assert!(written.len() > 100, "{} bytes", written.len());
+    assert!(written == std::fs::read(&warc_out).expect("warc's output"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A task's id as `linesift run` and `linesift enqueue` give it: BLAKE3
 /// of the line.
 fn task_id(line: &str) -> String {

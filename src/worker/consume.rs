@@ -644,7 +644,7 @@ async fn publish_outputs(
     let results = context.config.names.results.as_str();
     while let Some(output) = rx.recv().await {
         let sent = match &output {
-            Output::Document(doc) => context
+            Output::Document(doc, _) => context
                 .documents
                 .message(results, ROUTING_DOCUMENT, doc.as_ref(), &doc.document_id)
                 .await

@@ -29,10 +29,37 @@ use tokio::sync::mpsc;
 /// One result of a task.
 #[derive(Debug)]
 pub enum Output {
-    Document(Box<DocumentMessage>),
+    /// A document, with its WARC record's capture when it came from one
+    /// (which the queue's message does not carry; `linesift run`'s WET
+    /// output dates and names its records by it).
+    Document(Box<DocumentMessage>, Option<Box<Capture>>),
     /// A record of a multi-record task that gave no document; the task
     /// itself goes on.
     Failure(Failure),
+}
+
+/// Where a document's WARC record is and what it says of its capture.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    pub pos: warc::RecordPos,
+    pub record_id: String,
+    pub target_uri: Option<String>,
+    pub date: Option<String>,
+    pub http_date: Option<String>,
+    pub truncated: Option<String>,
+}
+
+impl Capture {
+    fn of(page: &warc::Page) -> Box<Self> {
+        Box::new(Capture {
+            pos: page.pos,
+            record_id: page.record_id.clone(),
+            target_uri: page.target_uri.clone(),
+            date: page.date.clone(),
+            http_date: page.http_date.clone(),
+            truncated: page.truncated.clone(),
+        })
+    }
 }
 
 /// Why a task as a whole failed.
@@ -354,7 +381,7 @@ impl Processor {
         };
         let doc = DocumentMessage::from_document(&task.id, origin, fetched.document);
         // A closed receiver means the task is being abandoned anyway.
-        let _ = out.send(Output::Document(Box::new(doc))).await;
+        let _ = out.send(Output::Document(Box::new(doc), None)).await;
         Ok(())
     }
 
@@ -447,7 +474,7 @@ impl Processor {
         })?;
         let output = match item {
             Item::Page(page) => match self.extract_page(task_id, &page) {
-                Ok(doc) => Output::Document(Box::new(doc)),
+                Ok(doc) => Output::Document(Box::new(doc), Some(Capture::of(&page))),
                 Err(e) => return Err(TaskError::permanent("extract", page_error_kind(&e), e)),
             },
             Item::Skipped { reason, .. } => {
@@ -464,7 +491,7 @@ impl Processor {
     /// A page of a WARC file: its document, or a failure event.
     fn page(&self, task_id: &str, page: &warc::Page) -> Option<Output> {
         match self.extract_page(task_id, page) {
-            Ok(doc) => Some(Output::Document(Box::new(doc))),
+            Ok(doc) => Some(Output::Document(Box::new(doc), Some(Capture::of(page)))),
             // Not HTML after all, too large, ...: not a failure of the task.
             Err(PageError::Skip(_)) => None,
             Err(e) => Some(Output::Failure(record_failure(

@@ -184,7 +184,13 @@ fn open_outputs(
     if failures == out {
         bail!("--failures names the output {}", out.display());
     }
-    let (journal, resumed) = Journal::open(&journal_path, &encoding.describe())?;
+    // A resumed run cuts its files back: they must be the same files.
+    let settings = format!(
+        "{}, failures to {}",
+        encoding.describe(),
+        failures.display()
+    );
+    let (journal, resumed) = Journal::open(&journal_path, &settings)?;
     let outputs = Outputs::files(out, &failures, encoding, journal, &resumed)?;
     let done = resumed.done.into_iter().collect();
     Ok((outputs, done, Some(journal_path)))

@@ -13,6 +13,7 @@ use anyhow::{Context, bail};
 use linesift::Document;
 use linesift::proto::{DocumentMessage, Failure, Task, task};
 use linesift::warc::{Compression, JsonlWriter, RecordPos, Source, WetWriter};
+use linesift::worker::process::Capture;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -57,8 +58,13 @@ impl TaskDocuments {
         }
     }
 
-    /// Encodes one document of `task`.
-    pub fn push(&mut self, task: &Task, doc: &DocumentMessage) -> io::Result<()> {
+    /// Encodes one document of `task` (from the WARC record `capture`).
+    pub fn push(
+        &mut self,
+        task: &Task,
+        doc: &DocumentMessage,
+        capture: Option<&Capture>,
+    ) -> io::Result<()> {
         let (format, compression) = (self.encoding.format, self.encoding.compression);
         let sink = match &mut self.sink {
             Some(sink) => sink,
@@ -72,7 +78,9 @@ impl TaskDocuments {
         match sink {
             DocumentSink::Jsonl(out) => out.write_value(doc)?,
             DocumentSink::Wet(out) => {
-                wet_record(task, doc, |source, document| out.write(source, document))?;
+                wet_record(task, doc, capture, |source, document| {
+                    out.write(source, document)
+                })?;
             }
         }
         self.count += 1;
@@ -90,31 +98,44 @@ impl TaskDocuments {
     }
 }
 
-/// Writes a document as a WET conversion record. The message keeps no
-/// capture date, so the record is dated as one whose source has none
-/// (`writer::UNKNOWN_DATE`); a WARC record task's record keeps its offset.
+/// Writes a document as a WET conversion record: dated and named by its
+/// WARC record's capture, as `linesift warc` writes it; a fetched page's
+/// has none, and is dated as such (`writer::UNKNOWN_DATE`), so that the
+/// output is a function of the input.
 fn wet_record<T>(
     task: &Task,
     doc: &DocumentMessage,
+    capture: Option<&Capture>,
     write: impl FnOnce(&Source, &Document) -> io::Result<T>,
 ) -> io::Result<T> {
-    let (file, offset) = match &task.source {
-        Some(task::Source::WarcFile(f)) => (f.path.as_str(), 0),
-        Some(task::Source::WarcRecord(r)) => (r.path.as_str(), r.offset),
-        _ => ("", 0),
+    let file = match &task.source {
+        Some(task::Source::WarcFile(f)) => f.path.as_str(),
+        Some(task::Source::WarcRecord(r)) => r.path.as_str(),
+        _ => "",
     };
-    let record_id = match doc.warc_record_id.as_str() {
-        "" => doc.url.as_str(),
-        id => id,
-    };
-    let source = Source {
-        file,
-        pos: RecordPos { offset, inner: 0 },
-        record_id,
-        target_uri: (!doc.url.is_empty()).then_some(doc.url.as_str()),
-        date: None,
-        http_date: None,
-        truncated: doc.truncated.then_some("length"),
+    let url = (!doc.url.is_empty()).then_some(doc.url.as_str());
+    let source = match capture {
+        Some(c) => Source {
+            file,
+            pos: c.pos,
+            record_id: &c.record_id,
+            target_uri: c.target_uri.as_deref(),
+            date: c.date.as_deref(),
+            http_date: c.http_date.as_deref(),
+            truncated: c.truncated.as_deref(),
+        },
+        None => Source {
+            file,
+            pos: RecordPos {
+                offset: 0,
+                inner: 0,
+            },
+            record_id: &doc.url,
+            target_uri: url,
+            date: None,
+            http_date: None,
+            truncated: doc.truncated.then_some("length"),
+        },
     };
     let document = Document {
         headline: doc.headline.clone(),

@@ -84,9 +84,9 @@ async fn collect(task: &Task, mut rx: mpsc::Receiver<Output>, encoding: Encoding
     let mut tried = empty(encoding);
     while let Some(output) = rx.recv().await {
         match output {
-            Output::Document(doc) => {
+            Output::Document(doc, capture) => {
                 if tried.broken.is_none()
-                    && let Err(e) = tried.documents.push(task, &doc)
+                    && let Err(e) = tried.documents.push(task, &doc, capture.as_deref())
                 {
                     tried.broken = Some(e);
                 }
