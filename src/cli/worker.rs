@@ -195,7 +195,7 @@ pub struct TaskArgs {
           value_parser = parse_size)]
     pub max_member: u64,
     /// Largest decoded fetched body (K, M, G suffixes); larger ones are cut
-    /// to it and published with truncated=true, or refused with
+    /// to it and kept with truncated=true, or refused with
     /// --refuse-oversize.
     #[arg(long, env = "LINESIFT_MAX_BODY", value_name = "SIZE", default_value = "16M",
           value_parser = parse_size)]
@@ -205,11 +205,12 @@ pub struct TaskArgs {
     #[arg(long, env = "LINESIFT_REFUSE_OVERSIZE", value_parser = BoolishValueParser::new())]
     refuse_oversize: bool,
     /// Wall-clock seconds one task may take; a slower task fails as
-    /// transient (kind `deadline`): requeued, then dead-lettered at the
-    /// delivery limit. 0 turns the limit off. Keep it under half the
-    /// broker's `consumer_timeout` (RabbitMQ: 30 min by default): a
-    /// delivery may wait in the prefetch buffer for a task's length before
-    /// its own starts, and one unacked for longer closes the channel.
+    /// transient (kind `deadline`): tried again, and a fault at the
+    /// delivery limit. 0 turns the limit off. For the worker, keep it
+    /// under half the broker's `consumer_timeout` (RabbitMQ: 30 min by
+    /// default): a delivery may wait in the prefetch buffer for a task's
+    /// length before its own starts, and one unacked for longer closes the
+    /// channel.
     #[arg(
         long,
         env = "LINESIFT_TASK_DEADLINE",
@@ -223,8 +224,8 @@ pub struct TaskArgs {
     /// Minimum seconds between requests to one host (politeness).
     #[arg(long, env = "LINESIFT_HOST_INTERVAL", default_value_t = 1.0)]
     host_interval: f64,
-    /// Fetch retries within one delivery for transient errors (5xx, timeouts)
-    /// before the task goes back to the queue.
+    /// Fetch retries within one try of a task for transient errors (5xx,
+    /// timeouts) before the task fails transiently (and is tried again).
     #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
     fetch_retries: u32,
     /// Allow private and loopback addresses (SSRF guard off).
