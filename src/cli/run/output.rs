@@ -345,3 +345,32 @@ fn resume_file(path: &Path, committed: u64, journal: &Path) -> anyhow::Result<Ta
         len: committed,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a killed run wrote after its last commit is cut off; a file
+    /// shorter than the journal says was changed by someone else, and
+    /// resuming it would lose results: refused.
+    #[test]
+    fn a_file_is_cut_back_to_its_last_commit_and_a_shorter_one_refused() {
+        let dir = std::env::temp_dir().join(format!("linesift-run-output-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("out.jsonl");
+        std::fs::write(&path, b"{\"a\":1}\n{\"b\":2}\n{\"c\":").expect("write");
+        let journal = dir.join("out.jsonl.journal");
+        let mut target = resume_file(&path, 16, &journal).expect("resumed");
+        target.append(b"{\"d\":4}\n").expect("append");
+        assert_eq!(target.len(), 24);
+        drop(target);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(text, "{\"a\":1}\n{\"b\":2}\n{\"d\":4}\n");
+        let refused = resume_file(&path, 100, &journal).err().expect("refused");
+        assert!(
+            refused.to_string().contains("fewer than the 100"),
+            "{refused}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
