@@ -122,7 +122,7 @@ async fn task_within_the_deadline_passes() {
     let (tx, mut rx) = mpsc::channel(8);
     p.run(&url_task(server.url("/fast")), tx).await.unwrap();
     match rx.recv().await {
-        Some(Output::Document(doc)) => assert!(doc.text.contains("served in time")),
+        Some(Output::Document(doc, _)) => assert!(doc.text.contains("served in time")),
         other => panic!("{other:?}"),
     }
 }
@@ -181,7 +181,7 @@ async fn warc_file_work_stops_publishing_after_the_deadline() {
     // then closes with only the records read before the deadline.
     let mut documents = 0;
     while let Some(out) = rx.recv().await {
-        assert!(matches!(out, Output::Document(_)), "{out:?}");
+        assert!(matches!(out, Output::Document(..)), "{out:?}");
         documents += 1;
     }
     assert!(documents <= 2, "{documents} documents published");
@@ -247,7 +247,7 @@ async fn a_warc_member_over_max_member_is_a_too_large_failure_and_reading_goes_o
         .await
         .into_iter()
         .map(|out| match out {
-            Output::Document(d) => d.warc_record_id,
+            Output::Document(d, _) => d.warc_record_id,
             Output::Failure(f) => {
                 let at = format!("offset {bomb_at}");
                 assert!(f.reason.contains("(max_member)"), "{}", f.reason);
@@ -273,7 +273,7 @@ async fn a_warc_truncated_record_is_published_as_truncated() {
         .await
         .into_iter()
         .map(|out| match out {
-            Output::Document(d) => (d.warc_record_id, d.truncated),
+            Output::Document(d, _) => (d.warc_record_id, d.truncated),
             Output::Failure(f) => panic!("{f:?}"),
         })
         .collect();
@@ -305,7 +305,7 @@ async fn a_warc_record_that_fails_extraction_is_an_event_naming_its_page() {
         .await
         .into_iter()
         .map(|out| match out {
-            Output::Document(d) => d.warc_record_id,
+            Output::Document(d, _) => d.warc_record_id,
             Output::Failure(f) => {
                 assert_eq!(f.url, "http://deadline.example/binary", "{f:?}");
                 assert_eq!(f.warc_record_id, "<urn:uuid:r1>", "{f:?}");

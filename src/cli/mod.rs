@@ -18,6 +18,7 @@ mod interrupt;
 mod options;
 mod progress;
 mod results;
+mod run;
 mod warc;
 mod worker;
 
@@ -49,6 +50,9 @@ enum Command {
     Enqueue(enqueue::Args),
     /// Read documents and failures from a results queue into JSON lines.
     Results(results::Args),
+    /// Run tasks (URLs, WARC files or records) in one process, no broker:
+    /// documents and failures to files, resumable.
+    Run(run::Args),
 }
 
 /// Runs the chosen subcommand; the exit code says whether any input failed.
@@ -61,6 +65,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Worker(args) => worker::run(args),
         Command::Enqueue(args) => enqueue::run(args),
         Command::Results(args) => results::run(args),
+        Command::Run(args) => run::run(args),
     }
 }
 

@@ -1,4 +1,4 @@
-//! The pages progress bar shared by the commands that process many inputs:
+//! The progress bar shared by the commands that process many inputs:
 //! shown on stderr only when it is a terminal and there is more than one
 //! input, hidden otherwise (so logs and pipes stay clean).
 
@@ -6,13 +6,17 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
 pub fn pages(n: usize) -> ProgressBar {
+    counted(n, "pages")
+}
+
+/// A bar of `n` inputs called `unit` (`pages`, `tasks`).
+pub fn counted(n: usize, unit: &str) -> ProgressBar {
     if n < 2 || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(n as u64);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} pages {per_sec} eta {eta}")
-    {
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} {{per_sec}} eta {{eta}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar

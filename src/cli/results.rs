@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         0 => String::new(),
         n => format!("; {n} message(s) left in the queue: not results"),
     };
-    eprintln!(
+    say!(
         "linesift results: {queue}: {} document(s), {} failure(s), {} dead letter(s) written{left}",
         counts.documents, counts.failures, counts.dead_letters
     );
@@ -199,7 +199,7 @@ async fn take(
             Err(e) => {
                 counts.left += 1;
                 let id = properties.message_id().as_ref().map_or("", |i| i.as_str());
-                eprintln!(
+                say!(
                     "linesift results: {queue}: message id {id:?} is no result ({e}); \
                      left in the queue"
                 );

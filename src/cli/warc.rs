@@ -83,17 +83,29 @@ pub struct Args {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
+pub(super) enum Format {
     Jsonl,
     Wet,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum OutCompression {
+pub(super) enum OutCompression {
     Auto,
     None,
     Gzip,
     Zstd,
+}
+
+impl OutCompression {
+    /// The compression asked for; `auto` by the output's name.
+    pub(super) fn resolve(self, output_name: &str) -> Compression {
+        match self {
+            OutCompression::Auto => warc::writer::compression_for(output_name),
+            OutCompression::None => Compression::None,
+            OutCompression::Gzip => Compression::Gzip,
+            OutCompression::Zstd => Compression::Zstd,
+        }
+    }
 }
 
 /// Records read from one file, or the end of a file.
@@ -135,12 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     let output_name = args.output.to_string_lossy();
     let format = args.format.unwrap_or_else(|| default_format(&output_name));
-    let compression = match args.compress {
-        OutCompression::Auto => warc::writer::compression_for(&output_name),
-        OutCompression::None => Compression::None,
-        OutCompression::Gzip => Compression::Gzip,
-        OutCompression::Zstd => Compression::Zstd,
-    };
+    let compression = args.compress.resolve(&output_name);
     let extractor = Extractor::new(args.extract.options());
     let options = ReaderOptions {
         max_payload: args.max_payload,
@@ -203,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// WET when the output name's last extension, before any `.gz` or `.zst`,
 /// is `.warc` or `.wet`; JSON lines otherwise. Only the last one counts:
 /// `CC-MAIN-...-00000.warc.jsonl.gz` is JSON lines about a WARC file.
-fn default_format(output: &str) -> Format {
+pub(super) fn default_format(output: &str) -> Format {
     let output = output.to_ascii_lowercase();
     let name = output
         .strip_suffix(".gz")
@@ -500,7 +507,7 @@ fn temp_for(path: &Path) -> Option<PathBuf> {
 /// Refuses an output that is one of the inputs: it would be emptied
 /// before it is read (a rerun of `linesift warc dir/*.warc.gz -o
 /// dir/out.warc.gz` globs the last output in).
-fn refuse_input_as_output(output: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+pub(super) fn refuse_input_as_output(output: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
     let Ok(out) = std::fs::metadata(output) else {
         return Ok(());
     };

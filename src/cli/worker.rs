@@ -8,6 +8,7 @@ use clap::builder::BoolishValueParser;
 use linesift::Extractor;
 use linesift::fetch::{FetchOptions, Guard};
 use linesift::proto::Encoding;
+use linesift::warc::ReaderOptions;
 use linesift::worker::{self, Names, Shutdown, WorkerConfig};
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -47,7 +48,7 @@ pub struct QueueArgs {
     #[arg(long, env = "LINESIFT_DELAY_QUEUE")]
     pub delay_queue: Option<String>,
     /// Deliveries of one task before it is dead-lettered.
-    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = 5)]
+    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = worker::config::DEFAULT_DELIVERY_LIMIT)]
     pub delivery_limit: u32,
     /// Message encoding written: protobuf, or json for debugging.
     #[arg(long, env = "LINESIFT_ENCODING", default_value = "protobuf")]
@@ -133,46 +134,6 @@ pub struct Args {
     /// Address for /metrics, /healthz and /readyz; `off` for none.
     #[arg(long, env = "LINESIFT_HTTP", default_value = "0.0.0.0:9898")]
     http: String,
-    /// Skip WARC records whose payload is larger than this (bytes; K, M, G
-    /// suffixes), with a failure event.
-    #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
-          value_parser = parse_size_usize)]
-    max_payload: usize,
-    /// Give up a WARC file's gzip member or zstd frame that decompresses to
-    /// more than this, with a failure event, and go on with the next
-    /// (decompression bomb guard; K, M, G suffixes).
-    #[arg(long, env = "LINESIFT_MAX_MEMBER", value_name = "SIZE", default_value = "16G",
-          value_parser = parse_size)]
-    max_member: u64,
-    /// Largest decoded fetched body (K, M, G suffixes); larger ones are cut
-    /// to it and published with truncated=true, or refused with
-    /// --refuse-oversize.
-    #[arg(long, env = "LINESIFT_MAX_BODY", value_name = "SIZE", default_value = "16M",
-          value_parser = parse_size)]
-    max_body: u64,
-    /// Refuse fetched bodies over --max-body (a `too_large` outcome)
-    /// instead of extracting their start.
-    #[arg(long, env = "LINESIFT_REFUSE_OVERSIZE", value_parser = BoolishValueParser::new())]
-    refuse_oversize: bool,
-    /// Wall-clock seconds one task may take; a slower task fails as
-    /// transient (kind `deadline`): requeued, then dead-lettered at the
-    /// delivery limit. 0 turns the limit off. Keep it under half the
-    /// broker's `consumer_timeout` (RabbitMQ: 30 min by default): a
-    /// delivery may wait in the prefetch buffer for a task's length before
-    /// its own starts, and one unacked for longer closes the channel.
-    #[arg(
-        long,
-        env = "LINESIFT_TASK_DEADLINE",
-        value_name = "SECONDS",
-        default_value_t = 600.0
-    )]
-    task_deadline: f64,
-    /// Per-request fetch time limit in seconds.
-    #[arg(long, env = "LINESIFT_FETCH_TIMEOUT", default_value_t = 30.0)]
-    fetch_timeout: f64,
-    /// Minimum seconds between requests to one host (politeness).
-    #[arg(long, env = "LINESIFT_HOST_INTERVAL", default_value_t = 1.0)]
-    host_interval: f64,
     /// Longest wait, in seconds, for a host's turn (its interval,
     /// Crawl-delay, Retry-After) while holding a task slot: a task for a
     /// host busy for longer is put aside in the delay queue for
@@ -226,6 +187,8 @@ pub struct Args {
     /// routing key), and its task is retried, then dead-lettered.
     #[arg(long, env = "LINESIFT_NO_BIND_RESULTS", value_parser = BoolishValueParser::new())]
     no_bind_results: bool,
+    #[command(flatten)]
+    task: TaskArgs,
     /// Log format on stderr: `text` (a line per event: time, level, what,
     /// fields) or `json` (a JSON object per line, for log pipelines).
     #[arg(long, env = "LINESIFT_LOG_FORMAT", default_value = "text")]
@@ -234,8 +197,55 @@ pub struct Args {
     /// trace (debug and trace add the libraries' own events).
     #[arg(long, env = "LINESIFT_LOG_LEVEL", default_value = "info")]
     log_level: tracing_subscriber::filter::LevelFilter,
-    /// Fetch retries within one delivery for transient errors (5xx, timeouts)
-    /// before the task goes back to the queue.
+}
+
+/// How one task is run: the fetcher's and the WARC reader's limits and
+/// the extraction options, shared by `linesift worker` and `linesift run`.
+#[derive(Debug, clap::Args)]
+pub struct TaskArgs {
+    /// Skip WARC records whose payload is larger than this (bytes; K, M, G
+    /// suffixes), with a failure event.
+    #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
+          value_parser = parse_size_usize)]
+    pub max_payload: usize,
+    /// Give up a WARC file's gzip member or zstd frame that decompresses to
+    /// more than this, with a failure event, and go on with the next
+    /// (decompression bomb guard; K, M, G suffixes).
+    #[arg(long, env = "LINESIFT_MAX_MEMBER", value_name = "SIZE", default_value = "16G",
+          value_parser = parse_size)]
+    pub max_member: u64,
+    /// Largest decoded fetched body (K, M, G suffixes); larger ones are cut
+    /// to it and kept with truncated=true, or refused with
+    /// --refuse-oversize.
+    #[arg(long, env = "LINESIFT_MAX_BODY", value_name = "SIZE", default_value = "16M",
+          value_parser = parse_size)]
+    max_body: u64,
+    /// Refuse fetched bodies over --max-body (a `too_large` outcome)
+    /// instead of extracting their start.
+    #[arg(long, env = "LINESIFT_REFUSE_OVERSIZE", value_parser = BoolishValueParser::new())]
+    refuse_oversize: bool,
+    /// Wall-clock seconds one task may take; a slower task fails as
+    /// transient (kind `deadline`): tried again, and a fault at the
+    /// delivery limit. 0 turns the limit off. For the worker, keep it
+    /// under half the broker's `consumer_timeout` (RabbitMQ: 30 min by
+    /// default): a delivery may wait in the prefetch buffer for a task's
+    /// length before its own starts, and one unacked for longer closes the
+    /// channel.
+    #[arg(
+        long,
+        env = "LINESIFT_TASK_DEADLINE",
+        value_name = "SECONDS",
+        default_value_t = 600.0
+    )]
+    task_deadline: f64,
+    /// Per-request fetch time limit in seconds.
+    #[arg(long, env = "LINESIFT_FETCH_TIMEOUT", default_value_t = 30.0)]
+    fetch_timeout: f64,
+    /// Minimum seconds between requests to one host (politeness).
+    #[arg(long, env = "LINESIFT_HOST_INTERVAL", default_value_t = 1.0)]
+    host_interval: f64,
+    /// Fetch retries within one try of a task for transient errors (5xx,
+    /// timeouts) before the task fails transiently (and is tried again).
     #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
     fetch_retries: u32,
     /// Allow private and loopback addresses (SSRF guard off).
@@ -245,14 +255,55 @@ pub struct Args {
     #[arg(long, env = "LINESIFT_NO_ROBOTS", value_parser = BoolishValueParser::new())]
     no_robots: bool,
     #[command(flatten)]
-    extract: ExtractOptions,
+    pub extract: ExtractOptions,
+}
+
+impl TaskArgs {
+    /// The WARC reader's limits.
+    pub fn reader(&self) -> ReaderOptions {
+        ReaderOptions {
+            max_payload: self.max_payload,
+            max_member: self.max_member,
+        }
+    }
+
+    /// `--task-deadline`: `None` for 0 (no limit).
+    pub fn task_deadline(&self) -> anyhow::Result<Option<Duration>> {
+        if self.task_deadline == 0.0 {
+            return Ok(None);
+        }
+        seconds(self.task_deadline, "task-deadline").map(Some)
+    }
+
+    /// The fetcher's options.
+    pub fn fetch_options(&self) -> anyhow::Result<FetchOptions> {
+        let defaults = FetchOptions::default();
+        let total = seconds(self.fetch_timeout, "fetch-timeout")?;
+        Ok(FetchOptions {
+            connect_timeout: defaults.connect_timeout.min(total),
+            read_timeout: defaults.read_timeout.min(total),
+            total_timeout: total,
+            guard: Guard {
+                allow_private: self.allow_private,
+                allow_loopback: self.allow_private,
+            },
+            robots: !self.no_robots,
+            body: body_limit(self.max_body, self.refuse_oversize),
+            host_interval: seconds(self.host_interval, "host-interval")?,
+            retry: linesift::fetch::RetryPolicy {
+                retries: self.fetch_retries,
+                ..defaults.retry
+            },
+            ..defaults
+        })
+    }
 }
 
 /// A duration flag in seconds. At most [`MAX_SECONDS`]: deadlines and
 /// host slots are `Instant`s this far ahead, and `Instant + Duration`
 /// panics where it overflows (near 2^63 ns on Linux), which an operator's
 /// typo (`--task-deadline 1e19`) must not reach.
-fn seconds(value: f64, name: &str) -> anyhow::Result<Duration> {
+pub fn seconds(value: f64, name: &str) -> anyhow::Result<Duration> {
     let duration = Duration::try_from_secs_f64(value)
         .with_context(|| format!("--{name}: {value} is not a duration"))?;
     anyhow::ensure!(
@@ -292,13 +343,9 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         drain_deadline: seconds(args.drain_deadline, "drain-deadline")?,
         reconnect_delay: seconds(args.reconnect_delay, "reconnect-delay")?,
         http,
-        max_payload: args.max_payload,
-        max_member: args.max_member,
-        task_deadline: if args.task_deadline == 0.0 {
-            None
-        } else {
-            Some(seconds(args.task_deadline, "task-deadline")?)
-        },
+        max_payload: args.task.max_payload,
+        max_member: args.task.max_member,
+        task_deadline: args.task.task_deadline()?,
         max_host_wait: host_wait(args, defer_delay)?,
         defer_delay,
         max_deferrals: args.max_deferrals,
@@ -324,36 +371,15 @@ fn host_wait(args: &Args, delay: Duration) -> anyhow::Result<Option<Duration>> {
             u32::MAX / 1000
         );
     }
-    if args.task_deadline != 0.0 && args.max_host_wait >= args.task_deadline {
+    let deadline = args.task.task_deadline;
+    if deadline != 0.0 && args.max_host_wait >= deadline {
         anyhow::bail!(
             "--max-host-wait: {} s must be shorter than --task-deadline ({} s)",
             args.max_host_wait,
-            args.task_deadline
+            deadline
         );
     }
     Ok(Some(wait))
-}
-
-fn fetch_options(args: &Args) -> anyhow::Result<FetchOptions> {
-    let defaults = FetchOptions::default();
-    let total = seconds(args.fetch_timeout, "fetch-timeout")?;
-    Ok(FetchOptions {
-        connect_timeout: defaults.connect_timeout.min(total),
-        read_timeout: defaults.read_timeout.min(total),
-        total_timeout: total,
-        guard: Guard {
-            allow_private: args.allow_private,
-            allow_loopback: args.allow_private,
-        },
-        robots: !args.no_robots,
-        body: body_limit(args.max_body, args.refuse_oversize),
-        host_interval: seconds(args.host_interval, "host-interval")?,
-        retry: linesift::fetch::RetryPolicy {
-            retries: args.fetch_retries,
-            ..defaults.retry
-        },
-        ..defaults
-    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -393,8 +419,8 @@ fn init_log(format: LogFormat, level: tracing_subscriber::filter::LevelFilter) {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     init_log(args.log_format, args.log_level);
     let config = config(&args)?;
-    let fetch = fetch_options(&args)?;
-    let extractor = Extractor::new(args.extract.options());
+    let fetch = args.task.fetch_options()?;
+    let extractor = Extractor::new(args.task.extract.options());
     tracing::info!(config = %config.describe(), "starting");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -115,7 +115,13 @@ impl<W: Write> JsonlWriter<W> {
             warc_truncated: source.truncated,
             document,
         };
-        let mut bytes = serde_json::to_vec(&line)?;
+        self.write_value(&line)
+    }
+
+    /// Writes any value as one JSON line (`linesift run` writes the
+    /// worker's document and failure messages so).
+    pub fn write_value<T: Serialize>(&mut self, value: &T) -> io::Result<()> {
+        let mut bytes = serde_json::to_vec(value)?;
         bytes.push(b'\n');
         match &mut self.sink {
             Sink::Plain(w) => w.write_all(&bytes),

@@ -7,6 +7,11 @@ use crate::proto::Encoding;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+/// Deliveries of one task before the worker gives up on it, unless told
+/// otherwise: the task queue's `x-delivery-limit`, and the attempts
+/// `linesift run` makes.
+pub const DEFAULT_DELIVERY_LIMIT: u32 = 5;
+
 /// Everything the worker can be told.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {

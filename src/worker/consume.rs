@@ -64,15 +64,14 @@
 use super::config::WorkerConfig;
 use super::http::Health;
 use super::metrics::Metrics;
-use super::process::{Output, Processor, TaskError};
+use super::process::{Output, Processor, TaskError, gave_up, gives_up, task_failure};
 use super::publish::{self, Pending, PublishError, Publisher, count_header};
 use super::shutdown::Shutdown;
 use super::topology::{
     self, HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT,
     ROUTING_FAILURE,
 };
-use crate::fetch::error::page_without_credentials;
-use crate::proto::{self, Failure, Task, task};
+use crate::proto::{self, Task};
 use futures_util::FutureExt;
 use futures_util::StreamExt;
 use lapin::message::Delivery;
@@ -748,7 +747,7 @@ async fn publish_outputs(
     let results = context.config.names.results.as_str();
     while let Some(output) = rx.recv().await {
         let sent = match &output {
-            Output::Document(doc) => context
+            Output::Document(doc, _) => context
                 .documents
                 .message(results, ROUTING_DOCUMENT, doc.as_ref(), &doc.document_id)
                 .await
@@ -778,16 +777,7 @@ async fn publish_outputs(
 async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
     let (stage, kind, reason) = error.parts();
     // The event is the outcome's only record: it names the page.
-    let failure = Failure {
-        task_id: task.id.clone(),
-        stage: stage.to_string(),
-        kind: kind.to_string(),
-        reason: reason.to_string(),
-        url: page_url(task),
-        fatal: true,
-        dead_lettered: false,
-        ..Failure::default()
-    };
+    let failure = task_failure(Some(task), stage, kind, reason, false);
     let results = context.config.names.results.as_str();
     let recorded = async {
         context
@@ -825,8 +815,8 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
     let headers = delivery.properties.headers().as_ref();
     // Deliveries before this one, in this queue and before any deferral.
     let attempt = delivery_count(headers) + count_header(headers, HEADER_ATTEMPTS) + 1;
-    if attempt >= u64::from(context.config.delivery_limit) {
-        let why = format!("gave up after {attempt} attempts: {reason}");
+    if gives_up(attempt, context.config.delivery_limit) {
+        let why = gave_up(attempt, reason);
         dead_letter(context, delivery, Some(task), stage, kind, &why).await;
         return;
     }
@@ -843,16 +833,6 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
     };
     if settled(delivery.acker.nack(requeue).await, "nack") {
         context.metrics.tasks_retried.inc();
-    }
-}
-
-/// The URL a task's `Failure` event names: a URL task's page as the
-/// parser reads it, without the credentials a URL may carry (reasons and
-/// logs leave them out too); empty for a WARC task.
-fn page_url(task: &Task) -> String {
-    match &task.source {
-        Some(task::Source::Url(url)) => page_without_credentials(url),
-        _ => String::new(),
     }
 }
 
@@ -900,16 +880,7 @@ async fn dead_letter(
         settled(delivery.acker.nack(requeue).await, "nack");
         return;
     }
-    let failure = Failure {
-        task_id: task_id.to_string(),
-        stage: stage.to_string(),
-        kind: kind.to_string(),
-        reason: reason.to_string(),
-        url: task.map(page_url).unwrap_or_default(),
-        fatal: true,
-        dead_lettered: true,
-        ..Failure::default()
-    };
+    let failure = task_failure(task, stage, kind, reason, true);
     let event = async {
         context
             .events

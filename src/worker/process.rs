@@ -29,10 +29,37 @@ use tokio::sync::mpsc;
 /// One result of a task.
 #[derive(Debug)]
 pub enum Output {
-    Document(Box<DocumentMessage>),
+    /// A document, with its WARC record's capture when it came from one
+    /// (which the queue's message does not carry; `linesift run`'s WET
+    /// output dates and names its records by it).
+    Document(Box<DocumentMessage>, Option<Box<Capture>>),
     /// A record of a multi-record task that gave no document; the task
     /// itself goes on.
     Failure(Failure),
+}
+
+/// Where a document's WARC record is and what it says of its capture.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    pub pos: warc::RecordPos,
+    pub record_id: String,
+    pub target_uri: Option<String>,
+    pub date: Option<String>,
+    pub http_date: Option<String>,
+    pub truncated: Option<String>,
+}
+
+impl Capture {
+    fn of(page: &warc::Page) -> Box<Self> {
+        Box::new(Capture {
+            pos: page.pos,
+            record_id: page.record_id.clone(),
+            target_uri: page.target_uri.clone(),
+            date: page.date.clone(),
+            http_date: page.http_date.clone(),
+            truncated: page.truncated.clone(),
+        })
+    }
 }
 
 /// Why a task as a whole failed.
@@ -174,6 +201,51 @@ impl TaskError {
     }
 }
 
+/// Whether a task that failed transiently on its `attempt`th try (the
+/// first is 1) is given up rather than tried again: at `limit` tries
+/// (the queue's delivery limit). One given up is a fault.
+pub fn gives_up(attempt: u64, limit: u32) -> bool {
+    attempt >= u64::from(limit)
+}
+
+/// The reason recorded for a task given up after `attempt` tries.
+pub fn gave_up(attempt: u64, reason: &str) -> String {
+    format!("gave up after {attempt} attempts: {reason}")
+}
+
+/// The fatal `Failure` event of a task that failed for good: an outcome
+/// (`dead_lettered` false) or a fault (true; the queue worker
+/// dead-letters those). It names the task (when the input was a task at
+/// all) and a URL task's page, without credentials.
+pub fn task_failure(
+    task: Option<&Task>,
+    stage: &str,
+    kind: &str,
+    reason: &str,
+    dead_lettered: bool,
+) -> Failure {
+    Failure {
+        task_id: task.map(|t| t.id.clone()).unwrap_or_default(),
+        stage: stage.to_string(),
+        kind: kind.to_string(),
+        reason: reason.to_string(),
+        url: task.map(page_url).unwrap_or_default(),
+        fatal: true,
+        dead_lettered,
+        ..Failure::default()
+    }
+}
+
+/// The URL a task's `Failure` event names: a URL task's page as the
+/// parser reads it, without the credentials a URL may carry (reasons and
+/// logs leave them out too); empty for a WARC task.
+pub fn page_url(task: &Task) -> String {
+    match &task.source {
+        Some(task::Source::Url(url)) => crate::fetch::error::page_without_credentials(url),
+        _ => String::new(),
+    }
+}
+
 /// Turns tasks into results. Cheap to share (`Arc`).
 pub struct Processor {
     fetcher: Fetcher,
@@ -309,7 +381,7 @@ impl Processor {
         };
         let doc = DocumentMessage::from_document(&task.id, origin, fetched.document);
         // A closed receiver means the task is being abandoned anyway.
-        let _ = out.send(Output::Document(Box::new(doc))).await;
+        let _ = out.send(Output::Document(Box::new(doc), None)).await;
         Ok(())
     }
 
@@ -402,7 +474,7 @@ impl Processor {
         })?;
         let output = match item {
             Item::Page(page) => match self.extract_page(task_id, &page) {
-                Ok(doc) => Output::Document(Box::new(doc)),
+                Ok(doc) => Output::Document(Box::new(doc), Some(Capture::of(&page))),
                 Err(e) => return Err(TaskError::permanent("extract", page_error_kind(&e), e)),
             },
             Item::Skipped { reason, .. } => {
@@ -419,7 +491,7 @@ impl Processor {
     /// A page of a WARC file: its document, or a failure event.
     fn page(&self, task_id: &str, page: &warc::Page) -> Option<Output> {
         match self.extract_page(task_id, page) {
-            Ok(doc) => Some(Output::Document(Box::new(doc))),
+            Ok(doc) => Some(Output::Document(Box::new(doc), Some(Capture::of(page)))),
             // Not HTML after all, too large, ...: not a failure of the task.
             Err(PageError::Skip(_)) => None,
             Err(e) => Some(Output::Failure(record_failure(

@@ -1,0 +1,519 @@
+//! `linesift run`: the worker's pipeline in one process, without a
+//! broker. Task lists in (URLs, WARC files, `path offset length` records,
+//! told apart per line); each task run by the worker's own `Processor`
+//! on `--jobs` at once, transient failures tried again up to the delivery
+//! limit; documents out as JSONL or WET, failures as JSONL of the
+//! worker's `Failure` events (`dead_lettered` marks a fault, which the
+//! worker would dead-letter).
+//!
+//! A file output is resumable: a journal beside it (`OUT.journal`)
+//! records each finished task once its results are written and synced,
+//! so a run killed (even by SIGKILL) and started again with the same
+//! lists skips the tasks done, cuts the files back to the last commit and
+//! writes no document twice and loses none. Output to stdout cannot be
+//! resumed. Ctrl-C (or SIGTERM) stops taking tasks and finishes those in
+//! flight; a second one abandons them (they are run again on resume).
+//!
+//! Exit code: 0 when no task of the job failed, 1 when some did (an
+//! outcome or a fault, including bad lines), 2 on a fatal error; an
+//! interrupted run dies by SIGINT.
+
+mod journal;
+mod output;
+mod tasks;
+mod work;
+
+use super::interrupt;
+use super::warc::{Format, OutCompression, default_format, refuse_input_as_output};
+use super::worker::{TaskArgs, seconds};
+use anyhow::{Context, bail};
+use indicatif::ProgressBar;
+use journal::Journal;
+use linesift::Extractor;
+use linesift::fetch::Fetcher;
+use linesift::proto::Task;
+use linesift::warc::writer::compression_for;
+use linesift::worker::config::DEFAULT_DELIVERY_LIMIT;
+use linesift::worker::process::task_failure;
+use linesift::worker::{Metrics, Processor};
+use output::{Encoding, Finished, Outputs};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use tasks::Planned;
+use tokio::task::JoinSet;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Task lists, `-` for stdin (none: stdin). A line is a URL (http or
+    /// https), a WARC record (`path offset length`) or a WARC file path;
+    /// blank lines and `#` comments are skipped, and a line listed twice
+    /// is one task.
+    lists: Vec<PathBuf>,
+    /// Documents file (`-`: stdout, the default). A file output keeps a
+    /// journal beside it (OUT.journal): the same command run again
+    /// resumes the job where it stopped, and does nothing once it is done.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Failures file, JSON lines (default: OUT.failures.jsonl beside a
+    /// file output; with stdout, a line each on stderr).
+    #[arg(long)]
+    failures: Option<PathBuf>,
+    /// Document format: jsonl (the worker's document messages), or wet
+    /// (default when OUT ends in .warc or .wet, before any .gz or .zst).
+    #[arg(long)]
+    format: Option<Format>,
+    /// Compression: auto (by name: .gz, .zst), none, gzip, zstd. Each
+    /// task's documents are a gzip member or zstd frame of their own.
+    #[arg(long, default_value = "auto")]
+    compress: OutCompression,
+    /// Tasks run at once (default: the number of cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Tries of a task that keeps failing transiently (timeouts, 5xx, I/O
+    /// errors) before it is a fault, as the worker's delivery limit.
+    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = DEFAULT_DELIVERY_LIMIT)]
+    delivery_limit: u32,
+    /// Seconds between tries of a task.
+    #[arg(long, env = "LINESIFT_RETRY_DELAY", default_value_t = 1.0)]
+    retry_delay: f64,
+    #[command(flatten)]
+    task: TaskArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let lists = match args.lists.as_slice() {
+        [] => vec![PathBuf::from("-")],
+        lists => lists.to_vec(),
+    };
+    let output = args.output.clone().filter(|o| o != Path::new("-"));
+    if let Some(out) = &output {
+        refuse_input_as_output(out, &lists)?;
+    }
+    let encoding = encoding(&args, output.as_deref());
+    let plan = tasks::read(&lists)?;
+    let retry = work::Retry {
+        limit: args.delivery_limit.max(1),
+        delay: seconds(args.retry_delay, "retry-delay")?,
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let (outputs, resumed, journal) = open_outputs(&args, output.as_deref(), encoding)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let job = Job {
+        processor: runtime.block_on(processor(&args.task))?,
+        encoding,
+        retry,
+        jobs,
+    };
+    let mut summary = Summary::new(&plan, &resumed);
+    let todo: Vec<Planned> = plan
+        .tasks
+        .into_iter()
+        .filter(|p| !resumed.contains_key(&p.id))
+        .collect();
+    if let Some(code) = summary.nothing_to_do(todo.len(), journal.as_deref()) {
+        return Ok(code);
+    }
+    let stopped = runtime.block_on(job.run(todo, outputs, &mut summary))?;
+    runtime.shutdown_background();
+    summary.print();
+    if let Some(stop) = stopped {
+        say_interrupted(stop, &summary, journal.as_deref());
+        interrupt::die_by_interrupt();
+    }
+    Ok(summary.exit_code())
+}
+
+/// How documents and failures are encoded, by the flags and names.
+fn encoding(args: &Args, output: Option<&Path>) -> Encoding {
+    let name = output.map(|o| o.to_string_lossy().into_owned());
+    let name = name.as_deref().unwrap_or("");
+    let failures = failures_path(args, output);
+    Encoding {
+        format: args.format.unwrap_or_else(|| default_format(name)),
+        compression: args.compress.resolve(name),
+        failures: failures.map_or(linesift::warc::Compression::None, |f| {
+            compression_for(&f.to_string_lossy())
+        }),
+    }
+}
+
+fn failures_path(args: &Args, output: Option<&Path>) -> Option<PathBuf> {
+    args.failures.clone().or_else(|| {
+        output.map(|out| {
+            let mut name = out.as_os_str().to_owned();
+            name.push(".failures.jsonl");
+            PathBuf::from(name)
+        })
+    })
+}
+
+/// The outputs, the tasks done before (a file output's journal) and the
+/// journal's path.
+fn open_outputs(
+    args: &Args,
+    output: Option<&Path>,
+    encoding: Encoding,
+) -> anyhow::Result<(Outputs, BTreeMap<String, bool>, Option<PathBuf>)> {
+    let failures = failures_path(args, output);
+    let Some(out) = output else {
+        let outputs = Outputs::streams(None, failures.as_deref(), encoding)?;
+        return Ok((outputs, BTreeMap::new(), None));
+    };
+    if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
+        say!(
+            "linesift run: {} is no regular file: written as it goes, with no journal \
+             (the run cannot be resumed)",
+            out.display()
+        );
+        // Failures beside it only when asked for (not `/dev/null.failures.jsonl`).
+        let outputs = Outputs::streams(Some(out), args.failures.as_deref(), encoding)?;
+        return Ok((outputs, BTreeMap::new(), None));
+    }
+    let mut name = out.as_os_str().to_owned();
+    name.push(".journal");
+    let journal_path = PathBuf::from(name);
+    let failures = failures.unwrap_or_default();
+    if failures == out {
+        bail!("--failures names the output {}", out.display());
+    }
+    // A resumed run cuts its files back: they must be the same files.
+    let settings = format!(
+        "{}, failures to {}",
+        encoding.describe(),
+        failures.display()
+    );
+    let (journal, resumed) = Journal::open(&journal_path, &settings)?;
+    let outputs = Outputs::files(out, &failures, encoding, journal, &resumed)?;
+    let done = resumed.done.into_iter().collect();
+    Ok((outputs, done, Some(journal_path)))
+}
+
+/// The worker's processor, from the same flags.
+async fn processor(task: &TaskArgs) -> anyhow::Result<Arc<Processor>> {
+    let extractor = Extractor::new(task.extract.options());
+    let fetcher = Fetcher::new(extractor.clone(), task.fetch_options()?)?;
+    let metrics = Metrics::new()?;
+    let processor = Processor::new(fetcher, extractor, task.reader(), metrics);
+    Ok(Arc::new(processor.with_deadline(task.task_deadline()?)))
+}
+
+/// What runs the tasks.
+struct Job {
+    processor: Arc<Processor>,
+    encoding: Encoding,
+    retry: work::Retry,
+    jobs: usize,
+}
+
+/// How a run was stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// Ctrl-C: the tasks in flight were finished.
+    Finished,
+    /// Ctrl-C twice: the tasks in flight were abandoned.
+    Abandoned,
+}
+
+impl Job {
+    /// Runs `todo`, `jobs` at once, committing what finishes; `Some` when
+    /// stopped by Ctrl-C.
+    async fn run(
+        self,
+        todo: Vec<Planned>,
+        mut outputs: Outputs,
+        summary: &mut Summary,
+    ) -> anyhow::Result<Option<Stop>> {
+        let bar = super::progress::counted(todo.len(), "tasks");
+        summary.bar = bar.clone();
+        let (presses, mut pressed) = tokio::sync::watch::channel(0u32);
+        tokio::spawn(count_presses(presses));
+        let mut queue = todo.into_iter();
+        let mut in_flight = JoinSet::new();
+        let mut places = BTreeMap::new();
+        let mut ready = Vec::new();
+        let mut stop = None;
+        loop {
+            while stop.is_none() && in_flight.len() < self.jobs {
+                let Some(planned) = queue.next() else { break };
+                match planned.task {
+                    Ok(task) => {
+                        let handle = in_flight.spawn(self.task(task, &planned.place, &bar));
+                        places.insert(handle.id(), (planned.id, planned.place));
+                    }
+                    Err(reason) => {
+                        // Told once: with no failures file, as its failure.
+                        if !outputs.failures_on_stderr() {
+                            summary.say(&format!("{}: {reason}", planned.place));
+                        }
+                        ready.push(bad_line(&planned.id, &planned.place, &reason));
+                    }
+                }
+            }
+            if !ready.is_empty() {
+                outputs.commit(&ready, &|m| summary.say(m))?;
+                summary.count(&ready);
+                ready.clear();
+            }
+            if in_flight.is_empty() && (stop.is_some() || queue.len() == 0) {
+                break;
+            }
+            tokio::select! {
+                joined = in_flight.join_next_with_id() => {
+                    ready.extend(joined.map(|j| joined_task(j, &mut places)));
+                    while let Some(j) = in_flight.try_join_next_with_id() {
+                        ready.push(joined_task(j, &mut places));
+                    }
+                }
+                _ = pressed.changed() => match *pressed.borrow_and_update() {
+                    0 => {}
+                    1 => {
+                        stop = Some(Stop::Finished);
+                        summary.say(&format!(
+                            "interrupted: finishing the {} task(s) in flight; Ctrl-C again \
+                             abandons them",
+                            in_flight.len()
+                        ));
+                    }
+                    _ => {
+                        stop = Some(Stop::Abandoned);
+                        in_flight.abort_all();
+                        while in_flight.join_next().await.is_some() {}
+                        break;
+                    }
+                },
+            }
+        }
+        bar.finish_and_clear();
+        Ok(stop)
+    }
+
+    /// One task, to its end.
+    fn task(
+        &self,
+        task: Task,
+        place: &str,
+        bar: &ProgressBar,
+    ) -> impl Future<Output = Finished> + Send + 'static {
+        let (processor, encoding, retry) = (self.processor.clone(), self.encoding, self.retry);
+        let (bar, place) = (bar.clone(), place.to_string());
+        work::run(processor, task, encoding, retry, move |message| {
+            bar.suspend(|| say!("linesift run: {place}: {message}"));
+        })
+    }
+}
+
+/// A joined task's results; a task that panicked is a fault, as the
+/// worker dead-letters it.
+fn joined_task(
+    joined: Result<(tokio::task::Id, Finished), tokio::task::JoinError>,
+    places: &mut BTreeMap<tokio::task::Id, (String, String)>,
+) -> Finished {
+    match joined {
+        Ok((id, finished)) => {
+            places.remove(&id);
+            finished
+        }
+        Err(e) => {
+            let (id, place) = places.remove(&e.id()).unwrap_or_default();
+            let reason = format!("{place}: {e}");
+            failed(id, "process", "panic", &reason)
+        }
+    }
+}
+
+/// A line that is no task: a fault of the list, recorded once.
+fn bad_line(id: &str, place: &str, reason: &str) -> Finished {
+    failed(
+        id.to_string(),
+        "decode",
+        "invalid_message",
+        &format!("{place}: {reason}"),
+    )
+}
+
+/// A task that failed for good, with nothing else to show.
+fn failed(id: String, stage: &str, kind: &str, reason: &str) -> Finished {
+    let failure = linesift::proto::Failure {
+        task_id: id.clone(),
+        ..task_failure(None, stage, kind, reason, true)
+    };
+    Finished {
+        id,
+        documents: Vec::new(),
+        document_count: 0,
+        failures: vec![failure],
+        failed: true,
+    }
+}
+
+/// Counts SIGINT (Ctrl-C) and SIGTERM on `count`; never returns, so the
+/// count's receiver never sees it closed. SIGINT ignored when the process
+/// started (`nohup`, a script's background job) stays ignored.
+async fn count_presses(count: tokio::sync::watch::Sender<u32>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut int = match interrupt::sigint_ignored() {
+            true => None,
+            false => signal(SignalKind::interrupt()).ok(),
+        };
+        let mut term = signal(SignalKind::terminate()).ok();
+        loop {
+            tokio::select! {
+                Some(()) = next_signal(&mut int) => {}
+                Some(()) = next_signal(&mut term) => {}
+                else => break,
+            }
+            count.send_modify(|n| *n += 1);
+        }
+    }
+    #[cfg(not(unix))]
+    while tokio::signal::ctrl_c().await.is_ok() {
+        count.send_modify(|n| *n += 1);
+    }
+    std::future::pending::<()>().await;
+}
+
+/// The next of a signal's deliveries (never, when it is not watched).
+#[cfg(unix)]
+async fn next_signal(signal: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+    match signal {
+        Some(signal) => signal.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What a run did, for the line at the end and the exit code.
+struct Summary {
+    bar: ProgressBar,
+    planned: usize,
+    todo: usize,
+    duplicates: usize,
+    before: usize,
+    before_failed: usize,
+    ok: u64,
+    failed: u64,
+    documents: u64,
+    kinds: BTreeMap<String, u64>,
+}
+
+impl Summary {
+    fn new(plan: &tasks::Plan, done: &BTreeMap<String, bool>) -> Self {
+        let before: Vec<bool> = plan
+            .tasks
+            .iter()
+            .filter_map(|p| done.get(&p.id).copied())
+            .collect();
+        Summary {
+            bar: ProgressBar::hidden(),
+            planned: plan.tasks.len(),
+            todo: plan.tasks.len() - before.len(),
+            duplicates: plan.duplicates,
+            before: before.len(),
+            before_failed: before.iter().filter(|f| **f).count(),
+            ok: 0,
+            failed: 0,
+            documents: 0,
+            kinds: BTreeMap::new(),
+        }
+    }
+
+    /// Says so and gives the exit code when there is nothing to run.
+    fn nothing_to_do(&self, todo: usize, journal: Option<&Path>) -> Option<ExitCode> {
+        if todo > 0 {
+            return None;
+        }
+        if self.planned == 0 {
+            say!("linesift run: warning: the task lists hold no task");
+            return Some(ExitCode::SUCCESS);
+        }
+        let journal = journal.map_or(String::new(), |j| format!(" (journal {})", j.display()));
+        say!(
+            "linesift run: all {} task(s) were done before{journal}, {} of them failed; \
+             nothing to do",
+            self.planned, self.before_failed
+        );
+        Some(self.exit_code())
+    }
+
+    /// A message on stderr, under the progress bar when it is shown.
+    fn say(&self, message: &str) {
+        self.bar.suspend(|| say!("linesift run: {message}"));
+    }
+
+    fn count(&mut self, batch: &[Finished]) {
+        for finished in batch {
+            match finished.failed {
+                true => self.failed += 1,
+                false => self.ok += 1,
+            }
+            self.documents += finished.document_count;
+            for failure in &finished.failures {
+                *self.kinds.entry(failure.kind.clone()).or_default() += 1;
+            }
+        }
+        self.bar.inc(batch.len() as u64);
+    }
+
+    fn print(&self) {
+        let mut line = format!(
+            "linesift run: {} task(s) run: {} ok, {} failed; {} document(s)",
+            self.ok + self.failed,
+            self.ok,
+            self.failed,
+            self.documents
+        );
+        if !self.kinds.is_empty() {
+            let kinds: Vec<String> = self.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            line.push_str(&format!("; failures: {}", kinds.join(", ")));
+        }
+        if self.before > 0 {
+            line.push_str(&format!(
+                "; {} done before ({} failed)",
+                self.before, self.before_failed
+            ));
+        }
+        if self.duplicates > 0 {
+            line.push_str(&format!("; {} duplicate line(s) skipped", self.duplicates));
+        }
+        say!("{line}");
+    }
+
+    fn left(&self) -> u64 {
+        self.todo as u64 - self.ok - self.failed
+    }
+
+    fn exit_code(&self) -> ExitCode {
+        match self.failed as usize + self.before_failed {
+            0 => ExitCode::SUCCESS,
+            _ => ExitCode::from(1),
+        }
+    }
+}
+
+/// How an interrupted run left the job, and how to go on.
+fn say_interrupted(stop: Stop, summary: &Summary, journal: Option<&Path>) {
+    let how = match stop {
+        Stop::Finished => "the tasks in flight were finished",
+        Stop::Abandoned => "the tasks in flight were abandoned",
+    };
+    let next = match journal {
+        Some(j) => format!(
+            "run the same command again to resume (journal {})",
+            j.display()
+        ),
+        None => "output to stdout cannot be resumed: run again with -o FILE".to_string(),
+    };
+    say!(
+        "linesift run: interrupted ({how}); {} task(s) left: {next}",
+        summary.left()
+    );
+}

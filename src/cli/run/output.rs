@@ -1,0 +1,376 @@
+//! What `linesift run` writes: each task's documents, encoded on its own
+//! (JSONL lines of the worker's document messages, or WET records, by the
+//! writers `linesift warc` uses; compressed as gzip members or zstd
+//! frames of their own, so that the file is whole at every task's end),
+//! and the failures as JSONL of the worker's `Failure` events. Appends a
+//! batch of finished tasks, syncs, then commits them to the journal; on
+//! start, cuts the files back to the journal's lengths, dropping what a
+//! killed run wrote after its last commit. Runs no task.
+
+use super::journal::{Journal, Resumed};
+use crate::cli::warc::Format;
+use anyhow::{Context, bail};
+use linesift::Document;
+use linesift::proto::{DocumentMessage, Failure, Task, task};
+use linesift::warc::{Compression, JsonlWriter, RecordPos, Source, WetWriter};
+use linesift::worker::process::Capture;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// How documents and failures are encoded.
+#[derive(Debug, Clone, Copy)]
+pub struct Encoding {
+    pub format: Format,
+    pub compression: Compression,
+    pub failures: Compression,
+}
+
+impl Encoding {
+    /// The settings a resumed run must keep, as the journal records them.
+    pub fn describe(&self) -> String {
+        format!(
+            "{:?} {:?}, failures {:?}",
+            self.format, self.compression, self.failures
+        )
+        .to_ascii_lowercase()
+    }
+}
+
+/// One task's documents, encoded as they come.
+pub struct TaskDocuments {
+    encoding: Encoding,
+    sink: Option<DocumentSink>,
+    pub count: u64,
+}
+
+enum DocumentSink {
+    Jsonl(Box<JsonlWriter<Vec<u8>>>),
+    Wet(WetWriter<Vec<u8>>),
+}
+
+impl TaskDocuments {
+    pub fn new(encoding: Encoding) -> Self {
+        TaskDocuments {
+            encoding,
+            sink: None,
+            count: 0,
+        }
+    }
+
+    /// Encodes one document of `task` (from the WARC record `capture`).
+    pub fn push(
+        &mut self,
+        task: &Task,
+        doc: &DocumentMessage,
+        capture: Option<&Capture>,
+    ) -> io::Result<()> {
+        let (format, compression) = (self.encoding.format, self.encoding.compression);
+        let sink = match &mut self.sink {
+            Some(sink) => sink,
+            none => none.insert(match format {
+                Format::Jsonl => {
+                    DocumentSink::Jsonl(Box::new(JsonlWriter::new(Vec::new(), compression)?))
+                }
+                Format::Wet => DocumentSink::Wet(WetWriter::new(Vec::new(), compression)),
+            }),
+        };
+        match sink {
+            DocumentSink::Jsonl(out) => out.write_value(doc)?,
+            DocumentSink::Wet(out) => {
+                wet_record(task, doc, capture, |source, document| {
+                    out.write(source, document)
+                })?;
+            }
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// The encoded bytes, a whole compressed member or frame (none for a
+    /// task without documents).
+    pub fn finish(self) -> io::Result<Vec<u8>> {
+        match self.sink {
+            None => Ok(Vec::new()),
+            Some(DocumentSink::Jsonl(out)) => out.finish(),
+            Some(DocumentSink::Wet(out)) => out.finish(),
+        }
+    }
+}
+
+/// Writes a document as a WET conversion record: dated and named by its
+/// WARC record's capture, as `linesift warc` writes it; a fetched page's
+/// has none, and is dated as such (`writer::UNKNOWN_DATE`), so that the
+/// output is a function of the input.
+fn wet_record<T>(
+    task: &Task,
+    doc: &DocumentMessage,
+    capture: Option<&Capture>,
+    write: impl FnOnce(&Source, &Document) -> io::Result<T>,
+) -> io::Result<T> {
+    let file = match &task.source {
+        Some(task::Source::WarcFile(f)) => f.path.as_str(),
+        Some(task::Source::WarcRecord(r)) => r.path.as_str(),
+        _ => "",
+    };
+    let url = (!doc.url.is_empty()).then_some(doc.url.as_str());
+    let source = match capture {
+        Some(c) => Source {
+            file,
+            pos: c.pos,
+            record_id: &c.record_id,
+            target_uri: c.target_uri.as_deref(),
+            date: c.date.as_deref(),
+            http_date: c.http_date.as_deref(),
+            truncated: c.truncated.as_deref(),
+        },
+        None => Source {
+            file,
+            pos: RecordPos {
+                offset: 0,
+                inner: 0,
+            },
+            record_id: &doc.url,
+            target_uri: url,
+            date: None,
+            http_date: None,
+            truncated: doc.truncated.then_some("length"),
+        },
+    };
+    let document = Document {
+        headline: doc.headline.clone(),
+        text: doc.text.clone(),
+        ..Document::default()
+    };
+    write(&source, &document)
+}
+
+/// A task's results, ready to be appended.
+pub struct Finished {
+    pub id: String,
+    pub documents: Vec<u8>,
+    pub document_count: u64,
+    pub failures: Vec<Failure>,
+    /// The task as a whole failed (its last failure says how).
+    pub failed: bool,
+}
+
+/// Where documents or failures go.
+enum Target {
+    File {
+        file: File,
+        path: PathBuf,
+        len: u64,
+    },
+    /// Stdout, or a file that is no regular file (a FIFO, `/dev/null`):
+    /// written as it goes, with no journal.
+    Stream(Box<dyn Write + Send>, String),
+    /// Failures with no file (output to stdout): a line each on stderr.
+    Stderr,
+}
+
+impl Target {
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Target::File { file, len, .. } => {
+                file.write_all(bytes)?;
+                *len += bytes.len() as u64;
+                Ok(())
+            }
+            Target::Stream(out, _) => out.write_all(bytes),
+            Target::Stderr => Ok(()),
+        }
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        match self {
+            Target::File { file, .. } => file.sync_data(),
+            Target::Stream(out, _) => out.flush(),
+            Target::Stderr => Ok(()),
+        }
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            Target::File { len, .. } => *len,
+            _ => 0,
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Target::File { path, .. } => path.display().to_string(),
+            Target::Stream(_, name) => name.clone(),
+            Target::Stderr => "stderr".into(),
+        }
+    }
+}
+
+/// The outputs and, for file outputs, the journal.
+pub struct Outputs {
+    documents: Target,
+    failures: Target,
+    failures_compression: Compression,
+    journal: Option<Journal>,
+}
+
+impl Outputs {
+    /// Files resumed from `journal`: each cut back to its committed length.
+    pub fn files(
+        documents: &Path,
+        failures: &Path,
+        encoding: Encoding,
+        journal: Journal,
+        resumed: &Resumed,
+    ) -> anyhow::Result<Self> {
+        Ok(Outputs {
+            documents: resume_file(documents, resumed.documents_len, journal.path())?,
+            failures: resume_file(failures, resumed.failures_len, journal.path())?,
+            failures_compression: encoding.failures,
+            journal: Some(journal),
+        })
+    }
+
+    /// Documents to `documents` (`None`: stdout) as they come, with no
+    /// journal; failures to `failures` (made anew) or stderr.
+    pub fn streams(
+        documents: Option<&Path>,
+        failures: Option<&Path>,
+        encoding: Encoding,
+    ) -> anyhow::Result<Self> {
+        let documents = match documents {
+            Some(path) => {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .with_context(|| format!("opening {}", path.display()))?;
+                Target::Stream(Box::new(file), path.display().to_string())
+            }
+            None => Target::Stream(Box::new(io::stdout()), "stdout".into()),
+        };
+        let failures = match failures {
+            Some(path) => Target::File {
+                file: File::create(path).with_context(|| format!("creating {}", path.display()))?,
+                path: path.to_path_buf(),
+                len: 0,
+            },
+            None => Target::Stderr,
+        };
+        Ok(Outputs {
+            documents,
+            failures,
+            failures_compression: encoding.failures,
+            journal: None,
+        })
+    }
+
+    /// Whether each failure is told on stderr (there is no failures file).
+    pub fn failures_on_stderr(&self) -> bool {
+        matches!(self.failures, Target::Stderr)
+    }
+
+    /// Appends finished tasks' results, syncs the files, and commits the
+    /// tasks to the journal: after a kill, the journal never names a task
+    /// whose results are not whole in the files.
+    pub fn commit(&mut self, batch: &[Finished], say: &dyn Fn(&str)) -> anyhow::Result<()> {
+        for finished in batch {
+            self.documents
+                .append(&finished.documents)
+                .with_context(|| format!("writing {}", self.documents.name()))?;
+            self.write_failures(&finished.failures, say)
+                .with_context(|| format!("writing {}", self.failures.name()))?;
+        }
+        self.documents
+            .sync()
+            .with_context(|| format!("writing {}", self.documents.name()))?;
+        self.failures
+            .sync()
+            .with_context(|| format!("writing {}", self.failures.name()))?;
+        if let Some(journal) = &self.journal {
+            let tasks: Vec<(String, bool)> =
+                batch.iter().map(|f| (f.id.clone(), f.failed)).collect();
+            journal.commit(&tasks, self.documents.len(), self.failures.len())?;
+        }
+        Ok(())
+    }
+
+    fn write_failures(&mut self, failures: &[Failure], say: &dyn Fn(&str)) -> io::Result<()> {
+        if failures.is_empty() {
+            return Ok(());
+        }
+        if let Target::Stderr = self.failures {
+            for f in failures {
+                say(&format!(
+                    "task {}: {}/{}: {}",
+                    f.task_id, f.stage, f.kind, f.reason
+                ));
+            }
+            return Ok(());
+        }
+        let mut out = JsonlWriter::new(Vec::new(), self.failures_compression)?;
+        for failure in failures {
+            out.write_value(failure)?;
+        }
+        self.failures.append(&out.finish()?)
+    }
+}
+
+/// Opens `path` for appending after its first `committed` bytes, the rest
+/// (written after the last commit of a killed run) cut off. A file
+/// shorter than that was changed by someone else: resuming would lose
+/// results, so it is refused.
+fn resume_file(path: &Path, committed: u64, journal: &Path) -> anyhow::Result<Target> {
+    let shown = path.display();
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("opening {shown}"))?;
+    let len = file.metadata()?.len();
+    if len < committed {
+        bail!(
+            "{shown} holds {len} bytes, fewer than the {committed} the journal {} records: \
+             it was changed since; remove the journal to start the job again",
+            journal.display()
+        );
+    }
+    file.set_len(committed)
+        .with_context(|| format!("cutting {shown} back to its last commit"))?;
+    file.seek(SeekFrom::End(0))?;
+    Ok(Target::File {
+        file,
+        path: path.to_path_buf(),
+        len: committed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a killed run wrote after its last commit is cut off; a file
+    /// shorter than the journal says was changed by someone else, and
+    /// resuming it would lose results: refused.
+    #[test]
+    fn a_file_is_cut_back_to_its_last_commit_and_a_shorter_one_refused() {
+        let dir = std::env::temp_dir().join(format!("linesift-run-output-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("out.jsonl");
+        std::fs::write(&path, b"{\"a\":1}\n{\"b\":2}\n{\"c\":").expect("write");
+        let journal = dir.join("out.jsonl.journal");
+        let mut target = resume_file(&path, 16, &journal).expect("resumed");
+        target.append(b"{\"d\":4}\n").expect("append");
+        assert_eq!(target.len(), 24);
+        drop(target);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(text, "{\"a\":1}\n{\"b\":2}\n{\"d\":4}\n");
+        let refused = resume_file(&path, 100, &journal).err().expect("refused");
+        assert!(
+            refused.to_string().contains("fewer than the 100"),
+            "{refused}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,501 @@
+//! `linesift run` end to end: the shipped sample's WARC gives the
+//! documents `linesift warc` gives; a mixed list's documents and failures
+//! cover every task once, with the worker's kinds; a run killed with
+//! SIGKILL and run again neither loses nor repeats a task; a finished job
+//! run again does nothing.
+
+mod fetch_support;
+
+use fetch_support::{Server, Step, article, html, not_found};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/sample")
+}
+
+/// A fresh folder for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linesift-run-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn linesift(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run linesift")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The JSON lines of a file, each checked to be whole (no torn line).
+fn json_lines(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "{} ends inside a line",
+        path.display()
+    );
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect()
+}
+
+fn field<'a>(value: &'a Value, name: &str) -> &'a str {
+    value[name].as_str().unwrap_or_default()
+}
+
+/// The shipped list of records, its paths (`/data/sample`, where compose
+/// mounts `deploy/sample`) made this checkout's.
+fn sample_record_list(dir: &Path) -> PathBuf {
+    let shipped = std::fs::read_to_string(sample().join("warc-records.txt")).expect("list");
+    let list = dir.join("records.txt");
+    let here = sample().display().to_string();
+    std::fs::write(&list, shipped.replace("/data/sample", &here)).expect("write list");
+    list
+}
+
+#[test]
+fn the_sample_warc_gives_one_document_per_response_as_linesift_warc_does() {
+    let dir = folder("sample");
+    let warc = sample().join("sample.warc.gz");
+    let files = dir.join("files.txt");
+    std::fs::write(&files, format!("{}\n", warc.display())).expect("write list");
+    let records = sample_record_list(&dir);
+    let out = dir.join("out.jsonl");
+    let run = linesift(&[
+        "run",
+        files.to_str().unwrap(),
+        records.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let reference = dir.join("warc.jsonl");
+    let warc_run = linesift(&[
+        "warc",
+        warc.to_str().unwrap(),
+        "-o",
+        reference.to_str().unwrap(),
+    ]);
+    assert_eq!(warc_run.status.code(), Some(0), "{}", stderr(&warc_run));
+    let expected: BTreeMap<String, String> = json_lines(&reference)
+        .iter()
+        .map(|d| (field(d, "warc_record_id").into(), field(d, "text").into()))
+        .collect();
+    assert_eq!(expected.len(), 4, "the sample's four HTML responses");
+    let documents = json_lines(&out);
+    let by_task = |task_line: &str| -> BTreeMap<String, String> {
+        let id = task_id(task_line);
+        documents
+            .iter()
+            .filter(|d| field(d, "task_id") == id)
+            .map(|d| (field(d, "warc_record_id").into(), field(d, "text").into()))
+            .collect()
+    };
+    assert_eq!(by_task(&warc.display().to_string()), expected);
+    // The shipped record line points at one of those responses.
+    let record_line = std::fs::read_to_string(&records).expect("list");
+    let record = by_task(record_line.trim());
+    assert_eq!(record.len(), 1, "{record:?}");
+    for (id, text) in &record {
+        assert_eq!(expected.get(id), Some(text));
+    }
+    assert_eq!(documents.len(), 5);
+    assert!(json_lines(&dir.join("out.jsonl.failures.jsonl")).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn wet_output_of_a_warc_file_is_byte_for_byte_what_linesift_warc_writes() {
+    let dir = folder("wet");
+    let warc = sample().join("sample.warc.gz");
+    let list = dir.join("files.txt");
+    std::fs::write(&list, format!("{}\n", warc.display())).expect("write list");
+    let (run_out, warc_out) = (dir.join("run.warc.gz"), dir.join("warc.warc.gz"));
+    let run = linesift(&[
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        run_out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let reference = linesift(&[
+        "warc",
+        warc.to_str().unwrap(),
+        "-o",
+        warc_out.to_str().unwrap(),
+    ]);
+    assert_eq!(reference.status.code(), Some(0), "{}", stderr(&reference));
+    let written = std::fs::read(&run_out).expect("run's output");
+    assert!(written.len() > 100, "{} bytes", written.len());
+    assert!(written == std::fs::read(&warc_out).expect("warc's output"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A task's id as `linesift run` and `linesift enqueue` give it: BLAKE3
+/// of the line.
+fn task_id(line: &str) -> String {
+    blake3::hash(line.trim().as_bytes()).to_hex()[..24].to_string()
+}
+
+/// A loopback server: `/page/N` an article, `/slow/N` one after a pause,
+/// anything else 404.
+async fn site(pause: Duration) -> Server {
+    Server::start(move |request| {
+        if request.path.starts_with("/page/") {
+            html(article(&request.path, 6).as_bytes())
+        } else if request.path.starts_with("/slow/") {
+            let mut steps = vec![Step::Sleep(pause)];
+            steps.extend(html(article(&request.path, 6).as_bytes()));
+            steps
+        } else {
+            not_found()
+        }
+    })
+    .await
+}
+
+/// What a job's documents and failures say of each task: its document
+/// count (ids all distinct) and its failure kinds.
+struct Covered {
+    documents: BTreeMap<String, usize>,
+    failures: BTreeMap<String, Vec<String>>,
+}
+
+fn covered(out: &Path) -> Covered {
+    let documents = json_lines(out);
+    let ids: BTreeSet<&str> = documents.iter().map(|d| field(d, "document_id")).collect();
+    assert_eq!(ids.len(), documents.len(), "a document written twice");
+    let mut by_task = BTreeMap::new();
+    for d in &documents {
+        *by_task.entry(field(d, "task_id").to_string()).or_insert(0) += 1;
+    }
+    let mut failures = BTreeMap::<String, Vec<String>>::new();
+    let mut failures_path = out.as_os_str().to_owned();
+    failures_path.push(".failures.jsonl");
+    for f in json_lines(Path::new(&failures_path)) {
+        failures
+            .entry(field(&f, "task_id").to_string())
+            .or_default()
+            .push(format!("{}/{}", field(&f, "stage"), field(&f, "kind")));
+    }
+    Covered {
+        documents: by_task,
+        failures,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mixed_list_covers_every_task_once_with_the_workers_failure_kinds() {
+    let server = site(Duration::ZERO).await;
+    let dir = folder("mixed");
+    let warc = sample().join("sample.warc.gz");
+    let record = std::fs::read_to_string(sample_record_list(&dir)).expect("list");
+    let missing = dir.join("missing.warc.gz");
+    let lines = [
+        warc.display().to_string(),
+        record.trim().to_string(),
+        "ftp://example.org/file".to_string(),
+        missing.display().to_string(),
+        format!("{} 0 100", missing.display()),
+        server.url("/page/1"),
+        server.url("/gone"),
+    ];
+    let list = dir.join("tasks.txt");
+    std::fs::write(&list, lines.join("\n") + "\n\n# done\n").expect("write list");
+    let out = dir.join("out.jsonl");
+    let run = tokio::task::spawn_blocking({
+        let (list, out) = (list.clone(), out.clone());
+        move || {
+            linesift(&[
+                "run",
+                list.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--allow-private",
+                "--no-robots",
+                "--retry-delay",
+                "0.01",
+            ])
+        }
+    })
+    .await
+    .expect("join");
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "some tasks failed: {said}");
+    assert!(said.contains("tasks.txt:3: not an http(s) URL"), "{said}");
+    let covered = covered(&out);
+    let expect_documents = |line: &str, n: usize| {
+        assert_eq!(covered.documents.get(&task_id(line)), Some(&n), "{line}");
+        assert!(!covered.failures.contains_key(&task_id(line)), "{line}");
+    };
+    let expect_failure = |line: &str, kind: &str| {
+        assert_eq!(
+            covered.failures.get(&task_id(line)),
+            Some(&vec![kind.to_string()]),
+            "{line}"
+        );
+        assert!(!covered.documents.contains_key(&task_id(line)), "{line}");
+    };
+    expect_documents(&lines[0], 4);
+    expect_documents(&lines[1], 1);
+    let bad = format!("line-{}", &blake3::hash(lines[2].as_bytes()).to_hex()[..24]);
+    assert_eq!(
+        covered.failures.get(&bad),
+        Some(&vec!["decode/invalid_message".to_string()])
+    );
+    expect_failure(&lines[3], "warc/open");
+    // Reading a record of a missing file may work later: tried up to the
+    // delivery limit, then a fault.
+    expect_failure(&lines[4], "warc/io");
+    assert!(said.contains("try 4 failed"), "{said}");
+    expect_documents(&lines[5], 1);
+    expect_failure(&lines[6], "fetch/http_status");
+    assert_eq!(
+        covered.documents.len() + covered.failures.len(),
+        lines.len()
+    );
+    let failures = json_lines(&dir.join("out.jsonl.failures.jsonl"));
+    let gone = failures
+        .iter()
+        .find(|f| field(f, "kind") == "http_status")
+        .expect("the 404");
+    assert_eq!(gone["dead_lettered"], false, "a 404 is an outcome");
+    assert_eq!(field(gone, "url"), server.url("/gone"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_killed_with_sigkill_resumes_without_losing_or_repeating_a_task() {
+    let server = site(Duration::from_millis(60)).await;
+    let dir = folder("killed");
+    let mut urls: Vec<String> = (0..150)
+        .map(|i| server.url(&format!("/slow/{i}")))
+        .collect();
+    urls.extend((0..30).map(|i| server.url(&format!("/gone/{i}"))));
+    let list = dir.join("urls.txt");
+    std::fs::write(&list, urls.join("\n")).expect("write list");
+    let out = dir.join("out.jsonl");
+    let args: Vec<String> = [
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--allow-private",
+        "--no-robots",
+        "--host-interval",
+        "0",
+        "--jobs",
+        "4",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let killed = tokio::task::spawn_blocking({
+        let (args, out) = (args.clone(), out.clone());
+        move || kill_mid_run(&args, &out)
+    })
+    .await
+    .expect("join");
+    let first = covered(&out);
+    let first_tasks = first.documents.len() + first.failures.len();
+    assert!(
+        first_tasks > 0 && first_tasks < urls.len(),
+        "killed mid-run: {first_tasks} of {} tasks done ({killed})",
+        urls.len()
+    );
+    let again = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        linesift(&args)
+    })
+    .await
+    .expect("join");
+    let said = stderr(&again);
+    assert_eq!(again.status.code(), Some(1), "the 404s failed: {said}");
+    assert!(said.contains("done before"), "{said}");
+    let done = covered(&out);
+    for url in &urls {
+        let id = task_id(url);
+        let (documents, failures) = (done.documents.get(&id), done.failures.get(&id));
+        if url.contains("/gone/") {
+            assert_eq!(documents, None, "{url}");
+            assert_eq!(failures, Some(&vec!["fetch/http_status".into()]), "{url}");
+        } else {
+            assert_eq!(documents, Some(&1), "{url}");
+            assert_eq!(failures, None, "{url}");
+        }
+    }
+    assert_eq!(done.documents.len() + done.failures.len(), urls.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `linesift` and kills it with SIGKILL once its output holds a
+/// few documents; says how far it got.
+fn kill_mid_run(args: &[String], out: &Path) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start linesift");
+    let started = Instant::now();
+    loop {
+        let written = std::fs::read(out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+        if written >= 10 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no documents written within a minute"
+        );
+        assert!(child.try_wait().expect("wait").is_none(), "ended too soon");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    let status = child.wait().expect("wait");
+    format!("{status}")
+}
+
+#[test]
+fn a_finished_job_run_again_does_nothing_and_says_so() {
+    let dir = folder("again");
+    let list = dir.join("files.txt");
+    let warc = sample().join("sample.warc.gz");
+    std::fs::write(&list, format!("{}\nno-such.warc\n", warc.display())).expect("write");
+    let out = dir.join("out.jsonl");
+    let args = ["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    let first = linesift(&args);
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    let failures = dir.join("out.jsonl.failures.jsonl");
+    let before = (
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&failures).unwrap(),
+    );
+    assert_eq!(json_lines(&out).len(), 4);
+    let second = linesift(&args);
+    let said = stderr(&second);
+    assert!(
+        said.contains("all 2 task(s) were done before") && said.contains("nothing to do"),
+        "{said}"
+    );
+    // The job's failure still counts.
+    assert_eq!(second.status.code(), Some(1), "{said}");
+    let after = (
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&failures).unwrap(),
+    );
+    assert_eq!(before, after, "the outputs were written again");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_finishes_the_tasks_in_flight_and_says_how_to_resume() {
+    let server = site(Duration::from_millis(100)).await;
+    let dir = folder("interrupted");
+    let urls: Vec<String> = (0..60).map(|i| server.url(&format!("/slow/{i}"))).collect();
+    let list = dir.join("urls.txt");
+    std::fs::write(&list, urls.join("\n")).expect("write list");
+    let out = dir.join("out.jsonl");
+    let args: Vec<String> = [
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--allow-private",
+        "--no-robots",
+        "--host-interval",
+        "0",
+        "--jobs",
+        "3",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let interrupted = tokio::task::spawn_blocking({
+        let (args, out) = (args.clone(), out.clone());
+        move || interrupt_mid_run(&args, &out)
+    })
+    .await
+    .expect("join");
+    let said = stderr(&interrupted);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(interrupted.status.signal(), Some(libc::SIGINT), "{said}");
+    assert!(
+        said.contains("finishing the") && said.contains("run the same command again to resume"),
+        "{said}"
+    );
+    let first = covered(&out).documents.len();
+    assert!(
+        first > 0 && first < urls.len(),
+        "{first} tasks done: {said}"
+    );
+    let again = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        linesift(&args)
+    })
+    .await
+    .expect("join");
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let done = covered(&out);
+    assert_eq!(done.documents.len(), urls.len());
+    assert!(done.documents.values().all(|&n| n == 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `linesift`, sends it SIGINT once its output holds a few
+/// documents, and waits for it to end.
+fn interrupt_mid_run(args: &[String], out: &Path) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start linesift");
+    let started = Instant::now();
+    while std::fs::read(out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count()) < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no documents written within a minute"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = i32::try_from(child.id()).expect("pid");
+    // SAFETY: kill(2) with a pid of our own child and a signal number.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn to_stdout_documents_are_written_and_each_failure_is_told_on_stderr() {
+    let dir = folder("stdout");
+    let list = dir.join("files.txt");
+    let warc = sample().join("sample.warc.gz");
+    std::fs::write(&list, format!("{}\nhttp//typo\n", warc.display())).expect("write");
+    let out = linesift(&["run", list.to_str().unwrap()]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let documents: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(documents.len(), 4);
+    assert!(said.contains("warc/open: http//typo"), "{said}");
+    assert_eq!(said.matches("http//typo").count(), 1, "told once: {said}");
+    assert!(
+        said.contains("2 task(s) run: 1 ok, 1 failed; 4 document(s)"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
