@@ -15,7 +15,7 @@
 #   --rounds N  N rounds, linesift and the peers in turn each round; prints
 #               each round's ratio and their median (default: 1). The
 #               Python side's speed drifts by more than a change could
-#               show (README, Speed): alternate and take the median.
+#               show (docs/benchmarks.md): alternate and take the median.
 #   --peer NAME another peers.py system to run too (e.g. trafilatura)
 #   --pgo       time the profile-guided build too (scripts/build-pgo.sh
 #               first; it is not rebuilt here)
