@@ -5,7 +5,7 @@
 # prints MB/s of each and the ratio. The bar: linesift ≥ 10× resiliparse.
 #
 # linesift is timed twice a round: `linesift`, every page read into memory
-# first (the figure every earlier session reported: by its turn a page is
+# first (the headline figure: by its turn a page is
 # cold in memory), and `linesift-read`, each page read from its file just
 # before its call, as peers.py reads (and decodes) each page just before
 # starting its clock.

@@ -8,7 +8,7 @@
 #
 # Why next to callgrind: callgrind counts instructions, which do not show
 # what a cold cache line, a mispredicted branch or a store the next load
-# cannot forward from costs. Session 39 found functions whose share of the
+# cannot forward from costs. Some functions' share of the
 # time is two to four times their share of the instructions this way
 # (docs/benchmarks.md, "Where the time goes").
 #
