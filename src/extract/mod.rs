@@ -635,9 +635,9 @@ fn heading_below_label(
 /// care for the whole family" under "Dental Care | Clinic") may be a
 /// teaser under the page's real heading, the label. The label gives way
 /// even as an `<h1>` (cbs4denver's "Sports Wire"); one of more than three
-/// words, one that only starts the title ("Dental Care" under "Dental Care
-/// | Clinic": modern pages' own headings), and one on or past the content
-/// start stay.
+/// words, one that only starts the title ("Dental Care" under
+/// "Dental Care | Clinic": modern pages' own headings), and one on or past
+/// the content start stay.
 fn headline_at_content_start(
     scan: &Scan,
     sel: &select::Selection,
