@@ -5,13 +5,14 @@
 #   scripts/test.sh [NEXTEST ARGS...]   e.g. scripts/test.sh --test core_format
 #   scripts/test.sh --setup-only        set up, run no test (.ci/run uses it)
 #
-# Set up when missing: the .venv with warcio and FastWARC (they read our WARC
-# output back), a RabbitMQ broker on 127.0.0.1:5672 (installed and started),
-# and through apt: chromium (report screenshots), prometheus (promtool and the
-# scrape test) and docker-compose (compose validation). LINESIFT_TEST_NO_APT=1
-# installs no system package. A check that could not be set up skips or fails; either
-# way it is named on one `skipped:` line after the test runner's summary, so
-# that no skip passes silently. The exit code is nextest's.
+# Set up when missing: the .venv with warcio and FastWARC (they read our
+# WARC output back; python3-venv from apt if need be), a RabbitMQ broker on
+# 127.0.0.1:5672 (installed and started), and through apt: chromium (report
+# screenshots), prometheus (promtool and the scrape test) and docker-compose
+# (compose validation). LINESIFT_TEST_NO_APT=1 installs no system package.
+# A check that could not be set up skips or fails; either way it is named on
+# one `skipped:` line after the test runner's summary, so that no skip
+# passes silently. The exit code is nextest's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,10 @@ apt_install() {
 
 setup_venv() {
   .venv/bin/python -c "import warcio, fastwarc" >/dev/null 2>&1 && return
+  # Debian's python3 makes no venv without python3-venv.
+  if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+    apt_install python3 python3-venv || true
+  fi
   say "creating .venv with warcio and fastwarc"
   python3 -m venv .venv >/dev/null 2>&1 &&
     .venv/bin/pip install -q -U pip >/dev/null 2>&1 &&
