@@ -8,8 +8,8 @@
 //!   counted characters, computed 64 bytes at a time as simdjson does
 //!   (`masks` times computing them alone).
 //!
-//! Figures to size a structural scanner against (README, Known
-//! limitations), not part of the core. Only pages that are UTF-8 are timed,
+//! Figures to size a structural scanner against (docs/benchmarks.md, Where
+//! the time goes), not part of the core. Only pages that are UTF-8 are timed,
 //! so that the scanner gets the same bytes.
 //!
 //! usage: cargo run --release --example scan_floor -- LIST   (one page path a line)

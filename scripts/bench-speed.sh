@@ -5,7 +5,7 @@
 # prints MB/s of each and the ratio. The bar: linesift ≥ 10× resiliparse.
 #
 # linesift is timed twice a round: `linesift`, every page read into memory
-# first (the figure every earlier session reported: by its turn a page is
+# first (the headline figure: by its turn a page is
 # cold in memory), and `linesift-read`, each page read from its file just
 # before its call, as peers.py reads (and decodes) each page just before
 # starting its clock.
@@ -15,7 +15,7 @@
 #   --rounds N  N rounds, linesift and the peers in turn each round; prints
 #               each round's ratio and their median (default: 1). The
 #               Python side's speed drifts by more than a change could
-#               show (README, Speed): alternate and take the median.
+#               show (docs/benchmarks.md): alternate and take the median.
 #   --peer NAME another peers.py system to run too (e.g. trafilatura)
 #   --pgo       time the profile-guided build too (scripts/build-pgo.sh
 #               first; it is not rebuilt here)

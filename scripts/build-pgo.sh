@@ -3,7 +3,7 @@
 #
 # The core is one long chain of branchy byte loops (scanner, tokenizer,
 # headline), which is what profile-guided optimisation helps most: measured
-# on held-out corpus pages, the core runs 12-15 % faster (README, Speed).
+# on held-out corpus pages, the core runs 12-15 % faster (docs/benchmarks.md).
 # Steps: build with instrumentation, run it over training pages
 # (scripts/pgo_pages.py makes them from a fixed seed: no data from outside
 # the repository), merge the counts, build again using them.

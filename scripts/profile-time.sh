@@ -8,9 +8,9 @@
 #
 # Why next to callgrind: callgrind counts instructions, which do not show
 # what a cold cache line, a mispredicted branch or a store the next load
-# cannot forward from costs. Session 39 found functions whose share of the
+# cannot forward from costs. Some functions' share of the
 # time is two to four times their share of the instructions this way
-# (docs/speed-log.md, "Where the time goes").
+# (docs/benchmarks.md, "Where the time goes").
 #
 # usage: scripts/profile-time.sh [--list FILE] [--rounds N] [--top N] [-- THROUGHPUT_ARGS...]
 #   --list FILE  page paths, one a line (default: every corpus page)

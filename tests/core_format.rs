@@ -158,7 +158,8 @@ fn persian_page_in_three_forms() {
     }
 }
 
-/// The README's sample page: the article, nothing around it.
+/// The hand-made sample article (tests/fixtures/README.md): the article,
+/// nothing around it.
 #[test]
 fn fixture_article_is_the_article() {
     let page = std::fs::read(concat!(

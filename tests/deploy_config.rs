@@ -787,8 +787,8 @@ fn worker_limits_agree_and_fit_the_memory_limit() {
 }
 
 /// The most memory one task may take with `page` the page limit that
-/// applies and `member` a gzip WARC reader's one-call buffer (README,
-/// memory per page in flight): a page peaks at about 7x its size while
+/// applies and `member` a gzip WARC reader's one-call buffer (docs/worker.md,
+/// memory budget): a page peaks at about 7x its size while
 /// it is extracted (8 leaves a margin), a WARC task adding its reader's
 /// buffer; a fetch task, while its body streams in, holds the decoded
 /// page (up to 3x in a legacy single-byte encoding) and a decoder per
@@ -1050,7 +1050,7 @@ fn cargo_version() -> String {
 }
 
 /// The image deploy/k8s runs is one a documented command builds: the
-/// Dockerfile's and the README's `docker build` tag Cargo.toml's version
+/// Dockerfile's and docs/operations.md's `docker build` tag Cargo.toml's version
 /// (and the compose stack's `linesift:local`), and the manifests and
 /// their kustomizations name that tag.
 #[test]
@@ -1068,12 +1068,12 @@ fn k8s_image_is_the_one_the_documented_build_tags() {
         str_at(&compose, &["services", "worker", "image"]),
         "linesift:local"
     );
-    let readme = read("README.md");
+    let operations = read("docs/operations.md");
     assert!(
-        readme
+        operations
             .lines()
             .any(|l| l.contains("docker build") && l.contains(&format!("-t {tag} "))),
-        "the README's Kubernetes steps must build {tag}"
+        "docs/operations.md's Kubernetes steps must build {tag}"
     );
     for dir in kustomization_dirs() {
         let kustomization = yaml(&format!("{dir}/kustomization.yaml"));

@@ -840,7 +840,7 @@ fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
 }
 
 /// A file cut inside its first record: not one record of it was read, so
-/// the input failed (exit code 1), as the README says, and with no input
+/// the input failed (exit code 1), as docs/cli.md says, and with no input
 /// read at all the output is not written (an old OUT stays, none is
 /// made); a file cut later keeps what came before and exits 0.
 #[test]

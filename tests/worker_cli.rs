@@ -1,6 +1,6 @@
 //! The worker's switches as deployments set them: boolean environment
 //! variables take the usual spellings (`1`, `yes`, `on`, `true` and their
-//! opposites), as the README's table implies, and a typo is still refused
+//! opposites), as docs/worker.md says, and a typo is still refused
 //! at start-up rather than read as either.
 
 use std::io::{BufRead, BufReader};

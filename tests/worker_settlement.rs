@@ -32,8 +32,8 @@ fn unique(name: &str) -> String {
     amqp_support::unique("lsreview", name)
 }
 
-/// A downstream that binds only `document` (the README: "bind a queue to
-/// it with routing key `document` or `failure`"), and a worker publishing
+/// A downstream that binds only `document` (docs/worker.md: a queue bound
+/// for `document` and one for `failure`), and a worker publishing
 /// documents and failure events. lapin hands a `basic.return` to
 /// whichever pending confirm of the channel completes next (and completes
 /// a `multiple` ack's confirms in HashMap order): on one shared channel a

@@ -122,3 +122,55 @@ mod tests {
         assert_eq!(error_chain(&plain), "outer: middle: inner");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! docs/reference.md is rendered from the argument definitions, so the
+    //! reference cannot drift from what `--help` says.
+
+    use super::Cli;
+    use clap::CommandFactory;
+    use std::fmt::Write as _;
+    use std::path::Path;
+
+    /// The command reference: clap-markdown's rendering of every command,
+    /// then the environment variables the options read (clap-markdown does
+    /// not show them). Only names, never current values, so the file does
+    /// not depend on the environment it was rendered in.
+    fn reference_markdown() -> String {
+        let command = Cli::command();
+        let options = clap_markdown::MarkdownOptions::new()
+            .title("linesift command reference".to_owned())
+            .show_footer(false);
+        let mut markdown = clap_markdown::help_markdown_command_custom(&command, &options);
+        markdown.push_str("## Environment variables\n\n");
+        markdown.push_str("Each option below may be set by its variable instead; a flag given on the command line wins.\n\n");
+        markdown.push_str("| variable | command | option |\n|---|---|---|\n");
+        for sub in command.get_subcommands() {
+            for arg in sub.get_arguments() {
+                let (Some(env), Some(long)) = (arg.get_env(), arg.get_long()) else {
+                    continue;
+                };
+                let name = env.to_string_lossy();
+                let _ = writeln!(markdown, "| `{name}` | `{}` | `--{long}` |", sub.get_name());
+            }
+        }
+        markdown
+    }
+
+    #[test]
+    fn the_command_reference_in_docs_matches_the_argument_definitions() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference.md");
+        let rendered = reference_markdown();
+        if std::env::var_os("LINESIFT_BLESS").is_some_and(|v| v == "1") {
+            std::fs::write(&path, &rendered).expect("docs/reference.md is writable");
+            return;
+        }
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            on_disk == rendered,
+            "docs/reference.md is out of date with the CLI's arguments; refresh it with \
+             `LINESIFT_BLESS=1 cargo nextest run --bin linesift the_command_reference` and commit it"
+        );
+    }
+}

@@ -497,8 +497,6 @@ impl Extractor {
             // found at the content's start, so the title names the site
             // and its section, and a headline-shaped line opening the
             // content that shares nothing with it names the story.
-            // (Measured on the corpus: headline exact match l3s-gn1 +2,
-            // none lost.)
             None if found.line.is_none() && titled_in_parts(&input) => {
                 match headline_above_found(scan, sel, None, &input) {
                     Some((h, level)) => {
@@ -625,23 +623,21 @@ fn heading_below_label(
 }
 
 /// A label found for the headline that only repeats the title's site or
-/// section part ("Sports Wire" under "cbs4denver.com - Sports Wire",
-/// "News Update Service" under "The Hindu News Update Service") gives way
-/// to the story's headline at the start of the extracted text, where no
-/// heading sits between them ([`heading_below_label`]): old news pages set
-/// the headline in a `<b>` or `<font>` block, first or second among the
+/// section part ("Sports Wire" under "cbs4denver.com - Sports Wire", "News
+/// Update Service" under "The Hindu News Update Service") gives way to the
+/// story's headline at the start of the extracted text, where no heading
+/// sits between them ([`heading_below_label`]): old news pages set the
+/// headline in a `<b>` or `<font>` block, first or second among the
 /// content's lines (after "E-mail | Print" or "Top Stories"). The line
 /// must look like a headline (3 to 25 words, not a date, no closing
 /// period: a sentence is the story's first paragraph), not be link text,
-/// and share no term with the title or og:title: a line that does
-/// ("Dental care for the whole family" under "Dental Care | Clinic") may
-/// be a teaser under the page's real heading, the label. The label gives
-/// way even as an `<h1>` (cbs4denver's "Sports Wire"); one of more than
-/// three words, one that only starts the title ("Dental Care" under
+/// and share no term with the title or og:title: a line that does ("Dental
+/// care for the whole family" under "Dental Care | Clinic") may be a
+/// teaser under the page's real heading, the label. The label gives way
+/// even as an `<h1>` (cbs4denver's "Sports Wire"); one of more than three
+/// words, one that only starts the title ("Dental Care" under
 /// "Dental Care | Clinic": modern pages' own headings), and one on or past
-/// the content start stay. (Measured on the corpus: headline exact match
-/// l3s-gn1 +7, wcxb-dev +1, none lost; the text unchanged. A label
-/// anywhere in the title gave 8 gains and 25 losses.)
+/// the content start stay.
 fn headline_at_content_start(
     scan: &Scan,
     sel: &select::Selection,
@@ -677,10 +673,8 @@ fn headline_at_content_start(
 /// content as chosen. The line must hold no link text, look like a
 /// headline (3 to 25 words, not a date, no closing period) and share no
 /// term with the title or og:title (a line that does would have been
-/// found). On a page where nothing was found (no title, no og:title)
-/// the same line is the headline. (Measured on the corpus: headline exact
-/// match l3s-gn1 7 gained, 1 lost, where a line of agency credits sat
-/// above the headline found; wcxb-dev unchanged; the text unchanged.)
+/// found). On a page where nothing was found (no title, no og:title) the
+/// same line is the headline.
 fn headline_above_found(
     scan: &Scan,
     sel: &select::Selection,

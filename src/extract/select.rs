@@ -75,22 +75,15 @@ pub fn select(lines: &[Line], elements: &[Element], options: &Options) -> Select
 
 /// A seed with fewer content characters than this, once comments kept
 /// their marks, is too little to be the article they belong to.
-/// (Measured on the corpus, before the test of what follows the seed:
-/// 200 lost a wcxb-dev forum page more, 400 and 500 a few of dragnet's
-/// short posts, -0.0009 and -0.0010 there.)
 const ARTICLE_MIN: u64 = 300;
 
 /// Whether a selection made with comment marks kept missed the page's
-/// content: the comments were it (a forum thread, a Q&A page, where
-/// the posts are marked as comments). Then the seed is short (the
-/// thread's title, a notice), or no comment follows it within `gap`
-/// lines: an article is followed by its comments, while a seed past
-/// the thread (a sidebar) or far above it (a cookie notice over a
-/// forum's posts) is furniture that merely is unmarked. (Measured on the
-/// corpus: the second test gave back four pages to the old forgiveness
-/// and three of dragnet's gains, +0.0001 on dragnet and +0.0005 on
-/// wcxb-dev; twice the gap did the same, three times let a forum page
-/// through.)
+/// content: the comments were it (a forum thread, a Q&A page, where the
+/// posts are marked as comments). Then the seed is short (the thread's
+/// title, a notice), or no comment follows it within `gap` lines: an
+/// article is followed by its comments, while a seed past the thread (a
+/// sidebar) or far above it (a cookie notice over a forum's posts) is
+/// furniture that merely is unmarked.
 fn comments_were_the_content(lines: &[Line], sel: &Selection, gap: u32) -> bool {
     sel.seed.is_none_or(|r| r.content < ARTICLE_MIN) || !comment_follows(lines, sel, gap)
 }
@@ -99,20 +92,14 @@ fn comments_were_the_content(lines: &[Line], sel: &Selection, gap: u32) -> bool 
 /// notice found instead of them ([`posts_were_the_content`]).
 const THREAD_FAR: u32 = 3;
 
-/// Whether comment marks that [`forgive_dominant_boilerplate`] left
-/// alone hid the page's content: the posts of a forum thread, each
-/// marked as a comment (`class="ipsComment"`), around which a notice (an
-/// app's install prompt at the top, a newsletter form in the footer) is
-/// the densest unmarked text. Then the seed is short and no comment
-/// follows it within `THREAD_FAR` times `gap` lines. A short post
-/// followed by its comments, or a list with comments below it, keeps the
-/// marks: there the comments start soon after the seed. (Measured on the
-/// corpus: wcxb-dev +0.0013, three forum threads from under 0.11 to
-/// 0.51-0.82, one product page -0.004. Within one `gap`, a blog post and
-/// a book list were lost too, dragnet -0.0002 and wcxb-dev -0.0002: their
-/// comments start 68 and 42 lines below the seed. Either test alone, as
-/// `comments_were_the_content` takes them, lost 55 of dragnet's pages,
-/// -0.0107.)
+/// Whether comment marks that [`forgive_dominant_boilerplate`] left alone
+/// hid the page's content: the posts of a forum thread, each marked as a
+/// comment (`class="ipsComment"`), around which a notice (an app's
+/// install prompt at the top, a newsletter form in the footer) is the
+/// densest unmarked text. Then the seed is short and no comment follows
+/// it within `THREAD_FAR` times `gap` lines. A short post followed by its
+/// comments, or a list with comments below it, keeps the marks: there the
+/// comments start soon after the seed.
 fn posts_were_the_content(lines: &[Line], sel: &Selection, gap: u32) -> bool {
     lines.iter().any(|l| l.comment_text > 0)
         && sel.seed.is_none_or(|r| r.content < ARTICLE_MIN)
@@ -182,11 +169,7 @@ const INFLOW_MIN: u32 = 40;
 /// the first ones are chosen. Marks of pop-ups, dropdowns and hidden
 /// blocks stay: an author's dropdown or a reviews pop-up inside the
 /// article is no part of it. `None` when no such line is found, as on
-/// most pages. (Measured on the corpus: dragnet +0.0008, wcxb-dev
-/// +0.0008, l3s-gn1 -0.00003, mean +0.0003; R838 0.19→0.90, 4705
-/// 0.32→1.00, 2858 0.67→0.98, R197 0.14→0.36, R196 0.08→0.21, 0601
-/// 0.28→0.39; no page
-/// lost more than 0.02.)
+/// most pages.
 fn inflow_layout_forgiven(
     lines: &[Line],
     elements: &[Element],
@@ -324,12 +307,7 @@ const LIGHTER_CODE_STEPS: u32 = 4;
 /// [`ITEMS_REACH`] times that when both lie in one container below the
 /// body: a shop's best-seller grid whose longest title is far down the
 /// list, under an intro line. Comments and prose are no items, so a
-/// short post is not traded for its thread. (Measured on the corpus:
-/// wcxb-dev +0.0009, two grids 0.03 -> 0.79 and 0.02 -> 0.56 (2920,
-/// 2922); cleaneval +0.0009, 52 0.03 -> 0.72; no page lost. Taking the
-/// chain before the near seed at each weight lost four wcxb-dev pages
-/// (0659 -0.24), whose near seed came at a later weight; chains of any
-/// regions took a blog's post for its comments, dragnet R917 -0.65.)
+/// short post is not traded for its thread.
 fn lighter_code(lines: &[Line], elements: &[Element], page: &Counted, gap: u32) -> Option<Counted> {
     let total: u64 = page.t.iter().map(|&(t1, _)| t1.max(0) as u64).sum();
     let old = page.seed();
@@ -439,8 +417,7 @@ fn linked_items(lines: &[Line], r: &Region) -> bool {
 /// ([`Comment`](super::signals::Signal::Comment)) keeps its mark through
 /// both rules. Dialogs ([`Element::dialog`]) always keep theirs: a
 /// consent box's prose otherwise outweighed a listing's short teasers
-/// once the page's other marks were dropped (measured on the corpus:
-/// wcxb-dev +0.0010, 7 pages better, none worse; 2971 0.08 -> 0.83).
+/// once the page's other marks were dropped.
 fn forgive_dominant_boilerplate(
     lines: &[Line],
     elements: &[Element],
@@ -474,10 +451,9 @@ fn forgive_dominant_boilerplate(
         boiler.saturating_sub(dialogs.text),
     );
     // Layout words mislead before furniture names do: where they hold
-    // most of the text, only marks beyond theirs count towards the
-    // share that drops every mark: an author box or a footer under a
-    // page builder's widgets keeps its mark. (Measured on the corpus:
-    // wcxb-dev +0.0003, 21 pages better, none worse; 4846 0.81 -> 0.86.)
+    // most of the text, only marks beyond theirs count towards the share
+    // that drops every mark: an author box or a footer under a page
+    // builder's widgets keeps its mark.
     let layout_dominant = layout * 100 > total * 60;
     let beyond: u64 = if layout_dominant {
         lines
@@ -660,13 +636,7 @@ fn byte_ranges(lines: &[Line], chosen: &[Region]) -> Vec<(usize, usize)> {
 /// region inside the seed's enclosing container is content, however far
 /// apart; outside it, Algorithm 1's gap applies from the container's
 /// outermost regions. After an `<article>` container, growth goes on only
-/// into regions inside an article (measured on the corpus: dragnet
-/// +0.0015, R445 0.77 -> 0.96 (the author box just after the story),
-/// R642 0.77 -> 0.93, R375 0.86 -> 0.99; wcxb-dev +0.0001, 4064 0.87 ->
-/// 0.90; other datasets unchanged; no page lost.
-/// Stopping before the article too gained dragnet 28 0.63 -> 0.93 but
-/// lost 22 pages: wcxb-dev 4277 0.99 -> 0.86, whose opening paragraphs
-/// inside its `<article>` were then left out, dragnet R942 -0.06.)
+/// into regions inside an article.
 fn grow_in_container(
     lines: &[Line],
     elements: &[Element],
@@ -724,9 +694,8 @@ fn seed_container(lines: &[Line], elements: &[Element], seed: Region) -> Option<
 
 /// How much more of its text a region after the seed may have in links
 /// than the seed has, in tenths: more, and it is a list of links (related
-/// posts, teasers, a link sidebar) rather than the article's own text.
-/// (Measured on the corpus: a twentieth cut listing items on wcxb-dev, a
-/// fifth kept related lists on dragnet and l3s-gn1.)
+/// posts, teasers, a link sidebar) rather than the article's own text. A
+/// twentieth cuts a listing's own items; a fifth keeps related lists.
 const MORE_LINKS_TENTHS: u64 = 1;
 
 /// Growth past the seed stops before the regions at its far end that are
@@ -759,13 +728,10 @@ fn without_trailing_links(lines: &[Line], all: &[Region], m: usize, mut hi: usiz
     hi
 }
 
-/// A seed with at least this share of its text in links, in tenths, is
-/// an index itself (a recipe hub's grid of titles, a tag page): the
-/// regions after it are more of its items, each a link as the seed's are,
-/// and a tenth more links than the seed says nothing about them.
-/// (Measured on the corpus: with [`PROSE_MIN`], wcxb-dev 2973 and 3067
-/// from 0.28 and 0.10 to 0.96 and 0.35; at three tenths, two of dragnet's
-/// pages of teasers lost 0.55 and 0.61.)
+/// A seed with at least this share of its text in links, in tenths, is an
+/// index itself (a recipe hub's grid of titles, a tag page): the regions
+/// after it are more of its items, each a link as the seed's are, and a
+/// tenth more links than the seed says nothing about them.
 const LINKED_SEED_TENTHS: u64 = 4;
 
 /// Plain (unlinked) characters from which a region is prose rather than a
@@ -778,12 +744,7 @@ const LINKED_SEED_TENTHS: u64 = 4;
 const PROSE_MIN: u128 = 800;
 
 /// How much more of its text a prose region may have in links than the
-/// seed has, in hundredths. (Measured on the corpus: 15 gave cleaneval
-/// 604 0.65 -> 0.96, dragnet R720 0.69 -> 0.98, wcxb-dev 4101 and 4063
-/// +0.18 and +0.14; wcxb-dev 4055 lost 0.18, a list of references its
-/// gold leaves out where 4063's, of the same shape, keeps it. Simulated,
-/// 17 and 20 let l3s-gn1's teasers of other stories through, -0.0004 and
-/// -0.0007 there.)
+/// seed has, in hundredths.
 const PROSE_LINKS_PERCENT: u128 = 15;
 
 /// Whether a region past the seed is a trailing list of links: denser in
@@ -819,19 +780,6 @@ const BLOCK_MIN: i64 = 300;
 /// next post, while a post is often longer than its header's markup;
 /// furniture after an article is mostly short blocks (a phone number, a
 /// sign-up line) or links.
-/// (Measured on the corpus against 84b62ab: wcxb-dev +0.0008, three forum
-/// threads from 0.46-0.64 to 0.84-0.97 (0524, 0513, 4312); cleaneval
-/// +0.0012 (114 0.24 -> 0.72, 615 0.31 -> 0.65), dragnet +0.0003,
-/// l3s-gn1 +0.0022, cleanportaleval unchanged. Lost: wcxb-dev 0331 -0.08,
-/// the excerpts of related stories after a hotel review; l3s-gn1 57064ff2
-/// -0.07, a script printed as text. Three times gained more, +0.0012 over
-/// the five datasets' mean against +0.0009 (two more threads, 0532 0.46
-/// -> 0.97 and 0537 0.66 -> 0.95), but lost a hospital's home page,
-/// wcxb-dev 1087 0.99 -> 0.75, and joined a cookie notice to the forum
-/// thread below it (`a_page_of_comments_alone_is_still_extracted`); four
-/// times lost five pages, six times dragnet -0.0002. Without the test of
-/// links, at four times, teaser lists and a news ticker joined: l3s-gn1
-/// +0.0007, not +0.0022.)
 const BLOCK_CODE: i64 = 2;
 
 /// Two regions belong together when they are at most `gap` lines apart
@@ -922,17 +870,8 @@ const ALIKE_TEXT: u64 = 50;
 /// forum thread, each under its own header of avatar, name and buttons,
 /// the answers of a Q&A page, the sections of a landing page: their
 /// container is the content area, however far apart its blocks are by
-/// markup. The body and the page itself are not. Blocks are told alike
-/// by their length and their text only: the scanner keeps no class names.
-/// (Measured on the corpus: wcxb-dev +0.0039, 27 pages better, forum
-/// threads and Q&A pages from 0.39-0.66 to 0.67-0.97 (0532, 0537, 1674,
-/// 0569, 4564), landing pages of sections from 0.08-0.56 to 0.80-0.95
-/// (4873, 4287, 0340); cleaneval +0.0004; dragnet, l3s-gn1 and
-/// cleanportaleval unchanged. Lost: wcxb-dev 0586 -0.06, a product page
-/// seeded on one slide of a carousel whose other slides then join.
-/// Three blocks lost dragnet -0.0013, a blog's three page columns alike
-/// in length; five gained less, wcxb-dev +0.0035; spans within twice or
-/// four times, or blocks of 150 characters, gained less too.)
+/// markup. The body and the page itself are not. Blocks are told alike by
+/// their length and their text only: the scanner keeps no class names.
 fn repeated_blocks(
     lines: &[Line],
     elements: &[Element],
@@ -1056,17 +995,12 @@ const FORMS_SHARE: u64 = 5;
 /// content: a newsletter or quote form under the article, a log-in box,
 /// a survey's questions. A form that holds the seed is the page's
 /// content (a listing inside a sort form, a page of little text wrapped
-/// in ASP.NET's form),
-/// and nothing is dropped when the forms hold more than a fifth of the
-/// chosen text (see [`FORMS_SHARE`]). The growth is left as it was: a
-/// form's lines still join the regions around it, only their text goes;
-/// counted as boilerplate from the start, a donation form split a
-/// charity's home page in two and a shop's sort form lost its listing.
-/// (Measured on the corpus: mean +0.0004; wcxb-dev +0.0006, 69 pages
-/// better, 4017 and 4495 +0.07 and +0.06, 0008 +0.06; l3s-gn1
-/// +0.0009, dragnet +0.0003, cleaneval +0.0002; worst loss cleaneval
-/// 471 -0.08, a log-in prompt its gold keeps. At a third instead of a
-/// fifth, a retirement calculator lost 0.17.)
+/// in ASP.NET's form), and nothing is dropped when the forms hold more
+/// than a fifth of the chosen text (see [`FORMS_SHARE`]). The growth is
+/// left as it was: a form's lines still join the regions around it,
+/// only their text goes; counted as boilerplate from the start, a
+/// donation form split a charity's home page in two and a shop's sort
+/// form lost its listing.
 pub fn drop_small_forms(sel: &mut Selection, lines: &[Line], elements: &[Element]) {
     let (Some(seed), Some(head), Some(tail)) = (sel.seed, sel.regions.first(), sel.regions.last())
     else {
@@ -1183,34 +1117,22 @@ pub fn extend_to_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
 
 /// A heading that opens a section of links to other pages, of reader
 /// comments or of sharing buttons ("Related articles", "You may also
-/// like", "Most popular", "12 comments", "Share this article": seed
-/// 003's noise headings) ends the article: when one follows chosen
-/// content, the chosen lines from it on are dropped. Only while they
-/// hold a small part of the chosen text, though (see [`Noise::share`]),
-/// or a quarter of their text is links (see [`LINKED_SECTION`]): a long
-/// section of text after such a heading is more likely content under a
-/// label that looks like one. Only the first such heading is weighed.
-/// A comments heading inside an element marked as the thread (`<div
-/// id="comments"><h3>46 Comments</h3>`) ends the article whatever
-/// follows, and is looked for between the chosen regions too (its mark
-/// often leaves it out of them): the thread was kept only because its
-/// marks were forgiven. (Measured on the corpus: dragnet +0.0018, 15
-/// pages better, R118 0.07 -> 0.81, R911 0.45 -> 0.75; l3s-gn1 +0.0006;
-/// wcxb-dev +0.0001; lost dragnet R493 0.96 -> 0.94, where the trim of
-/// trailing links then keeps a line more.)
-/// So does a heading whose class or id names the comments by a whole
-/// word (`<h3 class="comments-title">`, `<h2 id="comments">`: see
+/// like", "Most popular", "12 comments", "Share this article": seed 003's
+/// noise headings) ends the article: when one follows chosen content, the
+/// chosen lines from it on are dropped. Only while they hold a small part
+/// of the chosen text, though (see [`Noise::share`]), or a quarter of
+/// their text is links (see [`LINKED_SECTION`]): a long section of text
+/// after such a heading is more likely content under a label that looks
+/// like one. Only the first such heading is weighed. A comments heading
+/// inside an element marked as the thread (`<div id="comments"><h3>46
+/// Comments</h3>`) ends the article whatever follows, and is looked for
+/// between the chosen regions too (its mark often leaves it out of them):
+/// the thread was kept only because its marks were forgiven. So does a
+/// heading whose class or id names the comments by a whole word (`<h3
+/// class="comments-title">`, `<h2 id="comments">`: see
 /// [`Line::comment_heading`]) where such a heading is looked for (chosen,
 /// or inside the marked thread), whatever its text and however long the
-/// unmarked thread below it. (Measured on the corpus: dragnet +0.0016,
-/// R187 0.06 -> 0.99, R24 0.07 -> 0.96, T67 0.22 -> 0.71, T51 0.07 ->
-/// 0.49, R929 0.74 -> 0.85; wcxb-dev +0.0001, 0289 0.75 -> 0.91; l3s-gn1
-/// +0.0001; 16 pages better, 2 worse: dragnet T50 0.76 -> 0.01, whose
-/// gold keeps the 334 comments that T51's gold, on the same markup,
-/// drops. Looked for between the chosen regions too, the heading also
-/// cut the long unmarked threads of R196 0.21 -> 0.98 and R197 0.36 ->
-/// 0.96, but CleanEval's 205 0.99 -> 0.38 on the same markup, its gold
-/// keeping the comments: cleaneval -0.0008.)
+/// unmarked thread below it.
 pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
     let (Some(first), Some(last)) = (sel.regions.first(), sel.regions.last()) else {
         return;
@@ -1278,11 +1200,9 @@ fn end_before(sel: &mut Selection, lines: &[Line], keep: usize, at: u32) {
     sel.ranges = byte_ranges(lines, &sel.regions);
 }
 
-/// Content characters from which a block is more than a teaser: an
-/// item of a teaser list holds at most this much text, and a seed with
-/// less may itself be one of a listing's items. (Measured on the corpus:
-/// 800 lost dragnet R494 0.97 -> 0.81, a short story followed by its
-/// teasers.)
+/// Content characters from which a block is more than a teaser: an item
+/// of a teaser list holds at most this much text, and a seed with less
+/// may itself be one of a listing's items.
 const TEASER_TEXT: u64 = 600;
 
 /// How many teasers make a listing of them (see [`teaser_list`]).
@@ -1307,15 +1227,6 @@ const TAIL_REGIONS: usize = 2;
 /// when the seed is no longer than a teaser (a listing page, whose items
 /// are the content) or is itself mostly links (see
 /// [`LINKED_SEED_TENTHS`]).
-/// (Measured on the corpus: wcxb-dev +0.0014, dragnet +0.0015, 0392
-/// 0.56 -> 0.96, 4524 0.75 -> 0.99, 0477 0.50 -> 0.72, 4621 0.54 ->
-/// 1.00, dragnet R944 0.76 -> 1.00; lost l3s-gn1 ee652473 0.97 -> 0.74,
-/// whose gold keeps the teasers below the copyright line. Teasers told
-/// by their shape alone (a link and at most [`TEASER_TEXT`] characters)
-/// gained twice as much on l3s-gn1 and dragnet but cut reference pages'
-/// entries, a library's list of resources, forum replies and product
-/// descriptions: wcxb-dev 0203 -0.61, 2993 -0.35, 4548 -0.25, cleaneval
-/// 561 -0.53.)
 pub fn cut_trailing_teasers(sel: &mut Selection, lines: &[Line], elements: &[Element], src: &str) {
     let Some(seed) = sel.seed else {
         return;
@@ -1370,8 +1281,7 @@ pub fn cut_trailing_teasers(sel: &mut Selection, lines: &[Line], elements: &[Ele
 /// The first line of the innermost element around region `r`, wholly
 /// after the seed, whose children hold at least [`TEASERS`] teasers (see
 /// [`teaser`]) and half its text (a listing's label, an advert between
-/// its items). (Measured on the corpus: three quarters gained 0.0001
-/// less, on l3s-gn1 and wcxb-dev.)
+/// its items).
 fn teaser_list(
     lines: &[Line],
     elements: &[Element],
@@ -1410,8 +1320,7 @@ fn teaser_list(
 /// How many elements up from a region [`teaser_list`] looks for the
 /// listing: a teaser's text sits a few levels inside its block, and
 /// each level looked at walks all the elements inside it, which on a
-/// deeply nested page would be the rest of it. (Measured on the corpus:
-/// the same output as with no bound.)
+/// deeply nested page would be the rest of it.
 const LIST_DEPTH: usize = 8;
 
 /// Link text of a line from which it is a teaser's title.
@@ -1422,9 +1331,7 @@ const TITLE_MIN: u32 = 20;
 /// [`TITLE_MIN`]) over a date, or an excerpt cut short ("...", "…") or
 /// followed by a link to the rest ("Read more"). Items of a real list
 /// (resources, a reference's entries, awards) have none of these; a
-/// forum's posts have dates but no title links. (Measured on the corpus:
-/// "Learn more" too cut a consultancy's list of services, wcxb-dev 0248
-/// -0.06.)
+/// forum's posts have dates but no title links.
 fn teaser(lines: &[Line], src: &str, c: &Element) -> bool {
     let Some((block, title)) = may_be_teaser(lines, c) else {
         return false;
@@ -1644,9 +1551,9 @@ enum Noise {
 
 impl Noise {
     /// The section is dropped while the text before the heading is at
-    /// least this many times the text from it on (measured on the corpus:
-    /// a long "Related" section is often content; a comment thread only
-    /// when short beside the article is dropped everywhere).
+    /// least this many times the text from it on: a long "Related"
+    /// section is often content, and a comment thread is no part of the
+    /// article only when it is short beside it.
     fn share(self) -> u64 {
         match self {
             Noise::Share => 1,
@@ -1704,7 +1611,7 @@ fn noise_heading(source: &str) -> Option<Noise> {
 fn noise_phrase(text: &[u8]) -> Option<Noise> {
     // The first bytes compared inline before the rest: most headings
     // start like none of the phrases, and a `starts_with` per phrase was
-    // a `memcmp` call (44 k of them on p15).
+    // a `memcmp` call.
     let word_at = |s: &[u8], w: &str| {
         let w = w.as_bytes();
         s.first() == w.first()

@@ -344,15 +344,9 @@ static FIRST_LAST: [u32; 512] = {
 /// `recipe-reviews`: the reviews of the product, not the product). First
 /// in its token (`reviews-section`, `Reviews_section`, a class `reviews`
 /// beside others) it names a section of a landing page, a review site's
-/// own section or a card's look; after a BEM modifier's `--` or begun at
-/// a camelCase change (Amazon's `editorialReviews`, a book's blurbs) it
-/// is left alone too. (Measured on the corpus: wcxb-dev +0.0016, 28
-/// pages better, product pages whose review widgets were taken with the
-/// description, up to +0.62; 5 worse, at most -0.10, an Amazon rating
-/// summary and a VPN site's user reviews that the golds keep; the other
-/// datasets unchanged. As a furniture word anywhere, a review site's
-/// article, Amazon's blurbs and a mover directory were lost, cleaneval
-/// -0.0009, pages -0.62, -0.56 and -0.22; as a comment word, worse still.)
+/// own section or a card's look; after a BEM modifier's `--` or begun at a
+/// camelCase change (Amazon's `editorialReviews`, a book's blurbs) it is
+/// left alone too.
 #[derive(Debug, Clone, Copy, Default)]
 struct Reviews {
     /// Whether the token's previous part was a content word.
@@ -384,19 +378,15 @@ impl Reviews {
     }
 }
 
-/// The signal of a part (`signal` from the tables) where the box about
-/// a post's author counts: one of [`AUTHOR_BOX`] right after `author` in
-/// its token (`author-bio`, `author_info`, `elementor-author-box`) marks
+/// The signal of a part (`signal` from the tables) where the box about a
+/// post's author counts: one of [`AUTHOR_BOX`] right after `author` in its
+/// token (`author-bio`, `author_info`, `elementor-author-box`) marks
 /// furniture, as do `authorbio`, `authorbox` and `authorinfo` in the
 /// tables. Alone, `bio` names the content of profile pages (`profile_bio`,
-/// a company's profile: cleaneval 302 lost 0.86 -> 0.06 with `bio` a
-/// furniture word); `author-profile` held a speaker's profile that the
-/// gold keeps (dragnet 85, 0.92 -> 0.37). `after_author` carries whether
-/// this part is `author` to the next: one comparison a part, a list
-/// looked through only after `author`. (Measured on the corpus: dragnet
-/// +0.0015, 32 pages better, R627 0.62 -> 1.00, T119 0.58 -> 0.89;
-/// wcxb-dev +0.0005, 52 better; l3s-gn1 -0.0001, two pages whose golds
-/// keep the bio; 8 pages worse in all, at most -0.10.)
+/// a company's profile), and `author-profile` may hold a speaker's profile
+/// that is the page's content. `after_author` carries whether
+/// this part is `author` to the next: one comparison a part, a list looked
+/// through only after `author`.
 #[inline]
 fn author_box(signal: Signal, flags: u8, first: bool, after_author: &mut bool) -> Signal {
     let was = std::mem::replace(after_author, flags & IS_AUTHOR != 0);
@@ -449,10 +439,7 @@ fn unless_modifier(signal: Signal, modifier: bool) -> Signal {
 /// said `head` (set here when the part is the first). A content word
 /// after a comment word names a part of a comment (`comment-body`,
 /// `comment-content`, `comments-body`: WordPress's and Movable Type's
-/// comments), not the page's content. (Measured on the corpus: l3s-gn1
-/// +0.0025, dragnet +0.0006, wcxb-dev +0.0001, blog posts whose Movable
-/// Type threads were taken whole (0.03-0.30 to 0.89-0.98); cleaneval
-/// -0.0014, whose golds keep such threads; mean +0.0004.)
+/// comments), not the page's content.
 #[inline]
 fn in_token(head: &mut Signal, signal: Signal, first: bool) -> Signal {
     if first {
@@ -515,8 +502,6 @@ const EMPTY: Slot = Slot {
 
 /// 256 rather than 64: an eighth fewer values classified again on the
 /// corpus, for 2 KiB of slots to set up a page (against 512 bytes).
-/// (Measured with ids in the memo and foldhash; 512 slots, measured
-/// without them, saved 0.14 M instructions on every 15th page.)
 const MEMO_SLOTS: usize = 256;
 const _: () = assert!(MEMO_SLOTS.is_power_of_two() && MEMO_SLOTS > 1);
 /// Long values are worth remembering most: utility-class lists run to
@@ -610,14 +595,12 @@ fn memo_slot(value: &[u8]) -> usize {
     (h.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
 }
 
-/// Boilerplate and layout words that also name modifiers and layout
-/// slots in class tokens: `class="hidden"` or `class="sidebar"` is page
-/// furniture; `overflow-hidden`, `field--label-hidden`,
-/// `l-grid--sidebar`, `is-style-sidebar` or `banner-layers` say how an
-/// element looks or where it sits, not what it holds. These count only as
-/// the first part of their token (measured on the corpus one word at a
-/// time: each of these raised the mean F1 and lowered no dataset's by more
-/// than 0.0004).
+/// Boilerplate and layout words that also name modifiers and layout slots
+/// in class tokens: `class="hidden"` or `class="sidebar"` is page
+/// furniture; `overflow-hidden`, `field--label-hidden`, `l-grid--sidebar`,
+/// `is-style-sidebar` or `banner-layers` say how an element looks or where
+/// it sits, not what it holds. These count only as the first part of their
+/// token.
 const FIRST_ONLY: [&str; 6] = ["hidden", "side", "sidebar", "banner", "more", "teaser"];
 
 /// The furniture word that counts only where [`Reviews`] says (in no
@@ -726,8 +709,6 @@ const BOILERPLATE: &[&str] = &[
 /// furniture on most pages, the article's own wrappers on pages made
 /// with page builders (`elementor-widget-container`,
 /// `so-widget-sow-editor`) and on pages that open as overlays.
-/// (Measured on the corpus: sidebar and menu do not belong here; a page
-/// mostly inside them is still mostly furniture.)
 const LAYOUT: &[&str] = &[
     "widget", "widgets", "banner", "side", "more", "teaser", "teasers",
 ];
@@ -739,12 +720,8 @@ const OVERLAY: &[&str] = &["offcanvas", "modal", "popup", "dropdown", "hidden"];
 /// is WordPress's comment form (`<div id="respond">`, often with no other
 /// name), which sits between a post and its thread. `commentbody` and
 /// `commentform` are Movable Type's comment and thread wrapper, written
-/// as one word (so not split as `commentBody` is); unmarked, a thread
-/// ten times the post's length was kept as content. (Measured on the
-/// corpus: respond raised dragnet by 0.0023 and changed no other
-/// dataset; reply and replies with it cost wcxb-dev 0.0015. The two
-/// joined words: dragnet +0.0033, 18 pages better, none worse; l3s-gn1
-/// +0.0001.)
+/// as one word (so not split as `commentBody` is); unmarked, a thread ten
+/// times the post's length was kept as content.
 const COMMENT: &[&str] = &[
     "comment",
     "comments",

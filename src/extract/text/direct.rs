@@ -93,9 +93,8 @@ pub(super) fn run<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) -> usi
 /// (`&`, `\r`, NUL), and whether it is all ASCII. One pass a block at a
 /// time for what took a memchr for the `<`, a memchr3 over the run and the
 /// renderer's own ASCII test: most runs are the few bytes between two
-/// tags, shorter than either call costs (the two were 10 M instructions on
-/// p15, the stage's eighth), and most hold none of the three, so go to the
-/// sink whole.
+/// tags, shorter than either call costs, and most hold none of the three,
+/// so go to the sink whole.
 fn text_end(bytes: &[u8], from: usize) -> (usize, bool, bool) {
     let mut at = from;
     let (mut special, mut high) = (false, false);
@@ -133,8 +132,7 @@ fn with_name(bytes: &[u8], from: usize, end: usize, report: impl FnOnce(&[u8], T
     let n = end - from;
     // Most names are short: eight bytes read at once give the lowercased
     // name and its key for `Tag::by_key`, where a byte loop lowercased a
-    // copy and `Tag::classify` read it again for the key (2.1 M
-    // instructions on p15).
+    // copy and `Tag::classify` read it again for the key.
     let eight = match (1..=KEY_NAME_MAX).contains(&n) {
         true => bytes.get(from..).and_then(<[u8]>::first_chunk::<8>),
         false => None,
@@ -151,7 +149,7 @@ fn with_name(bytes: &[u8], from: usize, end: usize, report: impl FnOnce(&[u8], T
     let mut lower = [0u8; NAME_CAP];
     let n = name.len().min(NAME_CAP);
     // The NUL test rides on the copy: a separate `contains` was a library
-    // call per tag (about 1.5 M instructions on p15).
+    // call per tag.
     let mut nul = false;
     for (to, &from) in lower.iter_mut().zip(&name[..n]) {
         nul |= from == 0;
@@ -411,9 +409,9 @@ fn after(c: u8, bytes: &[u8], from: usize) -> Option<usize> {
 /// Just past the `quote` that closes an attribute value opened before
 /// `from`. A block at a time, with no memchr: most values (class names,
 /// short links) run to a few dozen bytes, where memchr's call and set-up
-/// cost more than its search saves (3.3 M -> 2.9 M instructions on p15).
-/// Out of line: inlined into [`tag_end`], its pointers made LLVM keep four
-/// induction variables in each of `tag_end`'s byte loops.
+/// cost more than its search saves. Out of line: inlined into [`tag_end`],
+/// its pointers made LLVM keep four induction variables in each of
+/// `tag_end`'s byte loops.
 #[inline(never)]
 fn after_value(quote: u8, bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;

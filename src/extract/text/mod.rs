@@ -302,12 +302,12 @@ impl<'a> Renderer<'a> {
     }
 
     /// Takes off the break after the last line. No line is empty or all
-    /// whitespace, so none need dropping: a break is written only after
-    /// a line's text, and every phrase holds a character that is not
+    /// whitespace, so none need dropping: a break is written only after a
+    /// line's text, and every phrase holds a character that is not
     /// whitespace (`words`, by `char::is_whitespace`, as `trim` reads it).
     /// Filtering the lines here when a break had been left out was a
-    /// split, a join and two copies of the whole text that changed nothing
-    /// (4.0 M instructions on p15).
+    /// split, a join and two copies of the whole text that changed
+    /// nothing.
     fn finish(&mut self) {
         while self.out.len() > self.base && self.out.ends_with('\n') {
             self.out.pop();

@@ -74,7 +74,7 @@ fn phrases<const UNICODE: bool>(value: &str, phrase: &mut impl FnMut(bool, &str)
 /// The first byte at or after `i` that is not ASCII whitespace (U+000B
 /// included), or `bytes.len()`. Sixteen bytes at a time: the runs between
 /// block tags are mostly a line break and indentation, which took a loop
-/// turn a byte (0.6 M instructions more on p15).
+/// turn a byte.
 fn after_ascii_space(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() {
         let block = Block::at(bytes, i);
