@@ -124,7 +124,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod tests {
+mod reference {
     //! docs/reference.md is rendered from the argument definitions, so the
     //! reference cannot drift from what `--help` says.
 
