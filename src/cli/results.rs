@@ -103,7 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     say!(
         "linesift results: {queue}: {} document(s), {} failure(s), {} dead letter(s) written{left}",
-        counts.documents, counts.failures, counts.dead_letters
+        counts.documents,
+        counts.failures,
+        counts.dead_letters
     );
     Ok(if counts.left > 0 {
         ExitCode::from(1)

@@ -439,7 +439,8 @@ impl Summary {
         say!(
             "linesift run: all {} task(s) were done before{journal}, {} of them failed; \
              nothing to do",
-            self.planned, self.before_failed
+            self.planned,
+            self.before_failed
         );
         Some(self.exit_code())
     }
