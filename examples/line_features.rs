@@ -25,8 +25,8 @@ fn main() -> anyhow::Result<()> {
         let Ok(doc) = extractor.extract(&bytes, &Hints::default()) else {
             continue;
         };
-        let encoding = encoding_rs::Encoding::for_label(doc.encoding.as_bytes())
-            .unwrap_or(encoding_rs::UTF_8);
+        let encoding =
+            encoding_rs::Encoding::for_label(doc.encoding.as_bytes()).unwrap_or(encoding_rs::UTF_8);
         let bom_len = match encoding_rs::Encoding::for_bom(&bytes) {
             Some((_, len)) if doc.encoding_source == "bom" => len,
             _ => 0,
@@ -45,7 +45,11 @@ fn main() -> anyhow::Result<()> {
             continue;
         };
         // The seed's lines' common container.
-        let parent = |e: u32| scan.elements.get(e as usize).map_or(NO_ELEMENT, |x| x.parent);
+        let parent = |e: u32| {
+            scan.elements
+                .get(e as usize)
+                .map_or(NO_ELEMENT, |x| x.parent)
+        };
         let chain = |mut e: u32| {
             let mut v = Vec::new();
             while e != NO_ELEMENT && v.len() < 1024 {
@@ -56,7 +60,10 @@ fn main() -> anyhow::Result<()> {
         };
         let mut lca: Option<Vec<u32>> = None;
         for i in seed.first..=seed.last {
-            let c = scan.lines.get(i as usize).map_or(NO_ELEMENT, |l| l.container);
+            let c = scan
+                .lines
+                .get(i as usize)
+                .map_or(NO_ELEMENT, |l| l.container);
             let up = chain(c);
             lca = Some(match lca {
                 None => up,
@@ -72,11 +79,7 @@ fn main() -> anyhow::Result<()> {
             .map(|l| u64::from(l.text))
             .sum();
         let mut before = 0u64;
-        let chosen: Vec<u32> = doc
-            .regions
-            .iter()
-            .flat_map(|r| r.first..=r.last)
-            .collect();
+        let chosen: Vec<u32> = doc.regions.iter().flat_map(|r| r.first..=r.last).collect();
         let (Some(&first), Some(&last)) = (chosen.first(), chosen.last()) else {
             continue;
         };

@@ -355,6 +355,7 @@ impl Extractor {
             select::cut_at_noise_heading(&mut sel, &scan.lines, &scan.src);
             select::cut_trailing_teasers(&mut sel, &scan.lines, &scan.elements, &scan.src);
             select::drop_small_forms(&mut sel, &scan.lines, &scan.elements);
+            select::drop_marked_lines(&mut sel, &scan.lines);
         }
         let t2 = Instant::now();
         let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {
@@ -1616,5 +1617,42 @@ mod tests {
         // The thesis's methods keep to the page's blocks.
         let doc = extract(&shop_page("Harbor Lights on Steam"), HeadlineMethod::Tf);
         assert_eq!(doc.headline.as_deref(), Some("Buy Harbor Lights"));
+    }
+
+    /// A story whose paragraphs are split by a figure and by a marked
+    /// share box (`extras` sits between them).
+    fn story_with(extras: &str) -> String {
+        let first = "The council voted on Tuesday to extend the harbour wall by forty \
+                     metres, a project that engineers say will protect the old town. "
+            .repeat(2);
+        let second = "Work begins in spring, and the harbour master expects the fleet \
+                      to keep its moorings through the whole building season. "
+            .repeat(2);
+        format!(
+            "<html><head><title>Harbour wall extended</title></head><body><article>\
+             <h1>Harbour wall extended</h1>\n<p>{first}</p>\n{extras}\n<p>{second}</p>\n\
+             </article></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_caption_between_the_paragraphs_is_left_out() {
+        let figure = "<figure><img src=\"wall.jpg\" alt=\"\"><figcaption>The old wall \
+                      at low tide, seen from the lighthouse. Photo: Ann Smith</figcaption></figure>";
+        let doc = extract(&story_with(figure), HeadlineMethod::Auto);
+        assert!(doc.text.contains("forty metres"), "{}", doc.text);
+        assert!(doc.text.contains("whole building season"), "{}", doc.text);
+        assert!(!doc.text.contains("low tide"), "{}", doc.text);
+        assert!(!doc.text.contains("Ann Smith"), "{}", doc.text);
+    }
+
+    #[test]
+    fn a_marked_share_box_between_the_paragraphs_is_left_out() {
+        let share = "<div class=\"share-box\">Share this story with your friends \
+                     on every social network</div>";
+        let doc = extract(&story_with(share), HeadlineMethod::Auto);
+        assert!(doc.text.contains("forty metres"), "{}", doc.text);
+        assert!(doc.text.contains("whole building season"), "{}", doc.text);
+        assert!(!doc.text.contains("Share this story"), "{}", doc.text);
     }
 }

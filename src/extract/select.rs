@@ -1090,6 +1090,50 @@ pub fn drop_small_forms(sel: &mut Selection, lines: &[Line], elements: &[Element
     sel.regions = kept;
 }
 
+/// Drops from the chosen regions every line whose text is all marked
+/// furniture under the selection's own counts (no content character left
+/// once boilerplate is counted as code, see `regions::counts`): a caption,
+/// a share bar or a "related" box between the article's paragraphs joins
+/// the regions around it by the gap, but its text is not the article's.
+/// Lines whose marks the selection forgave keep their text.
+pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line]) {
+    let marked = |i: u32| {
+        let i = i as usize;
+        lines.get(i).is_some_and(|l| l.text > 0) && sel.counts.get(i).is_some_and(|c| c.0 == 0)
+    };
+    // Most pages have no such line among their chosen ones.
+    if !sel.regions.iter().any(|r| (r.first..=r.last).any(marked)) {
+        return;
+    }
+    let t1 = |i: u32| sel.counts.get(i as usize).map_or(0, |c| c.0.max(0) as u64);
+    let mut kept = Vec::with_capacity(sel.regions.len() + 4);
+    for r in &sel.regions {
+        let mut i = r.first;
+        while i <= r.last {
+            while i <= r.last && marked(i) {
+                i += 1;
+            }
+            let start = i;
+            while i <= r.last && !marked(i) {
+                i += 1;
+            }
+            let first = (start..i).find(|&j| t1(j) > 0);
+            let last = (start..i).rev().find(|&j| t1(j) > 0);
+            if let (Some(first), Some(last)) = (first, last) {
+                let content = (first..=last).map(t1).sum();
+                kept.push(Region {
+                    first,
+                    last,
+                    content,
+                });
+            }
+        }
+    }
+    sel.ranges = byte_ranges(lines, &kept);
+    sel.lines = kept.iter().map(|r| r.last - r.first + 1).sum();
+    sel.regions = kept;
+}
+
 /// The headline bounds the content area from above (thesis 000 §7.2.1):
 /// when it sits before the chosen regions, every region between it and
 /// them is content too (the article's first paragraphs before a figure or

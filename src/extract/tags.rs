@@ -35,7 +35,9 @@ pub enum Tag {
     /// Block-level tags that start a new line but are not worth tracking as
     /// containers (p, hr, dt, ...).
     Block,
-    /// `nav`, `footer`, `aside`: boilerplate by element name.
+    /// `nav`, `footer`, `aside`, `figcaption`: boilerplate by element
+    /// name. A caption or photo credit describes a picture; it is no part
+    /// of the article's prose.
     Landmark,
     /// `header`: page chrome at the top level, but inside an article it holds
     /// the headline, so it only counts as boilerplate outside content.
@@ -121,7 +123,8 @@ impl Tag {
     pub fn long(name: &[u8]) -> Tag {
         match name {
             b"blockquote" | b"fieldset" | b"frameset" => Tag::Container,
-            b"figcaption" | b"colgroup" => Tag::Block,
+            b"colgroup" => Tag::Block,
+            b"figcaption" => Tag::Landmark,
             b"noframes" | b"plaintext" => Tag::RawText,
             b"template" => Tag::Opaque,
             b"textarea" => Tag::Textarea,
@@ -252,7 +255,7 @@ const NAMES: &[(&[u8], Tag)] = &[
     (b"p", Tag::Block),
     (b"hr", Tag::Block),
     (b"dt", Tag::Block),
-    (b"figcaption", Tag::Block),
+    (b"figcaption", Tag::Landmark),
     (b"legend", Tag::Block),
     (b"summary", Tag::Block),
     (b"option", Tag::Block),
@@ -450,9 +453,10 @@ mod tests {
             | b"menu" | b"frameset" | b"frame" | b"hgroup" | b"address" | b"caption" => {
                 Tag::Container
             }
-            b"p" | b"hr" | b"dt" | b"figcaption" | b"legend" | b"summary" | b"option" | b"head"
-            | b"colgroup" => Tag::Block,
-            b"nav" | b"footer" | b"aside" => Tag::Landmark,
+            b"p" | b"hr" | b"dt" | b"legend" | b"summary" | b"option" | b"head" | b"colgroup" => {
+                Tag::Block
+            }
+            b"nav" | b"footer" | b"aside" | b"figcaption" => Tag::Landmark,
             b"header" => Tag::Header,
             b"script" | b"style" | b"iframe" | b"noembed" | b"noframes" | b"xmp" | b"plaintext" => {
                 Tag::RawText
