@@ -1655,4 +1655,24 @@ mod tests {
         assert!(doc.text.contains("whole building season"), "{}", doc.text);
         assert!(!doc.text.contains("Share this story"), "{}", doc.text);
     }
+
+    #[test]
+    fn a_german_related_section_after_the_story_is_cut() {
+        let teasers: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<p><a href=\"/n{i}\">Neue Brücke über den Fluss Nummer {i} eröffnet</a> \
+                              Die Stadt feiert die Eröffnung mit einem Fest am Ufer.</p>\n"
+                )
+            })
+            .collect();
+        let related = format!("<h3>Das könnte Sie auch interessieren</h3>\n{teasers}");
+        let doc = extract(
+            &story_with("").replace("</article>", &format!("{related}</article>")),
+            HeadlineMethod::Auto,
+        );
+        assert!(doc.text.contains("whole building season"), "{}", doc.text);
+        assert!(!doc.text.contains("auch interessieren"), "{}", doc.text);
+        assert!(!doc.text.contains("Neue Brücke"), "{}", doc.text);
+    }
 }

@@ -1669,7 +1669,19 @@ fn noise_phrase(text: &[u8]) -> Option<Noise> {
     }
     let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
     let rest = text[digits..].strip_prefix(b" ")?;
-    let counted = ["comment", "comments", "responses", "replies"];
+    let counted = [
+        "comment",
+        "comments",
+        "responses",
+        "replies",
+        "kommentare",
+        "commentaires",
+        "comentarios",
+        "commenti",
+        "comentários",
+        "reacties",
+        "komentarzy",
+    ];
     (digits > 0 && counted.iter().any(|w| word_at(rest, w))).then_some(Noise::Comments)
 }
 
@@ -1719,6 +1731,130 @@ const NOISE_STARTS: &[(&str, Noise)] = &[
     ("leave a comment", Noise::Comments),
     ("share this", Noise::Share),
     ("share with", Noise::Share),
+    // The same labels in German, French, Spanish, Italian, Portuguese,
+    // Dutch and Polish (lowercase as `noise_heading` folds ASCII only: a
+    // capital that is not ASCII is listed as written).
+    ("ähnliche artikel", Noise::Links),
+    ("Ähnliche artikel", Noise::Links),
+    ("ähnliche beiträge", Noise::Links),
+    ("Ähnliche beiträge", Noise::Links),
+    ("verwandte artikel", Noise::Links),
+    ("verwandte beiträge", Noise::Links),
+    ("das könnte sie auch interessieren", Noise::Links),
+    ("das könnte dich auch interessieren", Noise::Links),
+    ("das könnte ihnen auch gefallen", Noise::Links),
+    ("das könnte dir auch gefallen", Noise::Links),
+    ("auch interessant", Noise::Links),
+    ("weitere artikel", Noise::Links),
+    ("weitere beiträge", Noise::Links),
+    ("weitere nachrichten", Noise::Links),
+    ("mehr zum thema", Noise::Links),
+    ("mehr aus", Noise::Links),
+    ("meistgelesen", Noise::Links),
+    ("am meisten gelesen", Noise::Links),
+    ("beliebte artikel", Noise::Links),
+    ("beliebte beiträge", Noise::Links),
+    ("empfohlene artikel", Noise::Links),
+    ("lesen sie auch", Noise::Links),
+    ("lies auch", Noise::Links),
+    ("auch lesenswert", Noise::Links),
+    ("aus dem netz", Noise::Links),
+    ("articles similaires", Noise::Links),
+    ("articles liés", Noise::Links),
+    ("à lire aussi", Noise::Links),
+    ("À lire aussi", Noise::Links),
+    ("a lire aussi", Noise::Links),
+    ("lire aussi", Noise::Links),
+    ("vous aimerez aussi", Noise::Links),
+    ("vous aimerez peut-être", Noise::Links),
+    ("vous pourriez aimer", Noise::Links),
+    ("plus d'articles", Noise::Links),
+    ("les plus lus", Noise::Links),
+    ("articles les plus lus", Noise::Links),
+    ("articles populaires", Noise::Links),
+    ("recommandé pour vous", Noise::Links),
+    ("sur le même sujet", Noise::Links),
+    ("dans la même rubrique", Noise::Links),
+    ("ailleurs sur le web", Noise::Links),
+    ("artículos relacionados", Noise::Links),
+    ("noticias relacionadas", Noise::Links),
+    ("te puede interesar", Noise::Links),
+    ("le puede interesar", Noise::Links),
+    ("también te puede interesar", Noise::Links),
+    ("también le puede interesar", Noise::Links),
+    ("te podría interesar", Noise::Links),
+    ("lea también", Noise::Links),
+    ("lee también", Noise::Links),
+    ("más noticias", Noise::Links),
+    ("más artículos", Noise::Links),
+    ("lo más leído", Noise::Links),
+    ("más leídas", Noise::Links),
+    ("más leídos", Noise::Links),
+    ("te recomendamos", Noise::Links),
+    ("recomendado para ti", Noise::Links),
+    ("articoli correlati", Noise::Links),
+    ("notizie correlate", Noise::Links),
+    ("potrebbe interessarti", Noise::Links),
+    ("ti potrebbe interessare", Noise::Links),
+    ("potrebbe interessarti anche", Noise::Links),
+    ("leggi anche", Noise::Links),
+    ("più letti", Noise::Links),
+    ("articoli più letti", Noise::Links),
+    ("altre notizie", Noise::Links),
+    ("altri articoli", Noise::Links),
+    ("consigliati per te", Noise::Links),
+    ("artigos relacionados", Noise::Links),
+    ("notícias relacionadas", Noise::Links),
+    ("leia também", Noise::Links),
+    ("leia mais", Noise::Links),
+    ("você também pode gostar", Noise::Links),
+    ("você pode gostar", Noise::Links),
+    ("mais lidas", Noise::Links),
+    ("mais lidos", Noise::Links),
+    ("mais notícias", Noise::Links),
+    ("mais artigos", Noise::Links),
+    ("recomendado para você", Noise::Links),
+    ("gerelateerde artikelen", Noise::Links),
+    ("gerelateerd", Noise::Links),
+    ("lees ook", Noise::Links),
+    ("meer nieuws", Noise::Links),
+    ("meer artikelen", Noise::Links),
+    ("meest gelezen", Noise::Links),
+    ("populaire artikelen", Noise::Links),
+    ("aanbevolen voor jou", Noise::Links),
+    ("zobacz również", Noise::Links),
+    ("zobacz też", Noise::Links),
+    ("czytaj także", Noise::Links),
+    ("czytaj też", Noise::Links),
+    ("powiązane artykuły", Noise::Links),
+    ("podobne artykuły", Noise::Links),
+    ("najczęściej czytane", Noise::Links),
+    ("polecane artykuły", Noise::Links),
+    ("kommentar schreiben", Noise::Comments),
+    ("kommentar hinterlassen", Noise::Comments),
+    ("schreibe einen kommentar", Noise::Comments),
+    ("schreiben sie einen kommentar", Noise::Comments),
+    ("laisser un commentaire", Noise::Comments),
+    ("laissez un commentaire", Noise::Comments),
+    ("deja un comentario", Noise::Comments),
+    ("deja tu comentario", Noise::Comments),
+    ("lascia un commento", Noise::Comments),
+    ("deixe um comentário", Noise::Comments),
+    ("deixe seu comentário", Noise::Comments),
+    ("laat een reactie achter", Noise::Comments),
+    ("dodaj komentarz", Noise::Comments),
+    ("diesen artikel teilen", Noise::Share),
+    ("artikel teilen", Noise::Share),
+    ("beitrag teilen", Noise::Share),
+    ("partager cet article", Noise::Share),
+    ("partagez cet article", Noise::Share),
+    ("compartir este artículo", Noise::Share),
+    ("comparte este artículo", Noise::Share),
+    ("condividi questo articolo", Noise::Share),
+    ("compartilhe este artigo", Noise::Share),
+    ("partilhe este artigo", Noise::Share),
+    ("deel dit artikel", Noise::Share),
+    ("udostępnij artykuł", Noise::Share),
 ];
 
 const NOISE_WHOLE: &[(&str, Noise)] = &[
@@ -1728,6 +1864,26 @@ const NOISE_WHOLE: &[(&str, Noise)] = &[
     ("latest posts", Noise::Links),
     ("latest articles", Noise::Links),
     ("latest stories", Noise::Links),
+    ("kommentare", Noise::Comments),
+    ("commentaires", Noise::Comments),
+    ("comentarios", Noise::Comments),
+    ("commenti", Noise::Comments),
+    ("comentários", Noise::Comments),
+    ("reacties", Noise::Comments),
+    ("komentarze", Noise::Comments),
+    ("neueste artikel", Noise::Links),
+    ("neueste beiträge", Noise::Links),
+    ("neueste nachrichten", Noise::Links),
+    ("aktuelle nachrichten", Noise::Links),
+    ("derniers articles", Noise::Links),
+    ("dernières actualités", Noise::Links),
+    ("últimas noticias", Noise::Links),
+    ("Últimas noticias", Noise::Links),
+    ("ultime notizie", Noise::Links),
+    ("últimas notícias", Noise::Links),
+    ("Últimas notícias", Noise::Links),
+    ("laatste nieuws", Noise::Links),
+    ("najnowsze", Noise::Links),
 ];
 
 #[cfg(test)]
@@ -2990,6 +3146,29 @@ mod tests {
         // From the heading on: 816 characters, so a quarter is 204.
         assert_eq!(cut(210), (Some(0), 1, vec![(0, 17)]));
         assert_eq!(cut(200).0, Some(2));
+    }
+
+    /// Section labels are read in the languages the corpora hold, and a
+    /// heading that only begins with the same word is no label.
+    #[test]
+    fn noise_headings_are_told_in_several_languages() {
+        let noise = |h: &str| noise_heading(h);
+        assert_eq!(
+            noise("<h3>Das könnte Sie auch interessieren</h3>"),
+            Some(Noise::Links)
+        );
+        assert_eq!(noise("<h2>Lea también</h2>"), Some(Noise::Links));
+        assert_eq!(noise("<h2>À lire aussi</h2>"), Some(Noise::Links));
+        assert_eq!(noise("<h2>Leggi anche</h2>"), Some(Noise::Links));
+        assert_eq!(noise("<h2>12 Kommentare</h2>"), Some(Noise::Comments));
+        assert_eq!(noise("<h2>Kommentare</h2>"), Some(Noise::Comments));
+        assert_eq!(noise("<h2>Diesen Artikel teilen</h2>"), Some(Noise::Share));
+        assert_eq!(noise("<h2>Weitere Schritte der Regierung</h2>"), None);
+        assert_eq!(noise("<h2>Lesen und Schreiben im Alter</h2>"), None);
+        assert_eq!(
+            noise("<h2>Kommentare der Leser zur Wahl sind kein Thema</h2>"),
+            None
+        );
     }
 
     /// The first of `b`'s ancestors (itself included) that is one of
