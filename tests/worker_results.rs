@@ -70,6 +70,21 @@ async fn exists(conn: &Connection, queue: &str) -> bool {
         .is_ok()
 }
 
+/// Waits (30 s at most) until the worker has declared `queue`: it does so
+/// once connected, and `linesift results` on a queue not yet declared
+/// says there is none.
+async fn declared(queue: &str) {
+    let (conn, _ch) = connect().await;
+    for _ in 0..300 {
+        if exists(&conn, queue).await {
+            let _ = conn.close(200, "done".into()).await;
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the worker did not declare {queue} within 30 s");
+}
+
 /// A `linesift worker` process, its stderr in a file.
 struct Worker {
     child: Child,
@@ -162,6 +177,7 @@ async fn a_worker_started_with_default_flags_publishes_a_document_that_results_p
     let prefix = unique("default");
     let names = Names::with_prefix(&prefix);
     let worker = Worker::start(&prefix, &[]);
+    declared(&names.documents).await;
     enqueue(&prefix, &[server.url("/story")]).await;
 
     let (code, stdout, stderr) =
@@ -208,6 +224,7 @@ async fn a_failed_task_reaches_the_failures_queue_and_results_prints_it() {
         names.failures.as_str(),
     ];
     let worker = Worker::start(&prefix, &flags);
+    declared(&names.failures).await;
     enqueue(&prefix, &[server.url("/gone")]).await;
 
     let (code, stdout, stderr) =
@@ -341,6 +358,7 @@ async fn a_results_queue_that_exists_with_other_arguments_is_bound_as_it_is() {
     .expect("a classic documents queue");
     let _ = conn.close(200, "declared".into()).await;
     let worker = Worker::start(&prefix, &[]);
+    declared(&names.documents).await;
     enqueue(&prefix, &[server.url("/story")]).await;
 
     let (code, stdout, stderr) =
