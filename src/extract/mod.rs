@@ -1675,4 +1675,20 @@ mod tests {
         assert!(!doc.text.contains("auch interessieren"), "{}", doc.text);
         assert!(!doc.text.contains("Neue Brücke"), "{}", doc.text);
     }
+
+    #[test]
+    fn escaped_ad_markup_in_noscript_is_no_text() {
+        let escaped = "&lt;img src=&quot;https://ads.example.com/pixel?id=12345&amp;c=top&quot; \
+                       width=&quot;1&quot; height=&quot;1&quot;&gt;&lt;a href=&quot;https://ads.\
+                       example.com/click?id=12345&quot;&gt;&lt;img src=&quot;https://ads.example.\
+                       com/banner.jpg&quot;&gt;&lt;/a&gt;";
+        let noscript = format!("<div><noscript>{escaped}</noscript></div>");
+        let page = story_with("")
+            .replace("<article>", &format!("{noscript}\n<article>"))
+            .replace("</article>", &format!("</article>\n{noscript}"));
+        let doc = extract(&page, HeadlineMethod::Auto);
+        assert!(doc.text.contains("forty metres"), "{}", doc.text);
+        assert!(!doc.text.contains("ads.example.com"), "{}", doc.text);
+        assert!(!doc.text.contains("<img"), "{}", doc.text);
+    }
 }

@@ -35,9 +35,11 @@ pub enum Tag {
     /// Block-level tags that start a new line but are not worth tracking as
     /// containers (p, hr, dt, ...).
     Block,
-    /// `nav`, `footer`, `aside`, `figcaption`: boilerplate by element
-    /// name. A caption or photo credit describes a picture; it is no part
-    /// of the article's prose.
+    /// `nav`, `footer`, `aside`, `figcaption`, `noscript`: boilerplate by
+    /// element name. A caption or photo credit describes a picture; what a
+    /// page shows only with scripts off is a notice, a tracking pixel or an
+    /// ad's fallback (often escaped markup that reads as text), never the
+    /// article.
     Landmark,
     /// `header`: page chrome at the top level, but inside an article it holds
     /// the headline, so it only counts as boilerplate outside content.
@@ -124,7 +126,7 @@ impl Tag {
         match name {
             b"blockquote" | b"fieldset" | b"frameset" => Tag::Container,
             b"colgroup" => Tag::Block,
-            b"figcaption" => Tag::Landmark,
+            b"figcaption" | b"noscript" => Tag::Landmark,
             b"noframes" | b"plaintext" => Tag::RawText,
             b"template" => Tag::Opaque,
             b"textarea" => Tag::Textarea,
@@ -307,7 +309,6 @@ const NAMES: &[(&[u8], Tag)] = &[
     (b"small", Tag::Other),
     (b"time", Tag::Other),
     (b"picture", Tag::Other),
-    (b"noscript", Tag::Other),
     (b"font", Tag::Other),
     (b"sup", Tag::Other),
     (b"code", Tag::Other),
@@ -456,7 +457,7 @@ mod tests {
             b"p" | b"hr" | b"dt" | b"legend" | b"summary" | b"option" | b"head" | b"colgroup" => {
                 Tag::Block
             }
-            b"nav" | b"footer" | b"aside" | b"figcaption" => Tag::Landmark,
+            b"nav" | b"footer" | b"aside" | b"figcaption" | b"noscript" => Tag::Landmark,
             b"header" => Tag::Header,
             b"script" | b"style" | b"iframe" | b"noembed" | b"noframes" | b"xmp" | b"plaintext" => {
                 Tag::RawText
