@@ -2,21 +2,21 @@
 //! or an "e" and a combining accent; the text gives it as one. Does not
 //! fold compatibility characters (NFKC), which would change what a page says.
 //!
-//! Almost every text is NFC already, so the cost is the check: bytes
-//! first (no byte from 0xCC up means every character is below U+0300, and
-//! all of those are NFC and start a cluster), then `is_nfc_quick` from the
-//! first character that may matter. The text is rewritten only when that
-//! does not say yes.
+//! Almost every text is NFC already, so the cost is the check. Every
+//! character below U+0300 is NFC and of combining class 0, so only the
+//! stretches of characters from U+0300 up need `is_nfc_quick`, each on its
+//! own (the character before a stretch is a starter); they are found
+//! sixteen bytes at a time by their lead bytes (0xCC and up). The text is
+//! rewritten only when a stretch is not plainly NFC and normalising
+//! changes it.
 
 use super::super::blocks::Block;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
-/// The first byte that starts a character from U+0300 up: a lead byte of
-/// 0xCC or more (continuation bytes are 0x80 to 0xBF). Sixteen bytes at
-/// a time: most texts hold none, and this then reads all of them.
-fn first_past_latin(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut at = 0;
+/// The first byte at or after `from` that starts a character from U+0300
+/// up: a lead byte of 0xCC or more (continuation bytes are 0x80 to 0xBF).
+fn first_past_latin(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
     while at < bytes.len() {
         let block = Block::at(bytes, at);
         let high = !block.at_most(0xcb) & block.present;
@@ -28,27 +28,37 @@ fn first_past_latin(text: &str) -> Option<usize> {
     None
 }
 
+/// Whether `text` is plainly NFC: every stretch of characters from U+0300
+/// up passes `is_nfc_quick` (a combining mark that may compose with the
+/// letter before it is a "maybe", and fails).
+fn plainly_nfc(text: &str) -> bool {
+    let mut at = 0;
+    while let Some(start) = first_past_latin(text.as_bytes(), at) {
+        let rest = text.get(start..).unwrap_or("");
+        let len = rest
+            .char_indices()
+            .find(|&(_, c)| c < '\u{300}')
+            .map_or(rest.len(), |(end, _)| end);
+        let stretch = rest.get(..len).unwrap_or("");
+        if is_nfc_quick(stretch.chars()) != IsNormalized::Yes {
+            return false;
+        }
+        at = start + len.max(1);
+    }
+    true
+}
+
 /// Puts `text` in NFC, rewriting it only when it is not in NFC already.
 /// Returns whether it changed.
 pub fn to_nfc(text: &mut String) -> bool {
-    let Some(first) = first_past_latin(text) else {
-        return false;
-    };
-    // The characters before `first` are below U+0300: NFC, and each of
-    // combining class 0. From the last of them on (a mark at `first`
-    // may compose with it), checking is checking all.
-    let before = text.get(..first).unwrap_or("");
-    let from = before.char_indices().next_back().map_or(first, |(i, _)| i);
-    let rest = text.get(from..).unwrap_or("");
-    if is_nfc_quick(rest.chars()) == IsNormalized::Yes {
+    if plainly_nfc(text) {
         return false;
     }
-    let normal: String = rest.nfc().collect();
-    if normal == rest {
+    let normal: String = text.nfc().collect();
+    if normal == *text {
         return false;
     }
-    text.truncate(from);
-    text.push_str(&normal);
+    *text = normal;
     true
 }
 
@@ -84,7 +94,7 @@ mod tests {
             for tail in ["", "\u{301}", "é\u{300}", "東", "ß"] {
                 let text = format!("{}é{tail}x", "a".repeat(pad));
                 let naive = text.bytes().position(|b| b >= 0xcc);
-                assert_eq!(first_past_latin(&text), naive, "{text:?}");
+                assert_eq!(first_past_latin(text.as_bytes(), 0), naive, "{text:?}");
             }
         }
     }
