@@ -7,10 +7,16 @@
 //! statistical detection (chardetng) over the sniffed prefix.
 //!
 //! One deliberate deviation from browsers: a declared single-byte legacy
-//! encoding (ISO-8859-1, windows-1252, ...) loses to UTF-8 when the sniffed
+//! encoding (ISO-8859-1, windows-1252, ...) or legacy CJK one (Shift_JIS,
+//! EUC-JP, GBK, gb18030, Big5, EUC-KR) loses to UTF-8 when the sniffed
 //! prefix is valid UTF-8 containing multi-byte sequences. Crawls are full of
-//! pages that say Latin-1 and are UTF-8; the reverse (valid multi-byte UTF-8
-//! that is really Latin-1) practically never happens.
+//! pages that say Latin-1 or Shift_JIS and are UTF-8 (a template's header
+//! kept after the site moved to UTF-8); the reverse practically never
+//! happens: legacy bytes that form only valid UTF-8 sequences over 16 KiB
+//! are vanishingly rare, as CJK text puts a lead byte after a lead byte
+//! within a few characters. Browsers obey the declaration because a page
+//! must render as its author tested it; an extractor wants the text, and
+//! the bytes say which decoding gives it.
 //!
 //! The decision is made once, on the first [`SNIFF_BYTES`] bytes (or all of
 //! a shorter page), so it does not depend on how the input was chunked.
@@ -65,7 +71,7 @@ pub fn choose(prefix: &[u8], declared: Option<&str>, fallback: Option<&str>) -> 
         .or_else(|| label(fallback).map(|e| (e, EncodingSource::Fallback)));
     if let Some((encoding, source)) = labelled {
         let encoding = ascii_superset(encoding);
-        if is_single_byte_legacy(encoding) && looks_utf8(prefix) {
+        if is_legacy(encoding) && looks_utf8(prefix) {
             return Choice {
                 encoding: UTF_8,
                 source: EncodingSource::Utf8Override,
@@ -104,8 +110,20 @@ fn ascii_superset(encoding: &'static Encoding) -> &'static Encoding {
     }
 }
 
-fn is_single_byte_legacy(encoding: &'static Encoding) -> bool {
-    encoding != UTF_8 && encoding.is_single_byte()
+/// A legacy encoding that valid multi-byte UTF-8 overrides: a single-byte
+/// one, or a multi-byte CJK one (whose bytes above 0x7F pair up in ways
+/// UTF-8's seldom do for long).
+fn is_legacy(encoding: &'static Encoding) -> bool {
+    (encoding != UTF_8 && encoding.is_single_byte())
+        || [
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::EUC_JP,
+            encoding_rs::GBK,
+            encoding_rs::GB18030,
+            encoding_rs::BIG5,
+            encoding_rs::EUC_KR,
+        ]
+        .contains(&encoding)
 }
 
 /// Valid UTF-8 (allowing a sequence cut at the end of the prefix) with at
@@ -413,6 +431,49 @@ mod tests {
             (c.encoding, c.source),
             (UTF_8, EncodingSource::Utf8Override)
         );
+    }
+
+    /// UTF-8 Japanese, Chinese or Korean under a legacy CJK declaration
+    /// (a header or a `<meta>`) is read as UTF-8; real legacy bytes under
+    /// the same declarations keep their encoding.
+    #[test]
+    fn a_legacy_cjk_label_on_utf8_bytes_is_overridden() {
+        let text = "<p>東京の天気は晴れです。北京天气晴朗。서울 날씨는 맑습니다.</p>";
+        for label in [
+            "shift_jis",
+            "euc-jp",
+            "gb2312",
+            "gbk",
+            "gb18030",
+            "big5",
+            "euc-kr",
+        ] {
+            let page = format!("<meta charset=\"{label}\">{text}");
+            let c = choose(page.as_bytes(), None, None);
+            assert_eq!(
+                (c.encoding, c.source),
+                (UTF_8, EncodingSource::Utf8Override),
+                "{label}"
+            );
+            let c = choose(text.as_bytes(), Some(label), None);
+            assert_eq!(
+                (c.encoding, c.source),
+                (UTF_8, EncodingSource::Utf8Override),
+                "{label}"
+            );
+        }
+        for (encoding, legacy) in [
+            (encoding_rs::SHIFT_JIS, "<p>東京の天気は晴れです。</p>"),
+            (encoding_rs::EUC_JP, "<p>東京の天気は晴れです。</p>"),
+            (encoding_rs::GBK, "<p>北京天气晴朗。</p>"),
+            (encoding_rs::BIG5, "<p>台北天氣晴朗。</p>"),
+            (encoding_rs::EUC_KR, "<p>서울 날씨는 맑습니다.</p>"),
+        ] {
+            let (bytes, _, unmappable) = encoding.encode(legacy);
+            assert!(!unmappable, "{}", encoding.name());
+            let c = choose(&bytes, Some(encoding.name()), None);
+            assert_eq!((c.encoding, c.source), (encoding, EncodingSource::Declared));
+        }
     }
 
     #[test]

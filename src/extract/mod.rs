@@ -374,13 +374,15 @@ impl Extractor {
         if o.algorithm == Algorithm::Linesift && !o.keep_repeats {
             text::repeats::drop_repeated_paragraphs(&mut text);
         }
+        text::nfc::to_nfc(&mut text);
         let text_truncated = text.len() > o.max_text;
         if text_truncated {
             text.truncate(floor_boundary(&text, o.max_text));
             text.shrink_to_fit();
         }
         let t25 = Instant::now();
-        let title = headline::clean(&scan.info.title);
+        let mut title = headline::clean(&scan.info.title);
+        text::nfc::to_nfc(&mut title);
         let language = self.language.language(&text, &scan.info.lang);
         let t3 = Instant::now();
         // One pass over the lines, cold again by now, for both sums.
@@ -393,7 +395,11 @@ impl Extractor {
             url: hints.url.clone(),
             headline: found
                 .as_ref()
-                .map(|h| h.text.clone())
+                .map(|h| {
+                    let mut text = h.text.clone();
+                    text::nfc::to_nfc(&mut text);
+                    text
+                })
                 .filter(|h| !h.is_empty()),
             headline_line: found.and_then(|h| h.line),
             title: Some(title).filter(|t| !t.is_empty()),
@@ -653,11 +659,11 @@ fn headline_at_content_start(
     }
     // The label's tests first: most blocks found are longer, and the
     // title is then not cleaned and lowercased for nothing.
-    let label = headline::first_line(text).to_lowercase();
+    let label = headline::compare_form(headline::first_line(text));
     if label.is_empty() || label.split_whitespace().count() > 3 {
         return None;
     }
-    let title = headline::clean(input.title).to_lowercase();
+    let title = headline::compare_form(&headline::clean(input.title));
     if label.len() >= title.len() || !title.ends_with(&label) {
         return None;
     }
@@ -1098,6 +1104,73 @@ mod tests {
         .extract(html.as_bytes(), &Hints::default())
         .expect("extracts");
         assert_eq!(count(&keep, "light the old lamp"), 2, "{}", keep.text);
+    }
+
+    /// A recipe page repeating one step word for word keeps every step:
+    /// the repeat sits among other steps, near its first time.
+    #[test]
+    fn a_step_a_recipe_repeats_is_extracted_each_time() {
+        let stir = "Stir the sauce gently over a low heat until it coats the back of a spoon.";
+        let html = format!(
+            "<html><head><title>Harbor chowder</title></head><body>\n\
+             <nav><a href=\"/\">Home</a> <a href=\"/recipes\">Recipes</a></nav>\n\
+             <article><h1>Harbor chowder</h1>\n<ol>\n\
+             <li><p>Melt the butter in a wide pan and add the onions with a pinch of salt.</p></li>\n\
+             <li><p>{stir}</p></li>\n\
+             <li><p>Pour in the stock a ladle at a time, letting each one simmer away first.</p></li>\n\
+             <li><p>{stir}</p></li>\n\
+             <li><p>Add the fish and the clams, cover, and cook for six minutes without stirring.</p></li>\n\
+             <li><p>Serve at once in warm bowls, with bread on the side and lemon to squeeze.</p></li>\n\
+             </ol></article>\n</body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(doc.text.matches(stir).count(), 2, "{}", doc.text);
+        assert!(doc.text.contains("Serve at once"), "{}", doc.text);
+    }
+
+    /// A page that says Shift_JIS but is UTF-8 reads as UTF-8, its ruby
+    /// annotations (readings set above the words) stay out of the text,
+    /// and a decomposed accent comes out composed (NFC).
+    #[test]
+    fn a_japanese_page_mislabelled_shift_jis_reads_as_its_text() {
+        let para = "<p>東京の<ruby>港<rp>(</rp><rt>みなと</rt><rp>)</rp></ruby>では、\
+                    灯台守が毎晩<ruby>灯<rt>あか</rt></ruby>りをともし、船の安全を守っています。\
+                    Cafe\u{301}の店主もその光を見ています。</p>\n";
+        let html = format!(
+            "<html><head><meta charset=\"shift_jis\"><title>港の灯台</title></head><body>\n\
+             <article><h1>港の灯台</h1>\n{para}</article></body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(doc.encoding, "UTF-8");
+        assert!(
+            doc.text.contains("東京の港では、灯台守が毎晩灯りをともし"),
+            "{}",
+            doc.text
+        );
+        assert!(
+            !doc.text.contains("みなと") && !doc.text.contains('('),
+            "{}",
+            doc.text
+        );
+        assert!(doc.text.contains("Café"), "{}", doc.text);
+        assert!(!doc.text.contains('\u{301}'), "{}", doc.text);
+    }
+
+    /// The headline keeps the page's apostrophe (’), though the title
+    /// it is matched against sets an ASCII one.
+    #[test]
+    fn the_headline_keeps_the_pages_typographic_apostrophe() {
+        let html = "<html><head><title>The keeper's last light | Harbor Times</title></head>\
+                    <body>\n<article><h1>The keeper\u{2019}s last light</h1>\n\
+                    <p>The keepers met on the pier at dawn and agreed, after a long and patient \
+                    debate, to light the old lamp again this winter, as their fathers did.</p>\n\
+                    <p>The council will pay for the oil, and the school will keep the logbook \
+                    that every keeper since 1870 has written in.</p>\n</article></body></html>";
+        let doc = extract(html, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.headline.as_deref(),
+            Some("The keeper\u{2019}s last light")
+        );
     }
 
     /// Customers' reviews below a product's description (a shop's review

@@ -912,9 +912,9 @@ fn headline_line(text: &str) -> &str {
 
 /// A headline as people write it down: its first line only (a heading
 /// block may carry a byline after a `<br>`), without a breadcrumb trail
-/// before it or a short suffix after a bar, typographic apostrophes and
-/// single quotes as ASCII (double quotes stay as set: “Calm”, most gold
-/// headlines keep them).
+/// before it or a short suffix after a bar. Its characters stay as the
+/// page sets them (“Calm”, the keeper’s): only comparisons fold them
+/// ([`compare_form`]).
 pub fn normalize(text: &str) -> String {
     let first = first_line(text);
     // Permalink markers documentation generators append to headings.
@@ -925,17 +925,23 @@ pub fn normalize(text: &str) -> String {
     let first = without_reply_prefix(first);
     let first = without_date_prefix(first);
     let first = without_source_domain(first);
-    if first.is_ascii() {
-        return first.to_string();
+    first.to_string()
+}
+
+/// `text` as two headlines or titles are compared: lowercased, and
+/// typographic apostrophes and single quotes as ASCII `'` (one page sets
+/// "keeper’s" where its title says "keeper's").
+pub fn compare_form(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
     }
-    first
-        .chars()
+    text.chars()
         .map(|c| match c {
             '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' => '\'',
-            '\u{2033}' => '"',
             c => c,
         })
-        .collect()
+        .collect::<String>()
+        .to_lowercase()
 }
 
 /// A headline without the breadcrumb trail before it ("Home > News >
@@ -1743,13 +1749,18 @@ mod tests {
         }
     }
 
+    /// The headline keeps the page's quotes and primes; comparing folds
+    /// the single ones (and case) only.
     #[test]
-    fn apostrophes_become_ascii_and_double_quotes_stay() {
-        assert_eq!(
-            normalize("The keeper\u{2019}s \u{2018}last\u{2019} \u{201C}light\u{201D} 16\u{2033}"),
-            "The keeper's 'last' \u{201C}light\u{201D} 16\""
-        );
+    fn a_headline_keeps_its_typographic_quotes_and_comparing_folds_them() {
+        let set = "The keeper\u{2019}s \u{2018}last\u{2019} \u{201C}light\u{201D} 16\u{2033}";
+        assert_eq!(normalize(set), set);
         assert_eq!(normalize("\u{201E}Licht\u{201C}"), "\u{201E}Licht\u{201C}");
+        assert_eq!(
+            compare_form(set),
+            "the keeper's 'last' \u{201C}light\u{201D} 16\u{2033}"
+        );
+        assert_eq!(compare_form("The Keeper's Log"), "the keeper's log");
     }
 
     #[test]

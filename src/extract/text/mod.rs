@@ -11,15 +11,18 @@
 //! Output: entities decoded, whitespace collapsed (kept inside `<pre>`),
 //! one paragraph per line; inline tags never split words, block tags and
 //! `<br>` always break. Script, style, svg, select, template, button and
-//! the like contribute nothing.
+//! the like contribute nothing, and neither do ruby annotations (`<rt>`,
+//! `<rp>`, `<rtc>`): 漢字<rt>かんじ</rt> reads 漢字, the base text alone.
 //!
 //! `direct` tokenizes the common markup itself and leaves the rest to
 //! html5gum (`events`): the same events, a fraction of the time.
-//! `repeats` drops the paragraphs a page's text says twice.
+//! `repeats` drops the paragraphs a page's text says twice; `nfc` puts
+//! the text in Unicode NFC.
 
 mod direct;
 pub(crate) use direct::{reference, text_after_markup};
 mod events;
+pub mod nfc;
 pub mod repeats;
 mod words;
 
@@ -125,6 +128,10 @@ struct Renderer<'a> {
     skip: u32,
     pre: u32,
     in_anchor: bool,
+    /// Inside a ruby annotation, whose text is left out. Not a `skip`:
+    /// its end tag is often left out (the next `<rt>` or `</ruby>` ends
+    /// it), so any of those ends it, and so does a block.
+    annotation: bool,
     skip_name: Vec<u8>,
 }
 
@@ -164,6 +171,7 @@ impl<'a> Renderer<'a> {
             skip: 0,
             pre: 0,
             in_anchor: false,
+            annotation: false,
             skip_name: Vec::new(),
         }
     }
@@ -182,6 +190,7 @@ impl<'a> Renderer<'a> {
         self.skip = 0;
         self.pre = 0;
         self.in_anchor = false;
+        self.annotation = false;
     }
 
     fn start_tag(&mut self, name: &[u8], tag: Tag) {
@@ -200,11 +209,20 @@ impl<'a> Renderer<'a> {
             Tag::Br => self.newline(),
             Tag::A => self.in_anchor = true,
             Tag::Pre => {
+                self.annotation = false;
                 self.paragraph();
                 self.pre += 1;
             }
-            t if t.is_block() => self.paragraph(),
+            t if t.is_block() => {
+                self.annotation = false;
+                self.paragraph();
+            }
             Tag::Void if name == b"img" => self.pending_space = true,
+            Tag::Other => match ruby_part(name) {
+                Some(RubyPart::Annotation) => self.annotation = true,
+                Some(RubyPart::Base | RubyPart::Ruby) => self.annotation = false,
+                None => {}
+            },
             _ => {}
         }
     }
@@ -223,7 +241,11 @@ impl<'a> Renderer<'a> {
                 self.paragraph();
             }
             Tag::Br => self.newline(),
-            t if t.is_block() => self.paragraph(),
+            t if t.is_block() => {
+                self.annotation = false;
+                self.paragraph();
+            }
+            Tag::Other if ruby_part(name).is_some() => self.annotation = false,
             // Table cells and list items end words even when inline-styled.
             _ => {}
         }
@@ -231,7 +253,7 @@ impl<'a> Renderer<'a> {
 
     /// A text run, and whether it is all ASCII when that is known.
     fn text(&mut self, value: &str, ascii: Option<bool>) {
-        if self.skip > 0 || (self.in_anchor && self.anchors == Anchors::Drop) {
+        if self.skip > 0 || self.annotation || (self.in_anchor && self.anchors == Anchors::Drop) {
             return;
         }
         if self.pre > 0 {
@@ -315,6 +337,26 @@ impl<'a> Renderer<'a> {
     }
 }
 
+/// The parts of a ruby the renderer tells apart: annotations (`rt`,
+/// `rp`, `rtc`) are left out; the base (`rb`) and the ruby itself end an
+/// annotation left open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RubyPart {
+    Annotation,
+    Base,
+    Ruby,
+}
+
+/// What a tag name (an inline one, lowercased) is to a ruby, if anything.
+fn ruby_part(name: &[u8]) -> Option<RubyPart> {
+    match name {
+        b"rt" | b"rp" | b"rtc" => Some(RubyPart::Annotation),
+        b"rb" => Some(RubyPart::Base),
+        b"ruby" => Some(RubyPart::Ruby),
+        _ => None,
+    }
+}
+
 /// Keeps only the non-ASCII characters (R2L's output), collapsing the rest
 /// to single spaces.
 pub fn non_ascii_only(text: &str) -> String {
@@ -389,6 +431,34 @@ mod tests {
                 text.is_empty() || text.split('\n').all(|l| !l.trim().is_empty()),
                 "{:?} -> {:?}", html, text
             );
+        }
+    }
+
+    /// Ruby text renders its base alone: the annotation (`<rt>`, with or
+    /// without its end tag, in an `<rtc>`) and the fallback parentheses
+    /// (`<rp>`) are left out, and text after the ruby is kept.
+    #[test]
+    fn ruby_annotations_are_left_out_of_the_text() {
+        let cases = [
+            ("<p>漢字<rt>かんじ</rt>を読む</p>", "漢字を読む"),
+            (
+                "<p><ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rp>(</rp><rt>じ</rt><rp>)</rp></ruby>です</p>",
+                "漢字です",
+            ),
+            ("<p><ruby>東<rt>とう<rt>きょう</ruby>へ</p>", "東へ"),
+            (
+                "<p><ruby><rb>明</rb><rb>日</rb><rtc><rt>あ</rt><rt>す</rt></rtc></ruby>晴れ</p>",
+                "明日晴れ",
+            ),
+            (
+                "<p><ruby>北<RT>ほく</RT></ruby> and on</p><div>next</div>",
+                "北 and on\nnext",
+            ),
+            // An annotation left open ends at the next block.
+            ("<p>a<rt>note</p><p>b</p>", "a\nb"),
+        ];
+        for (html, text) in cases {
+            assert_eq!(render_fragment(html), text, "{html:?}");
         }
     }
 

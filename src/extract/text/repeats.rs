@@ -1,58 +1,136 @@
-//! Paragraphs the selected text repeats, dropped after their first time.
+//! Paragraphs the selected text repeats, dropped where they are a second
+//! copy of the page's content.
 //!
 //! Some pages carry their article twice: A/B variants of a story block
 //! with all but one hidden by script, a print or mobile copy, the same
-//! text in a tab and in a teaser. The scanner sees no styles or scripts,
-//! so both copies count as text, both are chosen, and the extracted text
-//! says everything twice (precision halves). A long paragraph seen before
-//! in the same text is such a copy; short ones ("Reply", "Share", a date)
-//! repeat legitimately and are kept.
+//! card for the desktop and the phone layout. The scanner sees no styles
+//! or scripts, so both copies count as text, both are chosen, and the
+//! extracted text says everything twice (precision halves). Other pages
+//! repeat a paragraph on purpose: the same step in a recipe, the same
+//! feature under each plan, a chorus, a test page's identical paragraphs.
+//!
+//! A long paragraph seen before is taken for a copy when it repeats a
+//! stretch of the text: with the line before or after it (of any length)
+//! it repeats, in the same order, the lines around its earlier copy, the
+//! two stretches not overlapping (a story twice, a card twice); or when it
+//! is far from its earlier copy (a quarter of the text or more between
+//! them: a print copy of a one-paragraph story). A paragraph repeated
+//! among other lines near its earlier copy, or right after it, stays.
+//! Short ones ("Reply", "Share", a date) always stay.
 //!
 //! This only looks at the rendered text, one paragraph per line; which
 //! lines were chosen is `select`'s business.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::hash::BuildHasher;
+use std::ops::Range;
 
 /// Paragraphs shorter than this (bytes) are never dropped: short lines
 /// repeat in real articles (labels, bylines, list items).
 pub const MIN_REPEAT: usize = 60;
 
-/// Drops from `text` every paragraph (line) of at least [`MIN_REPEAT`]
-/// bytes that already appeared earlier in it, whitespace at its ends
-/// aside. Returns how many were dropped. The text is rewritten only when
-/// one is.
+/// A single repeated paragraph (no stretch around it repeats) goes when
+/// at least this share of the text lies between it and its earlier copy.
+const FAR_SHARE: usize = 4;
+
+/// Drops from `text` the later copies of long paragraphs (at least
+/// [`MIN_REPEAT`] bytes, whitespace at their ends aside) that repeat a
+/// stretch of it or lie far from their earlier copy (see the module doc).
+/// Returns how many were dropped. The text is rewritten only when one is.
 pub fn drop_repeated_paragraphs(text: &mut String) -> usize {
+    let repeats = long_repeats(text);
+    if repeats.is_empty() {
+        return 0;
+    }
+    // Only pages with a repeat pay for the lines' spans.
+    let lines = line_spans(text);
+    let line = |i: usize| text.get(lines[i].clone()).unwrap_or("").trim();
+    let mut dropped: Vec<Range<usize>> = Vec::new();
+    for (copy, earlier) in repeats {
+        if line(copy) != line(earlier) {
+            continue; // a hash collision
+        }
+        let gap = lines[copy].start - lines[earlier].end;
+        let far = gap * FAR_SHARE >= text.len();
+        if far || repeats_a_stretch(&line, lines.len(), earlier, copy) {
+            dropped.push(lines[copy].clone());
+        }
+    }
+    if dropped.is_empty() {
+        return 0;
+    }
+    cut(text, &dropped);
+    dropped.len()
+}
+
+/// Each long paragraph seen before, as (its line, the line of its nearest
+/// earlier copy), by the hash of its trimmed text.
+fn long_repeats(text: &str) -> Vec<(usize, usize)> {
     let hasher = foldhash::fast::FixedState::with_seed(0);
-    // Room for every paragraph that could be long enough, so the set
+    // Room for every paragraph that could be long enough, so the map
     // never grows by rehashing (most texts hold a few dozen).
     let room = text.len() / MIN_REPEAT;
-    let mut seen: HashSet<u64, _> = HashSet::with_capacity_and_hasher(
+    let mut last: HashMap<u64, usize, _> = HashMap::with_capacity_and_hasher(
         room.min(1 << 12),
         foldhash::fast::FixedState::with_seed(1),
     );
-    let mut repeated = Vec::new();
+    let mut repeats = Vec::new();
     // Line ends found with memchr: `split_inclusive`'s char searcher cost
     // twice as much on rendered text.
     let ends = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
     let mut at = 0;
-    for end in ends.chain(std::iter::once(text.len())) {
+    for (i, end) in ends.chain(std::iter::once(text.len())).enumerate() {
         let line = text.get(at..end).unwrap_or("");
         // A paragraph too short to count needs no trimming or hashing.
         if line.len() >= MIN_REPEAT {
             let key = line.trim();
-            if key.len() >= MIN_REPEAT && !seen.insert(hasher.hash_one(key)) {
-                repeated.push(at..end);
+            if key.len() >= MIN_REPEAT
+                && let Some(earlier) = last.insert(hasher.hash_one(key), i)
+            {
+                repeats.push((i, earlier));
             }
         }
         at = end;
     }
-    if repeated.is_empty() {
-        return 0;
+    repeats
+}
+
+/// The byte range of each line of `text`, its `\n` included.
+fn line_spans(text: &str) -> Vec<Range<usize>> {
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
+    let mut at = 0;
+    ends.chain(std::iter::once(text.len()))
+        .map(|end| {
+            let span = at..end;
+            at = end;
+            span
+        })
+        .collect()
+}
+
+/// Whether the line before or after `copy` is the one before or after
+/// `earlier` (its earlier copy), the two stretches of two lines not
+/// overlapping: `line(i)` is line `i` trimmed, of `n` lines.
+fn repeats_a_stretch<'t>(
+    line: &impl Fn(usize) -> &'t str,
+    n: usize,
+    earlier: usize,
+    copy: usize,
+) -> bool {
+    // Two lines each: `earlier` and `copy` at least two apart.
+    if copy - earlier < 2 {
+        return false;
     }
+    let before = earlier > 0 && line(copy - 1) == line(earlier - 1);
+    let after = copy + 1 < n && line(copy + 1) == line(earlier + 1);
+    before || after
+}
+
+/// `text` without the byte ranges `cut` (in order, not overlapping).
+fn cut(text: &mut String, cut: &[Range<usize>]) {
     let mut kept = String::with_capacity(text.len());
     let mut from = 0;
-    for r in &repeated {
+    for r in cut {
         kept.push_str(&text[from..r.start]);
         from = r.end;
     }
@@ -64,7 +142,6 @@ pub fn drop_repeated_paragraphs(text: &mut String) -> usize {
         }
     }
     *text = kept;
-    repeated.len()
 }
 
 #[cfg(test)]
@@ -73,15 +150,64 @@ mod tests {
 
     const PARA: &str = "Shares of the real-estate firm rose sharply on Tuesday after the report.";
 
+    /// A one-paragraph story carried twice: a quarter of the text or
+    /// more lies between the copies.
     #[test]
-    fn a_long_paragraph_seen_before_is_dropped() {
-        let mut text = format!(
-            "Headline\n{PARA}\nSecond paragraph of the story, long enough to count.\n{PARA}\nEnd"
-        );
+    fn a_long_paragraph_far_from_its_earlier_copy_is_dropped() {
+        let middle = "Second paragraph of the story, long enough to count.\n\
+                      Third paragraph of the story, which is long enough too.";
+        let mut text = format!("Headline\n{PARA}\n{middle}\n{PARA}\nEnd");
         assert_eq!(drop_repeated_paragraphs(&mut text), 1);
+        assert_eq!(text, format!("Headline\n{PARA}\n{middle}\nEnd"));
+    }
+
+    /// A recipe repeating a step, a pricing table repeating a feature
+    /// under each plan, a test page's identical paragraphs in a row: the
+    /// repeats sit near their earlier copy, among other lines or right
+    /// after it, and stay.
+    #[test]
+    fn identical_paragraphs_near_each_other_are_kept() {
+        let step = "Stir the sauce gently over a low heat until it coats the back of a spoon.";
+        let steps = [
+            "Melt the butter in a wide pan and add the chopped onions with a pinch of salt.",
+            step,
+            "Pour in the stock a ladle at a time, letting each one simmer away before the next.",
+            step,
+            "Season with pepper, grate over the cheese and let the pan rest for two minutes.",
+            "Serve at once in warm bowls, with bread on the side and the rest of the wine.",
+            "Leftovers keep for two days in the fridge and reheat well with a splash of water.",
+        ];
+        let plans = (1..=3)
+            .map(|i| format!("Plan {i}\n${i}0 a month\nUnlimited projects, priority support and daily backups included."))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let lorem =
+            "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.";
+        for original in [
+            steps.join("\n"),
+            plans,
+            format!("Test page\n{lorem}\n{lorem}\n{lorem}\nThe end"),
+        ] {
+            let mut text = original.clone();
+            assert_eq!(drop_repeated_paragraphs(&mut text), 0, "{original}");
+            assert_eq!(text, original);
+        }
+    }
+
+    /// A card set twice for two layouts: its heading and its paragraph
+    /// repeat together, so the paragraph is a copy though it is near.
+    #[test]
+    fn a_paragraph_repeated_with_the_line_before_it_is_dropped() {
+        let card = "Lift Off\nBranding a beer on a mission to benefit a museum and stand out.";
+        let other = "Well Distilled\nA revamped classic bourbon brand now found on top shelves in Kentucky.";
+        let mut text = format!("{card}\n{card}\n{other}\n{other}\nContact us");
+        assert_eq!(drop_repeated_paragraphs(&mut text), 2);
         assert_eq!(
             text,
-            format!("Headline\n{PARA}\nSecond paragraph of the story, long enough to count.\nEnd")
+            "Lift Off\nBranding a beer on a mission to benefit a museum and stand out.\n\
+             Lift Off\n\
+             Well Distilled\nA revamped classic bourbon brand now found on top shelves in Kentucky.\n\
+             Well Distilled\nContact us"
         );
     }
 
