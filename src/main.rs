@@ -49,7 +49,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// again: on `linesift warc` over the corpus WARC, ~42,000 minor faults.
 /// Fixed thresholds halve them (~0.1 s less system time of ~3.5 s CPU).
 /// Both must be set: setting one turns the adjustment off and leaves the
-/// other at its small default (measured: 270,000 faults). At most 64 MB of
+/// other at its small default, and the faults come back. At most 64 MB of
 /// freed heap stays mapped per arena; buffers above 32 MB are still mapped
 /// and unmapped on their own.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

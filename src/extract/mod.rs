@@ -355,7 +355,7 @@ impl Extractor {
             select::cut_at_noise_heading(&mut sel, &scan.lines, &scan.src);
             select::cut_trailing_teasers(&mut sel, &scan.lines, &scan.elements, &scan.src);
             select::drop_small_forms(&mut sel, &scan.lines, &scan.elements);
-            select::drop_marked_lines(&mut sel, &scan.lines);
+            select::drop_marked_lines(&mut sel, &scan.lines, &scan.src);
         }
         let t2 = Instant::now();
         let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {
@@ -1763,5 +1763,20 @@ mod tests {
         assert!(doc.text.contains("forty metres"), "{}", doc.text);
         assert!(!doc.text.contains("ads.example.com"), "{}", doc.text);
         assert!(!doc.text.contains("<img"), "{}", doc.text);
+    }
+
+    #[test]
+    fn a_promotion_of_another_story_set_in_the_text_is_left_out() {
+        let promo = "<p><strong>Lea también:</strong> <a href=\"/otra\">El puerto cierra \
+                     por el temporal de invierno</a></p>";
+        let doc = extract(&story_with(promo), HeadlineMethod::Auto);
+        assert!(doc.text.contains("forty metres"), "{}", doc.text);
+        assert!(doc.text.contains("whole building season"), "{}", doc.text);
+        assert!(!doc.text.contains("Lea también"), "{}", doc.text);
+        // A sentence with a colon and a link is the article's.
+        let own = "<p>The plan: <a href=\"/plan\">read the council's full plan</a> \
+                   before the vote on Tuesday, says the mayor.</p>";
+        let doc = extract(&story_with(own), HeadlineMethod::Auto);
+        assert!(doc.text.contains("The plan:"), "{}", doc.text);
     }
 }

@@ -1095,17 +1095,21 @@ pub fn drop_small_forms(sel: &mut Selection, lines: &[Line], elements: &[Element
 /// once boilerplate is counted as code, see `regions::counts`): a caption,
 /// a share bar or a "related" box between the article's paragraphs joins
 /// the regions around it by the gap, but its text is not the article's.
-/// Lines whose marks the selection forgave keep their text.
-pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line]) {
+/// Lines whose marks the selection forgave keep their text. So go
+/// promotions of other articles set in the text (see [`promotion`]).
+pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line], src: &str) {
+    let counts = &sel.counts;
     let marked = |i: u32| {
         let i = i as usize;
-        lines.get(i).is_some_and(|l| l.text > 0) && sel.counts.get(i).is_some_and(|c| c.0 == 0)
+        lines.get(i).is_some_and(|l| {
+            l.text > 0 && (counts.get(i).is_some_and(|c| c.0 == 0) || promotion(src, l))
+        })
     };
     // Most pages have no such line among their chosen ones.
     if !sel.regions.iter().any(|r| (r.first..=r.last).any(marked)) {
         return;
     }
-    let t1 = |i: u32| sel.counts.get(i as usize).map_or(0, |c| c.0.max(0) as u64);
+    let t1 = |i: u32| counts.get(i as usize).map_or(0, |c| c.0.max(0) as u64);
     let mut kept = Vec::with_capacity(sel.regions.len() + 4);
     for r in &sel.regions {
         let mut i = r.first;
@@ -1611,10 +1615,71 @@ impl Noise {
 /// noise heading: a long heading is a title, not a section label.
 const NOISE_HEADING_MAX: usize = 80;
 
+/// Whether a line is a promotion of another article set in the text: a
+/// label that opens a section of links ("Read more:", "Lea también:",
+/// "Lesen Sie auch:"; see [`noise_phrase`] and [`PROMOTION_LABELS`]), a
+/// colon, then one link that holds half the line's text or more. A label
+/// over a list of links is left to the rules for trailing links.
+fn promotion(src: &str, l: &Line) -> bool {
+    if l.anchors != 1 || l.anchor_text * 2 < l.text {
+        return false;
+    }
+    let source = src.get(l.start as usize..l.end as usize).unwrap_or("");
+    let Some((text, len)) = text_prefix(source, false) else {
+        return false;
+    };
+    let text = &text[..len];
+    let Some(colon) = text
+        .iter()
+        .take(PROMOTION_LABEL_MAX)
+        .position(|&b| b == b':')
+    else {
+        return false;
+    };
+    let label = text[..colon].trim_ascii();
+    noise_phrase(label) == Some(Noise::Links)
+        || PROMOTION_LABELS.iter().any(|w| label == w.as_bytes())
+}
+
+/// Longest label (bytes) before a promotion's colon.
+const PROMOTION_LABEL_MAX: usize = 40;
+
+/// Labels of a promotion besides the section labels of [`NOISE_STARTS`]:
+/// read more, see also, watch, in the languages the corpora hold.
+const PROMOTION_LABELS: &[&str] = &[
+    "read more",
+    "read also",
+    "also read",
+    "see also",
+    "siehe auch",
+    "mehr dazu",
+    "lesen sie mehr",
+    "voir aussi",
+    "lire la suite",
+    "mira",
+    "ver también",
+    "puedes ver",
+    "lea más",
+    "lee más",
+    "vedi anche",
+    "veja também",
+    "leia mais",
+    "lees meer",
+    "zobacz",
+];
+
 /// What a heading line's text (its markup skipped as the renderer skips
 /// it, whitespace collapsed, ASCII case ignored) opens, if it is a noise
 /// heading. Markup the renderer's rules cannot follow makes it none.
 fn noise_heading(source: &str) -> Option<Noise> {
+    let (text, len) = text_prefix(source, true)?;
+    noise_phrase(&text[..len])
+}
+
+/// A line's text as [`noise_heading`] reads it, at most
+/// [`NOISE_HEADING_MAX`] bytes: `None` when its markup cannot be followed,
+/// or when it is longer and `whole` text is wanted, else its start.
+fn text_prefix(source: &str, whole: bool) -> Option<([u8; NOISE_HEADING_MAX], usize)> {
     let bytes = source.as_bytes();
     let mut text = [0u8; NOISE_HEADING_MAX];
     let (mut len, mut space, mut at) = (0, false, 0);
@@ -1636,7 +1701,10 @@ fn noise_heading(source: &str) -> Option<Noise> {
         }
         let wanted = 1 + usize::from(space);
         if len + wanted > NOISE_HEADING_MAX {
-            return None;
+            if whole {
+                return None;
+            }
+            break;
         }
         if space {
             text[len] = b' ';
@@ -1646,7 +1714,7 @@ fn noise_heading(source: &str) -> Option<Noise> {
         text[len] = b.to_ascii_lowercase();
         len += 1;
     }
-    noise_phrase(&text[..len])
+    Some((text, len))
 }
 
 /// A heading's lowercase text as a noise heading: it starts with one of
