@@ -1064,16 +1064,7 @@ pub fn drop_small_forms(sel: &mut Selection, lines: &[Line], elements: &[Element
                 Some(&(a, _)) if a <= r.last => (a - 1, a),
                 _ => (r.last, r.last.saturating_add(1)),
             };
-            let first = (i..=stop).find(|&j| t1(j) > 0);
-            let last = (i..=stop).rev().find(|&j| t1(j) > 0);
-            if let (Some(first), Some(last)) = (first, last) {
-                let content = (first..=last).map(t1).sum();
-                kept.push(Region {
-                    first,
-                    last,
-                    content,
-                });
-            }
+            kept.extend(with_content(i..=stop, t1));
             if next <= i {
                 break;
             }
@@ -1121,21 +1112,27 @@ pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line], src: &str) {
             while i <= r.last && !marked(i) {
                 i += 1;
             }
-            let first = (start..i).find(|&j| t1(j) > 0);
-            let last = (start..i).rev().find(|&j| t1(j) > 0);
-            if let (Some(first), Some(last)) = (first, last) {
-                let content = (first..=last).map(t1).sum();
-                kept.push(Region {
-                    first,
-                    last,
-                    content,
-                });
+            if start < i {
+                kept.extend(with_content(start..=i - 1, t1));
             }
         }
     }
     sel.ranges = byte_ranges(lines, &kept);
     sel.lines = kept.iter().map(|r| r.last - r.first + 1).sum();
     sel.regions = kept;
+}
+
+/// The lines `span` as a region trimmed to its lines with content (`t1`
+/// above 0), with their content; `None` when none has any.
+fn with_content(span: std::ops::RangeInclusive<u32>, t1: impl Fn(u32) -> u64) -> Option<Region> {
+    let first = span.clone().find(|&j| t1(j) > 0)?;
+    let last = span.rev().find(|&j| t1(j) > 0)?;
+    let content = (first..=last).map(t1).sum();
+    Some(Region {
+        first,
+        last,
+        content,
+    })
 }
 
 /// The headline bounds the content area from above (thesis 000 §7.2.1):
