@@ -1096,25 +1096,29 @@ pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line], src: &str) {
             l.text > 0 && (counts.get(i).is_some_and(|c| c.0 == 0) || promotion(src, l))
         })
     };
-    // Most pages have no such line among their chosen ones.
-    if !sel.regions.iter().any(|r| (r.first..=r.last).any(marked)) {
+    // Each chosen line is weighed once; most pages have no such line.
+    let dropped: Vec<u32> = sel
+        .regions
+        .iter()
+        .flat_map(|r| r.first..=r.last)
+        .filter(|&i| marked(i))
+        .collect();
+    if dropped.is_empty() {
         return;
     }
     let t1 = |i: u32| counts.get(i as usize).map_or(0, |c| c.0.max(0) as u64);
-    let mut kept = Vec::with_capacity(sel.regions.len() + 4);
+    let mut kept = Vec::with_capacity(sel.regions.len() + dropped.len());
+    let mut next = dropped.iter().copied().peekable();
     for r in &sel.regions {
-        let mut i = r.first;
-        while i <= r.last {
-            while i <= r.last && marked(i) {
-                i += 1;
+        let mut start = r.first;
+        while let Some(d) = next.next_if(|&d| d <= r.last) {
+            if start < d {
+                kept.extend(with_content(start..=d - 1, t1));
             }
-            let start = i;
-            while i <= r.last && !marked(i) {
-                i += 1;
-            }
-            if start < i {
-                kept.extend(with_content(start..=i - 1, t1));
-            }
+            start = d + 1;
+        }
+        if start <= r.last {
+            kept.extend(with_content(start..=r.last, t1));
         }
     }
     sel.ranges = byte_ranges(lines, &kept);
