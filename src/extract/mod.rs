@@ -356,6 +356,8 @@ impl Extractor {
             select::cut_trailing_teasers(&mut sel, &scan.lines, &scan.elements, &scan.src);
             select::drop_small_forms(&mut sel, &scan.lines, &scan.elements);
             select::drop_marked_lines(&mut sel, &scan.lines, &scan.src);
+            select::end_with_the_body(&mut sel, &scan.lines, &scan.elements);
+            select::drop_trailing_headings(&mut sel, &scan.lines);
         }
         let t2 = Instant::now();
         let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {
@@ -1089,8 +1091,8 @@ mod tests {
                      logbook that every keeper since 1870 has written in.</p>\n<p>Reply</p>\n";
         let html = format!(
             "<html><head><title>Keepers vote</title></head><body>\n\
-             <div class=\"story variant-a\">\n{story}</div>\n\
-             <div class=\"story variant-b\">\n{story}</div>\n</body></html>"
+             <div class=\"copy variant-a\">\n{story}</div>\n\
+             <div class=\"copy variant-b\">\n{story}</div>\n</body></html>"
         );
         let count = |doc: &Document, needle: &str| doc.text.matches(needle).count();
         let doc = extract(&html, HeadlineMethod::Auto);

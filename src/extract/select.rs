@@ -14,6 +14,7 @@
 use super::options::{Algorithm, Options};
 use super::regions::{self, Policy, Region};
 use super::scan::{Element, Line, NO_ELEMENT};
+use super::signals::Signal;
 use super::tags::Tag;
 use super::text;
 
@@ -1103,9 +1104,16 @@ pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line], src: &str) {
         .flat_map(|r| r.first..=r.last)
         .filter(|&i| marked(i))
         .collect();
+    drop_lines(sel, lines, &dropped);
+}
+
+/// Leaves the chosen lines `dropped` (ascending) out, each region split
+/// around them and trimmed to its lines with content.
+fn drop_lines(sel: &mut Selection, lines: &[Line], dropped: &[u32]) {
     if dropped.is_empty() {
         return;
     }
+    let counts = &sel.counts;
     let t1 = |i: u32| counts.get(i as usize).map_or(0, |c| c.0.max(0) as u64);
     let mut kept = Vec::with_capacity(sel.regions.len() + dropped.len());
     let mut next = dropped.iter().copied().peekable();
@@ -1124,6 +1132,76 @@ pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line], src: &str) {
     sel.ranges = byte_ranges(lines, &kept);
     sel.lines = kept.iter().map(|r| r.last - r.first + 1).sum();
     sel.regions = kept;
+}
+
+/// The article ends with the element that names it. Of the elements
+/// around the seed whose class or id names the content (`entry-content`,
+/// `article-body`, `post-text`: [`Signal::Content`]), the innermost that
+/// holds half the chosen text or more bounds the selection: the chosen
+/// lines after it go (an author box, tags, share and newsletter prompts,
+/// teasers that growth joined by the gap). The lines before it stay: the
+/// headline, dek and byline sit there, which some readers count as the
+/// article and some do not. An element holding less (one section of a
+/// landing page, a wrapper of the lead paragraph) bounds nothing.
+pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Element]) {
+    let Some(seed) = sel.seed else {
+        return;
+    };
+    let chosen_text = |from: u32, to: u32| -> u64 {
+        sel.regions
+            .iter()
+            .flat_map(|r| r.first.max(from)..=r.last.min(to))
+            .map(|i| u64::from(lines[i as usize].text))
+            .sum()
+    };
+    let total = chosen_text(0, u32::MAX);
+    // Elements are kept in the order they open: of those around the
+    // seed, a later one is inside an earlier one.
+    let body = elements
+        .iter()
+        .rev()
+        .filter(|e| {
+            e.signal == Signal::Content && e.first_line <= seed.first && e.last_line >= seed.first
+        })
+        .find(|e| 2 * chosen_text(e.first_line, e.last_line) >= total);
+    let Some(end) = body.map(|e| e.last_line) else {
+        return;
+    };
+    if sel.regions.last().is_some_and(|r| r.last > end) {
+        let keep = sel.regions.partition_point(|r| r.first <= end);
+        end_before(sel, lines, keep, end + 1);
+    }
+}
+
+/// A heading that ends the chosen text heads nothing chosen: the section it
+/// opened (related links, a newsletter box, the comments) was left out, so
+/// the headings after the last chosen line of other text go. A selection of
+/// headings alone stays. A "heading" line of more than [`HEADING_TEXT`]
+/// characters holds the text after an unclosed or inline heading too.
+pub fn drop_trailing_headings(sel: &mut Selection, lines: &[Line]) {
+    end_after_last(sel, lines, |l| l.heading == 0 || l.text > HEADING_TEXT);
+}
+
+/// Content characters up to which a line that opens with a heading is
+/// taken as that heading alone.
+const HEADING_TEXT: u32 = 100;
+
+/// Ends the selection after its last chosen line with text that `keeps`;
+/// nothing changes when no chosen line does.
+fn end_after_last(sel: &mut Selection, lines: &[Line], keeps: impl Fn(&Line) -> bool) {
+    let last = sel
+        .regions
+        .iter()
+        .rev()
+        .flat_map(|r| (r.first..=r.last).rev())
+        .find(|&i| lines[i as usize].text > 0 && keeps(&lines[i as usize]));
+    let Some(last) = last else {
+        return;
+    };
+    if sel.regions.last().is_some_and(|r| r.last > last) {
+        let keep = sel.regions.partition_point(|r| r.first <= last);
+        end_before(sel, lines, keep, last + 1);
+    }
 }
 
 /// The lines `span` as a region trimmed to its lines with content (`t1`
@@ -2608,6 +2686,56 @@ mod tests {
             .extract(html.as_bytes(), &Hints::default())
             .expect("extracts")
             .text
+    }
+
+    /// A story in an element that names it as the body, then an author's
+    /// note and a line of tags in the same article: growth joins them by
+    /// the gap, and the body's end leaves them out. Where the body holds
+    /// less than half the chosen text (a guide's intro before its
+    /// sections), it bounds nothing.
+    #[test]
+    fn the_element_naming_the_body_ends_the_article() {
+        let story = (1..=6).map(harbour_paragraph).collect::<String>();
+        let text = text_of(&format!(
+            "<html><body><div class=\"page\"><article><h1>Harbour story</h1>\
+             <div class=\"entry-content\">{story}</div><div class=\"writer\"><p>Ann \
+             Example has written about harbours and boats for this paper since 2010.</p>\
+             </div><p>Filed under harbour, boats and the quay</p></article></div></body></html>"
+        ));
+        assert!(text.contains("Paragraph 6 of the story"), "{text}");
+        assert!(!text.contains("Ann Example"), "{text}");
+        assert!(!text.contains("Filed under"), "{text}");
+
+        let intro = (1..=2).map(harbour_paragraph).collect::<String>();
+        let sections = (3..=7).map(harbour_paragraph).collect::<String>();
+        let text = text_of(&format!(
+            "<html><body><div class=\"page\"><h1>Harbour guide</h1>\
+             <div class=\"intro-text\">{intro}</div><img src=\"quay.jpg\" alt=\"\">\
+             <div class=\"details\">{sections}</div></div></body></html>"
+        ));
+        assert!(text.contains("Paragraph 1 of the story"), "{text}");
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+    }
+
+    /// A heading left last in the chosen text heads nothing chosen (here
+    /// the newsletter box it labels is furniture), so it goes; a page whose
+    /// chosen text is headings alone keeps them.
+    #[test]
+    fn a_heading_that_ends_the_text_goes() {
+        let story = (1..=6).map(harbour_paragraph).collect::<String>();
+        let text = text_of(&format!(
+            "<html><body><div class=\"page\"><h1>Harbour story</h1>{story}\
+             <h2>Get the harbour news</h2><div class=\"newsletter\"><p>Every morning in \
+             your inbox, with the tides and the ferry times.</p></div></div></body></html>"
+        ));
+        assert!(text.contains("Paragraph 6 of the story"), "{text}");
+        assert!(!text.contains("Get the harbour news"), "{text}");
+
+        let text = text_of(
+            "<html><body><div class=\"page\"><h1>Harbour story</h1><h2>The boats</h2>\
+             </div></body></html>",
+        );
+        assert!(text.contains("The boats"), "{text}");
     }
 
     /// An article, then (below the label "Also in the news", no heading)
