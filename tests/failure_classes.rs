@@ -24,13 +24,10 @@ fixtures_support::fixture_tests! {
     #[ignore = "issue 53 class 2: the gallery's title, its bare `1 / 14` counter and its link to all pictures are kept"]
     a_gallery_and_its_counters_inside_the_body_are_left_out: "body-gallery-counter",
     link_only_read_more_boxes_inside_the_body_are_left_out: "body-read-more-box",
-    #[ignore = "issue 53 class 1: the site footer after the post is kept (the math source itself goes)"]
     the_tex_source_of_math_markup_is_left_out: "body-math-source",
 
     // 3. Neighbouring furniture joined in.
-    #[ignore = "issue 53 class 3: the about-this-site and newsletter boxes in the second column of <main> are kept"]
     a_sidebar_inside_the_main_landmark_is_left_out: "main-landmark-wraps-sidebar",
-    #[ignore = "issue 53 class 3: all four replies, each an <article>, are kept"]
     replies_marked_up_as_repeated_articles_are_left_out: "comments-as-repeated-articles",
     #[ignore = "issue 53 class 3: the three comments under `kommentare` (names, text, Antworten links) are kept"]
     a_comment_thread_named_in_german_is_left_out: "comments-named-in-german",
