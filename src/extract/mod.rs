@@ -358,6 +358,9 @@ impl Extractor {
             select::drop_marked_lines(&mut sel, &scan.lines, &scan.src);
             select::end_with_the_body(&mut sel, &scan.lines, &scan.elements);
             select::drop_trailing_headings(&mut sel, &scan.lines);
+            if let Some(line) = anchor {
+                select::start_at_the_headline(&mut sel, &scan.lines, line);
+            }
         }
         let t2 = Instant::now();
         let anchors = if o.algorithm == Algorithm::Danag || o.filter != LinkFilter::Drop {

@@ -1173,6 +1173,38 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
     }
 }
 
+/// The article starts at its headline. When the headline is a chosen
+/// top-level heading (`<h1>`), the chosen lines before it (a kicker, a
+/// ticker of other stories, breadcrumbs, a date above the title) go, while
+/// they hold a quarter of the chosen text or less: more than that before
+/// an `<h1>` is content the page heads some other way.
+pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
+    let chosen = sel
+        .regions
+        .iter()
+        .any(|r| r.first <= headline && headline <= r.last);
+    if !chosen || lines.get(headline as usize).is_none_or(|l| l.heading != 1) {
+        return;
+    }
+    let text = |i: u32| u64::from(lines[i as usize].text);
+    let before: Vec<u32> = sel
+        .regions
+        .iter()
+        .flat_map(|r| r.first..=r.last)
+        .take_while(|&i| i < headline)
+        .filter(|&i| text(i) > 0)
+        .collect();
+    let total: u64 = sel
+        .regions
+        .iter()
+        .flat_map(|r| r.first..=r.last)
+        .map(text)
+        .sum();
+    if 4 * before.iter().map(|&i| text(i)).sum::<u64>() <= total {
+        drop_lines(sel, lines, &before);
+    }
+}
+
 /// A heading that ends the chosen text heads nothing chosen: the section it
 /// opened (related links, a newsletter box, the comments) was left out, so
 /// the headings after the last chosen line of other text go. A selection of
@@ -2713,6 +2745,30 @@ mod tests {
              <div class=\"intro-text\">{intro}</div><img src=\"quay.jpg\" alt=\"\">\
              <div class=\"details\">{sections}</div></div></body></html>"
         ));
+        assert!(text.contains("Paragraph 1 of the story"), "{text}");
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+    }
+
+    /// Lines chosen before the page's `<h1>` headline (a ticker of other
+    /// stories) go while they are a small part of the text; where they
+    /// are most of it (a page whose `<h1>` heads only its last part), they
+    /// stay.
+    #[test]
+    fn the_article_starts_at_its_headline() {
+        let ticker = "<div class=\"ticker\"><p>09:12 The ring road stays closed until \
+                      Friday</p><p>08:40 Bus fares go up in the spring</p></div>";
+        let story = (1..=6).map(harbour_paragraph).collect::<String>();
+        let page = |before: &str, after: &str| {
+            format!(
+                "<html><head><title>Harbour story</title></head><body><div class=\"page\">\
+                 {before}<h1>Harbour story</h1>{after}</div></body></html>"
+            )
+        };
+        let text = text_of(&page(ticker, &story));
+        assert!(text.starts_with("Harbour story"), "{text}");
+        assert!(!text.contains("ring road"), "{text}");
+
+        let text = text_of(&page(&story, &harbour_paragraph(7)));
         assert!(text.contains("Paragraph 1 of the story"), "{text}");
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
     }
