@@ -23,6 +23,7 @@ use linesift::proto::{self, DocumentMessage, Encoding, Failure, Task, WarcFile, 
 use linesift::warc::ReaderOptions;
 use linesift::worker::http::Health;
 use linesift::worker::publish::count_header;
+use linesift::worker::tally::Totals;
 use linesift::worker::topology::{HEADER_ATTEMPTS, HEADER_DEFERRALS};
 use linesift::worker::{
     self, Metrics, Names, Processor, Shutdown, WorkerConfig, consume, topology,
@@ -972,7 +973,8 @@ async fn a_deferral_the_delay_queue_refuses_is_not_acked_as_one() {
             ("received", 2),
             ("acked", 2),
             ("deferred", 0),
-            ("retried", 0)
+            ("retried", 0),
+            ("abandoned", 0)
         ]
     );
     let delayed = topology::ready_count(&ch, &names.delay)
@@ -1008,7 +1010,8 @@ async fn a_drain_waits_for_a_deferral_in_flight_and_acks_it_once_confirmed() {
             ("received", 2),
             ("acked", 1),
             ("deferred", 1),
-            ("retried", 0)
+            ("retried", 0),
+            ("abandoned", 0)
         ]
     );
     let ch = &held.ch;
@@ -1049,7 +1052,8 @@ async fn a_deferral_unconfirmed_at_the_drain_deadline_leaves_its_task_queued() {
             ("received", 2),
             ("acked", 1),
             ("deferred", 0),
-            ("retried", 0)
+            ("retried", 0),
+            ("abandoned", 1)
         ]
     );
     let ch = &held.ch;
@@ -1163,13 +1167,17 @@ fn task_of(delivery: &lapin::message::Delivery) -> Task {
     proto::decode_task(&delivery.data, content_type.as_deref()).expect("a task")
 }
 
-/// The worker's task counters: received, acked, deferred, retried.
-fn counts(metrics: &Metrics) -> [(&'static str, u64); 4] {
+/// The worker's task counters: received, acked, deferred, retried,
+/// abandoned; they must add up (`tally::Totals::add_up`).
+fn counts(metrics: &Metrics) -> [(&'static str, u64); 5] {
+    let totals = Totals::of(metrics);
+    assert!(totals.add_up(), "the counters do not add up: {totals:?}");
     [
-        ("received", metrics.tasks_received.get()),
-        ("acked", metrics.tasks_acked.get()),
-        ("deferred", metrics.tasks_deferred.get()),
-        ("retried", metrics.tasks_retried.get()),
+        ("received", totals.received),
+        ("acked", totals.acked),
+        ("deferred", totals.deferred),
+        ("retried", totals.retried),
+        ("abandoned", totals.abandoned),
     ]
 }
 

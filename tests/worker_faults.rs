@@ -12,7 +12,7 @@
 mod amqp_support;
 mod fetch_support;
 
-use amqp_support::{AMQP, string_header, warc_of};
+use amqp_support::{AMQP, assert_counters_add_up, string_header, warc_of};
 use fetch_support::{Request, Server, Step, article, html, response};
 use futures_util::StreamExt;
 use lapin::options::{
@@ -132,6 +132,11 @@ impl Broker {
 
     /// A `linesift worker` process on this broker's queues.
     fn worker(&self, tag: &str, extra: &[&str]) -> Worker {
+        self.worker_draining(tag, "5", extra)
+    }
+
+    /// [`Broker::worker`] with its own drain deadline, in seconds.
+    fn worker_draining(&self, tag: &str, drain_deadline: &str, extra: &[&str]) -> Worker {
         let log = self.file(&format!("worker-{tag}.log"));
         let stderr = std::fs::OpenOptions::new()
             .create(true)
@@ -143,7 +148,12 @@ impl Broker {
             .args(["--allow-private", "--no-robots", "--http", "off"])
             .args(["--delivery-limit", &self.delivery_limit.to_string()])
             .args(["--host-interval", "0", "--retry-delay", "0.1"])
-            .args(["--reconnect-delay", "0.3", "--drain-deadline", "5"])
+            .args([
+                "--reconnect-delay",
+                "0.3",
+                "--drain-deadline",
+                drain_deadline,
+            ])
             .args(["--fetch-timeout", "10"])
             // The test's sink is bound to the results exchange already.
             .arg("--no-bind-results")
@@ -232,8 +242,9 @@ impl Worker {
         );
     }
 
-    /// SIGTERM and wait for the drain (the clean end of every test).
-    async fn stop(mut self) {
+    /// SIGTERM and wait for the drain (the clean end of every test); the
+    /// counters it logs as it stops must add up. Returns them.
+    async fn stop(mut self) -> std::collections::BTreeMap<String, i64> {
         if let Some(pid) = self.child.id() {
             let _ = std::process::Command::new("kill")
                 .args(["-TERM", &pid.to_string()])
@@ -248,6 +259,7 @@ impl Worker {
             "worker exit {status:?}: {}",
             log_tail(&self.log)
         );
+        assert_counters_add_up(&std::fs::read_to_string(&self.log).unwrap_or_default())
     }
 }
 
@@ -555,9 +567,11 @@ async fn survive(
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+    // Whatever the fault did to them, the workers still running account
+    // for every delivery they received (`stop` checks the equation).
     let [a, b] = workers;
-    a.stop().await;
-    b.stop().await;
+    let received = a.stop().await["received"] + b.stop().await["received"];
+    assert!(received >= n as i64 / 2, "{received} deliveries received");
     let (docs, failures, sessions) = collector.snapshot();
     let duplicates = check_documents(&docs, &load.expected);
     assert!(failures.is_empty(), "{failures:?}");
@@ -732,6 +746,43 @@ async fn transient_failures_are_retried_then_dead_lettered() {
         worker.stop().await;
         assert_eq!(broker.depth(&broker.names.tasks).await, 0);
         assert_eq!(server.hits("/down"), limit as usize, "no attempt after");
+        drop(collector);
+    })
+    .await;
+}
+
+/// A drain deadline that passes with tasks still running leaves them
+/// unsettled, counted as abandoned: the stopped worker's counters add up,
+/// and a second worker does those tasks, nothing lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tasks_cut_off_by_the_drain_deadline_are_counted_as_abandoned() {
+    bounded(Duration::from_secs(45), async {
+        let server = Server::start(article_server(Duration::from_secs(3))).await;
+        let broker = Broker::new("drain", 5).await;
+        let load = workload(&server, &broker.file("drain.warc"), 8, 0);
+        let collector = Collector::start(&broker.sink);
+        broker.enqueue("urls", &load.urls).await;
+        let flags = ["--concurrency", "4", "--prefetch", "4"];
+        let first = broker.worker_draining("first", "0.5", &flags);
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while server.requests().len() < 4 {
+            assert!(Instant::now() < deadline, "the worker took no task");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        let cut = first.stop().await;
+        assert!(cut["abandoned"] >= 4, "{cut:?}");
+        let second = broker.worker("second", &flags);
+        let n = load.expected.len();
+        collector
+            .wait(Duration::from_secs(25), "every document", |c| {
+                c.distinct.len() >= n
+            })
+            .await;
+        second.stop().await;
+        let (docs, failures, _) = collector.snapshot();
+        check_documents(&docs, &load.expected);
+        assert!(failures.is_empty(), "{failures:?}");
+        assert_eq!(broker.depth(&broker.names.tasks).await, 0);
         drop(collector);
     })
     .await;

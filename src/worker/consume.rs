@@ -64,9 +64,12 @@
 use super::config::WorkerConfig;
 use super::http::Health;
 use super::metrics::Metrics;
-use super::process::{Output, Processor, TaskError, gave_up, gives_up, task_failure};
+use super::process::{
+    Output, Processor, TaskError, gave_up, gives_up, panic_message, task_failure,
+};
 use super::publish::{self, Pending, PublishError, Publisher, count_header};
 use super::shutdown::Shutdown;
+use super::tally::{Tally, Verdict};
 use super::topology::{
     self, HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT,
     ROUTING_FAILURE,
@@ -80,7 +83,6 @@ use lapin::options::{
 };
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
-use prometheus::IntGauge;
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -305,7 +307,7 @@ async fn session(
         if matches!(error, SessionError::ConsumerEnded) {
             drain(config, &channel, &consumer.tag(), in_flight).await;
         } else {
-            in_flight.abort_all();
+            abandon(in_flight).await;
         }
         return Err(error);
     }
@@ -449,22 +451,29 @@ async fn drain(
         .is_err()
     {
         tracing::warn!("drain deadline passed; unfinished tasks go back to the queue");
-        in_flight.abort_all();
+        abandon(in_flight).await;
     }
 }
 
-/// Settles one delivery; the permit is held until then.
+/// Gives up the tasks in flight, unsettled (the broker hands them out
+/// again), and waits until each is gone, so that its tally has counted it
+/// abandoned before the session's end is reported.
+async fn abandon(mut in_flight: JoinSet<()>) {
+    in_flight.abort_all();
+    while in_flight.join_next().await.is_some() {}
+}
+
+/// Settles one delivery and counts how it ended (`tally`); the permit is
+/// held until then.
 async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemaphorePermit) {
-    let metrics = &context.metrics;
-    metrics.tasks_received.inc();
-    let _counted = InFlight::new(&metrics.tasks_in_flight);
+    let tally = Tally::received(&context.metrics);
     let started = Instant::now();
     let content_type = delivery
         .properties
         .content_type()
         .as_ref()
         .map(|c| c.as_str());
-    match proto::decode_task(&delivery.data, content_type) {
+    let verdict = match proto::decode_task(&delivery.data, content_type) {
         Ok(task) => {
             // A panic (in the fetcher's inline extraction, say) would drop
             // the delivery unsettled: it would hold a prefetch slot until
@@ -474,114 +483,65 @@ async fn handle(context: Arc<Context>, delivery: Delivery, _permit: OwnedSemapho
             let worked = AssertUnwindSafe(work(&context, &delivery, &task));
             match worked.catch_unwind().await {
                 // Put aside before any work: not a task's run to time.
-                Ok(Settled::Deferred) => return,
-                Ok(Settled::Done) => {}
+                Ok(Verdict::Deferred) => return tally.end(Verdict::Deferred),
+                Ok(verdict) => verdict,
                 Err(panic) if delivery.acker.usable() => {
                     let reason = panic_message(panic.as_ref());
-                    dead_letter(
-                        &context,
-                        &delivery,
-                        Some(&task),
-                        "process",
-                        "panic",
-                        &reason,
-                    )
-                    .await;
+                    let task = Some(&task);
+                    dead_letter(&context, &delivery, task, "process", "panic", &reason).await
                 }
-                Err(_) => {}
+                Err(_) => Verdict::Abandoned,
             }
         }
         Err(e) => {
+            let reason = e.to_string();
             dead_letter(
                 &context,
                 &delivery,
                 None,
                 "decode",
                 "invalid_message",
-                &e.to_string(),
+                &reason,
             )
             .await
         }
-    }
-    metrics.observe("task", started);
-}
-
-/// What a panic said, for the dead letter's reason.
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    let said = panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(no message)");
-    format!("panicked: {said}")
-}
-
-/// Counts a task in the in-flight gauge until dropped: also when the task
-/// is aborted mid-way (connection lost, drain deadline), which a `dec()` at
-/// the end of the task would miss.
-struct InFlight(IntGauge);
-
-impl InFlight {
-    fn new(gauge: &IntGauge) -> Self {
-        gauge.inc();
-        InFlight(gauge.clone())
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.dec();
-    }
-}
-
-/// How a delivery was settled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Settled {
-    /// Worked on: acked, requeued or dead-lettered.
-    Done,
-    /// Put aside in the delay queue, untried.
-    Deferred,
+    };
+    tally.end(verdict);
+    context.metrics.observe("task", started);
 }
 
 /// Runs a decoded task and settles its delivery. A task put aside for a
 /// busy host that the delay queue cannot take is run at once, waiting for
 /// its host: it was never tried, so a retry would charge it an attempt.
-async fn work(context: &Context, delivery: &Delivery, task: &Task) -> Settled {
+async fn work(context: &Context, delivery: &Delivery, task: &Task) -> Verdict {
     let headers = delivery.properties.headers().as_ref();
     if let Some(why) = past_delivery_limit(context, headers) {
-        dead_letter(
-            context,
-            delivery,
-            Some(task),
-            "worker",
-            "delivery_limit",
-            &why,
-        )
-        .await;
-        return Settled::Done;
+        let task = Some(task);
+        return dead_letter(context, delivery, task, "worker", "delivery_limit", &why).await;
     }
     let deferrals = count_header(headers, HEADER_DEFERRALS);
     let max_host_wait = host_wait_bound(&context.config, deferrals);
-    if run_and_settle(context, delivery, task, max_host_wait).await == Settled::Done {
-        return Settled::Done;
+    if let Some(verdict) = run_and_settle(context, delivery, task, max_host_wait).await {
+        return verdict;
     }
-    if defer(context, delivery, task, deferrals).await {
-        return Settled::Deferred;
+    if let Some(verdict) = defer(context, delivery, task, deferrals).await {
+        return verdict;
     }
     // With no bound the task cannot be put aside again.
-    run_and_settle(context, delivery, task, None).await;
-    Settled::Done
+    run_and_settle(context, delivery, task, None)
+        .await
+        .unwrap_or(Verdict::Abandoned)
 }
 
 /// Runs the task and settles its delivery, except when it comes back
 /// deferred (its host busy for longer than `max_host_wait`): that is left
-/// to the caller, with nothing published.
+/// to the caller (`None`), with nothing published.
 async fn run_and_settle(
     context: &Context,
     delivery: &Delivery,
     task: &Task,
     max_host_wait: Option<Duration>,
-) -> Settled {
+) -> Option<Verdict> {
     let (tx, rx) = mpsc::channel(32);
     let (result, published) = tokio::join!(
         context.processor.run_waiting(task, tx, max_host_wait),
@@ -593,7 +553,7 @@ async fn run_and_settle(
     if !matches!(result, Err(TaskError::Deferred { .. })) {
         context.metrics.observe("publish", started);
     }
-    match (result, confirmed) {
+    let verdict = match (result, confirmed) {
         (_, Err(e)) => {
             context.returned.note(&task.id, &e);
             let error = TaskError::Transient {
@@ -601,29 +561,24 @@ async fn run_and_settle(
                 kind: "publish".into(),
                 reason: e.to_string(),
             };
-            retry(context, delivery, task, &error).await;
+            retry(context, delivery, task, &error).await
         }
-        (Ok(()), Ok(documents)) => {
-            if ack(delivery).await {
-                context.metrics.documents_published.inc_by(documents);
-                context.metrics.tasks_acked.inc();
-            }
-        }
+        (Ok(()), Ok(documents)) => ack_as(delivery, Verdict::Acked { documents }).await,
         (Err(error @ TaskError::Transient { .. }), Ok(_)) => {
-            retry(context, delivery, task, &error).await;
+            retry(context, delivery, task, &error).await
         }
         (Err(error @ TaskError::Permanent { .. }), Ok(_))
             if error.is_outcome() && !context.config.dead_letter_outcomes =>
         {
-            record_outcome(context, delivery, task, &error).await;
+            record_outcome(context, delivery, task, &error).await
         }
         (Err(error @ TaskError::Permanent { .. }), Ok(_)) => {
             let (stage, kind, reason) = error.parts();
-            dead_letter(context, delivery, Some(task), stage, kind, reason).await;
+            dead_letter(context, delivery, Some(task), stage, kind, reason).await
         }
-        (Err(TaskError::Deferred { .. }), Ok(_)) => return Settled::Deferred,
-    }
-    Settled::Done
+        (Err(TaskError::Deferred { .. }), Ok(_)) => return None,
+    };
+    Some(verdict)
 }
 
 /// Why a task that came back through the delay queue must not run again:
@@ -658,12 +613,15 @@ fn host_wait_bound(config: &WorkerConfig, deferrals: u64) -> Option<Duration> {
 /// Puts a task for a busy host aside: republishes it to the delay queue
 /// (through the default exchange) with its deferral count raised and its
 /// failed attempts carried (`publish::deferred`), and acks once the broker
-/// confirms. False when the delay queue did not take it (deferring off,
+/// confirms. `None` when the delay queue did not take it (deferring off,
 /// the queue deleted, the channel lost): the delivery is still unsettled.
-async fn defer(context: &Context, delivery: &Delivery, task: &Task, deferrals: u64) -> bool {
-    let Some(delays) = &context.delays else {
-        return false;
-    };
+async fn defer(
+    context: &Context,
+    delivery: &Delivery,
+    task: &Task,
+    deferrals: u64,
+) -> Option<Verdict> {
+    let delays = context.delays.as_ref()?;
     let headers = publish::deferred(delivery.properties.headers().as_ref(), deferrals);
     let properties = delivery.properties.clone().with_headers(headers);
     let delay = context.config.names.delay.as_str();
@@ -684,12 +642,9 @@ async fn defer(context: &Context, delivery: &Delivery, task: &Task, deferrals: u
         if matches!(e, PublishError::Unroutable { .. }) {
             redeclare_delay(context, delays).await;
         }
-        return false;
+        return None;
     }
-    if ack(delivery).await {
-        context.metrics.tasks_deferred.inc();
-    }
-    true
+    Some(ack_as(delivery, Verdict::Deferred).await)
 }
 
 /// Declares the delay queue again after it refused a task as unroutable
@@ -774,7 +729,12 @@ async fn publish_outputs(
 /// documents could not be published, requeued and dead-lettered at the
 /// delivery limit. Not logged when it works: at crawl scale outcomes are
 /// a good share of all tasks, and the event and the metric carry them.
-async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
+async fn record_outcome(
+    context: &Context,
+    delivery: &Delivery,
+    task: &Task,
+    error: &TaskError,
+) -> Verdict {
     let (stage, kind, reason) = error.parts();
     // The event is the outcome's only record: it names the page.
     let failure = task_failure(Some(task), stage, kind, reason, false);
@@ -788,15 +748,7 @@ async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, err
             .await
     };
     match recorded.await {
-        Ok(()) => {
-            if ack(delivery).await {
-                context
-                    .metrics
-                    .task_outcomes
-                    .with_label_values(&[kind])
-                    .inc();
-            }
-        }
+        Ok(()) => ack_as(delivery, Verdict::Outcome(kind.to_string())).await,
         Err(e) => {
             context.returned.note(&task.id, &e);
             let unrecorded = TaskError::Transient {
@@ -804,21 +756,20 @@ async fn record_outcome(context: &Context, delivery: &Delivery, task: &Task, err
                 kind: "publish".into(),
                 reason: format!("outcome {stage}/{kind} not recorded ({e}): {reason}"),
             };
-            retry(context, delivery, task, &unrecorded).await;
+            retry(context, delivery, task, &unrecorded).await
         }
     }
 }
 
 /// Requeues after a pause, or dead-letters on the last allowed delivery.
-async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) {
+async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &TaskError) -> Verdict {
     let (stage, kind, reason) = error.parts();
     let headers = delivery.properties.headers().as_ref();
     // Deliveries before this one, in this queue and before any deferral.
     let attempt = delivery_count(headers) + count_header(headers, HEADER_ATTEMPTS) + 1;
     if gives_up(attempt, context.config.delivery_limit) {
         let why = gave_up(attempt, reason);
-        dead_letter(context, delivery, Some(task), stage, kind, &why).await;
-        return;
+        return dead_letter(context, delivery, Some(task), stage, kind, &why).await;
     }
     tracing::warn!(task_id = %task.id, attempt, error = %error, "task failed; requeued");
     // Hold the message a moment so a struggling server is not hit again at
@@ -827,13 +778,7 @@ async fn retry(context: &Context, delivery: &Delivery, task: &Task, error: &Task
         _ = tokio::time::sleep(context.config.retry_delay) => {}
         _ = context.shutdown.wait() => {}
     }
-    let requeue = BasicNackOptions {
-        requeue: true,
-        ..BasicNackOptions::default()
-    };
-    if settled(delivery.acker.nack(requeue).await, "nack") {
-        context.metrics.tasks_retried.inc();
-    }
+    requeue(delivery).await
 }
 
 /// Publishes the delivery to the dead-letter exchange with the reason,
@@ -851,7 +796,7 @@ async fn dead_letter(
     stage: &str,
     kind: &str,
     reason: &str,
-) {
+) -> Verdict {
     let task_id = task.map_or("", |t| t.id.as_str());
     tracing::warn!(task_id, stage, kind, reason, "dead-lettering task");
     let headers = publish::with_reason(delivery.properties.headers().as_ref(), kind, reason);
@@ -873,12 +818,7 @@ async fn dead_letter(
     if let Err(e) = dead.await {
         context.returned.note(task_id, &e);
         tracing::error!(task_id, error = %e, "could not dead-letter the task; requeueing");
-        let requeue = BasicNackOptions {
-            requeue: true,
-            ..BasicNackOptions::default()
-        };
-        settled(delivery.acker.nack(requeue).await, "nack");
-        return;
+        return requeue(delivery).await;
     }
     let failure = task_failure(task, stage, kind, reason, true);
     let event = async {
@@ -892,24 +832,35 @@ async fn dead_letter(
     if let Err(e) = event.await {
         tracing::warn!(task_id, error = %e, "failure event not published");
     }
-    if ack(delivery).await {
-        context
-            .metrics
-            .tasks_dead_lettered
-            .with_label_values(&[kind])
-            .inc();
+    ack_as(delivery, Verdict::DeadLettered(kind.to_string())).await
+}
+
+/// Acks: `verdict` once the ack is sent, abandoned when it cannot be.
+async fn ack_as(delivery: &Delivery, verdict: Verdict) -> Verdict {
+    match settled(delivery.acker.ack(BasicAckOptions::default()).await, "ack") {
+        true => verdict,
+        false => Verdict::Abandoned,
     }
 }
 
-async fn ack(delivery: &Delivery) -> bool {
-    settled(delivery.acker.ack(BasicAckOptions::default()).await, "ack")
+/// Puts the delivery back in the queue (nack with requeue): retried, or
+/// abandoned when the nack cannot be sent.
+async fn requeue(delivery: &Delivery) -> Verdict {
+    let requeue = BasicNackOptions {
+        requeue: true,
+        ..BasicNackOptions::default()
+    };
+    match settled(delivery.acker.nack(requeue).await, "nack") {
+        true => Verdict::Retried,
+        false => Verdict::Abandoned,
+    }
 }
 
 /// Whether an ack or nack settled the delivery. lapin answers `Ok(false)`
 /// when the channel was lost (the acker is poisoned) or the delivery was
 /// settled already: the broker redelivers it, and the results already
-/// published carry the same ids, so this is only logged (and not counted
-/// in the metrics).
+/// published carry the same ids, so this is only logged (and counted as
+/// abandoned).
 fn settled(result: Result<bool, lapin::Error>, what: &str) -> bool {
     match result {
         Ok(true) => true,
@@ -1006,22 +957,30 @@ mod tests {
         assert_eq!(panic_message(caught.as_ref()), "panicked: plain");
     }
 
+    /// A task aborted mid-way (connection lost, drain deadline) leaves
+    /// the in-flight gauge and is counted as abandoned: the counters add
+    /// up.
     #[tokio::test]
-    async fn an_aborted_task_leaves_the_in_flight_gauge() {
-        let gauge = IntGauge::new("t_in_flight", "test").unwrap();
+    async fn an_aborted_task_leaves_the_in_flight_gauge_and_counts_as_abandoned() {
+        let metrics = super::super::Metrics::new().expect("metrics");
         let mut tasks = JoinSet::new();
         for _ in 0..3 {
-            let g = gauge.clone();
+            let m = metrics.clone();
             tasks.spawn(async move {
-                let _counted = InFlight::new(&g);
+                let _tally = Tally::received(&m);
                 std::future::pending::<()>().await;
             });
         }
-        while gauge.get() < 3 {
+        while metrics.tasks_in_flight.get() < 3 {
             tokio::task::yield_now().await;
         }
         tasks.abort_all();
         while tasks.join_next().await.is_some() {}
-        assert_eq!(gauge.get(), 0);
+        let totals = super::super::tally::Totals::of(&metrics);
+        assert_eq!(
+            (totals.in_flight, totals.abandoned, totals.received),
+            (0, 3, 3)
+        );
+        assert!(totals.add_up(), "{totals:?}");
     }
 }

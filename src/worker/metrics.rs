@@ -15,6 +15,7 @@ pub struct Metrics {
     pub tasks_acked: IntCounter,
     pub tasks_retried: IntCounter,
     pub tasks_deferred: IntCounter,
+    pub tasks_abandoned: IntCounter,
     pub tasks_dead_lettered: IntCounterVec,
     pub task_outcomes: IntCounterVec,
     pub documents_published: IntCounter,
@@ -85,6 +86,12 @@ impl Metrics {
             tasks_deferred: counter(
                 "linesift_tasks_deferred_total",
                 "Tasks put aside in the delay queue while their host was busy",
+            )?,
+            // The broker's side of these: deliveries it gets back
+            // unsettled and hands out again (see `tally`).
+            tasks_abandoned: counter(
+                "linesift_tasks_abandoned_total",
+                "Task deliveries left unsettled (connection or channel lost, drain deadline passed), which the broker returns to the queue",
             )?,
             tasks_dead_lettered: labelled(
                 "linesift_tasks_dead_lettered_total",
@@ -180,6 +187,7 @@ mod tests {
         let text = m.render();
         for name in [
             "linesift_tasks_received_total",
+            "linesift_tasks_abandoned_total 0",
             "linesift_tasks_dead_lettered_total{reason=\"decode\"} 1",
             "linesift_task_outcomes_total{reason=\"http_status\"} 1",
             "linesift_fetch_status_total{code=\"200\"} 1",

@@ -21,6 +21,7 @@ pub mod process;
 pub mod publish;
 pub mod results;
 pub mod shutdown;
+pub mod tally;
 pub mod topology;
 
 pub use config::WorkerConfig;
@@ -74,11 +75,32 @@ pub async fn run(
         max_member: config.max_member,
     };
     let processor = Arc::new(
-        Processor::new(fetcher, extractor, reader, metrics).with_deadline(config.task_deadline),
+        Processor::new(fetcher, extractor, reader, metrics.clone())
+            .with_deadline(config.task_deadline),
     );
     consume::run(Arc::new(config), processor, health, shutdown).await;
+    log_totals(&metrics);
     if let Some(server) = server {
         server.abort();
     }
     Ok(())
+}
+
+/// The worker's last line: how every delivery it received ended, so that
+/// the counters' equation can be checked on a worker that has stopped
+/// (and whose `/metrics` is gone with it).
+fn log_totals(metrics: &Metrics) {
+    let t = tally::Totals::of(metrics);
+    tracing::info!(
+        received = t.received,
+        acked = t.acked,
+        outcomes = t.outcomes,
+        retried = t.retried,
+        deferred = t.deferred,
+        dead_lettered = t.dead_lettered,
+        abandoned = t.abandoned,
+        in_flight = t.in_flight,
+        add_up = t.add_up(),
+        "worker stopped; deliveries by how they ended"
+    );
 }

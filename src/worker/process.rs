@@ -526,6 +526,16 @@ impl Processor {
     }
 }
 
+/// What a panic said, for a failure's reason.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let said = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    format!("panicked: {said}")
+}
+
 /// Runs blocking WARC work off the async threads.
 async fn blocking<F>(work: F) -> Result<(), TaskError>
 where

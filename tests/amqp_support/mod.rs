@@ -211,3 +211,50 @@ pub async fn collect(ch: &Channel, queue: &str, n: usize) -> (Vec<DocumentMessag
     }
     (docs, failures)
 }
+
+/// The counters a `linesift worker` process logs as it stops (its last
+/// line, "worker stopped; deliveries by how they ended"), by name; `None`
+/// when the log has no such line (the worker was SIGKILLed, or is still
+/// running). The last such line of the log counts.
+pub fn totals_in_log(log: &str) -> Option<std::collections::BTreeMap<String, i64>> {
+    let line = log
+        .lines()
+        .rev()
+        .find(|l| l.contains("worker stopped; deliveries by how they ended"))?;
+    let totals = line
+        .split_whitespace()
+        .filter_map(|field| field.split_once('='))
+        .filter_map(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
+        .collect();
+    Some(totals)
+}
+
+/// Asserts that a stopped worker's counters add up: every delivery it
+/// received ended acked, as an outcome, retried, deferred, dead-lettered
+/// or abandoned, and none is left in flight. Returns them.
+pub fn assert_counters_add_up(log: &str) -> std::collections::BTreeMap<String, i64> {
+    let totals = totals_in_log(log).unwrap_or_else(|| panic!("no counters in the log:\n{log}"));
+    let get = |k: &str| {
+        *totals
+            .get(k)
+            .unwrap_or_else(|| panic!("no {k} in {totals:?}"))
+    };
+    let ended: i64 = [
+        "acked",
+        "outcomes",
+        "retried",
+        "deferred",
+        "dead_lettered",
+        "abandoned",
+    ]
+    .iter()
+    .map(|k| get(k))
+    .sum();
+    assert_eq!(get("in_flight"), 0, "{totals:?}");
+    assert_eq!(
+        get("received"),
+        ended,
+        "the counters do not add up: {totals:?}"
+    );
+    totals
+}
