@@ -1148,6 +1148,35 @@ async fn credentials_in_a_url_stay_out_of_its_errors() {
     }
 }
 
+/// A host that refuses connections fails as a refused connection (the
+/// transient `connect`), also when its robots.txt is the first thing asked
+/// of it: not as a page robots.txt disallows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_refusing_connections_is_a_connection_failure_not_robots() {
+    let closed = free_local_port();
+    for robots in [true, false] {
+        let f = fetcher(FetchOptions {
+            retry: RetryPolicy {
+                retries: 0,
+                ..RetryPolicy::default()
+            },
+            robots,
+            ..options()
+        });
+        let e = f
+            .fetch(&format!("http://127.0.0.1:{closed}/page"))
+            .await
+            .expect_err("nothing listens");
+        assert!(
+            matches!(e, FetchError::Connect { .. }),
+            "robots {robots}: {e}"
+        );
+        assert_eq!(e.kind(), "connect");
+        assert!(e.is_transient(), "{e}");
+        assert!(!e.to_string().contains("robots.txt unreachable"), "{e}");
+    }
+}
+
 /// A port nothing listens on (bound, then let go).
 fn free_local_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

@@ -255,10 +255,10 @@ async fn a_mixed_list_covers_every_task_once_with_the_workers_failure_kinds() {
         Some(&vec!["decode/invalid_message".to_string()])
     );
     expect_failure(&lines[3], "warc/open");
-    // Reading a record of a missing file may work later: tried up to the
-    // delivery limit, then a fault.
-    expect_failure(&lines[4], "warc/io");
-    assert!(said.contains("try 4 failed"), "{said}");
+    // A record of a missing file is a fault at once, as the file is: a
+    // path that names no file stays so, and nothing is tried again.
+    expect_failure(&lines[4], "warc/open");
+    assert!(!said.contains("trying again"), "{said}");
     expect_documents(&lines[5], 1);
     expect_failure(&lines[6], "fetch/http_status");
     assert_eq!(

@@ -17,7 +17,7 @@ use fetch_support::{Request, Server, Step, article, html, not_found};
 use lapin::options::{BasicGetOptions, BasicPublishOptions};
 use lapin::{BasicProperties, Channel, Connection};
 use linesift::fetch::{FetchOptions, Guard};
-use linesift::proto::{self, Encoding, Failure, Task, WarcFile, task};
+use linesift::proto::{self, Encoding, Failure, Task, WarcFile, WarcRecord, task};
 use linesift::worker::{self, Names, Shutdown, WorkerConfig, topology};
 use linesift::{Extractor, Options};
 use std::time::{Duration, Instant};
@@ -383,5 +383,45 @@ async fn a_dead_lettered_task_s_event_names_its_page_without_credentials() {
             assert!(!reason.contains(secret), "{secret}: {reason}");
         }
     }
+    assert_eq!(left, 0);
+}
+
+/// A record task whose WARC file does not exist is a fault at once: it is
+/// dead-lettered with kind `open` on its first delivery, naming the file,
+/// not retried as a transient I/O error until its deliveries run out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_record_task_for_a_missing_file_is_dead_lettered_at_once() {
+    let run = Run::start("missing", Sink::Everything, false).await;
+    let path = "/nonexistent/linesift-missing.warc.gz";
+    let record = WarcRecord {
+        path: path.into(),
+        offset: 0,
+        length: 0,
+    };
+    run.task("missing", task::Source::WarcRecord(record)).await;
+    let counted = "linesift_tasks_dead_lettered_total{reason=\"open\"} 1";
+    let metrics = run.metrics_when(&[counted]).await;
+    assert!(has_line(&metrics, counted), "{metrics}");
+    assert!(
+        has_line(&metrics, "linesift_tasks_retried_total 0"),
+        "{metrics}"
+    );
+    assert!(
+        has_line(&metrics, "linesift_tasks_received_total 1"),
+        "{metrics}"
+    );
+    let failures = run.failures(1).await;
+    assert_eq!(
+        (failures[0].stage.as_str(), failures[0].kind.as_str()),
+        ("warc", "open")
+    );
+    let (dead, left) = run.finish().await;
+    assert_eq!(dead.len(), 1, "{dead:?}");
+    assert_eq!(dead[0].1, "open");
+    assert!(
+        dead[0].2.contains(path) && !dead[0].2.contains("gave up"),
+        "{}",
+        dead[0].2
+    );
     assert_eq!(left, 0);
 }

@@ -159,7 +159,8 @@ impl RobotsCache {
     }
 
     /// The rules for `url`'s origin, fetched through `client` when not
-    /// cached or expired. A refused address or a failed DNS lookup is
+    /// cached or expired. A refused address, a failed DNS lookup or a
+    /// connection that could not be made to the page's own host is
     /// returned as that error (the page would fail the same way), not
     /// cached as a disallow.
     pub async fn rules(&self, client: &Client, url: &Url) -> Result<Arc<Rules>, FetchError> {
@@ -202,13 +203,20 @@ impl RobotsCache {
                 Ok(response) => response,
                 Err(e) => {
                     // On the first hop the page's own host failed, and the
-                    // page would fail the same way. A redirect's target
-                    // refused by the guard leaves robots.txt unavailable,
-                    // as an IP literal refused below does; one that does
-                    // not resolve, unreachable for now.
+                    // page would fail the same way: the task fails for
+                    // what happened (a refused address, a name that does
+                    // not resolve, a connection refused or cut off), not
+                    // as a robots.txt refusal. Not cached: a refused
+                    // connection costs no wait to find again. A
+                    // redirect's target refused by the guard leaves
+                    // robots.txt unavailable, as an IP literal refused
+                    // below does; one that does not resolve or answer,
+                    // unreachable for now, as a first hop that times out.
                     let first_hop = chain.len() == 1;
                     return match classify(&e, url.as_str()) {
-                        e @ (FetchError::RefusedAddress { .. } | FetchError::Dns { .. })
+                        e @ (FetchError::RefusedAddress { .. }
+                        | FetchError::Dns { .. }
+                        | FetchError::Connect { .. })
                             if first_hop =>
                         {
                             Err(e)

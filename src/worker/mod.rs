@@ -6,9 +6,10 @@
 //!
 //! One module per concern: `config` (settings, masking) · `topology`
 //! (queues and exchanges) · `consume` (the loop: prefetch, concurrency,
-//! ack/retry/dead-letter, reconnect, drain) · `process` (one task, no AMQP)
+//! ack/retry/dead-letter, reconnect, drain) · `process` (one task, no AMQP) · `kinds` (what each
+//! failure kind means)
 //! · `publish` (confirmed publishing) · `shutdown` (signals) · `metrics`
-//! (Prometheus) · `http` (/metrics, /healthz, /readyz) · `enqueue`
+//! (Prometheus) · `tally` (every delivery counted once) · `http` (/metrics, /healthz, /readyz) · `enqueue`
 //! (producing tasks) · `results` (results read back as JSON lines). Scaling out is running more workers on the same
 //! queue; there is no coordination between workers.
 
@@ -16,6 +17,7 @@ pub mod config;
 pub mod consume;
 pub mod enqueue;
 pub mod http;
+pub mod kinds;
 pub mod metrics;
 pub mod process;
 pub mod publish;

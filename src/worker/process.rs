@@ -16,6 +16,7 @@
 //!
 //! Publishing, acking and retry decisions are `consume`'s job.
 
+use super::kinds;
 use super::metrics::Metrics;
 use crate::fetch::{FetchError, Fetcher};
 use crate::proto::{DocumentMessage, Failure, Origin, Task, task};
@@ -127,60 +128,15 @@ impl TaskError {
     /// look at (a malformed task, a WARC file or record that cannot be
     /// read, a bug): it is dead-lettered. Only `Permanent` errors can be
     /// outcomes; a `Transient` one that used up its deliveries is a fault
-    /// (`consume::retry`), and so is any stage and kind not listed here,
-    /// so that a new kind is dead-lettered until someone decides
-    /// otherwise. The kinds are the stable names of `FetchError::kind`,
-    /// the WARC stages and metrics use.
-    ///
-    /// | stage | kind | class | why |
-    /// |---|---|---|---|
-    /// | fetch | `http_status` | outcome | 4xx and 5xx other than 429/502/503/504 (those are transient) |
-    /// | fetch | `not_html` | outcome | the Content-Type is not HTML |
-    /// | fetch | `robots` | outcome | robots.txt disallows the URL (one that could not be read is transient) |
-    /// | fetch | `dns` | outcome | the name does not exist (a lookup that failed for now is transient) |
-    /// | fetch | `refused_address` | outcome | the name resolves to a private or reserved address (SSRF guard) |
-    /// | fetch | `tls` | outcome | the site's certificate or handshake is refused (never transient) |
-    /// | fetch | `too_large` | outcome | the body is over `max_body` with `--refuse-oversize` |
-    /// | fetch | `too_many_redirects`, `redirect_loop` | outcome | the site's redirects |
-    /// | fetch | `http` | outcome | a malformed response or a body that does not decode (a cut-off one is `connect`, transient) |
-    /// | fetch | `extract` | outcome | the core refused the page (binary, over `max_bytes` or `max_lines`) |
-    /// | fetch | `invalid_url` | fault | mostly the task's own URL does not parse: a producer's bug (a redirect to a scheme other than http(s) shares the kind, and is rare) |
-    /// | fetch | `client` | fault | the HTTP client could not be built |
-    /// | fetch | `local` | fault | the worker's own failure (a body's decoder could not be set up): transient, retried, dead-lettered once its deliveries are used up |
-    /// | warc | `skipped` | outcome | a record task's record is no HTML page (type, status, media type, over `max_payload`, a continuation) |
-    /// | warc | `too_large` | outcome | a record task's record is in a gzip member or zstd frame over `max_member` |
-    /// | extract | `skipped`, `payload`, `extract` | outcome | a record task's payload is no HTML, does not decode, or the core refused it |
-    /// | warc | `open`, `format` | fault | a WARC file task's file cannot be opened or is no WARC |
-    /// | warc | `read`, `bad_record` | fault | a record task's offset holds no readable record: a damaged archive or a wrong index |
-    /// | warc | `panic` | fault | a bug |
-    /// | decode | `no_source` | fault | a malformed task |
-    /// | anything else | | fault | |
-    ///
-    /// The worker's own failures (`invalid_message`, `panic`,
-    /// `delivery_limit`, `publish`) never become a `TaskError::Permanent`
-    /// of these stages: they are faults.
+    /// (`consume::retry`), and so is any stage and kind the table
+    /// ([`kinds::FAILURE_KINDS`], which docs/worker.md prints) does not
+    /// list as an outcome, so that a new kind is dead-lettered until
+    /// someone decides otherwise.
     pub fn is_outcome(&self) -> bool {
-        let TaskError::Permanent { stage, kind, .. } = self else {
-            return false;
-        };
-        matches!(
-            (*stage, kind.as_str()),
-            (
-                "fetch",
-                "http_status"
-                    | "not_html"
-                    | "robots"
-                    | "dns"
-                    | "refused_address"
-                    | "tls"
-                    | "too_large"
-                    | "too_many_redirects"
-                    | "redirect_loop"
-                    | "http"
-                    | "extract"
-            ) | ("warc", "skipped" | "too_large")
-                | ("extract", "skipped" | "payload" | "extract")
-        )
+        match self {
+            TaskError::Permanent { stage, kind, .. } => kinds::is_outcome(stage, kind),
+            _ => false,
+        }
     }
 
     /// Stage, kind and reason, whichever variant.
@@ -393,9 +349,7 @@ impl Processor {
         out: &mpsc::Sender<Output>,
         deadline: Option<Deadline>,
     ) -> Result<(), TaskError> {
-        let file = std::fs::File::open(path).map_err(|e| {
-            TaskError::permanent("warc", "open", format!("{}: {e}", path.display()))
-        })?;
+        let file = open_warc(path)?;
         let reader = WarcReader::new(std::io::BufReader::new(file), self.reader).map_err(|e| {
             TaskError::permanent("warc", "format", format!("{}: {e}", path.display()))
         })?;
@@ -466,7 +420,8 @@ impl Processor {
     ) -> Result<(), TaskError> {
         let length = (rec.length > 0).then_some(rec.length);
         let started = Instant::now();
-        let item = warc::read_record_at(Path::new(&rec.path), rec.offset, length, self.reader);
+        let mut file = open_warc(Path::new(&rec.path))?;
+        let item = warc::read_record_from(&mut file, rec.offset, length, self.reader);
         self.metrics.observe("warc", started);
         let item = item.map_err(|e| {
             let reason = format!("{}@{}: {e}", rec.path, rec.offset);
@@ -524,6 +479,36 @@ impl Processor {
         };
         Ok(DocumentMessage::from_document(task_id, origin, doc))
     }
+}
+
+/// Opens the WARC file a task names. A path that names no file the
+/// worker may read (missing, not permitted, a directory, an invalid name)
+/// stays so: a fault (`open`) at once, not retried. Other failures to open
+/// (too many open files, a file system error) may pass: transient (`io`),
+/// as an I/O error reading a file that opened is.
+fn open_warc(path: &Path) -> Result<std::fs::File, TaskError> {
+    let reason = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let opened = std::fs::File::open(path).and_then(|file| match file.metadata()?.is_dir() {
+        true => Err(std::io::Error::from(std::io::ErrorKind::IsADirectory)),
+        false => Ok(file),
+    });
+    opened.map_err(|e| match names_no_readable_file(&e) {
+        true => TaskError::permanent("warc", "open", reason(&e)),
+        false => TaskError::Transient {
+            stage: "warc",
+            kind: "io".into(),
+            reason: reason(&e),
+        },
+    })
+}
+
+/// Whether opening a file failed because of the path itself.
+fn names_no_readable_file(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        e.kind(),
+        NotFound | PermissionDenied | IsADirectory | NotADirectory | InvalidFilename | InvalidInput
+    )
 }
 
 /// What a panic said, for a failure's reason.
@@ -824,6 +809,104 @@ mod tests {
             "{error:?}"
         );
         assert!(!error.is_outcome());
+    }
+
+    /// The class the kinds table gives a task error.
+    fn class_of(error: &TaskError) -> kinds::Class {
+        match error {
+            TaskError::Transient { .. } => kinds::Class::Transient,
+            e if e.is_outcome() => kinds::Class::Outcome,
+            _ => kinds::Class::Fault,
+        }
+    }
+
+    fn listed(error: &TaskError) -> bool {
+        let (stage, kind, _) = error.parts();
+        let class = class_of(error);
+        kinds::FAILURE_KINDS
+            .iter()
+            .any(|k| (k.stage, k.kind, k.class) == (stage, kind, class))
+    }
+
+    /// Every failure the fetcher, the WARC reader and opening a file give
+    /// a task is in the kinds table (docs/worker.md's) with the class the
+    /// worker treats it as; and every fetch row of the table is one some
+    /// fetch failure gives.
+    #[test]
+    fn the_kinds_table_lists_every_failure_as_it_is_treated() {
+        let mut made: Vec<TaskError> = fetch_errors()
+            .into_iter()
+            // Not a task's end: the task is put aside (`Deferred`).
+            .filter(|e| !matches!(e, FetchError::HostBusy { .. }))
+            .map(fetch_error)
+            .collect();
+        let reading = [
+            WarcError::Io {
+                offset: 7,
+                source: std::io::Error::other("EIO"),
+            },
+            WarcError::Truncated {
+                offset: 7,
+                what: "a record".into(),
+            },
+            WarcError::MemberTooLarge {
+                format: "gzip",
+                offset: 7,
+                limit: 1,
+            },
+            WarcError::NoRecordAt {
+                offset: 7,
+                what: "nothing",
+            },
+        ];
+        made.extend(reading.iter().map(|e| TaskError::warc_read(e, "r".into())));
+        made.push(open_warc(Path::new("/nonexistent/linesift.warc")).unwrap_err());
+        for page in [
+            PageError::Skip(SkipReason::NotHttp),
+            PageError::Payload(WarcError::BadPayload("x".into())),
+            PageError::Extract(crate::ExtractError::Binary {
+                control: 1,
+                sniffed: 1,
+            }),
+        ] {
+            made.push(TaskError::permanent("extract", page_error_kind(&page), "r"));
+        }
+        made.push(deadline_error(Duration::from_secs(1)));
+        for error in &made {
+            assert!(
+                listed(error),
+                "{error:?} ({:?}) is not in the table",
+                class_of(error)
+            );
+        }
+        for row in kinds::FAILURE_KINDS.iter().filter(|k| k.stage == "fetch") {
+            let given = made.iter().any(|e| {
+                let (stage, kind, _) = e.parts();
+                (stage, kind, class_of(e)) == (row.stage, row.kind, row.class)
+            });
+            assert!(given, "no fetch failure is {row:?}");
+        }
+    }
+
+    /// A WARC file that does not exist, or a directory, is a fault at once
+    /// (`open`), for a record task as for a file task: it is not retried
+    /// as a transient I/O error.
+    #[test]
+    fn a_missing_warc_file_is_a_fault_at_once() {
+        let dir = std::env::temp_dir();
+        for path in [Path::new("/nonexistent/linesift/a.warc.gz"), dir.as_path()] {
+            let error = open_warc(path).unwrap_err();
+            assert!(
+                matches!(error, TaskError::Permanent { stage: "warc", ref kind, .. } if kind == "open"),
+                "{}: {error:?}",
+                path.display()
+            );
+            assert!(!error.is_outcome());
+            assert!(
+                error.to_string().contains(&path.display().to_string()),
+                "{error}"
+            );
+        }
     }
 
     /// Reading the file failing may not recur: the task goes round again.
