@@ -68,6 +68,7 @@ async fn run(
             guard: Guard {
                 allow_loopback: true,
                 allow_private: false,
+                allow_metadata: false,
             },
             host_interval: Duration::ZERO,
             ..FetchOptions::default()

@@ -17,6 +17,7 @@ fn options() -> FetchOptions {
         guard: Guard {
             allow_loopback: true,
             allow_private: false,
+            allow_metadata: false,
         },
         host_interval: Duration::ZERO,
         connect_timeout: Duration::from_secs(2),

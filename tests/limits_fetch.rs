@@ -24,6 +24,7 @@ fn options(oversize: Oversize) -> FetchOptions {
         guard: Guard {
             allow_loopback: true,
             allow_private: false,
+            allow_metadata: false,
         },
         robots: false,
         host_interval: Duration::ZERO,

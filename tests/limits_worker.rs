@@ -34,6 +34,7 @@ fn processor_reading(deadline: Duration, reader: ReaderOptions) -> Arc<Processor
         guard: Guard {
             allow_loopback: true,
             allow_private: false,
+            allow_metadata: false,
         },
         robots: false,
         host_interval: Duration::ZERO,

@@ -49,6 +49,7 @@ fn fetch_options() -> FetchOptions {
         guard: Guard {
             allow_loopback: true,
             allow_private: false,
+            allow_metadata: false,
         },
         robots: false,
         total_timeout: Duration::from_secs(5),

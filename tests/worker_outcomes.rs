@@ -79,6 +79,7 @@ impl Run {
             guard: Guard {
                 allow_loopback: true,
                 allow_private: false,
+                allow_metadata: false,
             },
             robots: false,
             total_timeout: Duration::from_secs(5),

@@ -67,9 +67,14 @@ struct FetchArgs {
     /// Refuse bodies over --max-body instead of extracting their start.
     #[arg(long)]
     refuse_oversize: bool,
-    /// Allow private, loopback and link-local addresses (SSRF guard off).
+    /// Allow private, loopback and link-local addresses (the SSRF guard
+    /// off, but for the cloud metadata addresses: see --allow-metadata).
     #[arg(long)]
     allow_private: bool,
+    /// Allow the cloud metadata addresses (169.254.169.254, fd00:ec2::254,
+    /// ...), which --allow-private leaves refused.
+    #[arg(long)]
+    allow_metadata: bool,
     /// Do not fetch or obey robots.txt.
     #[arg(long)]
     no_robots: bool,
@@ -485,6 +490,7 @@ fn fetch_options(args: &FetchArgs, charset: Option<&str>) -> anyhow::Result<Fetc
         guard: Guard {
             allow_private: args.allow_private,
             allow_loopback: args.allow_private,
+            allow_metadata: args.allow_metadata,
         },
         robots: !args.no_robots,
         default_charset: charset.map(String::from),

@@ -248,9 +248,14 @@ pub struct TaskArgs {
     /// timeouts) before the task fails transiently (and is tried again).
     #[arg(long, env = "LINESIFT_FETCH_RETRIES", default_value_t = 2)]
     fetch_retries: u32,
-    /// Allow private and loopback addresses (SSRF guard off).
+    /// Allow private and loopback addresses (the SSRF guard off, but for
+    /// the cloud metadata addresses: see --allow-metadata).
     #[arg(long, env = "LINESIFT_ALLOW_PRIVATE", value_parser = BoolishValueParser::new())]
     allow_private: bool,
+    /// Allow the cloud metadata addresses (169.254.169.254, fd00:ec2::254,
+    /// ...), which --allow-private leaves refused.
+    #[arg(long, env = "LINESIFT_ALLOW_METADATA", value_parser = BoolishValueParser::new())]
+    allow_metadata: bool,
     /// Do not fetch or obey robots.txt.
     #[arg(long, env = "LINESIFT_NO_ROBOTS", value_parser = BoolishValueParser::new())]
     no_robots: bool,
@@ -286,6 +291,7 @@ impl TaskArgs {
             guard: Guard {
                 allow_private: self.allow_private,
                 allow_loopback: self.allow_private,
+                allow_metadata: self.allow_metadata,
             },
             robots: !self.no_robots,
             body: body_limit(self.max_body, self.refuse_oversize),

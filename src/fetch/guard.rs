@@ -1,8 +1,12 @@
 //! SSRF guard: which addresses the fetcher may connect to.
 //!
-//! By default private (RFC 1918), loopback, link-local (which holds the
-//! cloud metadata address 169.254.169.254), unique-local, CGNAT, multicast,
-//! unspecified and reserved addresses are refused. The check runs on the
+//! By default private (RFC 1918), loopback, link-local, unique-local,
+//! CGNAT, multicast, unspecified and reserved addresses are refused, and so
+//! are the cloud metadata addresses ([`is_metadata`]: 169.254.169.254,
+//! fd00:ec2::/32, ... in every IPv6 form that embeds them). Allowing
+//! private addresses does not allow those: a crawl that must reach its own
+//! private hosts must not also reach the instance's credentials; they
+//! have their own switch (`allow_metadata`). The check runs on the
 //! *resolved* addresses: [`GuardedResolver`] is the client's DNS resolver
 //! and hands the connector only addresses that passed, so what is checked is
 //! what is connected to (no time-of-check/time-of-use gap, no DNS rebinding
@@ -21,10 +25,44 @@ use url::{Host, Url};
 /// Which address classes are allowed besides public unicast.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Guard {
-    /// Allow every address (private, loopback, link-local, ...).
+    /// Allow every address (private, loopback, link-local, ...) but the
+    /// cloud metadata addresses.
     pub allow_private: bool,
     /// Allow loopback only (local test servers, a local proxy).
     pub allow_loopback: bool,
+    /// Allow the cloud metadata addresses ([`is_metadata`]), which
+    /// `allow_private` leaves refused.
+    pub allow_metadata: bool,
+}
+
+/// The reason given for a cloud metadata address.
+pub const METADATA: &str = "cloud metadata";
+
+/// IPv4 addresses of cloud instance metadata and credentials services:
+/// the link-local metadata service (AWS, GCP, Azure, Oracle, DigitalOcean,
+/// OpenStack), AWS ECS's task credentials and EKS's pod identity agent,
+/// and Alibaba Cloud's metadata service (inside CGNAT space).
+const METADATA_V4: [Ipv4Addr; 4] = [
+    Ipv4Addr::new(169, 254, 169, 254),
+    Ipv4Addr::new(169, 254, 170, 2),
+    Ipv4Addr::new(169, 254, 170, 23),
+    Ipv4Addr::new(100, 100, 100, 200),
+];
+
+/// Whether `ip` is a cloud metadata address: one of [`METADATA_V4`], AWS's
+/// instance services block fd00:ec2::/32 (metadata at fd00:ec2::254, the
+/// pod identity agent at fd00:ec2::23), or an IPv6 address that embeds
+/// one of the IPv4 ones (IPv4-mapped `::ffff:169.254.169.254`,
+/// translated, compatible, NAT64, 6to4).
+pub fn is_metadata(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => METADATA_V4.contains(&v4),
+        IpAddr::V6(v6) => {
+            let seg = v6.segments();
+            (seg[0] == 0xfd00 && seg[1] == 0x0ec2)
+                || embedded_v4(v6).is_some_and(|v4| METADATA_V4.contains(&v4))
+        }
+    }
 }
 
 /// Why the guard refused a host or an address.
@@ -43,6 +81,9 @@ pub enum GuardError {
 impl Guard {
     /// Why `ip` is refused, or `None` when it may be connected to.
     pub fn refuses(&self, ip: IpAddr) -> Option<&'static str> {
+        if is_metadata(ip) {
+            return (!self.allow_metadata).then_some(METADATA);
+        }
         if self.allow_private {
             return None;
         }
@@ -71,6 +112,9 @@ impl Guard {
 
 /// The class of a non-public address, `None` for public unicast.
 pub fn classify(ip: IpAddr) -> Option<&'static str> {
+    if is_metadata(ip) {
+        return Some(METADATA);
+    }
     match ip {
         IpAddr::V4(v4) => classify_v4(v4),
         IpAddr::V6(v6) => classify_v6(v6),
@@ -84,7 +128,6 @@ fn classify_v4(ip: Ipv4Addr) -> Option<&'static str> {
         (10, _, _) => "private",
         (100, 64..=127, _) => "CGNAT",
         (127, _, _) => "loopback",
-        (169, 254, 169) if ip.octets()[3] == 254 => "cloud metadata",
         (169, 254, _) => "link-local",
         (172, 16..=31, _) => "private",
         (192, 0, 0) => "IETF protocol",
@@ -106,7 +149,6 @@ fn classify_v6(ip: Ipv6Addr) -> Option<&'static str> {
     let reason = match seg[0] {
         _ if ip.is_unspecified() => "unspecified",
         _ if ip.is_loopback() => "loopback",
-        0xfd00 if seg[1] == 0x0ec2 => "cloud metadata",
         s if s & 0xfe00 == 0xfc00 => "unique-local",
         s if s & 0xffc0 == 0xfe80 => "link-local",
         s if s & 0xffc0 == 0xfec0 => "site-local",
@@ -299,7 +341,119 @@ mod tests {
             allow_private: true,
             ..Guard::default()
         };
-        assert_eq!(all.refuses("169.254.169.254".parse().unwrap()), None);
+        assert_eq!(all.refuses("10.0.0.1".parse().unwrap()), None);
+        assert_eq!(all.refuses("169.254.1.1".parse().unwrap()), None);
+    }
+
+    /// The metadata addresses in every form: IPv4, AWS's IPv6, and IPv6
+    /// forms that embed the IPv4 ones.
+    const METADATA_FORMS: [&str; 9] = [
+        "169.254.169.254",
+        "169.254.170.2",
+        "100.100.100.200",
+        "fd00:ec2::254",
+        "fd00:ec2::23",
+        "::ffff:169.254.169.254",
+        "::ffff:a9fe:a9fe",
+        "::ffff:0:a9fe:a9fe",
+        "64:ff9b::a9fe:a9fe",
+    ];
+
+    #[test]
+    fn metadata_addresses_are_refused_even_when_private_ones_are_allowed() {
+        let private = Guard {
+            allow_private: true,
+            allow_loopback: true,
+            allow_metadata: false,
+        };
+        for ip in METADATA_FORMS {
+            let ip: IpAddr = ip.parse().unwrap();
+            assert!(is_metadata(ip), "{ip}");
+            assert_eq!(Guard::default().refuses(ip), Some(METADATA), "{ip}");
+            assert_eq!(private.refuses(ip), Some(METADATA), "{ip}");
+        }
+        let literal = Url::parse("http://[::ffff:169.254.169.254]/latest/").unwrap();
+        assert!(private.check_url(&literal).is_err());
+        let literal = Url::parse("http://169.254.169.254/latest/meta-data/").unwrap();
+        assert!(private.check_url(&literal).is_err());
+    }
+
+    #[test]
+    fn only_allow_metadata_opens_the_metadata_addresses() {
+        let metadata = Guard {
+            allow_metadata: true,
+            ..Guard::default()
+        };
+        for ip in METADATA_FORMS {
+            assert_eq!(metadata.refuses(ip.parse().unwrap()), None, "{ip}");
+        }
+        // It opens nothing else.
+        assert_eq!(
+            metadata.refuses("10.0.0.1".parse().unwrap()),
+            Some("private")
+        );
+        assert_eq!(
+            metadata.refuses("169.254.1.1".parse().unwrap()),
+            Some("link-local")
+        );
+    }
+
+    #[test]
+    fn neighbours_of_the_metadata_addresses_are_no_metadata() {
+        for ip in [
+            "169.254.169.253",
+            "169.254.170.3",
+            "100.100.100.201",
+            "fd00:ec3::254",
+        ] {
+            assert!(!is_metadata(ip.parse().unwrap()), "{ip}");
+        }
+    }
+
+    /// Always answers with `addrs`.
+    struct Fixed(Vec<&'static str>);
+
+    impl Lookup for Fixed {
+        fn lookup(&self, _: String) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>> {
+            let addrs = self.0.iter().map(|a| a.parse().unwrap()).collect();
+            Box::pin(async move { Ok(addrs) })
+        }
+    }
+
+    /// A name that resolves to a metadata address (any form) is refused
+    /// with `allow_private`: only its other, allowed, answers are used.
+    #[tokio::test]
+    async fn a_name_resolving_to_a_metadata_address_is_refused_with_allow_private() {
+        let private = Guard {
+            allow_private: true,
+            allow_loopback: true,
+            allow_metadata: false,
+        };
+        let name = || "metadata.internal".parse::<Name>().unwrap();
+        for answer in [
+            "169.254.169.254:80",
+            "[fd00:ec2::254]:80",
+            "[::ffff:169.254.169.254]:80",
+        ] {
+            let r = GuardedResolver::new(private, Arc::new(Fixed(vec![answer])));
+            let e = r.resolve(name()).await.err().expect("refused").to_string();
+            assert!(e.contains(METADATA), "{answer}: {e}");
+        }
+        let mixed = Fixed(vec!["169.254.169.254:80", "10.1.2.3:80"]);
+        let r = GuardedResolver::new(private, Arc::new(mixed));
+        let ips: Vec<String> = r
+            .resolve(name())
+            .await
+            .unwrap()
+            .map(|a| a.ip().to_string())
+            .collect();
+        assert_eq!(ips, ["10.1.2.3"]);
+        let metadata = Guard {
+            allow_metadata: true,
+            ..private
+        };
+        let r = GuardedResolver::new(metadata, Arc::new(Fixed(vec!["169.254.169.254:80"])));
+        assert!(r.resolve(name()).await.is_ok());
     }
 
     #[test]
