@@ -12,6 +12,11 @@
 //!   dead-letter queue to DIR/records.tsv *before* acking it (reconnecting
 //!   after broker trouble) and keeps DIR/progress (`accounted<TAB>total`).
 //! - `depth URL PREFIX`: ready messages of the task queue.
+//! - `batches LIST OUT`: the tasks `linesift enqueue --kind warc-records`
+//!   makes of LIST with its default `--batch` (the same `Batcher`),
+//!   appended to OUT as `line<TAB>task id`: the check plans a record's
+//!   documents under its batch's task (OUT is DIR/batches.tsv, beside the
+//!   manifest).
 //! - `check URL PREFIX MANIFEST POISON DIR`: with the collector stopped,
 //!   moves what is left in the sink and the dead-letter queue to the record
 //!   file, then accounts for every task of the manifest (written by
@@ -29,7 +34,7 @@ use lapin::options::{
 use lapin::types::{AMQPValue, FieldTable, LongString};
 use lapin::{BasicProperties, Channel, Confirmation, Connection, ConnectionProperties};
 use linesift::proto::{self, DocumentMessage, Failure, Task, task};
-use linesift::worker::enqueue::{LineKind, parse_tasks};
+use linesift::worker::enqueue::{Batcher, DEFAULT_BATCH, LineKind, parse_tasks, task_of_line};
 use linesift::worker::{Names, topology};
 use prost::Message;
 use std::collections::{BTreeMap, BTreeSet};
@@ -52,6 +57,7 @@ async fn main() -> Result<(), Error> {
             collect(url, prefix, manifest, poison.parse()?, dir).await
         }
         ["depth", url, prefix] => depth(url, prefix).await,
+        ["batches", list, out] => batches(list, out),
         ["check", url, prefix, manifest, poison, dir] => {
             let ok = check(url, prefix, manifest, poison.parse()?, dir).await?;
             if !ok {
@@ -62,6 +68,7 @@ async fn main() -> Result<(), Error> {
         _ => Err("usage: fault_harness setup URL PREFIX LIMIT | \
                   poison URL PREFIX LIMIT FROM COUNT | \
                   collect URL PREFIX MANIFEST POISON DIR | depth URL PREFIX | \
+                  batches LIST OUT | \
                   check URL PREFIX MANIFEST POISON DIR"
             .into()),
     }
@@ -202,9 +209,52 @@ struct Planned {
     documents: Vec<String>,
 }
 
+/// Appends to `out` the task of each line of the record list `list`, as
+/// `linesift enqueue` batches them by default.
+fn batches(list: &str, out: &str) -> Result<(), Error> {
+    let text = std::fs::read_to_string(list)?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut batcher = Batcher::new(DEFAULT_BATCH);
+    let mut ready = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(task) = task_of_line(line.as_bytes(), LineKind::WarcRecords, i + 1)? {
+            ready.extend(batcher.add(task, i + 1));
+        }
+    }
+    ready.extend(batcher.flush());
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)?;
+    for r in ready {
+        for line in &lines[r.lines.0 - 1..r.lines.1] {
+            let line = line.trim();
+            if !line.is_empty() && !line.starts_with('#') {
+                writeln!(file, "{line}\t{}", r.task.id)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The batch task of each record line, from `batches.tsv` beside the
+/// manifest (none: every record its own task).
+fn read_batches(manifest: &str) -> Result<BTreeMap<String, String>, Error> {
+    let path = std::path::Path::new(manifest).with_file_name("batches.tsv");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(BTreeMap::new());
+    };
+    Ok(text
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(line, id)| (line.to_string(), id.to_string()))
+        .collect())
+}
+
 fn read_manifest(path: &str) -> Result<BTreeMap<String, Planned>, Error> {
     let text = std::fs::read_to_string(path)?;
-    let mut planned = BTreeMap::new();
+    let batched = read_batches(path)?;
+    let mut planned: BTreeMap<String, Planned> = BTreeMap::new();
     for (n, row) in text.lines().enumerate() {
         let cols: Vec<&str> = row.split('\t').collect();
         let [kind, line, expect, keys] = cols.as_slice() else {
@@ -227,6 +277,20 @@ fn read_manifest(path: &str) -> Result<BTreeMap<String, Planned>, Error> {
             "dead" => Expect::Dead,
             other => return Err(format!("{path}:{}: expected {other}", n + 1).into()),
         };
+        // A record sent in a batch: its documents are the batch task's.
+        let batch = (line_kind == LineKind::WarcRecords)
+            .then(|| batched.get(line.trim()))
+            .flatten();
+        if let Some(batch) = batch {
+            let documents = keys.split(',').map(|k| proto::document_id(batch, k));
+            let entry = planned.entry(batch.clone()).or_insert_with(|| Planned {
+                kind: kind.to_string(),
+                expect,
+                documents: Vec::new(),
+            });
+            entry.documents.extend(documents);
+            continue;
+        }
         let documents = keys
             .split(',')
             .map(|k| proto::document_id(&task.id, k))

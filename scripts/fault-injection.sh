@@ -14,7 +14,9 @@
 # origin_stall (every origin request hangs 4-8 s, past the fetch timeout),
 # disk_alarm ("output disk fills": the node's free-disk limit is raised
 # above the free space, so RabbitMQ blocks every publisher, then lowered
-# again), connection_drop (rabbitmqctl close_all_connections).
+# again), connection_drop (rabbitmqctl close_all_connections). Besides,
+# the broker restarts once while `linesift enqueue` publishes (resumed with
+# --skip), and at the end every worker's logged counters must add up.
 #
 # usage: scripts/fault-injection.sh [--seed N] [--tasks N] [--faults N]
 #          [--poison N] [--workers N] [--concurrency N] [--window SECS]
@@ -209,6 +211,20 @@ ctl set_policy --apply-to queues --priority 10 "$prefix-tasks" "^${prefix}\\.tas
 "$harness" setup "$amqp" "$prefix" "$delivery_limit"
 ctl list_queues -q name policy | grep -Eq "^${prefix}\.tasks[[:space:]]+${prefix}-tasks\$" ||
   { log "the task-queue policy is not on ${prefix}.tasks"; status=1; exit; }
+# The manifest in ten slices, one list per slice and kind; the record
+# lists' batches as `linesift enqueue` makes them (the harness plans a
+# record's documents under its batch's task: batches.tsv).
+slices=10
+total_lines=$(wc -l < "$work/manifest.tsv")
+per_slice=$(( (total_lines + slices - 1) / slices ))
+: > "$work/batches.tsv"
+for ((s = 0; s < slices; s++)); do
+  sed -n "$((s * per_slice + 1)),$(((s + 1) * per_slice))p" "$work/manifest.tsv" > "$work/slice.tsv"
+  for kind in urls warc-records warc-files; do
+    awk -F'\t' -v k="$kind" '$1 == k { print $2 }' "$work/slice.tsv" > "$work/slice-$s-$kind.list"
+  done
+  "$harness" batches "$work/slice-$s-warc-records.list" "$work/batches.tsv"
+done
 # Downstream: records every result and dead letter before acking it.
 "$harness" collect "$amqp" "$prefix" "$work/manifest.tsv" "$poison" "$work" \
   < /dev/null 2> "$work/collect.log" &
@@ -231,18 +247,61 @@ for ((i = 0; i < workers; i++)); do start_worker "$i"; done
 run_started=$(date +%s.%N)
 
 # --- enqueue: the manifest in ten slices, malformed messages between -----
-slices=10
-total_lines=$(wc -l < "$work/manifest.tsv")
-per_slice=$(( (total_lines + slices - 1) / slices ))
+# A list into the task queue, resumed where its message says (`--skip N`)
+# after a stop (exit 2: a broker restart drops the connection, or refuses
+# it while the node starts). `feed`, when set, is a command whose output
+# is the first try's list (read from stdin), to hold the list open.
+enqueue_list() {
+  local kind=$1 list=$2 feed=${3:-} skip=0 tries=0 rc msg from
+  while :; do
+    rc=0
+    if [ -n "$feed" ] && [ "$tries" = 0 ]; then
+      msg=$($feed | AMQP_URL=$amqp LINESIFT_PREFIX=$prefix "$bin" enqueue - --kind "$kind" \
+        --delivery-limit "$delivery_limit" 2>&1) || rc=$?
+    else
+      msg=$(AMQP_URL=$amqp LINESIFT_PREFIX=$prefix "$bin" enqueue "$list" --kind "$kind" \
+        --delivery-limit "$delivery_limit" --skip "$skip" 2>&1) || rc=$?
+    fi
+    printf '%s\n' "$msg" >> "$work/enqueue.log"
+    [ "$rc" = 0 ] && return 0
+    [ "$rc" = 2 ] || { log "enqueue of $list failed ($rc): $msg"; status=1; exit; }
+    from=$(printf '%s\n' "$msg" | sed -n 's/.*resume with --skip \([0-9][0-9]*\).*/\1/p' | tail -1)
+    [ -n "$from" ] && skip=$from
+    tries=$((tries + 1))
+    enqueue_resumes=$((enqueue_resumes + 1))
+    [ "$tries" -le 90 ] || { log "enqueue of $list did not get through: $msg"; status=1; exit; }
+    sleep 1
+  done
+}
+enqueue_resumes=0
+# The middle slice's URLs are read from a pipe held open for 4 s half way,
+# and the broker restarts meanwhile: while `enqueue` publishes (and the
+# workers publish results), not only while tasks run.
+restart_slice=$((slices / 2))
+held_feed() {
+  local list=$1 half
+  half=$(( $(wc -l < "$list") / 2 ))
+  head -n "$half" "$list"
+  sleep 4
+  tail -n +"$((half + 1))" "$list"
+}
 poison_per=$(( (poison + slices - 1) / slices ))
 poisoned=0
+restarts_while_enqueuing=0
 for ((s = 0; s < slices; s++)); do
-  sed -n "$((s * per_slice + 1)),$(((s + 1) * per_slice))p" "$work/manifest.tsv" > "$work/slice.tsv"
   for kind in urls warc-records warc-files; do
-    awk -F'\t' -v k="$kind" '$1 == k { print $2 }' "$work/slice.tsv" > "$work/slice.list"
-    [ -s "$work/slice.list" ] || continue
-    AMQP_URL=$amqp LINESIFT_PREFIX=$prefix "$bin" enqueue "$work/slice.list" --kind "$kind" \
-      --delivery-limit "$delivery_limit" 2>> "$work/enqueue.log"
+    list=$work/slice-$s-$kind.list
+    [ -s "$list" ] || continue
+    if [ "$s" = "$restart_slice" ] && [ "$kind" = urls ]; then
+      ( sleep 1.5; ctl stop_app > /dev/null; sleep 1; ctl start_app > /dev/null ) &
+      restart_pid=$!
+      enqueue_list "$kind" "$list" "held_feed $list"
+      wait "$restart_pid"
+      restarts_while_enqueuing=$((restarts_while_enqueuing + 1))
+      log "broker restarted while enqueue published ($enqueue_resumes resume(s) so far)"
+    else
+      enqueue_list "$kind" "$list"
+    fi
   done
   n=$(( poison - poisoned < poison_per ? poison - poisoned : poison_per ))
   if [ "$n" -gt 0 ]; then
@@ -338,6 +397,26 @@ for i in "${!worker_pids[@]}"; do
   [ "$rc" = 0 ] || { log "worker $i exited with $rc on SIGTERM"; status=1; exit; }
 done
 worker_pids=()
+# Every worker still running at the end (the last one of each slot: a
+# SIGKILLed one logs nothing) logs its counters as it stops; they must add
+# up: received = acked + outcomes + retried + deferred + dead-lettered +
+# abandoned, none in flight.
+counters_ok=0
+for ((i = 0; i < workers; i++)); do
+  line=$(awk '/^=== worker .* started/ { last = "" }
+              /worker stopped; deliveries by how they ended/ { last = $0 }
+              END { print last }' "$work/worker-$i.log")
+  read -r received ended in_flight < <(printf '%s\n' "$line" | awk '{
+    for (f = 1; f <= NF; f++) if (split($f, kv, "=") == 2) v[kv[1]] = kv[2]
+    printf "%s %d %s\n", v["received"], v["acked"] + v["outcomes"] + v["retried"] \
+      + v["deferred"] + v["dead_lettered"] + v["abandoned"], v["in_flight"] }')
+  if [ -n "$received" ] && [ "$received" = "$ended" ] && [ "$in_flight" = 0 ]; then
+    counters_ok=$((counters_ok + 1))
+    log "worker $i: counters add up ($received received)"
+  else
+    log "worker $i: counters do not add up: ${line:-no counters logged}"
+  fi
+done
 kill -TERM "$collector_pid"
 wait "$collector_pid" 2>/dev/null || true
 collector_pid=
@@ -364,6 +443,7 @@ stats=$(curl -fs "http://127.0.0.1:$origin_port/__stats" || echo '{}')
   printf '%-34s %s\n' "  malformed messages" "$(fig tasks.poison)"
   printf '%-34s %s\n' "  planned to fail (404/500/stall)" "$(fig tasks.planned_to_fail)"
   printf '%-34s %s\n' "faults injected" "$fault_total (on a non-empty queue: $hit)"
+  printf '%-34s %s\n' "  broker restart while enqueuing" "$restarts_while_enqueuing ($enqueue_resumes enqueue resume(s))"
   for k in $(printf '%s\n' "${!injected[@]}" | sort); do
     printf '%-34s %s\n' "  $k" "${injected[$k]}"
   done
@@ -380,6 +460,7 @@ stats=$(curl -fs "http://127.0.0.1:$origin_port/__stats" || echo '{}')
   printf '%-34s %s\n' "malformed in DLQ with reason" "$(fig dead.poison_with_reason) of $(fig tasks.poison)"
   printf '%-34s %s\n' "ended other than planned" "$(fig unexpected)"
   printf '%-34s %s\n' "redeliveries left in task queue" "$(fig left_in_task_queue)"
+  printf '%-34s %s\n' "worker counters that add up" "$counters_ok of $workers"
   printf '%-34s %s\n' "LOST" "$(fig lost)"
   printf '%-34s %s\n' "origin requests" "$stats"
   printf '%-34s %s\n' "wall time" \
@@ -391,6 +472,9 @@ if [ -n "$summary_file" ]; then cp "$work/summary.txt" "$summary_file"; fi
 status=0
 if [ "$check_rc" != 0 ] || [ "$(fig lost)" != 0 ]; then
   echo "fault-injection: FAILED (see above)" >&2
+  status=1
+elif [ "$counters_ok" != "$workers" ]; then
+  echo "fault-injection: FAILED: the counters of $((workers - counters_ok)) worker(s) do not add up" >&2
   status=1
 elif [ "$fault_total" -lt "$faults" ]; then
   echo "fault-injection: FAILED: only $fault_total of $faults faults injected" >&2

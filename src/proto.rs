@@ -46,7 +46,7 @@ pub enum DecodeError {
     Json(#[from] serde_json::Error),
     #[error("unsupported content-type {0:?}")]
     ContentType(String),
-    #[error("task has no source (url, warc_file or warc_record)")]
+    #[error("task has no source (url, warc_file, warc_record or warc_records)")]
     NoSource,
     #[error("task has an empty id")]
     NoId,
@@ -169,6 +169,9 @@ impl Task {
             Some(task::Source::Url(url)) => url.clone(),
             Some(task::Source::WarcFile(f)) => f.path.clone(),
             Some(task::Source::WarcRecord(r)) => format!("{}@{}", r.path, r.offset),
+            Some(task::Source::WarcRecords(b)) => {
+                format!("{} ({} records)", b.path, b.records.len())
+            }
             None => String::new(),
         }
     }

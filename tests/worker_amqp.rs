@@ -19,7 +19,10 @@ use lapin::options::{
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 use linesift::fetch::{FetchOptions, Fetcher, Guard, RetryPolicy};
-use linesift::proto::{self, DocumentMessage, Encoding, Failure, Task, WarcFile, WarcRecord, task};
+use linesift::proto::{
+    self, DocumentMessage, Encoding, Failure, RecordSpan, Task, WarcFile, WarcRecord, WarcRecords,
+    task,
+};
 use linesift::warc::ReaderOptions;
 use linesift::worker::http::Health;
 use linesift::worker::publish::count_header;
@@ -730,6 +733,7 @@ async fn enqueue_interrupted_while_its_finished_list_is_confirmed_ends_as_done()
         names: &names,
         delivery_limit: 3,
         encoding: Encoding::Protobuf,
+        batch: worker::enqueue::DEFAULT_BATCH,
     };
     // Ctrl-C as soon as the list is read out: while the confirms of its
     // last (and only) window are waited for.
@@ -1443,4 +1447,198 @@ async fn stop(shutdown: &Shutdown, worker: tokio::task::JoinHandle<()>) {
         .await
         .expect("stopped in time")
         .expect("worker task");
+}
+
+/// A batch task's records, and one offset where no record starts (a
+/// poison record) after the first two.
+fn batch_with_poison(path: &str, records: &[(u64, u64, String)]) -> WarcRecords {
+    let mut spans: Vec<RecordSpan> = records
+        .iter()
+        .map(|(offset, length, _)| RecordSpan {
+            offset: *offset,
+            length: *length,
+        })
+        .collect();
+    let poison = RecordSpan {
+        offset: records[2].0 + 1,
+        length: 0,
+    };
+    spans.insert(2, poison);
+    WarcRecords {
+        path: path.into(),
+        records: spans,
+    }
+}
+
+/// A batch task publishes each record's document as a message of its own,
+/// under the ids a record's document has (task id and record id); its
+/// poison record is reported as a failure event, not fatal, and the rest
+/// publish; the task is acked once, with its documents confirmed. The
+/// same task delivered again (as a redelivery is) publishes the same ids.
+/// A single-record task next to it is read as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_batch_task_publishes_each_document_and_reports_its_poison_record() {
+    let names = Names::with_prefix(&unique("batch"));
+    let (conn, ch, sink) = setup(&names).await;
+    let (warc, records) = write_warc("batch", 4);
+    let path = warc.display().to_string();
+    let batch = task(
+        "batch",
+        task::Source::WarcRecords(batch_with_poison(&path, &records)),
+    );
+    let (offset, length, single_id) = records[3].clone();
+    let single = task(
+        "single",
+        task::Source::WarcRecord(WarcRecord {
+            path: path.clone(),
+            offset,
+            length,
+        }),
+    );
+    let shutdown = Shutdown::new();
+    let (worker, metrics) = spawn_metered_worker(config(&names), fetch_options(), &shutdown);
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        worker::enqueue::enqueue(
+            AMQP,
+            &names,
+            3,
+            std::slice::from_ref(&batch),
+            Encoding::Json,
+        )
+        .await
+        .expect("enqueue");
+        runs.push(collect(&ch, &sink, 5).await);
+    }
+    worker::enqueue::enqueue(AMQP, &names, 3, &[single], Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    let (single_docs, _) = collect(&ch, &sink, 1).await;
+    stop(&shutdown, worker).await;
+
+    let expected: BTreeSet<String> = records
+        .iter()
+        .map(|(_, _, id)| proto::document_id("batch", id))
+        .collect();
+    for (docs, failures) in &runs {
+        let ids: BTreeSet<String> = docs.iter().map(|d| d.document_id.clone()).collect();
+        assert_eq!(ids, expected, "one message per document, the record's id");
+        assert_eq!(docs.len(), 4);
+        assert!(
+            docs.iter()
+                .all(|d| d.task_id == "batch" && !d.text.is_empty())
+        );
+        assert_eq!(failures.len(), 1, "{failures:?}");
+        let poison = &failures[0];
+        assert_eq!(
+            (
+                poison.task_id.as_str(),
+                poison.stage.as_str(),
+                poison.kind.as_str()
+            ),
+            ("batch", "warc", "bad_record"),
+            "{poison:?}"
+        );
+        assert!(!poison.fatal && !poison.dead_lettered, "{poison:?}");
+        assert!(poison.reason.contains(&path), "{poison:?}");
+    }
+    assert_eq!(
+        single_docs[0].document_id,
+        proto::document_id("single", &single_id)
+    );
+    assert_eq!(
+        counts(&metrics),
+        [
+            ("received", 3),
+            ("acked", 3),
+            ("deferred", 0),
+            ("retried", 0),
+            ("abandoned", 0)
+        ]
+    );
+    assert_eq!(metrics.documents_published.get(), 9);
+    for queue in [&names.tasks, &names.dead_letter_queue] {
+        assert_eq!(topology::ready_count(&ch, queue).await.expect("queue"), 0);
+    }
+    teardown(conn, &ch, &names).await;
+    let _ = std::fs::remove_file(warc);
+}
+
+/// A batch task whose file is gone is a fault as a record task's is, at
+/// once (dead-lettered `open`); one whose record cannot be read for now
+/// would be tried again as a whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_batch_task_for_a_missing_file_is_dead_lettered_at_once() {
+    let names = Names::with_prefix(&unique("batchgone"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let gone = WarcRecords {
+        path: "/nonexistent/linesift-batch.warc".into(),
+        records: vec![
+            RecordSpan {
+                offset: 0,
+                length: 0,
+            };
+            3
+        ],
+    };
+    let shutdown = Shutdown::new();
+    let (worker, metrics) = spawn_metered_worker(config(&names), fetch_options(), &shutdown);
+    let tasks = [task("gone", task::Source::WarcRecords(gone))];
+    worker::enqueue::enqueue(AMQP, &names, 3, &tasks, Encoding::Protobuf)
+        .await
+        .expect("enqueue");
+    let dead = dead_letters(&ch, &names.dead_letter_queue, 1).await;
+    stop(&shutdown, worker).await;
+    assert_eq!(dead[0].1, "open", "{dead:?}");
+    assert_eq!(counts(&metrics)[3], ("retried", 0));
+    teardown(conn, &ch, &names).await;
+}
+
+/// `linesift enqueue --batch N` puts consecutive records of one file in a
+/// task, up to N; a record alone (its file changes, or the list ends
+/// after it) is a plain record task with the id it has unbatched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enqueue_batches_consecutive_records_of_one_file() {
+    let names = Names::with_prefix(&unique("enqbatch"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let list = "a.warc 0 10\na.warc 10 10\na.warc 20 10\nb.warc 0 5\na.warc 30 10\na.warc 40 10\n";
+    let (code, stderr) = enqueue_cli(
+        &names,
+        list.as_bytes(),
+        &["--kind", "warc-records", "--batch", "2"],
+    )
+    .await;
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("4 task(s) confirmed"), "{stderr}");
+    let mut sources = Vec::new();
+    while let Some(m) = ch
+        .basic_get(
+            names.tasks.as_str().into(),
+            BasicGetOptions { no_ack: true },
+        )
+        .await
+        .expect("get")
+    {
+        sources.push(task_of(&m.delivery));
+    }
+    let shape: Vec<(String, usize)> = sources
+        .iter()
+        .map(|t| match &t.source {
+            Some(task::Source::WarcRecords(b)) => (b.path.clone(), b.records.len()),
+            Some(task::Source::WarcRecord(r)) => (r.path.clone(), 1),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let expected = [("a.warc", 2), ("a.warc", 1), ("b.warc", 1), ("a.warc", 2)];
+    let expected: Vec<(String, usize)> =
+        expected.iter().map(|(p, n)| (p.to_string(), *n)).collect();
+    assert_eq!(shape, expected);
+    let alone =
+        worker::enqueue::parse_tasks("a.warc 20 10", worker::enqueue::LineKind::WarcRecords)
+            .expect("a record line");
+    assert_eq!(
+        sources[1], alone[0],
+        "a batch of one is the record's own task"
+    );
+    teardown(conn, &ch, &names).await;
 }

@@ -21,7 +21,7 @@ use lapin::options::{
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
 use linesift::proto::{self, DocumentMessage, Failure};
-use linesift::worker::enqueue::{LineKind, parse_tasks};
+use linesift::worker::enqueue::{Batcher, DEFAULT_BATCH, LineKind, Ready, parse_tasks};
 use linesift::worker::{Names, topology};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -120,10 +120,7 @@ impl Broker {
             .expect("run linesift enqueue");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "linesift enqueue failed: {stderr}");
-        let count = lines
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .count();
+        let count = enqueued(kind, lines).len();
         assert!(
             stderr.contains(&format!("{count} task(s) confirmed")),
             "{stderr}"
@@ -424,9 +421,12 @@ fn workload(server: &Server, warc: &Path, n_urls: usize, n_records: usize) -> Wo
     for (t, line) in url_tasks.iter().zip(urls.lines()) {
         expected.insert(proto::document_id(&t.id, line), t.id.clone());
     }
-    let record_tasks = parse_tasks(&records, LineKind::WarcRecords).expect("record list");
-    for (t, record_id) in record_tasks.iter().zip(&record_ids) {
-        expected.insert(proto::document_id(&t.id, record_id), t.id.clone());
+    // Batched as `linesift enqueue` batches them: a record's document is
+    // its batch task's.
+    for Ready { task, lines } in enqueued("warc-records", &records) {
+        for record_id in &record_ids[lines.0 - 1..lines.1] {
+            expected.insert(proto::document_id(&task.id, record_id), task.id.clone());
+        }
     }
     assert_eq!(expected.len(), n_urls + n_records, "task ids collide");
     Workload {
@@ -434,6 +434,27 @@ fn workload(server: &Server, warc: &Path, n_urls: usize, n_records: usize) -> Wo
         records,
         expected,
     }
+}
+
+/// The tasks `linesift enqueue --kind KIND` makes of `lines` (record lines
+/// batched by its default `--batch`), with the lines each stands for.
+fn enqueued(kind: &str, lines: &str) -> Vec<Ready> {
+    let (line_kind, batch) = match kind {
+        "urls" => (LineKind::Urls, 1),
+        "warc-records" => (LineKind::WarcRecords, DEFAULT_BATCH),
+        other => panic!("kind {other}"),
+    };
+    let mut batcher = Batcher::new(batch);
+    let mut ready = Vec::new();
+    for (i, task) in parse_tasks(lines, line_kind)
+        .expect("list")
+        .into_iter()
+        .enumerate()
+    {
+        ready.extend(batcher.add(task, i + 1));
+    }
+    ready.extend(batcher.flush());
+    ready
 }
 
 /// Every task yielded exactly its documents: the distinct ids are exactly

@@ -14,6 +14,7 @@
 
 use super::worker::QueueArgs;
 use anyhow::Context;
+use clap::builder::TypedValueParser;
 use linesift::worker::enqueue::{self, EnqueueError, LineKind, Progress, Stopped};
 use std::cell::Cell;
 use std::process::ExitCode;
@@ -26,6 +27,12 @@ pub struct Args {
     /// What the lines are.
     #[arg(long, value_enum, default_value = "urls")]
     kind: Kind,
+    /// Records of one WARC file a task (`--kind warc-records`):
+    /// consecutive lines naming the same file go in one task, up to N (1:
+    /// a task a record). Documents are still published one message each.
+    #[arg(long, value_name = "N", default_value_t = enqueue::DEFAULT_BATCH,
+          value_parser = clap::value_parser!(u16).range(1..).map(usize::from))]
+    batch: usize,
     /// Pass over the first N lines (to resume a run that stopped: its
     /// message says N).
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -86,6 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             names: &names,
             delivery_limit: args.queue.delivery_limit,
             encoding: args.queue.encoding(),
+            batch: args.batch,
         };
         // Ctrl-C stops the run where it can resume; a second one ends it
         // at once. If the handler cannot be installed, only the default

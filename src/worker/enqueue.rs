@@ -7,7 +7,7 @@
 
 use super::publish::{self, PublishError, Publisher};
 use super::topology::{self, Names};
-use crate::proto::{Encoding, Task, WarcFile, WarcRecord, task};
+use crate::proto::{Encoding, RecordSpan, Task, WarcFile, WarcRecord, WarcRecords, task};
 use futures_util::FutureExt;
 use lapin::{Connection, ConnectionProperties};
 use std::future::Future;
@@ -106,6 +106,146 @@ fn parse_source(line: &str, kind: LineKind) -> Result<task::Source, String> {
     }
 }
 
+/// Record tasks gathered into batch tasks (`Task`'s `warc_records`):
+/// consecutive record lines of the same WARC file, up to `size` records a
+/// task. One message per batch rather than per record is most of what the
+/// broker costs a record task. A batch of one record is a plain record
+/// task (the id it has unbatched), and so is every task with `size` 1;
+/// other tasks pass through. A batch's id is BLAKE3 of its records' own
+/// ids (each BLAKE3 of its line), so the same list batched the same way
+/// gives the same tasks, and the same document ids.
+#[derive(Debug)]
+pub struct Batcher {
+    size: usize,
+    open: Option<Batch>,
+}
+
+/// The batch being gathered.
+#[derive(Debug)]
+struct Batch {
+    /// The first record's own task: what a batch of one is sent as.
+    first: Task,
+    path: String,
+    spans: Vec<RecordSpan>,
+    ids: blake3::Hasher,
+    /// The list's line of its last record.
+    last_line: usize,
+    first_line: usize,
+}
+
+impl Batch {
+    fn of(task: Task, record: &WarcRecord, line: usize) -> Self {
+        let mut ids = blake3::Hasher::new();
+        ids.update(task.id.as_bytes());
+        Batch {
+            path: record.path.clone(),
+            spans: vec![span(record)],
+            first: task,
+            ids,
+            last_line: line,
+            first_line: line,
+        }
+    }
+
+    /// The task to send, with its lines.
+    fn ready(self) -> Ready {
+        let lines = (self.first_line, self.last_line);
+        if self.spans.len() == 1 {
+            return Ready {
+                task: self.first,
+                lines,
+            };
+        }
+        let task = Task {
+            id: self.ids.finalize().to_hex()[..24].to_string(),
+            source: Some(task::Source::WarcRecords(WarcRecords {
+                path: self.path,
+                records: self.spans,
+            })),
+            ..Task::default()
+        };
+        Ready { task, lines }
+    }
+}
+
+/// A task ready to send, and the first and last lines of the list it
+/// stands for.
+#[derive(Debug)]
+pub struct Ready {
+    pub task: Task,
+    pub lines: (usize, usize),
+}
+
+fn span(record: &WarcRecord) -> RecordSpan {
+    RecordSpan {
+        offset: record.offset,
+        length: record.length,
+    }
+}
+
+impl Batcher {
+    /// Batches of up to `size` records (0 and 1: no batching).
+    pub fn new(size: usize) -> Self {
+        Batcher {
+            size: size.max(1),
+            open: None,
+        }
+    }
+
+    /// Takes the task of line `number`; returns the tasks ready to send,
+    /// in the list's order:
+    /// the open batch when this task does not join it, and this task's
+    /// batch when it is full (or this task, when it is no record task).
+    pub fn add(&mut self, task: Task, number: usize) -> Vec<Ready> {
+        let record = match &task.source {
+            Some(task::Source::WarcRecord(r)) if self.size > 1 => r.clone(),
+            _ => {
+                let mut ready: Vec<_> = self.flush().into_iter().collect();
+                ready.push(Ready {
+                    task,
+                    lines: (number, number),
+                });
+                return ready;
+            }
+        };
+        let mut ready = Vec::new();
+        match &mut self.open {
+            Some(batch) if batch.path == record.path => {
+                batch.ids.update(task.id.as_bytes());
+                batch.spans.push(span(&record));
+                batch.last_line = number;
+            }
+            _ => {
+                ready.extend(self.flush());
+                self.open = Some(Batch::of(task, &record, number));
+            }
+        }
+        if self
+            .open
+            .as_ref()
+            .is_some_and(|b| b.spans.len() >= self.size)
+        {
+            ready.extend(self.flush());
+        }
+        ready
+    }
+
+    /// The open batch, to send now (the list ended).
+    pub fn flush(&mut self) -> Option<Ready> {
+        self.open.take().map(Batch::ready)
+    }
+
+    /// The list's line of the open batch's first record: the lines from
+    /// there on are not settled until it is sent.
+    pub fn open_since(&self) -> Option<usize> {
+        self.open.as_ref().map(|b| b.first_line)
+    }
+}
+
+/// The default of `linesift enqueue --batch`: records of one WARC file a
+/// task (see scripts/bench-worker.sh and docs/benchmarks.md).
+pub const DEFAULT_BATCH: usize = 64;
+
 /// Why tasks could not be enqueued.
 #[derive(Debug, thiserror::Error)]
 // The messages leave the cause out: it is the error's source, which
@@ -146,14 +286,16 @@ pub const INTERRUPTED_CONFIRM_WAIT: Duration = Duration::from_secs(10);
 /// without being held whole (a list that is not one, say).
 const MAX_LINE: usize = 64 * 1024;
 
-/// Where tasks go: the broker, the topology (declared first, with the
-/// workers' delivery limit) and the encoding.
+/// Where tasks go and how: the broker, the topology (declared first, with
+/// the workers' delivery limit), the encoding, and the records of one file
+/// a task ([`Batcher`]; 1: none).
 #[derive(Debug, Clone, Copy)]
 pub struct Queue<'a> {
     pub amqp_url: &'a str,
     pub names: &'a Names,
     pub delivery_limit: u32,
     pub encoding: Encoding,
+    pub batch: usize,
 }
 
 /// How far a list got.
@@ -191,7 +333,8 @@ fn stopped_at(progress: &Progress) -> String {
 
 /// Streams a list into the task queue: one line at a time, published in
 /// confirmed windows of [`WINDOW`], so memory stays small for lists of
-/// any length. The first `skip` lines are passed over (to resume a
+/// any length. Record lines go in batches of up to `queue.batch` records
+/// of one file a task ([`Batcher`]). The first `skip` lines are passed over (to resume a
 /// stopped run). Bad lines go to `bad` (to count as well as report)
 /// and are skipped.
 ///
@@ -233,6 +376,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     };
     let (connection, publisher) = opened.map_err(stop(progress))?;
     let (mut line, mut number, mut ended) = (Vec::new(), 0usize, false);
+    let mut batcher = Batcher::new(queue.batch);
     // Some task of the last window was not confirmed in time.
     let mut unconfirmed = false;
     // When the confirms of an interrupted run stop being waited for.
@@ -242,7 +386,7 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
         // The lines read whose fate is settled once `pending` is
         // confirmed: all read, less one whose publish was interrupted.
         let mut read_to = number;
-        while pending.len() < WINDOW {
+        'reading: while pending.len() < WINDOW {
             let read = tokio::select! {
                 read = next_line(&mut list, &mut line) => read,
                 () = &mut interrupt => {
@@ -266,21 +410,44 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
                     reason: format!("longer than {MAX_LINE} bytes"),
                 }),
             };
-            match task {
-                Ok(Some(t)) => {
-                    let published = tokio::select! {
-                        published = publisher.message("", &names.tasks, &t, &t.id) => published,
-                        () = &mut interrupt => {
-                            interrupted = Some(Instant::now() + INTERRUPTED_CONFIRM_WAIT);
-                            break;
-                        }
-                    };
-                    pending.push((number, published.map_err(|e| stop(progress)(e.into()))?));
+            let ready = match task {
+                Ok(Some(t)) => batcher.add(t, number),
+                Ok(None) => Vec::new(),
+                Err(e) => {
+                    bad(e);
+                    Vec::new()
                 }
-                Ok(None) => {}
-                Err(e) => bad(e),
+            };
+            for Ready { task: t, lines } in ready {
+                let Some(published) = publish_unless(&publisher, names, &t, &mut interrupt).await
+                else {
+                    interrupted = Some(Instant::now() + INTERRUPTED_CONFIRM_WAIT);
+                    // Its lines, and those after, are not settled.
+                    read_to = read_to.min(lines.0 - 1);
+                    break 'reading;
+                };
+                pending.push((lines.1, published.map_err(|e| stop(progress)(e.into()))?));
             }
             read_to = number;
+        }
+        // The list's last batch goes out at its end.
+        if ended
+            && interrupted.is_none()
+            && let Some(Ready { task: t, lines }) = batcher.flush()
+        {
+            match publish_unless(&publisher, names, &t, &mut interrupt).await {
+                Some(published) => {
+                    pending.push((lines.1, published.map_err(|e| stop(progress)(e.into()))?));
+                }
+                None => {
+                    interrupted = Some(Instant::now() + INTERRUPTED_CONFIRM_WAIT);
+                    read_to = read_to.min(lines.0 - 1);
+                }
+            }
+        }
+        // Lines of a batch not sent yet are not settled.
+        if let Some(first) = batcher.open_since() {
+            read_to = read_to.min(first - 1);
         }
         // Confirms in order: a run stopped by a refusal (a full queue)
         // is done up to the last task confirmed before the first refused;
@@ -337,6 +504,20 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
         return Ok(progress);
     }
     Err(stop(progress)(EnqueueError::Interrupted))
+}
+
+/// Publishes a task to the task queue, unless `interrupt` resolves first
+/// (`None`).
+async fn publish_unless<I: Future<Output = ()> + Unpin>(
+    publisher: &Publisher,
+    names: &Names,
+    task: &Task,
+    interrupt: &mut I,
+) -> Option<Result<publish::Pending, PublishError>> {
+    tokio::select! {
+        published = publisher.message("", &names.tasks, task, &task.id) => Some(published),
+        () = interrupt => None,
+    }
 }
 
 /// How long a run waits for the broker to close the connection once its
@@ -408,6 +589,7 @@ pub async fn enqueue(
         names,
         delivery_limit,
         encoding,
+        batch: 1,
     })
     .await?;
     // Confirm in windows: bounded memory for huge lists, still pipelined.
@@ -443,6 +625,71 @@ mod tests {
         ));
         assert!(parse_tasks("a.warc x", LineKind::WarcRecords).is_err());
         Ok(())
+    }
+
+    fn record(path: &str, offset: u64) -> Task {
+        let line = format!("{path} {offset} 10");
+        task_of_line(line.as_bytes(), LineKind::WarcRecords, 1)
+            .expect("a record line")
+            .expect("a task")
+    }
+
+    /// Consecutive records of one file go in a batch, up to its size; a
+    /// new file or a full batch sends it; a record alone is sent as its
+    /// own task; other tasks pass through, after the open batch.
+    #[test]
+    fn the_batcher_gathers_consecutive_records_of_one_file() {
+        let mut batcher = Batcher::new(3);
+        let mut sent = Vec::new();
+        let tasks = [
+            record("a", 0),
+            record("a", 10),
+            record("a", 20),
+            record("a", 30),
+            record("b", 0),
+        ];
+        for (i, t) in tasks.iter().enumerate() {
+            sent.extend(batcher.add(t.clone(), i + 1));
+        }
+        assert_eq!(batcher.open_since(), Some(5));
+        let url = task_of_line(b"http://a/", LineKind::Urls, 6)
+            .unwrap()
+            .unwrap();
+        sent.extend(batcher.add(url.clone(), 6));
+        assert_eq!(batcher.open_since(), None);
+        assert!(batcher.flush().is_none());
+        let lines: Vec<(usize, usize)> = sent.iter().map(|r| r.lines).collect();
+        assert_eq!(lines, [(1, 3), (4, 4), (5, 5), (6, 6)]);
+        let Some(task::Source::WarcRecords(batch)) = &sent[0].task.source else {
+            panic!("{:?}", sent[0])
+        };
+        assert_eq!(batch.path, "a");
+        let offsets: Vec<u64> = batch.records.iter().map(|r| r.offset).collect();
+        assert_eq!(offsets, [0, 10, 20]);
+        // Alone: the record's own task, the id it has unbatched.
+        assert_eq!(sent[1].task, tasks[3]);
+        assert_eq!(sent[2].task, tasks[4]);
+        assert_eq!(sent[3].task, url);
+    }
+
+    /// The same records batched the same way are the same task (the same
+    /// document ids when enqueued again); other records, another id.
+    #[test]
+    fn a_batch_id_is_a_function_of_its_records() {
+        let batch_of = |offsets: &[u64]| {
+            let mut batcher = Batcher::new(8);
+            for (i, o) in offsets.iter().enumerate() {
+                assert!(batcher.add(record("a", *o), i + 1).is_empty());
+            }
+            batcher.flush().expect("a batch").task
+        };
+        assert_eq!(batch_of(&[0, 10]), batch_of(&[0, 10]));
+        assert_ne!(batch_of(&[0, 10]).id, batch_of(&[0, 20]).id);
+        assert_ne!(batch_of(&[0, 10]).id, record("a", 0).id);
+        // Unbatched, every record is its own task.
+        let mut single = Batcher::new(1);
+        assert_eq!(single.add(record("a", 0), 1)[0].task, record("a", 0));
+        assert_eq!(single.open_since(), None);
     }
 
     /// A list saved with a byte-order mark: its first line is the same

@@ -256,15 +256,19 @@ impl Processor {
         let Some(limit) = self.deadline else {
             return self.run_within(task, out, None, max_host_wait).await;
         };
+        // A batch of records has the deadline per record (each record is
+        // held to it, see `warc_records`): the whole may take one
+        // deadline per record.
+        let whole = limit.saturating_mul(records_in(task));
         let deadline = Deadline {
-            at: Instant::now() + limit,
+            at: Instant::now() + whole,
             limit,
         };
         // Async work (fetches) is cancelled by dropping it; blocking WARC
         // work cannot be, so it also checks the deadline between records
         // and stops sending (see `warc_file`).
         let work = self.run_within(task, out, Some(deadline), max_host_wait);
-        tokio::time::timeout(limit, work)
+        tokio::time::timeout(whole, work)
             .await
             .unwrap_or_else(|_| Err(deadline_error(limit)))
     }
@@ -285,6 +289,11 @@ impl Processor {
             Some(task::Source::WarcRecord(rec)) => {
                 let (this, id, rec) = (self.clone(), task.id.clone(), rec.clone());
                 blocking(move || this.warc_record(&id, &rec, &out)).await
+            }
+            Some(task::Source::WarcRecords(batch)) => {
+                let (this, id, batch) = (self.clone(), task.id.clone(), batch.clone());
+                let limit = deadline.map(|d| d.limit);
+                blocking(move || this.warc_records(&id, &batch, &out, limit)).await
             }
             None => Err(TaskError::permanent(
                 "decode",
@@ -418,29 +427,96 @@ impl Processor {
         rec: &crate::proto::WarcRecord,
         out: &mpsc::Sender<Output>,
     ) -> Result<(), TaskError> {
-        let length = (rec.length > 0).then_some(rec.length);
-        let started = Instant::now();
-        let mut file = open_warc(Path::new(&rec.path))?;
-        let item = warc::read_record_from(&mut file, rec.offset, length, self.reader);
-        self.metrics.observe("warc", started);
-        let item = item.map_err(|e| {
-            let reason = format!("{}@{}: {e}", rec.path, rec.offset);
-            TaskError::warc_read(&e, reason)
-        })?;
-        let output = match item {
-            Item::Page(page) => match self.extract_page(task_id, &page) {
-                Ok(doc) => Output::Document(Box::new(doc), Some(Capture::of(&page))),
-                Err(e) => return Err(TaskError::permanent("extract", page_error_kind(&e), e)),
-            },
-            Item::Skipped { reason, .. } => {
-                return Err(TaskError::permanent("warc", "skipped", reason.key()));
-            }
-            Item::Bad { error, .. } => {
-                return Err(TaskError::permanent("warc", "bad_record", error));
-            }
-        };
+        let path = Path::new(&rec.path);
+        let mut file = open_warc(path)?;
+        let output = self
+            .record_at(task_id, &mut file, path, rec.offset, rec.length)
+            .map_err(|failed| failed.error)?;
         let _ = out.blocking_send(output);
         Ok(())
+    }
+
+    /// The records of a batch task, one after the other from the file
+    /// opened once, each as a record task's: a document, or, when it gives
+    /// none (no HTML page, a bad record, a panic, past the deadline that
+    /// holds for each record), a failure event for that record (not
+    /// fatal), and the batch goes on. Only what may pass fails the whole
+    /// task, to be tried again (an I/O error; what was published comes
+    /// again with the same ids), and a file that cannot be opened.
+    fn warc_records(
+        &self,
+        task_id: &str,
+        batch: &crate::proto::WarcRecords,
+        out: &mpsc::Sender<Output>,
+        limit: Option<Duration>,
+    ) -> Result<(), TaskError> {
+        let path = Path::new(&batch.path);
+        let mut file = open_warc(path)?;
+        for span in &batch.records {
+            let started = Instant::now();
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.record_at(task_id, &mut file, path, span.offset, span.length)
+            }))
+            .unwrap_or_else(|panic| {
+                let error = TaskError::permanent("warc", "panic", panic_message(panic.as_ref()));
+                Err(FailedRecord::unnamed(error))
+            });
+            let output = match read {
+                Err(failed) if matches!(failed.error, TaskError::Transient { .. }) => {
+                    return Err(failed.error);
+                }
+                _ if limit.is_some_and(|l| started.elapsed() > l) => {
+                    let late = record_past_deadline(path, span.offset, started.elapsed(), limit);
+                    Output::Failure(FailedRecord::unnamed(late).event(task_id))
+                }
+                Ok(output) => output,
+                Err(failed) => Output::Failure(failed.event(task_id)),
+            };
+            if out.blocking_send(output).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The record at `offset` of the open `file`: its document, or why it
+    /// gives none, as a record task's failure.
+    fn record_at(
+        &self,
+        task_id: &str,
+        file: &mut std::fs::File,
+        path: &Path,
+        offset: u64,
+        length: u64,
+    ) -> Result<Output, FailedRecord> {
+        let length = (length > 0).then_some(length);
+        let started = Instant::now();
+        let item = warc::read_record_from(file, offset, length, self.reader);
+        self.metrics.observe("warc", started);
+        let item = item.map_err(|e| {
+            let reason = format!("{}@{offset}: {e}", path.display());
+            FailedRecord::unnamed(TaskError::warc_read(&e, reason))
+        })?;
+        match item {
+            Item::Page(page) => match self.extract_page(task_id, &page) {
+                Ok(doc) => Ok(Output::Document(Box::new(doc), Some(Capture::of(&page)))),
+                Err(e) => Err(FailedRecord {
+                    error: TaskError::permanent("extract", page_error_kind(&e), e),
+                    record_id: page.record_id.clone(),
+                    url: page.target_uri.clone().unwrap_or_default(),
+                }),
+            },
+            Item::Skipped { reason, .. } => Err(FailedRecord::unnamed(TaskError::permanent(
+                "warc",
+                "skipped",
+                reason.key(),
+            ))),
+            Item::Bad { error, .. } => Err(FailedRecord::unnamed(TaskError::permanent(
+                "warc",
+                "bad_record",
+                error,
+            ))),
+        }
     }
 
     /// A page of a WARC file: its document, or a failure event.
@@ -508,6 +584,59 @@ fn names_no_readable_file(e: &std::io::Error) -> bool {
     matches!(
         e.kind(),
         NotFound | PermissionDenied | IsADirectory | NotADirectory | InvalidFilename | InvalidInput
+    )
+}
+
+/// A record that gave no document: why, and which record and page it
+/// was when that is known.
+#[derive(Debug)]
+struct FailedRecord {
+    error: TaskError,
+    record_id: String,
+    url: String,
+}
+
+impl FailedRecord {
+    fn unnamed(error: TaskError) -> Self {
+        FailedRecord {
+            error,
+            record_id: String::new(),
+            url: String::new(),
+        }
+    }
+
+    /// The failure event of a batch's record (not fatal: the batch goes on).
+    fn event(&self, task_id: &str) -> Failure {
+        let (stage, kind, reason) = self.error.parts();
+        record_failure(task_id, stage, kind, reason, &self.record_id, &self.url)
+    }
+}
+
+/// How many records a task holds (its deadline holds for each).
+fn records_in(task: &Task) -> u32 {
+    match &task.source {
+        Some(task::Source::WarcRecords(batch)) => u32::try_from(batch.records.len())
+            .unwrap_or(u32::MAX)
+            .max(1),
+        _ => 1,
+    }
+}
+
+/// A batch's record that took longer than the task deadline.
+fn record_past_deadline(
+    path: &Path,
+    offset: u64,
+    took: Duration,
+    limit: Option<Duration>,
+) -> TaskError {
+    let limit = limit.unwrap_or_default();
+    TaskError::permanent(
+        "task",
+        "deadline",
+        format!(
+            "{}@{offset}: the record took {took:.1?}, past the deadline of {limit:?} (task_deadline)",
+            path.display()
+        ),
     )
 }
 
@@ -614,6 +743,7 @@ fn record_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto::RecordSpan;
 
     /// One of each `FetchError` variant, permanent where it can be.
     fn fetch_errors() -> Vec<FetchError> {
@@ -907,6 +1037,87 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    /// A WARC file of `n` HTML responses, and each record's span.
+    fn warc_of_pages(name: &str, n: usize) -> (std::path::PathBuf, Vec<RecordSpan>) {
+        let (mut bytes, mut spans) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let body = format!(
+                "<html><head><title>Story {i}</title></head><body><article><h1>Story {i}</h1>\
+                 <p>{}</p></article></body></html>",
+                "A sentence of the story that goes on for a while. ".repeat(20)
+            );
+            let http =
+                format!("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n{body}");
+            let record = format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{i:08}>\r\n\
+                 WARC-Target-URI: http://example.org/{i}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+                 Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n\
+                 {http}\r\n\r\n",
+                http.len()
+            );
+            spans.push(RecordSpan {
+                offset: bytes.len() as u64,
+                length: record.len() as u64,
+            });
+            bytes.extend_from_slice(record.as_bytes());
+        }
+        let path =
+            std::env::temp_dir().join(format!("linesift-{name}-{}.warc", std::process::id()));
+        std::fs::write(&path, bytes).expect("write a WARC");
+        (path, spans)
+    }
+
+    /// The outputs of a batch's records, read with a per-record `limit`.
+    fn outputs_of(batch: crate::proto::WarcRecords, limit: Option<Duration>) -> Vec<Output> {
+        let extractor = Extractor::new(crate::Options::default());
+        let fetcher = Fetcher::new(extractor.clone(), crate::fetch::FetchOptions::default())
+            .expect("a fetcher");
+        let metrics = Metrics::new().expect("metrics");
+        let reader = ReaderOptions {
+            max_payload: 1 << 20,
+            max_member: 1 << 30,
+        };
+        let processor = Processor::new(fetcher, extractor, reader, metrics);
+        let (tx, mut rx) = mpsc::channel(16);
+        processor
+            .warc_records("t", &batch, &tx, limit)
+            .expect("the batch runs");
+        drop(tx);
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    /// The task deadline holds for each record of a batch on its own: a
+    /// record past it is reported as that record's failure (`task`/
+    /// `deadline`, not fatal), and the next record is held to its own.
+    /// Without a deadline the same records give their documents.
+    #[test]
+    fn each_record_of_a_batch_is_held_to_the_deadline_on_its_own() {
+        let (path, spans) = warc_of_pages("deadline", 3);
+        let batch = crate::proto::WarcRecords {
+            path: path.display().to_string(),
+            records: spans,
+        };
+        let late = outputs_of(batch.clone(), Some(Duration::from_nanos(1)));
+        assert_eq!(late.len(), 3);
+        for output in &late {
+            let Output::Failure(f) = output else {
+                panic!("{output:?}")
+            };
+            assert_eq!(
+                (f.stage.as_str(), f.kind.as_str(), f.fatal),
+                ("task", "deadline", false)
+            );
+            assert!(f.reason.contains("task_deadline"), "{f:?}");
+        }
+        let done = outputs_of(batch, None);
+        assert_eq!(done.len(), 3);
+        assert!(
+            done.iter().all(|o| matches!(o, Output::Document(..))),
+            "{done:?}"
+        );
+        let _ = std::fs::remove_file(path);
     }
 
     /// Reading the file failing may not recur: the task goes round again.

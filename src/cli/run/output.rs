@@ -111,6 +111,7 @@ fn wet_record<T>(
     let file = match &task.source {
         Some(task::Source::WarcFile(f)) => f.path.as_str(),
         Some(task::Source::WarcRecord(r)) => r.path.as_str(),
+        Some(task::Source::WarcRecords(b)) => b.path.as_str(),
         _ => "",
     };
     let url = (!doc.url.is_empty()).then_some(doc.url.as_str());
