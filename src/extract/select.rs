@@ -1147,14 +1147,7 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
     let Some(seed) = sel.seed else {
         return;
     };
-    let chosen_text = |from: u32, to: u32| -> u64 {
-        sel.regions
-            .iter()
-            .flat_map(|r| r.first.max(from)..=r.last.min(to))
-            .map(|i| u64::from(lines[i as usize].text))
-            .sum()
-    };
-    let total = chosen_text(0, u32::MAX);
+    let total = chosen_text(sel, lines, 0, u32::MAX);
     // Elements are kept in the order they open: of those around the
     // seed, a later one is inside an earlier one.
     let body = elements
@@ -1163,13 +1156,27 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
         .filter(|e| {
             e.signal == Signal::Content && e.first_line <= seed.first && e.last_line >= seed.first
         })
-        .find(|e| 2 * chosen_text(e.first_line, e.last_line) >= total);
-    let Some(end) = body.map(|e| e.last_line) else {
-        return;
-    };
-    if sel.regions.last().is_some_and(|r| r.last > end) {
-        let keep = sel.regions.partition_point(|r| r.first <= end);
-        end_before(sel, lines, keep, end + 1);
+        .find(|e| 2 * chosen_text(sel, lines, e.first_line, e.last_line) >= total);
+    if let Some(body) = body {
+        end_after(sel, lines, body.last_line);
+    }
+}
+
+/// Content characters of the chosen lines from `from` to `to`.
+fn chosen_text(sel: &Selection, lines: &[Line], from: u32, to: u32) -> u64 {
+    sel.regions
+        .iter()
+        .flat_map(|r| r.first.max(from)..=r.last.min(to))
+        .map(|i| u64::from(lines[i as usize].text))
+        .sum()
+}
+
+/// Ends the selection after line `last` (nothing changes when it ends
+/// there or before).
+fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
+    if sel.regions.last().is_some_and(|r| r.last > last) {
+        let keep = sel.regions.partition_point(|r| r.first <= last);
+        end_before(sel, lines, keep, last + 1);
     }
 }
 
@@ -1186,23 +1193,18 @@ pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32)
     if !chosen || lines.get(headline as usize).is_none_or(|l| l.heading != 1) {
         return;
     }
-    let text = |i: u32| u64::from(lines[i as usize].text);
+    let total = chosen_text(sel, lines, 0, u32::MAX);
+    if headline == 0 || 4 * chosen_text(sel, lines, 0, headline - 1) > total {
+        return;
+    }
     let before: Vec<u32> = sel
         .regions
         .iter()
         .flat_map(|r| r.first..=r.last)
         .take_while(|&i| i < headline)
-        .filter(|&i| text(i) > 0)
+        .filter(|&i| lines[i as usize].text > 0)
         .collect();
-    let total: u64 = sel
-        .regions
-        .iter()
-        .flat_map(|r| r.first..=r.last)
-        .map(text)
-        .sum();
-    if 4 * before.iter().map(|&i| text(i)).sum::<u64>() <= total {
-        drop_lines(sel, lines, &before);
-    }
+    drop_lines(sel, lines, &before);
 }
 
 /// A heading that ends the chosen text heads nothing chosen: the section it
@@ -1227,12 +1229,8 @@ fn end_after_last(sel: &mut Selection, lines: &[Line], keeps: impl Fn(&Line) -> 
         .rev()
         .flat_map(|r| (r.first..=r.last).rev())
         .find(|&i| lines[i as usize].text > 0 && keeps(&lines[i as usize]));
-    let Some(last) = last else {
-        return;
-    };
-    if sel.regions.last().is_some_and(|r| r.last > last) {
-        let keep = sel.regions.partition_point(|r| r.first <= last);
-        end_before(sel, lines, keep, last + 1);
+    if let Some(last) = last {
+        end_after(sel, lines, last);
     }
 }
 
