@@ -410,8 +410,8 @@ fn linked_items(lines: &[Line], r: &Region) -> bool {
 /// are misleading: the marks are dropped altogether. Layout words
 /// (widget, modal, banner, ...: [`Layout`](super::signals::Signal::Layout))
 /// mislead sooner, since page builders wrap every block of a page in
-/// them: when most of the text sits in elements only they mark, just
-/// their marks are dropped, and furniture marked by name (nav, footer,
+/// them: when most of the prose (text outside links) sits in elements
+/// only they mark, just their marks are dropped, and furniture marked by name (nav, footer,
 /// comments) keeps its mark.
 ///
 /// With `keep_comments`, text marked as reader comments
@@ -438,11 +438,13 @@ fn forgive_dominant_boilerplate(
     // One pass for the three sums: the lines are cold by now (a page's
     // lines are tens of kB), and three passes missed the cache three
     // times over.
-    let (mut total, mut boiler, mut layout) = (0u64, 0u64, 0u64);
+    let (mut total, mut boiler) = (0u64, 0u64);
+    let (mut prose, mut layout_prose) = (0u64, 0u64);
     for l in lines {
         total += u64::from(l.text);
         boiler += u64::from(l.boiler_text);
-        layout += u64::from(l.layout_text);
+        prose += u64::from(l.text.saturating_sub(l.anchor_text));
+        layout_prose += u64::from(l.layout_text.saturating_sub(l.anchor_text));
     }
     // Text in dialogs, which no reader sees until a script opens them,
     // says nothing about the class names: it is left out of the shares.
@@ -452,10 +454,11 @@ fn forgive_dominant_boilerplate(
         boiler.saturating_sub(dialogs.text),
     );
     // Layout words mislead before furniture names do: where they hold
-    // most of the text, only marks beyond theirs count towards the share
-    // that drops every mark: an author box or a footer under a page
+    // most of the prose (the text outside links: menus say nothing of
+    // where the article is), only marks beyond theirs count towards the
+    // share that drops every mark: an author box or a footer under a page
     // builder's widgets keeps its mark.
-    let layout_dominant = layout * 100 > total * 60;
+    let layout_dominant = layout_prose * 100 > prose * 60;
     let beyond: u64 = if layout_dominant {
         lines
             .iter()
