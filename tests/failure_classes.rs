@@ -24,6 +24,7 @@ fixtures_support::fixture_tests! {
     #[ignore = "issue 53 class 2: the gallery's title, its bare `1 / 14` counter and its link to all pictures are kept"]
     a_gallery_and_its_counters_inside_the_body_are_left_out: "body-gallery-counter",
     link_only_read_more_boxes_inside_the_body_are_left_out: "body-read-more-box",
+    paragraphs_that_are_one_link_inside_the_body_are_left_out: "body-promoted-links",
     the_tex_source_of_math_markup_is_left_out: "body-math-source",
 
     // 3. Neighbouring furniture joined in.

@@ -1091,13 +1091,19 @@ pub fn drop_small_forms(sel: &mut Selection, lines: &[Line], elements: &[Element
 /// a share bar or a "related" box between the article's paragraphs joins
 /// the regions around it by the gap, but its text is not the article's.
 /// Lines whose marks the selection forgave keep their text. So go
-/// promotions of other articles set in the text (see [`promotion`]).
+/// promotions of other articles set in the text (see [`promotion`]), and,
+/// where the chosen text reads as prose, the short lines that are links
+/// through and through (see [`link_line`]).
 pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line], src: &str) {
     let counts = &sel.counts;
+    let prose = links_share(sel, lines) < LINKS_IN_PROSE_TENTHS;
     let marked = |i: u32| {
         let i = i as usize;
         lines.get(i).is_some_and(|l| {
-            l.text > 0 && (counts.get(i).is_some_and(|c| c.0 == 0) || promotion(src, l))
+            l.text > 0
+                && (counts.get(i).is_some_and(|c| c.0 == 0)
+                    || promotion(src, l)
+                    || (prose && link_line(l)))
         })
     };
     // Each chosen line is weighed once; most pages have no such line.
@@ -1108,6 +1114,38 @@ pub fn drop_marked_lines(sel: &mut Selection, lines: &[Line], src: &str) {
         .filter(|&i| marked(i))
         .collect();
     drop_lines(sel, lines, &dropped);
+}
+
+/// Links' share of the chosen text, in tenths, below which the chosen
+/// text reads as prose. In a list of links (an index, a weekly links post,
+/// a shop's grid) the links are the content.
+const LINKS_IN_PROSE_TENTHS: u64 = 4;
+
+/// The share of a link line's text in links, in tenths.
+const LINK_LINE_TENTHS: u32 = 9;
+
+/// Content characters up to which a link line is a link set in the text
+/// (a story promoted between paragraphs, "more on this", a sign-up link);
+/// a longer one is a card that describes what it links to.
+const LINK_LINE_MAX: u32 = 200;
+
+/// Whether a line is a link set in prose: short, and links through and
+/// through.
+fn link_line(l: &Line) -> bool {
+    l.text <= LINK_LINE_MAX && l.heading == 0 && l.anchor_text * 10 >= l.text * LINK_LINE_TENTHS
+}
+
+/// The links' share of the chosen text, in tenths.
+fn links_share(sel: &Selection, lines: &[Line]) -> u64 {
+    let (links, text) = sel
+        .regions
+        .iter()
+        .flat_map(|r| r.first..=r.last)
+        .map(|i| &lines[i as usize])
+        .fold((0u64, 0u64), |(a, x), l| {
+            (a + u64::from(l.anchor_text), x + u64::from(l.text))
+        });
+    (links * 10).checked_div(text).unwrap_or(0)
 }
 
 /// Leaves the chosen lines `dropped` (ascending) out, each region split
