@@ -20,7 +20,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 export RUSTC_BOOTSTRAP=1
-# libdeflate (the gzip fast path, src/warc/inflate.rs) has the same
+# libdeflate (the gzip fast path, src/codec/container/libdeflate.rs) has the same
 # `static const` table in several places (its decompressor template is
 # compiled once per CPU variant; the compressor keeps its own copy). ASan's
 # ODR check reports these internal-linkage read-only tables as a violation

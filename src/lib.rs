@@ -4,13 +4,12 @@
 //! The rest of the crate wraps it: inputs (files, WARC, HTTP), outputs and
 //! the queue worker ([`worker`], messages in [`proto`]).
 
+pub mod codec;
 pub mod extract;
 pub mod fetch;
-pub(crate) mod gzip_header;
 pub mod proto;
 pub mod report;
 pub mod warc;
 pub mod worker;
-pub(crate) mod zstd_magic;
 
 pub use extract::{Document, ExtractError, Extractor, Hints, Options};

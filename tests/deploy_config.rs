@@ -7,7 +7,7 @@
 mod amqp_support;
 
 use amqp_support::definitions::DefinitionsVhost;
-use linesift::fetch::decode::{LAYER_MEMORY, MAX_CODINGS};
+use linesift::codec::coding::{LAYER_MEMORY, MAX_CODINGS};
 use linesift::worker::topology::{ROUTING_DOCUMENT, ROUTING_FAILURE};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -764,7 +764,7 @@ fn worker_limits_agree_and_fit_the_memory_limit() {
     // A task reading a gzip WARC also holds the buffer its members are
     // inflated into at once, bounded by the payload limit.
     let payload = size(&k8s("LINESIFT_MAX_PAYLOAD"));
-    let member = linesift::warc::gzip::whole_max_for(payload as usize) as u64;
+    let member = linesift::codec::container::gzip::whole_max_for(payload as usize) as u64;
     let memory = quantity(str_at(container, &["resources", "limits", "memory"]));
     // The compose file enforces the same budget (Docker's `M` is MiB).
     let compose_memory = size(str_at(
@@ -1278,7 +1278,7 @@ fn k8s_warc_file_workers_drain_their_files() {
     .max()
     .unwrap();
     let payload = size(&value(container, "LINESIFT_MAX_PAYLOAD").unwrap());
-    let member = linesift::warc::gzip::whole_max_for(payload as usize) as u64;
+    let member = linesift::codec::container::gzip::whole_max_for(payload as usize) as u64;
     let memory = quantity(str_at(container, &["resources", "limits", "memory"]));
     assert!(seconds("LINESIFT_CONCURRENCY") * task_memory(page, member) <= memory);
 

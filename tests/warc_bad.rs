@@ -6,7 +6,7 @@
 
 mod warc_support;
 
-use linesift::warc::compression::DETECT_WINDOW;
+use linesift::codec::container::DETECT_WINDOW;
 use linesift::warc::{Item, ReaderOptions, WarcError, WarcReader};
 use std::io::Cursor;
 use std::path::Path;

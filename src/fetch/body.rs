@@ -1,5 +1,5 @@
 //! A response's body as decoded chunks. Every content coding is decoded
-//! here (see `decode`), not by reqwest: its decoder misses a coding named
+//! here (see `codec::coding`), not by reqwest: its decoder misses a coding named
 //! in another case (`GZIP`) or as `x-gzip`, takes deflate only
 //! zlib-wrapped, and stacked codings (`gzip, br`) not at all. Errors are
 //! typed as reqwest's decoding errors were: a damaged stream, or more
@@ -15,8 +15,8 @@
 //! task's deadline must still be able to end it.
 
 use super::client::classify;
-use super::decode::{Coding, DecodeError, Framing, Pulled, Stack};
 use super::error::FetchError;
+use crate::codec::coding::{Coding, DecodeError, Framing, Pulled, Stack};
 use hyper::body::Bytes;
 use reqwest::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use reqwest::{Response, Version};
@@ -133,7 +133,7 @@ fn decode_error(e: DecodeError, url: &str) -> FetchError {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::fetch::decode::tests::{gzip, skippable, zstd};
+    use crate::codec::coding::tests::{gzip, skippable, zstd};
 
     /// A decoder that cannot be set up is this process's failure, tried
     /// again (a fault once the worker's deliveries are used up), not a

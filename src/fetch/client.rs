@@ -13,7 +13,7 @@ use std::error::Error as StdError;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The codings asked for, all decoded by `body` (see `decode`). Set here
+/// The codings asked for, all decoded by `body` (see `codec::coding`). Set here
 /// because reqwest asks only for the codings it decodes itself, and here
 /// it decodes none.
 const ACCEPT_CODINGS: &str = "zstd,gzip,deflate,br";

@@ -3,8 +3,8 @@
 //!
 //! One module per concern:
 //! `client` (reqwest with rustls, HTTP/2, Accept-Encoding, timeouts, error
-//! mapping) · `body`, `decode` and `inflate` (decoded body chunks: every
-//! content coding decoded here, named in any case; deflate zlib or raw) ·
+//! mapping) · `body` (decoded body chunks: every content coding, named in
+//! any case, decoded by `codec::coding` as the body streams in) ·
 //! `guard` (SSRF: refused address classes, the filtering DNS
 //! resolver) · `redirect` (limit, loops, guard on every hop) · `robots`
 //! (robots.txt cache) · `ratelimit` (per-host intervals, Crawl-delay,
@@ -25,10 +25,8 @@
 pub mod body;
 pub mod client;
 pub mod content;
-pub mod decode;
 pub mod error;
 pub mod guard;
-pub mod inflate;
 pub mod page;
 pub mod ratelimit;
 pub mod redirect;

@@ -197,9 +197,9 @@ fn finish(page: PageStream<'_>, bytes: u64) -> Result<Document, crate::extract::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::coding::tests::{gzip, page, with_bad_block};
     use crate::extract::Options;
     use crate::fetch::body::tests::coded;
-    use crate::fetch::decode::tests::{gzip, page, with_bad_block};
 
     /// A gzip body of a good member then a damaged one, in one chunk: a
     /// limit reached inside the good member's output keeps the body up to

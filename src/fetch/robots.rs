@@ -17,11 +17,11 @@
 
 use super::body::Body;
 use super::client::classify;
-use super::decode::{Coding, looks_coded};
 use super::error::FetchError;
 use super::guard::Guard;
 use super::page::redirect_target;
 use super::redirect;
+use crate::codec::coding::{Coding, looks_coded};
 use reqwest::Client;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -5,18 +5,18 @@
 //! payloads and renames the headers to `X-Crawler-*`, which are therefore
 //! ignored; a declared coding whose magic bytes are absent is taken as
 //! already undone. Stacked codings (`gzip, br`, or one per header line)
-//! are listed as the fetcher lists them (`fetch::decode::Coding::listed`:
+//! are listed as the fetcher lists them (`codec::coding::Coding::listed`:
 //! any case, `identity` ignored) and undone as it undoes them, the last
 //! listed first, up to [`MAX_CODINGS`], each layer by the same rules as a
 //! single coding and its output bounded by the same limit. It does not
 //! extract anything.
 
-use super::compression::{Compression, detect};
 use super::error::WarcError;
 use super::reader::SkipReason;
 use super::record::values_named;
-use crate::fetch::decode::{Coding as ContentCoding, MAX_CODINGS, STACK_SLACK};
-use crate::fetch::inflate::is_zlib_header;
+use crate::codec::coding::{Coding as ContentCoding, MAX_CODINGS, STACK_SLACK};
+use crate::codec::container::{Compression, detect};
+use crate::codec::deflate::is_zlib_header;
 use flate2::read::MultiGzDecoder;
 use flate2::{Decompress, FlushDecompress, Status};
 use std::borrow::Cow;
@@ -325,7 +325,7 @@ fn undo(
             return inflate(body, limit, undone).map(Undone::from);
         }
         ContentCoding::Zstd if starts_with_magic(&body, coding) => {
-            let window = super::zstd::window_log_max(limit);
+            let window = crate::codec::container::zstd::window_log_max(limit);
             let d = ::zstd::stream::read::Decoder::new(&body[..])
                 .and_then(|mut d| d.window_log_max(window).map(|()| d));
             let d = d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?;
@@ -411,7 +411,7 @@ fn reads_as(body: &[u8], coding: ContentCoding, limit: usize) -> Result<Reads, R
 
 /// Undoes `deflate`: zlib as RFC 9110 means it, or raw deflate as some
 /// servers send it, told apart by the body's first two bytes as the
-/// fetcher tells them (`fetch::inflate::is_zlib_header`: a zlib header's
+/// fetcher tells them (`codec::deflate::is_zlib_header`: a zlib header's
 /// check, not only its usual first byte 0x78, which a raw stream may
 /// start with too). Deflate has no magic number to tell an already decoded
 /// body by, as gzip and zstd have: when the stream does not decode to its
@@ -444,7 +444,7 @@ fn inflate(
 }
 
 /// Whether `body` opens with a zlib header, by its check as the fetcher
-/// tells one (`fetch::inflate::is_zlib_header`).
+/// tells one (`codec::deflate::is_zlib_header`).
 fn opens_zlib(body: &[u8]) -> bool {
     matches!(body, [cmf, flg, ..] if is_zlib_header(*cmf, *flg))
 }

@@ -2,9 +2,9 @@
 //! uncompressed, gzip or zstd, as a stack of small stream layers, and
 //! writing JSONL and WET-style WARC output.
 //!
-//! The layers, one module each, from the bytes up:
-//! `compression` (detect, common interface) → `gzip` / `zstd` (members with
-//! their file offsets; `inflate` is gzip's one-call fast path) → `stream`
+//! The layers, one module each, from the bytes up: the file's compression
+//! (`codec::container`: detection, gzip members and zstd frames with their
+//! file offsets) → `stream`
 //! (buffered view with positions) → `record` (framing, resynchronisation)
 //! → `http` (status, headers, types, codings) → `reader` ([`Item`]s) →
 //! `page` (payload to the core);
@@ -12,26 +12,23 @@
 //! Nothing here holds a whole file in memory: payloads are buffered only
 //! for records the core will see, up to a limit.
 
-pub mod compression;
 mod date;
 pub mod error;
-pub mod gzip;
 pub mod http;
-mod inflate;
 pub mod page;
 pub mod reader;
 pub mod record;
 pub mod stream;
 pub mod writer;
-pub mod zstd;
 
-pub use compression::Compression;
+pub use crate::codec::container::Compression;
 pub use error::WarcError;
 pub use page::{Page, PageError};
 pub use reader::{Item, ReaderOptions, SkipReason, WarcReader};
 pub use stream::RecordPos;
 pub use writer::{JsonlWriter, Source, WetWriter};
 
+use crate::codec::container;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -96,7 +93,7 @@ fn check_record_start<R: Read + Seek>(
             Err(source) => return Err(WarcError::Io { offset, source }),
         }
     }
-    match compression::is_record_start(&head[..got]) {
+    match container::is_record_start(&head[..got]) {
         true => Ok(()),
         false => Err(WarcError::NoRecordAt {
             offset,
@@ -121,7 +118,7 @@ fn zstd_dictionary_frame<R: Read + Seek>(
     let io = |source| WarcError::Io { offset, source };
     let mut magic = [0u8; 4];
     seek(source, offset)?;
-    if source.read_exact(&mut magic).is_err() || magic != compression::ZSTD_MAGIC || offset == 0 {
+    if source.read_exact(&mut magic).is_err() || magic != container::ZSTD_MAGIC || offset == 0 {
         return Ok(Vec::new());
     }
     seek(source, 0)?;
@@ -137,7 +134,7 @@ fn zstd_dictionary_frame<R: Read + Seek>(
     // Refused before it is read, as the zstd layer refuses it when reading
     // the file from its start: a size field of up to 4 GiB is no reason to
     // read (and hold) that much for one record.
-    if size > zstd::MAX_DICTIONARY {
+    if size > container::zstd::MAX_DICTIONARY {
         return Err(WarcError::BadDictionary {
             offset: 0,
             message: format!("{size} bytes is too large"),
@@ -146,19 +143,4 @@ fn zstd_dictionary_frame<R: Read + Seek>(
     let mut frame = head.to_vec();
     source.take(size).read_to_end(&mut frame).map_err(io)?;
     Ok(frame)
-}
-
-/// Bytes that do not compress (xorshift from `seed`): gzip and zstd store
-/// them as they are, for the layers' tests of long members and frames.
-#[cfg(test)]
-fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }

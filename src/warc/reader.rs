@@ -10,13 +10,13 @@
 //! member). An error from the iterator ends the file (truncation, a
 //! missing dictionary, an I/O error).
 
-use super::compression::{self, Start};
 use super::date;
 use super::error::WarcError;
 use super::http::{self, Coding, HttpHead, Kind};
 use super::page::Page;
 use super::record::{Head, Next, Parser};
 use super::stream::{RecordPos, Stream};
+use crate::codec::container::{self as compression, Start};
 use std::io::Read;
 
 /// How much of a `response` body is read to find its HTTP head.

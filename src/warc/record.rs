@@ -12,9 +12,9 @@
 //! rejects pre-1.0 quirks, and cannot resynchronise after garbage or a
 //! wrong Content-Length; the framing is small enough to own.
 
-use super::compression::Compression;
 use super::error::WarcError;
 use super::stream::{RecordPos, Stream};
+use crate::codec::container::Compression;
 
 const MAX_LINE: usize = 64 * 1024;
 const MAX_HEADER: usize = 1024 * 1024;

@@ -3,8 +3,8 @@
 //! position inside it. It never crosses a member boundary on its own; the
 //! record layer decides when to move on. It knows nothing about records.
 
-use super::compression::{Compression, Decode};
 use super::error::WarcError;
+use crate::codec::container::{Compression, Decode};
 
 const BUFFER: usize = 64 * 1024;
 

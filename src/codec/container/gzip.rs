@@ -19,12 +19,12 @@
 //! on what is corrupt (the one-call path misses a member whose header
 //! libdeflate would read and the streaming decoder might not: a wrong
 //! header CRC, or fields not ending within `MAX_GZIP_HEADER`; see
-//! `inflate`).
+//! `libdeflate`).
 
-use super::compression::{Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart};
-use super::error::WarcError;
-use super::inflate::{Inflater, Miss};
-use crate::gzip_header::{self, DEFLATE_START, MAGIC, RESERVED};
+use super::libdeflate::{Inflater, Miss};
+use super::{Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart};
+use crate::codec::gzip_header::{self, DEFLATE_START, MAGIC, RESERVED};
+use crate::warc::error::WarcError;
 use flate2::bufread::GzDecoder;
 use std::io::{self, BufRead, Read};
 
@@ -352,12 +352,12 @@ impl<R: Read + Send> Decode for Members<R> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::warc::compression::tests::{header_crc, read_member};
-    use crate::warc::noise;
+    use crate::codec::container::noise;
+    use crate::codec::container::tests::{header_crc, read_member};
     use flate2::{Compression as Level, write::GzEncoder};
     use std::io::Write;
 
-    /// One gzip member holding `data` (also used by `inflate`'s tests).
+    /// One gzip member holding `data` (also used by `libdeflate`'s tests).
     pub(crate) fn gzip(data: &[u8]) -> Vec<u8> {
         let mut enc = GzEncoder::new(Vec::new(), Level::default());
         enc.write_all(data).unwrap();
@@ -476,7 +476,7 @@ pub(crate) mod tests {
     }
 
     /// `member` with the header CRC flag (`FHCRC`) set and `crc`, or the
-    /// right CRC, after its 10-byte header (also used by `inflate`'s
+    /// right CRC, after its 10-byte header (also used by `libdeflate`'s
     /// tests).
     pub(crate) fn with_header_crc(member: &[u8], crc: Option<[u8; 2]>) -> Vec<u8> {
         let mut header = member[..10].to_vec();

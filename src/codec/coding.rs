@@ -1,6 +1,6 @@
 //! Content codings, decoded as the body streams in: which codings a
 //! `Content-Encoding` header names, a [`Decoder`] for each of gzip,
-//! deflate (see `inflate`: zlib-wrapped or raw), br and zstd, and a
+//! deflate (see `deflate`: zlib-wrapped or raw), br and zstd, and a
 //! [`Stack`] of them for a body with more than one.
 //!
 //! The fetcher decodes every coding itself rather than leave gzip, br and
@@ -20,8 +20,8 @@
 //! plus one piece: the caller stops pulling at its limit. Inside a stack,
 //! what one decoder gives the next is bounded too (see [`STACK_SLACK`]).
 
-use super::inflate::Deflate;
-use crate::{gzip_header, zstd_magic};
+use super::deflate::Deflate;
+use super::{gzip_header, zstd_magic};
 use brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
 use brotli_decompressor::{BrotliDecoderErrorCode, BrotliDecoderTakeOutput};
 use flate2::{Decompress, FlushDecompress, Status};
@@ -124,7 +124,7 @@ const SNIFFED: usize = 512;
 /// two in a text file leaves it text.
 pub fn looks_coded(body: &[u8]) -> bool {
     let zlib = match body {
-        [cmf, flg, ..] => super::inflate::is_zlib_header(*cmf, *flg) && flg & 0x20 == 0,
+        [cmf, flg, ..] => super::deflate::is_zlib_header(*cmf, *flg) && flg & 0x20 == 0,
         _ => false,
     };
     let magic = body.starts_with(&gzip_header::MAGIC)
@@ -1095,14 +1095,14 @@ impl Zstd {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::gzip_header::FHCRC;
+    use crate::codec::gzip_header::FHCRC;
     use reqwest::header::HeaderValue;
     use std::io::Write;
 
     /// A page that compresses well, for the codings' tests (inflate's too).
-    pub(in crate::fetch) fn page() -> Vec<u8> {
+    pub(crate) fn page() -> Vec<u8> {
         let mut page = b"<html><body>".to_vec();
         for i in 0..2000 {
             page.extend_from_slice(format!("<p>Paragraph {i} of the story.</p>\n").as_bytes());
@@ -1135,14 +1135,14 @@ pub(super) mod tests {
     }
 
     /// `bytes` as one gzip member (for the fetch module's tests).
-    pub(in crate::fetch) fn gzip(bytes: &[u8]) -> Vec<u8> {
+    pub(crate) fn gzip(bytes: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(bytes).unwrap();
         e.finish().unwrap()
     }
 
     /// `bytes` as a zlib-wrapped deflate stream.
-    pub(in crate::fetch) fn zlib(bytes: &[u8]) -> Vec<u8> {
+    pub(crate) fn zlib(bytes: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(bytes).unwrap();
         e.finish().unwrap()
@@ -1150,7 +1150,7 @@ pub(super) mod tests {
 
     /// A skippable zstd frame holding `size` zero bytes (RFC 8878 §3.1.2:
     /// magic 0x184D2A50, its size, its bytes).
-    pub(in crate::fetch) fn skippable(size: u32) -> Vec<u8> {
+    pub(crate) fn skippable(size: u32) -> Vec<u8> {
         let mut frame = vec![0x50, 0x2a, 0x4d, 0x18];
         frame.extend(size.to_le_bytes());
         frame.resize(frame.len() + size as usize, 0);
@@ -1167,7 +1167,7 @@ pub(super) mod tests {
     }
 
     /// `bytes` as one zstd frame.
-    pub(in crate::fetch) fn zstd(bytes: &[u8]) -> Vec<u8> {
+    pub(crate) fn zstd(bytes: &[u8]) -> Vec<u8> {
         zstd::encode_all(bytes, 3).unwrap()
     }
 
@@ -1669,7 +1669,7 @@ pub(super) mod tests {
     /// `member`, a gzip member whose header is `header` bytes long, with
     /// its first deflate block made [`BAD_BLOCK`]: a whole, valid header
     /// and data that does not inflate.
-    pub(in crate::fetch) fn with_bad_block(member: &[u8], header: usize) -> Vec<u8> {
+    pub(crate) fn with_bad_block(member: &[u8], header: usize) -> Vec<u8> {
         [&member[..header], &BAD_BLOCK[..], &member[header + 1..]].concat()
     }
 

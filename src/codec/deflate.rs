@@ -8,11 +8,11 @@
 //! byte would have to be a stored block with padding bits set, which no
 //! encoder writes.
 //!
-//! `Deflate` is one step of that for `decode`'s
-//! [`Decoder`](super::decode::Decoder), which feeds it and bounds its
+//! `Deflate` is one step of that for `coding`'s
+//! [`Decoder`](super::coding::Decoder), which feeds it and bounds its
 //! output.
 
-use super::decode::{End, Stepped};
+use super::coding::{End, Stepped};
 use flate2::{Decompress, FlushDecompress, Status};
 
 /// Inflates one body, zlib-wrapped or raw.
@@ -64,8 +64,8 @@ pub fn is_zlib_header(cmf: u8, flg: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fetch::decode::tests::{page, zlib};
-    use crate::fetch::decode::{Coding, DecodeError, Decoder, PIECE};
+    use crate::codec::coding::tests::{page, zlib};
+    use crate::codec::coding::{Coding, DecodeError, Decoder, PIECE};
     use hyper::body::Bytes;
     use std::io::Write;
 

@@ -8,9 +8,12 @@
 //! must begin where it points. It knows file offsets, and of WARC records
 //! only that one begins with `WARC/`.
 
-use super::error::WarcError;
-use super::{gzip, zstd};
-use crate::gzip_header;
+pub mod gzip;
+mod libdeflate;
+pub mod zstd;
+
+use crate::codec::gzip_header;
+use crate::warc::error::WarcError;
 use std::io::{self, BufRead, Read};
 
 /// How a WARC file is compressed, told from its first bytes.
@@ -22,14 +25,14 @@ pub enum Compression {
 }
 
 /// Little-endian zstd frame magic 0xFD2FB528 (`zstd_magic`).
-pub(crate) use crate::zstd_magic::MAGIC as ZSTD_MAGIC;
+pub(crate) use crate::codec::zstd_magic::MAGIC as ZSTD_MAGIC;
 
 /// Tells the compression from the first bytes of a file (or of a record
 /// at a CDX offset). Unknown bytes are taken as uncompressed.
 pub fn detect(prefix: &[u8]) -> Compression {
     if prefix.starts_with(&gzip_header::MAGIC) {
         Compression::Gzip
-    } else if crate::zstd_magic::opens_frame(prefix) {
+    } else if crate::codec::zstd_magic::opens_frame(prefix) {
         Compression::Zstd
     } else {
         Compression::None
@@ -229,7 +232,7 @@ fn gzip_header_len(h: &[u8]) -> Option<usize> {
     }
     let len = gzip_header::fields_end(h)?;
     // A wrong header CRC is junk's flag bit, not a writer's, and the gzip
-    // layer fails such a member wherever it is (see `inflate`): flate2's
+    // layer fails such a member wherever it is (see `libdeflate`): flate2's
     // decoder fails a member whose CRC is wrong, libdeflate skips it.
     if !gzip_header::crc_ok(&h[..len]) {
         return None;
@@ -254,7 +257,7 @@ fn plausible_skippable(bytes: &[u8]) -> bool {
         .ok()
         .and_then(|size| body.get(size..))
         .unwrap_or(&[]);
-    crate::zstd_magic::opens_frame(next)
+    crate::codec::zstd_magic::opens_frame(next)
 }
 
 /// A zstd dictionary's own magic, 0xEC30A437 little-endian.
@@ -720,10 +723,25 @@ fn check_plain(head: &[u8]) -> Result<(), WarcError> {
     Err(WarcError::NotWarc(what.into()))
 }
 
+/// Bytes that do not compress (xorshift from `seed`): gzip and zstd store
+/// them as they are, for the layers' tests of long members and frames.
+#[cfg(test)]
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::gzip_header::{FCOMMENT, FEXTRA, FHCRC, FNAME};
+    use crate::codec::gzip_header::{FCOMMENT, FEXTRA, FHCRC, FNAME};
 
     fn gz_member(data: &[u8], os: u8) -> Vec<u8> {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

@@ -20,8 +20,8 @@
 //! `MAX_GZIP_HEADER` (1 KiB; writers put no name, or a short one) is
 //! missed whatever its length, so no limit of flate2's needs copying here.
 
-use super::compression::MAX_GZIP_HEADER;
-use crate::gzip_header;
+use super::MAX_GZIP_HEADER;
+use crate::codec::gzip_header;
 use libdeflate_sys::{
     libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor,
     libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_INSUFFICIENT_SPACE as NO_SPACE,
@@ -110,7 +110,7 @@ impl Drop for Inflater {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::warc::gzip::tests::{gzip, with_header_crc};
+    use crate::codec::container::gzip::tests::{gzip, with_header_crc};
 
     #[test]
     fn a_member_followed_by_more_reports_its_own_length() {

@@ -11,9 +11,9 @@
 //! the decoder reads (`Walk`), say where that is. It does not parse
 //! records.
 
-use super::compression::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
-use super::error::WarcError;
 use super::gzip::skip_to_magic;
+use super::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
+use crate::warc::error::WarcError;
 use ::zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
 use std::io::{BufRead, Read};
 
@@ -41,8 +41,8 @@ pub(crate) fn window_log_max(max_payload: usize) -> u32 {
 /// zstd's own limit on the window a decoder accepts unless told more.
 const ZSTD_DEFAULT_WINDOW_LOG: u32 = 27;
 
-pub use crate::zstd_magic::is_skippable;
-use crate::zstd_magic::{SKIPPABLE_FIRST, SKIPPABLE_LAST, magic};
+pub use crate::codec::zstd_magic::is_skippable;
+use crate::codec::zstd_magic::{SKIPPABLE_FIRST, SKIPPABLE_LAST, magic};
 
 pub struct Frames<R> {
     input: Input<R>,
@@ -107,7 +107,7 @@ impl<R: Read + Send> Frames<R> {
 
     fn skip(&mut self, size: u64, offset: u64) -> Result<(), WarcError> {
         let copied = std::io::copy(&mut (&mut self.input).take(size), &mut std::io::sink())
-            .map_err(|e| super::compression::io_error(offset, e))?;
+            .map_err(|e| super::io_error(offset, e))?;
         if copied < size {
             return Err(truncated(offset, "skippable frame"));
         }
@@ -471,7 +471,7 @@ fn bad_dict(offset: u64, message: String) -> WarcError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::warc::noise;
+    use crate::codec::container::noise;
 
     /// The window follows the payload limit, between zstd's level-19
     /// window and its default limit: never more than zstd allowed before.

@@ -1,5 +1,5 @@
 //! The gzip member header (RFC 1952 §2.3), read in one place for the
-//! fetcher's gzip decoder (`fetch::decode`) and the WARC reader (`warc`):
+//! fetcher's gzip decoder (`codec::coding`) and the WARC reader (`warc`):
 //! ten fixed bytes (magic, method `CM`, flags `FLG`, time, `XFL`, OS),
 //! then the optional fields the flags announce, in this order: the extra
 //! field (`FEXTRA`: a 2-byte little-endian length, then that many bytes),

@@ -1,6 +1,6 @@
 //! The magic numbers that open zstd frames (RFC 8878 §3.1.1) and
 //! skippable frames (§3.1.2), named in one place for the fetcher's zstd
-//! decoder (`fetch::decode`) and the WARC reader (`warc`). It tells
+//! decoder (`codec::coding`) and the WARC reader (`warc`). It tells
 //! frames by their first four bytes and decodes nothing.
 
 /// The magic number opening a zstd frame, as it is written

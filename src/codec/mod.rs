@@ -1,0 +1,24 @@
+//! Every content coding and container compression, streaming, with its
+//! limits: bytes in, decoded bytes out. It knows no URL, record, header
+//! semantics beyond the coding names, or page; what to do with a body
+//! that does not decode is its callers' rule.
+//!
+//! - [`coding`]: HTTP `Content-Encoding` codings (gzip with its members,
+//!   deflate zlib-wrapped or raw in [`deflate`], br, zstd with skippable
+//!   frames), decoded as a body streams in, one [`coding::Decoder`] a
+//!   layer and one [`coding::Stack`] for stacked codings, each bounded
+//!   ([`coding::PIECE`], [`coding::STACK_SLACK`], [`coding::LAYER_MEMORY`]).
+//! - [`container`]: a WARC file's compression (gzip members, zstd frames
+//!   with dictionaries and skippable frames, or none), member by member
+//!   with their file offsets; gzip's one-call fast path is libdeflate.
+//! - [`gzip_header`] and [`zstd_magic`]: the gzip member header and the
+//!   zstd magic numbers, read in one place for both.
+//!
+//! The fetcher (`fetch`) and the WARC reader (`warc`) both decode here and
+//! neither imports the other.
+
+pub mod coding;
+pub mod container;
+pub mod deflate;
+pub(crate) mod gzip_header;
+pub(crate) mod zstd_magic;
