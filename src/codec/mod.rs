@@ -11,6 +11,8 @@
 //! - [`container`]: a WARC file's compression (gzip members, zstd frames
 //!   with dictionaries and skippable frames, or none), member by member
 //!   with their file offsets; gzip's one-call fast path is libdeflate.
+//! - [`whole`]: a body held whole (a WARC payload) decoded whole, by the
+//!   same codings, output bounded, what came before a fault kept.
 //! - [`gzip_header`] and [`zstd_magic`]: the gzip member header and the
 //!   zstd magic numbers, read in one place for both.
 //!
@@ -21,4 +23,5 @@ pub mod coding;
 pub mod container;
 pub mod deflate;
 pub(crate) mod gzip_header;
+pub mod whole;
 pub(crate) mod zstd_magic;

@@ -8,8 +8,9 @@
 //! are listed as the fetcher lists them (`codec::coding::Coding::listed`:
 //! any case, `identity` ignored) and undone as it undoes them, the last
 //! listed first, up to [`MAX_CODINGS`], each layer by the same rules as a
-//! single coding and its output bounded by the same limit. It does not
-//! extract anything.
+//! single coding and its output bounded by the same limit. The decoders
+//! are `codec::whole`'s; what is WARC's own here is the rule for a layer
+//! the crawler already undid. It does not extract anything.
 
 use super::error::WarcError;
 use super::reader::SkipReason;
@@ -17,10 +18,8 @@ use super::record::values_named;
 use crate::codec::coding::{Coding as ContentCoding, MAX_CODINGS, STACK_SLACK};
 use crate::codec::container::{Compression, detect};
 use crate::codec::deflate::is_zlib_header;
-use flate2::read::MultiGzDecoder;
-use flate2::{Decompress, FlushDecompress, Status};
+use crate::codec::whole::{self, Faulted, TooLarge};
 use std::borrow::Cow;
-use std::io::Read;
 
 /// Status line and headers of an HTTP response.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -306,7 +305,7 @@ fn undo(
     let name = coding.name();
     let out = match coding {
         ContentCoding::Gzip if starts_with_magic(&body, coding) => {
-            read_bounded(MultiGzDecoder::new(&body[..]), limit, name)
+            read_bounded(whole::gunzip(&body, limit), limit, name)
         }
         ContentCoding::Deflate => {
             let undone = |body: &[u8]| {
@@ -325,11 +324,9 @@ fn undo(
             return inflate(body, limit, undone).map(Undone::from);
         }
         ContentCoding::Zstd if starts_with_magic(&body, coding) => {
-            let window = crate::codec::container::zstd::window_log_max(limit);
-            let d = ::zstd::stream::read::Decoder::new(&body[..])
-                .and_then(|mut d| d.window_log_max(window).map(|()| d));
-            let d = d.map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?;
-            read_bounded(d, limit, name)
+            let decoded = whole::unzstd(&body, limit)
+                .map_err(|e| Rejection::Error(WarcError::BadPayload(e.to_string())))?;
+            read_bounded(decoded, limit, name)
         }
         ContentCoding::Brotli => return unbrotli(body, under, limit),
         // Declared but not applied: already decoded by the crawler.
@@ -351,8 +348,8 @@ fn unbrotli(
     under: Option<ContentCoding>,
     limit: usize,
 ) -> Result<Undone<'_>, Rejection> {
-    let reader = brotli::Decompressor::new(&body[..], 64 * 1024);
-    let (out, fault) = read_to_fault(reader, limit, ContentCoding::Brotli.name())?;
+    let (out, fault) = whole::unbrotli(&body, limit)
+        .map_err(|TooLarge| too_large(ContentCoding::Brotli.name(), limit))?;
     let reads = match (fault, under) {
         (None, _) => Reads::No,
         (Some(_), _) if out.is_empty() => Reads::Yes,
@@ -449,45 +446,25 @@ fn opens_zlib(body: &[u8]) -> bool {
     matches!(body, [cmf, flg, ..] if is_zlib_header(*cmf, *flg))
 }
 
-/// Inflates `body` (zlib-wrapped or raw) up to `limit` bytes: what it
-/// gave, and whether the stream ended properly (the read decoders of
-/// `flate2` do not tell an input cut short from a complete one).
+/// [`whole::inflate_to_end`], its output refused above `limit` as a
+/// deflate layer's.
 fn inflate_to_end(body: &[u8], zlib: bool, limit: usize) -> Result<(Vec<u8>, bool), Rejection> {
     #[cfg(test)]
     tests::INFLATIONS.with(|n| n.set(n.get() + 1));
-    let mut inflater = Decompress::new(zlib);
-    let mut out = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        let (read, made) = (inflater.total_in(), inflater.total_out());
-        let rest = body
-            .get(usize::try_from(read).unwrap_or(usize::MAX)..)
-            .unwrap_or(&[]);
-        let status = inflater.decompress(rest, &mut chunk, FlushDecompress::None);
-        let new = usize::try_from(inflater.total_out() - made).unwrap_or(0);
-        out.extend_from_slice(&chunk[..new.min(chunk.len())]);
-        if out.len() > limit {
-            return Err(Rejection::Error(WarcError::PayloadTooLarge {
-                coding: "deflate".into(),
-                limit,
-            }));
-        }
-        match status {
-            Ok(Status::StreamEnd) => return Ok((out, true)),
-            Ok(_) if new > 0 || inflater.total_in() > read => continue,
-            // No progress: the input ended inside the stream, or it is
-            // not deflate at all.
-            Ok(_) | Err(_) => return Ok((out, false)),
-        }
-    }
+    whole::inflate_to_end(body, zlib, limit).map_err(|TooLarge| too_large("deflate", limit))
 }
 
-/// Reads a decoder to its end (or first error, keeping what came before:
-/// crawls often truncate payloads) up to `limit` bytes. Over the limit is an
-/// error, not a skip: a small body that decodes to more than a page may
-/// hold is likely a bomb, and the operator should see it counted as a failure.
-fn read_bounded(reader: impl Read, limit: usize, coding: &str) -> Result<Vec<u8>, Rejection> {
-    match read_to_fault(reader, limit, coding)? {
+/// A decoder's output (to its end or first error, keeping what came
+/// before: crawls often truncate payloads), refused above `limit`. Over
+/// the limit is an error, not a skip: a small body that decodes to more
+/// than a page may hold is likely a bomb, and the operator should see it
+/// counted as a failure.
+fn read_bounded(
+    decoded: Result<Faulted, TooLarge>,
+    limit: usize,
+    coding: &str,
+) -> Result<Vec<u8>, Rejection> {
+    match decoded.map_err(|TooLarge| too_large(coding, limit))? {
         (out, Some(e)) if out.is_empty() => {
             Err(Rejection::Error(WarcError::BadPayload(e.to_string())))
         }
@@ -495,29 +472,12 @@ fn read_bounded(reader: impl Read, limit: usize, coding: &str) -> Result<Vec<u8>
     }
 }
 
-/// Reads a decoder to its end or its first error: what it gave, and the
-/// error that ended it (`None`: it reached its end). Refuses an output
-/// above `limit`, as [`read_bounded`] does.
-fn read_to_fault(
-    mut reader: impl Read,
-    limit: usize,
-    coding: &str,
-) -> Result<(Vec<u8>, Option<std::io::Error>), Rejection> {
-    let mut out = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        match reader.read(&mut chunk) {
-            Ok(0) => return Ok((out, None)),
-            Ok(n) => out.extend_from_slice(&chunk[..n]),
-            Err(e) => return Ok((out, Some(e))),
-        }
-        if out.len() > limit {
-            return Err(Rejection::Error(WarcError::PayloadTooLarge {
-                coding: coding.to_string(),
-                limit,
-            }));
-        }
-    }
+/// The error of an output of `coding` above `limit`.
+fn too_large(coding: &str, limit: usize) -> Rejection {
+    Rejection::Error(WarcError::PayloadTooLarge {
+        coding: coding.to_string(),
+        limit,
+    })
 }
 
 /// Undoes chunked transfer coding; `None` when `body` is not chunked.
@@ -851,8 +811,7 @@ mod tests {
     /// Whether brotli decodes some bytes of `body` and then fails: a body
     /// that `deflate, br` tells from a brotli stream by inflating it.
     fn brotli_fails_late(body: &[u8]) -> bool {
-        let reader = brotli::Decompressor::new(body, 4096);
-        matches!(read_to_fault(reader, 1 << 20, "br"), Ok((out, Some(_))) if !out.is_empty())
+        matches!(whole::unbrotli(body, 1 << 20), Ok((out, Some(_))) if !out.is_empty())
     }
 
     /// `decode`'s result and how many times it inflated.
