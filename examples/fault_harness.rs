@@ -282,7 +282,9 @@ fn read_manifest(path: &str) -> Result<BTreeMap<String, Planned>, Error> {
             .then(|| batched.get(line.trim()))
             .flatten();
         if let Some(batch) = batch {
-            let documents = keys.split(',').map(|k| proto::document_id(batch, k));
+            let documents = keys
+                .split(',')
+                .map(|k| linesift::sink::message::document_id(batch, k));
             let entry = planned.entry(batch.clone()).or_insert_with(|| Planned {
                 kind: kind.to_string(),
                 expect,
@@ -293,7 +295,7 @@ fn read_manifest(path: &str) -> Result<BTreeMap<String, Planned>, Error> {
         }
         let documents = keys
             .split(',')
-            .map(|k| proto::document_id(&task.id, k))
+            .map(|k| linesift::sink::message::document_id(&task.id, k))
             .collect();
         let before = planned.insert(
             task.id.clone(),

@@ -233,7 +233,7 @@ async fn two_workers_publish_every_result_and_dead_letter_poison() {
     assert!(docs.iter().all(|d| !d.url.contains("secret")), "{docs:?}");
     assert_eq!(
         by_task["record"][0].document_id,
-        proto::document_id("record", &record_id)
+        linesift::sink::message::document_id("record", &record_id)
     );
     let ids: BTreeSet<&str> = docs.iter().map(|d| d.document_id.as_str()).collect();
     assert_eq!(
@@ -1518,7 +1518,7 @@ async fn a_batch_task_publishes_each_document_and_reports_its_poison_record() {
 
     let expected: BTreeSet<String> = records
         .iter()
-        .map(|(_, _, id)| proto::document_id("batch", id))
+        .map(|(_, _, id)| linesift::sink::message::document_id("batch", id))
         .collect();
     for (docs, failures) in &runs {
         let ids: BTreeSet<String> = docs.iter().map(|d| d.document_id.clone()).collect();
@@ -1544,7 +1544,7 @@ async fn a_batch_task_publishes_each_document_and_reports_its_poison_record() {
     }
     assert_eq!(
         single_docs[0].document_id,
-        proto::document_id("single", &single_id)
+        linesift::sink::message::document_id("single", &single_id)
     );
     assert_eq!(
         counts(&metrics),

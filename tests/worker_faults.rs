@@ -419,13 +419,19 @@ fn workload(server: &Server, warc: &Path, n_urls: usize, n_records: usize) -> Wo
     let mut expected = BTreeMap::new();
     let url_tasks = parse_tasks(&urls, LineKind::Urls).expect("url list");
     for (t, line) in url_tasks.iter().zip(urls.lines()) {
-        expected.insert(proto::document_id(&t.id, line), t.id.clone());
+        expected.insert(
+            linesift::sink::message::document_id(&t.id, line),
+            t.id.clone(),
+        );
     }
     // Batched as `linesift enqueue` batches them: a record's document is
     // its batch task's.
     for Ready { task, lines } in enqueued("warc-records", &records) {
         for record_id in &record_ids[lines.0 - 1..lines.1] {
-            expected.insert(proto::document_id(&task.id, record_id), task.id.clone());
+            expected.insert(
+                linesift::sink::message::document_id(&task.id, record_id),
+                task.id.clone(),
+            );
         }
     }
     assert_eq!(expected.len(), n_urls + n_records, "task ids collide");
@@ -708,7 +714,7 @@ async fn transient_failures_are_retried_then_dead_lettered() {
         assert_eq!(docs[0].task_id, flaky_task);
         assert_eq!(
             docs[0].document_id,
-            proto::document_id(&flaky_task, &flaky_url)
+            linesift::sink::message::document_id(&flaky_task, &flaky_url)
         );
         assert_eq!(flaky_hits.load(Ordering::SeqCst), 3, "503, 503, 200");
         let failure = &failures[0];

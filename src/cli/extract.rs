@@ -11,8 +11,8 @@ use super::options::{ExtractOptions, body_limit, parse_size};
 use anyhow::{Context, bail};
 use linesift::fetch::error::{page_without_credentials, without_credentials};
 use linesift::fetch::{FetchError, FetchOptions, Fetcher, Guard};
+use linesift::sink::extract::{self, Record};
 use linesift::{Document, ExtractError, Extractor, Hints};
-use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -88,22 +88,6 @@ enum Format {
     Text,
     Json,
     Jsonl,
-}
-
-/// One line of JSONL output: the input's name and its document or error.
-#[derive(Serialize)]
-struct Record<'a> {
-    path: &'a str,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    document: Option<&'a Document>,
-    /// The body was cut at --max-body.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    truncated: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// The fetch error's kind (`dns`, `timeout`, `robots`, ...).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error_kind: Option<&'static str>,
 }
 
 /// A page extracted from a file or a URL.
@@ -554,12 +538,7 @@ fn write_result(
     result: &anyhow::Result<Extracted>,
 ) -> anyhow::Result<()> {
     match (format, result) {
-        (Format::Text, Ok(Extracted { document: doc, .. })) => {
-            if let Some(h) = shown_headline(doc) {
-                writeln!(out, "{h}\n")?;
-            }
-            writeln!(out, "{}", doc.text)?;
-        }
+        (Format::Text, Ok(Extracted { document: doc, .. })) => extract::write_text(out, doc)?,
         (Format::Text, Err(_)) => {}
         (Format::Json | Format::Jsonl, _) => {
             let error = result.as_ref().err();
@@ -570,24 +549,10 @@ fn write_result(
                 error: error.map(super::error_chain),
                 error_kind: error.and_then(error_kind),
             };
-            if format == Format::Json {
-                serde_json::to_writer_pretty(&mut *out, &record)?;
-            } else {
-                serde_json::to_writer(&mut *out, &record)?;
-            }
-            writeln!(out)?;
+            extract::write_json(out, &record, format == Format::Json)?;
         }
     }
     Ok(())
-}
-
-/// The headline text output prints above the text: none when the text
-/// already holds it as a line of its own (an `<h1>` in the chosen
-/// region), where printing it again would show it twice.
-fn shown_headline(doc: &Document) -> Option<&str> {
-    let headline = doc.headline.as_deref()?.trim();
-    let in_text = doc.text.lines().any(|line| line.trim() == headline);
-    (!headline.is_empty() && !in_text).then_some(headline)
 }
 
 /// The kind of an input's error (`dns`, `timeout`, `too_large`, ...), for

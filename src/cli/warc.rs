@@ -19,10 +19,8 @@ use super::interrupt::TempGuard;
 use super::options::ExtractOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use linesift::warc::{
-    self, Compression, Item, JsonlWriter, PageError, ReaderOptions, Source, WarcError, WarcReader,
-    WetWriter,
-};
+use linesift::sink::{JsonlWriter, Source, WetWriter};
+use linesift::warc::{self, Compression, Item, PageError, ReaderOptions, WarcError, WarcReader};
 use linesift::{Document, Extractor};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -100,7 +98,7 @@ impl OutCompression {
     /// The compression asked for; `auto` by the output's name.
     pub(super) fn resolve(self, output_name: &str) -> Compression {
         match self {
-            OutCompression::Auto => warc::writer::compression_for(output_name),
+            OutCompression::Auto => linesift::sink::writer::compression_for(output_name),
             OutCompression::None => Compression::None,
             OutCompression::Gzip => Compression::Gzip,
             OutCompression::Zstd => Compression::Zstd,

@@ -3,7 +3,7 @@
 //! it), a record's `WARC-Date` read (with the offsets and leap seconds
 //! some writers put in it), and either written as a WARC-Date, in one
 //! form. It does not decide which date a record gets: the writer does
-//! (`writer::conversion_date`, `writer::Source::warc_date`).
+//! (`sink::writer::conversion_date`, `sink::writer::Source::warc_date`).
 //!
 //! Written here rather than with a date crate (chrono, time, jiff; none
 //! is a dependency): httpdate, which is, reads the strict HTTP forms, and

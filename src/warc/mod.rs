@@ -1,32 +1,30 @@
 //! WARC in, records out: reading WARC 1.0/1.1 (and 0.18 quirks) files,
-//! uncompressed, gzip or zstd, as a stack of small stream layers, and
-//! writing JSONL and WET-style WARC output.
+//! uncompressed, gzip or zstd, as a stack of small stream layers. It
+//! decompresses nothing itself (`codec` does) and writes nothing (`sink`
+//! does).
 //!
 //! The layers, one module each, from the bytes up: the file's compression
 //! (`codec::container`: detection, gzip members and zstd frames with their
-//! file offsets) → `stream`
-//! (buffered view with positions) → `record` (framing, resynchronisation)
-//! → `http` (status, headers, types, codings) → `reader` ([`Item`]s) →
-//! `page` (payload to the core);
-//! `writer` for output (`date` reads and writes its records' dates).
+//! file offsets) → `stream` (buffered view with positions) → `record`
+//! (framing, resynchronisation) → `http` (status, headers, types, codings)
+//! → `reader` ([`Item`]s) → `page` (payload to the core); `date` reads
+//! records' dates and writes them for `sink::writer`.
 //! Nothing here holds a whole file in memory: payloads are buffered only
 //! for records the core will see, up to a limit.
 
-mod date;
+pub(crate) mod date;
 pub mod error;
 pub mod http;
 pub mod page;
 pub mod reader;
 pub mod record;
 pub mod stream;
-pub mod writer;
 
 pub use crate::codec::container::Compression;
 pub use error::WarcError;
 pub use page::{Page, PageError};
 pub use reader::{Item, ReaderOptions, SkipReason, WarcReader};
 pub use stream::RecordPos;
-pub use writer::{JsonlWriter, Source, WetWriter};
 
 use crate::codec::container;
 use std::io::{Read, Seek, SeekFrom};

@@ -21,7 +21,7 @@ pub struct Page {
     /// `date::parse_http_date` reads one; a server or proxy may send an
     /// empty or broken one before the right one. The WET writer dates a
     /// conversion by it when the record has no usable `WARC-Date`
-    /// ([`super::writer::Source::http_date`]).
+    /// ([`crate::sink::Source::http_date`]).
     pub http_date: Option<String>,
     /// `response` or `resource`.
     pub warc_type: String,

@@ -19,7 +19,8 @@
 use super::kinds;
 use super::metrics::Metrics;
 use crate::fetch::{FetchError, Fetcher};
-use crate::proto::{DocumentMessage, Failure, Origin, Task, task};
+use crate::proto::{DocumentMessage, Failure, Task, task};
+use crate::sink::message::Origin;
 use crate::warc::{self, Item, PageError, ReaderOptions, SkipReason, WarcError, WarcReader};
 use crate::{Document, Extractor};
 use std::path::Path;

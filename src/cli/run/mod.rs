@@ -32,7 +32,7 @@ use journal::Journal;
 use linesift::Extractor;
 use linesift::fetch::Fetcher;
 use linesift::proto::Task;
-use linesift::warc::writer::compression_for;
+use linesift::sink::writer::compression_for;
 use linesift::worker::config::DEFAULT_DELIVERY_LIMIT;
 use linesift::worker::process::task_failure;
 use linesift::worker::{Metrics, Processor};

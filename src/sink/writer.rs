@@ -4,10 +4,10 @@
 //! zstd frames) so CDX offsets work on them. It does not decide what to
 //! write: the caller passes records in the order it wants them.
 
-use super::date;
-use super::stream::RecordPos;
 use crate::Document;
 use crate::codec::container::Compression;
+use crate::warc::RecordPos;
+use crate::warc::date;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 use std::io::{self, Write};

@@ -1,0 +1,53 @@
+//! The output of `linesift extract` for one input: the document's text
+//! (headline above it unless the text holds it), or one JSON object with
+//! the input's name and its document or error. It writes what it is
+//! given; which inputs fail and why is the command's business.
+
+use crate::Document;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// One line of JSONL output: the input's name and its document or error.
+#[derive(Serialize)]
+pub struct Record<'a> {
+    pub path: &'a str,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub document: Option<&'a Document>,
+    /// The body was cut at --max-body.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The fetch error's kind (`dns`, `timeout`, `robots`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<&'static str>,
+}
+
+/// The headline text output prints above the text: none when the text
+/// already holds it as a line of its own (an `<h1>` in the chosen
+/// region), where printing it again would show it twice.
+pub fn shown_headline(doc: &Document) -> Option<&str> {
+    let headline = doc.headline.as_deref()?.trim();
+    let in_text = doc.text.lines().any(|line| line.trim() == headline);
+    (!headline.is_empty() && !in_text).then_some(headline)
+}
+
+/// Writes `doc` as text: the headline [`shown_headline`] gives, a blank
+/// line, then the text.
+pub fn write_text(out: &mut impl Write, doc: &Document) -> io::Result<()> {
+    if let Some(h) = shown_headline(doc) {
+        writeln!(out, "{h}\n")?;
+    }
+    writeln!(out, "{}", doc.text)
+}
+
+/// Writes `record` as one JSON line, or indented (`pretty`) with a line
+/// end after it.
+pub fn write_json(out: &mut impl Write, record: &Record, pretty: bool) -> io::Result<()> {
+    if pretty {
+        serde_json::to_writer_pretty(&mut *out, record)?;
+    } else {
+        serde_json::to_writer(&mut *out, record)?;
+    }
+    writeln!(out)
+}

@@ -1,0 +1,85 @@
+//! The queue's document message built from an extracted page: its stable
+//! id, where it came from ([`Origin`]) and the core's fields. It encodes
+//! nothing (`proto` does) and publishes nothing (the worker does).
+
+use crate::Document;
+use crate::proto::{DocumentMessage, LineRange};
+
+/// The stable id of a document: BLAKE3 of the task id and the record's id
+/// (WARC-Record-ID, or the requested URL), 128 bits in hex. A redelivered
+/// task yields the same ids, so downstream can drop duplicates.
+pub fn document_id(task_id: &str, record_id: &str) -> String {
+    let mut hasher = blake3::Hasher::new();
+    // Length-prefixed so that ("ab","c") and ("a","bc") differ.
+    hasher.update(&(task_id.len() as u64).to_le_bytes());
+    hasher.update(task_id.as_bytes());
+    hasher.update(record_id.as_bytes());
+    hasher.finalize().to_hex()[..32].to_string()
+}
+
+/// Where a document came from, besides its task.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    /// Identifies the record within the task (record id or requested URL).
+    pub record_key: String,
+    pub url: String,
+    pub warc_record_id: String,
+    pub status: u32,
+    /// The page is not whole (a body cut at `max_body`; a WARC record's
+    /// `WARC-Truncated`, or a first segment).
+    pub truncated: bool,
+}
+
+impl DocumentMessage {
+    /// The message for one extracted page of task `task_id`.
+    pub fn from_document(task_id: &str, origin: Origin, doc: Document) -> Self {
+        let url = if origin.url.is_empty() {
+            doc.url.unwrap_or_default()
+        } else {
+            origin.url
+        };
+        DocumentMessage {
+            document_id: document_id(task_id, &origin.record_key),
+            task_id: task_id.to_string(),
+            url,
+            warc_record_id: origin.warc_record_id,
+            headline: doc.headline,
+            title: doc.title,
+            text: doc.text,
+            encoding: doc.encoding,
+            encoding_source: doc.encoding_source,
+            language: doc.language,
+            bytes: doc.bytes,
+            lines_total: doc.lines_total,
+            lines_selected: doc.lines_selected,
+            content_chars: doc.content_chars,
+            code_chars: doc.code_chars,
+            regions: doc
+                .regions
+                .iter()
+                .map(|r| LineRange {
+                    start: r.first,
+                    end: r.last,
+                })
+                .collect(),
+            headline_line: doc.headline_line,
+            digest: doc.digest,
+            algorithm: doc.algorithm,
+            status: origin.status,
+            truncated: origin.truncated,
+            text_truncated: doc.text_truncated,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_ids_are_stable_and_distinct() {
+        assert_eq!(document_id("t", "r"), document_id("t", "r"));
+        assert_ne!(document_id("ab", "c"), document_id("a", "bc"));
+        assert_eq!(document_id("t", "r").len(), 32);
+    }
+}
