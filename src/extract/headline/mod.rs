@@ -1,5 +1,5 @@
 //! Finding the headline: TitleFinder (thesis 000 ch. 5) and linesift's own
-//! block-level method.
+//! block-level method; `arbitrate` chooses among what they find.
 //!
 //! TitleFinder treats the `<title>` text as a query and every text fragment
 //! of the page, split into sentences, as a candidate; stop words and the
@@ -15,6 +15,7 @@
 //! title's longest part. An og:title without a site name is the headline
 //! where no `<h1>` repeats it ([`og_title_instead`]).
 
+mod arbitrate;
 pub mod prefilter;
 pub mod terms;
 
