@@ -11,6 +11,7 @@
 # so the page is one physical line and renders the same (outside <pre>).
 # "Broken": a newline is inserted before every `<`.
 # The variants are written under target/format/ (never commit them).
+# LINESIFT_BIN runs that binary instead of building a release one.
 set -euo pipefail
 here=${LINESIFT_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 shared=${LINESIFT_SHARED:-$here/../shared}
@@ -19,8 +20,8 @@ target=${CARGO_TARGET_DIR:-$here/target}
 corpus=$here/target/corpus
 out=$here/target/format
 [ -f "$corpus/manifest.tsv" ] && [ -d "$corpus/trafeval-dev" ] || "$shared/corpus/unpack.sh" "$corpus" >&2
-cargo build --release --quiet --bin linesift --manifest-path "$here/Cargo.toml"
-bin=$target/release/linesift
+[ -n "${LINESIFT_BIN:-}" ] || cargo build --release --quiet --bin linesift --manifest-path "$here/Cargo.toml"
+bin=${LINESIFT_BIN:-$target/release/linesift}
 mkdir -p "$out"
 
 python3 - "$corpus" "$out" <<'PY'
