@@ -34,6 +34,10 @@ pub struct ExtractOptions {
     /// the linesift algorithm drops the later copies).
     #[arg(long)]
     pub keep_repeats: bool,
+    /// Add a MinHash signature of N values to each document (`minhash`;
+    /// 0, the default: none). The SimHash is always there.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub minhash: u16,
 }
 
 /// Parses a size such as `4096`, `512K`, `16M` or `1G`.
@@ -111,6 +115,7 @@ impl ExtractOptions {
         }
         o.headline = self.headline;
         o.keep_repeats = self.keep_repeats;
+        o.minhash = self.minhash;
         o
     }
 }

@@ -1,6 +1,7 @@
 //! The result of extracting one page.
 
 use super::charset::EncodingSource;
+use super::meta::Metadata;
 use super::regions::Region;
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,9 @@ pub struct Timings {
     pub text: f64,
     /// Headline and language.
     pub headline: f64,
+    /// Metadata (dates, authors, site name, ...).
+    #[serde(default)]
+    pub meta: f64,
 }
 
 /// A page's main content and what we know about how it was found.
@@ -49,7 +53,18 @@ pub struct Document {
     pub headline_line: Option<u32>,
     /// BLAKE3 of the text (hex, 128 bits): equal texts, equal digests.
     pub digest: String,
+    /// SimHash of the text (hex, 64 bits): near-duplicate texts differ in
+    /// few bits (see [`fingerprint`](super::fingerprint)).
+    #[serde(default)]
+    pub simhash: String,
+    /// MinHash signature of the text's word shingles, when asked for
+    /// (`Options::minhash`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub minhash: Vec<u32>,
     pub algorithm: String,
+    /// Author, dates, site name and the rest the page says of itself.
+    #[serde(flatten)]
+    pub meta: Metadata,
     pub timings: Timings,
 }
 

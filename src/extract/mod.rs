@@ -15,8 +15,10 @@ pub mod charset;
 pub mod document;
 pub mod error;
 pub mod explain;
+pub mod fingerprint;
 pub mod headline;
 pub mod language;
+pub mod meta;
 pub mod options;
 pub mod regions;
 pub mod scan;
@@ -35,6 +37,11 @@ use headline::StopWords;
 use scan::{Scan, ScanLimits, Scanner};
 use std::sync::Arc;
 use std::time::Instant;
+
+/// Lines above the headline and into the content where bylines and
+/// dates are looked for (see `Extractor::metadata`).
+const META_BEFORE: usize = 30;
+const META_AFTER: usize = 60;
 
 /// What the caller knows about a page besides its bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -386,6 +393,8 @@ impl Extractor {
             text.shrink_to_fit();
         }
         let t25 = Instant::now();
+        let metadata = self.metadata(scan, &sel, anchor, hints);
+        let t26 = Instant::now();
         let mut title = headline::clean(&scan.info.title);
         text::nfc::to_nfc(&mut title);
         let language = self.language.language(&text, &scan.info.lang);
@@ -409,6 +418,11 @@ impl Extractor {
             headline_line: found.and_then(|h| h.line),
             title: Some(title).filter(|t| !t.is_empty()),
             digest: document::digest(&text),
+            simhash: format!("{:016x}", fingerprint::simhash(&text)),
+            minhash: match o.minhash {
+                0 => Vec::new(),
+                n => fingerprint::minhash(&text, usize::from(n)),
+            },
             text,
             text_truncated,
             encoding: choice.encoding.name().to_string(),
@@ -425,8 +439,10 @@ impl Extractor {
                 scan: 0.0,
                 select: (t1 - t0).as_secs_f64(),
                 text: (t25 - t2).as_secs_f64(),
-                headline: ((t2 - t1) + (t3 - t25)).as_secs_f64(),
+                headline: ((t2 - t1) + (t3 - t26)).as_secs_f64(),
+                meta: (t26 - t25).as_secs_f64(),
             },
+            meta: metadata,
         }
     }
 }
@@ -437,6 +453,33 @@ fn floor_boundary(s: &str, i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+impl Extractor {
+    /// The page's metadata, its byline and dates looked for from
+    /// [`META_BEFORE`] lines above the headline (or the content's start,
+    /// whichever is first) to [`META_AFTER`] lines into the content.
+    fn metadata(
+        &self,
+        scan: &Scan,
+        sel: &select::Selection,
+        anchor: Option<u32>,
+        hints: &Hints,
+    ) -> meta::Metadata {
+        let first = sel.regions.first().map(|r| r.first);
+        let top = match (anchor, first) {
+            (Some(a), Some(f)) => a.min(f),
+            (a, f) => a.or(f).unwrap_or(0),
+        };
+        let content = first.unwrap_or(top).max(top) as usize;
+        let from = (top as usize).saturating_sub(META_BEFORE);
+        let to = (content + META_AFTER).min(scan.lines.len().saturating_sub(1));
+        let window = match (scan.lines.get(from), scan.lines.get(to)) {
+            (Some(a), Some(b)) => (a.start as usize, b.end as usize),
+            _ => (0, 0),
+        };
+        meta::collect(&scan.src, &scan.info.meta, window, hints.url.as_deref())
+    }
 }
 
 #[cfg(test)]

@@ -114,6 +114,10 @@ pub struct Options {
     /// keep them.
     #[serde(default)]
     pub keep_repeats: bool,
+    /// MinHash values to compute for each document (0: none; the SimHash
+    /// is always computed).
+    #[serde(default)]
+    pub minhash: u16,
 }
 
 fn default_max_bytes() -> usize {
@@ -157,6 +161,7 @@ impl Options {
             max_lines: DEFAULT_MAX_LINES,
             max_text: DEFAULT_MAX_TEXT,
             keep_repeats: false,
+            minhash: 0,
         }
     }
 }

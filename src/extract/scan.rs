@@ -127,6 +127,8 @@ pub struct PageInfo {
     pub title: String,
     pub og_title: String,
     pub lang: String,
+    /// Where the page's metadata lies (`<meta>`, `<link>`, JSON-LD).
+    pub meta: super::meta::Marks,
 }
 
 /// Scanner limits (memory per page is bounded by these and the page size).
@@ -606,6 +608,9 @@ pub struct Scanner<'a> {
     raw_mode: RawMode,
     raw_name: Name,
     raw_start: usize,
+    /// The raw element being skipped is a JSON-LD script: its text is
+    /// marked for metadata when it ends.
+    raw_ld_json: bool,
     title_done: bool,
     is_end_tag: bool,
     content_depth: u32,
@@ -697,6 +702,7 @@ impl<'a> Scanner<'a> {
             raw_mode: RawMode::Skip,
             raw_name: Name::default(),
             raw_start: 0,
+            raw_ld_json: false,
             title_done: false,
             is_end_tag: false,
             content_depth: 0,
@@ -1758,7 +1764,10 @@ impl<'a> Scanner<'a> {
             return;
         }
         match self.tag {
-            Tag::RawText => self.enter_raw(RawMode::Skip),
+            Tag::RawText => {
+                self.raw_ld_json = self.is_ld_json();
+                self.enter_raw(RawMode::Skip)
+            }
             Tag::Title if !self.title_done && self.opaque_depth == 0 => {
                 self.enter_raw(RawMode::Title)
             }
@@ -1772,16 +1781,39 @@ impl<'a> Scanner<'a> {
                     self.cur.heading > 0 && self.tag_signal == Signal::Comment
             }
             t if t.is_stacked() => self.push_open(t),
+            Tag::Void if self.tag_name.get() == b"link" => self.mark_tag(),
             t if t.stacks_when_hidden() && (self.tag_hidden || self.hidden_inline > 0) => {
                 let depth = self.stack.len();
                 self.push_open(t);
                 self.hidden_inline += u32::from(self.stack.len() > depth);
             }
+            Tag::Other if self.tag_name.len == 4 && self.tag_name.get() == b"time" => {
+                self.mark_tag()
+            }
             _ => {}
         }
     }
 
+    /// Marks the tag just closed (`<meta>`, `<link>`, `<time>`) for
+    /// metadata.
+    fn mark_tag(&mut self) {
+        let end = (self.pos + 1).min(self.src.len());
+        self.info.meta.tag(self.tag_start, end);
+    }
+
+    /// Is the tag just closed a `<script>` of JSON-LD? Its own source
+    /// is searched, a few dozen bytes.
+    fn is_ld_json(&self) -> bool {
+        self.tag_name.get() == b"script"
+            && self
+                .src
+                .as_bytes()
+                .get(self.tag_start..self.pos)
+                .is_some_and(|tag| memchr::memmem::find(tag, b"ld+json").is_some())
+    }
+
     fn meta_closed(&mut self) {
+        self.mark_tag();
         if self.meta_is_title && self.info.og_title.is_empty() {
             self.info.og_title = String::from_utf8_lossy(&self.meta_content).into_owned();
         }
@@ -1846,6 +1878,10 @@ impl<'a> Scanner<'a> {
     }
 
     fn leave_raw(&mut self, b: u8) {
+        if self.raw_ld_json {
+            self.raw_ld_json = false;
+            self.info.meta.script(self.raw_start, self.tag_start);
+        }
         if self.raw_mode == RawMode::Title {
             self.title_done = true;
             let raw = &self.src[self.raw_start..self.tag_start];

@@ -68,6 +68,17 @@ impl DocumentMessage {
             status: origin.status,
             truncated: origin.truncated,
             text_truncated: doc.text_truncated,
+            author: doc.meta.author,
+            published: doc.meta.published,
+            modified: doc.meta.modified,
+            site_name: doc.meta.site_name,
+            description: doc.meta.description,
+            canonical: doc.meta.canonical,
+            image: doc.meta.image,
+            keywords: doc.meta.keywords,
+            categories: doc.meta.categories,
+            simhash: doc.simhash,
+            minhash: doc.minhash,
         }
     }
 }

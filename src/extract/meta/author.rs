@@ -1,0 +1,196 @@
+//! An author's name as a byline writes it, cleaned: the `By` before it,
+//! the date, role or section after it, and text that names no person
+//! (`Sign in`, a URL, a handle) refused. Reads strings only.
+
+/// Words a byline puts before the names.
+const PREFIXES: &[&str] = &[
+    "written by",
+    "posted by",
+    "published by",
+    "authored by",
+    "story by",
+    "words by",
+    "text by",
+    "article by",
+    "guide by",
+    "review by",
+    "by",
+    "author",
+    "authors",
+    "von",
+    "par",
+    "por",
+    "door",
+    "di",
+    "autor",
+    "auteur",
+];
+
+/// Text that a byline-like element holds but names nobody.
+const NOT_NAMES: &[&str] = &[
+    "admin",
+    "administrator",
+    "by",
+    "author",
+    "authors",
+    "about the author",
+    "anonymous",
+    "comments",
+    "follow",
+    "guest",
+    "more",
+    "posts",
+    "read more",
+    "share",
+    "sign in",
+    "staff",
+    "unknown",
+    "view all posts",
+    "written by",
+];
+
+/// The name in one byline, or `None` when the text names no one.
+pub fn clean(text: &str) -> Option<String> {
+    if is_link(text.trim()) {
+        return None;
+    }
+    let mut s = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for _ in 0..2 {
+        s = strip_prefix(&s).to_string();
+    }
+    let mut cut = s.len();
+    for stop in [
+        " | ",
+        " • ",
+        " · ",
+        " — ",
+        " – ",
+        "\u{2022}",
+        "|",
+        " on ",
+        " in ",
+        " updated ",
+        " published ",
+    ] {
+        if let Some(i) = s.find(stop)
+            && i > 0
+        {
+            cut = cut.min(i);
+        }
+    }
+    if let Some(i) = date_start(&s) {
+        cut = cut.min(i);
+    }
+    let name = s[..cut]
+        .trim_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | ':' | '-' | '|' | '•' | '/' | '.' | '@')
+        })
+        .to_string();
+    let name = name
+        .strip_suffix(" and")
+        .unwrap_or(&name)
+        .trim()
+        .to_string();
+    plausible(&name).then_some(name)
+}
+
+fn strip_prefix(s: &str) -> &str {
+    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '-' | '|' | '•'));
+    for p in PREFIXES {
+        if s.len() > p.len()
+            && s.is_char_boundary(p.len())
+            && s[..p.len()].eq_ignore_ascii_case(p)
+            && s[p.len()..].starts_with([' ', ':'])
+        {
+            return s[p.len()..].trim_start_matches([' ', ':']);
+        }
+    }
+    s
+}
+
+/// Where a date starts in a byline (`Luke Kim December 17, 2025`),
+/// after its first word.
+fn date_start(s: &str) -> Option<usize> {
+    s.match_indices(' ')
+        .map(|(i, _)| i + 1)
+        .find(|&i| super::date::starts_with_date(&s[i..]))
+        .map(|i| i - 1)
+}
+
+/// Could this be a person's or an organisation's name?
+fn plausible(name: &str) -> bool {
+    let words = name.split(' ').count();
+    let lower = name.to_lowercase();
+    !name.is_empty()
+        && name.chars().count() <= 90
+        && words <= 12
+        && !name.contains("://")
+        && !name.starts_with("www.")
+        && !name.contains('@')
+        && name.chars().any(char::is_alphabetic)
+        && !name.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && !NOT_NAMES.contains(&lower.as_str())
+}
+
+/// Is a meta value a URL or a handle rather than a name
+/// (`article:author` often holds a profile's address)?
+pub fn is_link(value: &str) -> bool {
+    value.contains("://")
+        || value.starts_with("www.")
+        || value.starts_with('@')
+        || value.starts_with('/')
+}
+
+/// Several names as a byline lists them: `A, B and C`.
+pub fn join(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bylines_lose_their_prefix_date_and_section() {
+        for (text, want) in [
+            ("By Scott Pletcher", "Scott Pletcher"),
+            ("Written by: Ann Lee", "Ann Lee"),
+            ("By MixmasterFred in Workshop Woodworking", "MixmasterFred"),
+            ("Luke Kim December 17, 2025", "Luke Kim"),
+            ("by Meaghan Weeden | 4 min read", "Meaghan Weeden"),
+            ("Dylan Bailey, MS, RD, FAND", "Dylan Bailey, MS, RD, FAND"),
+            (
+                "  Team SimplyThrilled  September 4, 2025",
+                "Team SimplyThrilled",
+            ),
+        ] {
+            assert_eq!(clean(text).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn text_naming_no_one_is_refused() {
+        for text in [
+            "Sign In",
+            "https://example.com/user/ann",
+            "@ann",
+            "",
+            "By",
+            "12 comments",
+            "Share",
+        ] {
+            assert_eq!(clean(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn names_join_as_a_byline_lists_them() {
+        let names = ["A".to_string(), "B".to_string(), "C".to_string()];
+        assert_eq!(join(&names), "A, B and C");
+        assert_eq!(join(&names[..1]), "A");
+    }
+}

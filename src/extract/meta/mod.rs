@@ -1,0 +1,558 @@
+//! Page metadata: publication and modification dates, authors, site name,
+//! description, canonical URL, image, keywords and categories. Read from
+//! the spots the scanner marks as it passes (`<meta>` and `<link>` tags,
+//! JSON-LD scripts) and from the markup around the headline (bylines,
+//! `<time>`, date lines), never from the whole page again.
+//!
+//! Each field takes the value of its most reliable source found: a
+//! page's own metadata first, then the byline it shows.
+
+mod author;
+pub mod date;
+mod jsonld;
+mod tag;
+
+use serde::{Deserialize, Serialize};
+use tag::StartTag;
+
+/// Spans of the page the scanner marked for metadata: byte ranges of the
+/// decoded source.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// `<meta …>`, `<link …>` and `<time …>` start tags.
+    pub tags: Vec<(u32, u32)>,
+    /// The text of `<script type="application/ld+json">` elements.
+    pub scripts: Vec<(u32, u32)>,
+}
+
+/// Tags and scripts marked at most: a page's head holds a few dozen.
+const MAX_TAGS: usize = 1024;
+const MAX_SCRIPTS: usize = 64;
+/// The markup around the headline looked at, at most.
+const MAX_WINDOW: usize = 64 * 1024;
+/// Keywords and categories kept, at most.
+const MAX_WORDS: usize = 32;
+
+impl Marks {
+    /// Marks a start tag (`start..end` is `<` to one past `>`).
+    pub(crate) fn tag(&mut self, start: usize, end: usize) {
+        if self.tags.len() < MAX_TAGS {
+            self.tags.push((start as u32, end as u32));
+        }
+    }
+
+    /// Marks the text of a JSON-LD script.
+    pub(crate) fn script(&mut self, start: usize, end: usize) {
+        if self.scripts.len() < MAX_SCRIPTS && start <= end {
+            self.scripts.push((start as u32, end as u32));
+        }
+    }
+}
+
+/// What a page says about itself.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Metadata {
+    /// The author or authors, as a byline lists them (`A, B and C`).
+    #[serde(default)]
+    pub author: Option<String>,
+    /// Publication date, ISO 8601: `YYYY-MM-DD`, with the time and its
+    /// offset when the page gives them (`2024-05-17T10:00:00+02:00`).
+    #[serde(default)]
+    pub published: Option<String>,
+    /// Last modification date, ISO 8601 as `published`.
+    #[serde(default)]
+    pub modified: Option<String>,
+    #[serde(default)]
+    pub site_name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// `<link rel="canonical">`, else `og:url`; resolved against the
+    /// page's URL when relative.
+    #[serde(default)]
+    pub canonical: Option<String>,
+    /// `og:image`, else `twitter:image`.
+    #[serde(default)]
+    pub image: Option<String>,
+    /// Keywords and tags (meta keywords, `article:tag`, JSON-LD keywords).
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Sections and categories (`article:section`, JSON-LD
+    /// `articleSection`).
+    #[serde(default)]
+    pub categories: Vec<String>,
+}
+
+/// Reads the metadata of a page: `src` its decoded source, `marks` what
+/// the scanner marked, `window` the byte range around the headline and
+/// the content's start, `url` the page's address when known.
+pub fn collect(src: &str, marks: &Marks, window: (usize, usize), url: Option<&str>) -> Metadata {
+    let mut c = Collector::default();
+    for &(start, end) in &marks.tags {
+        let (start, end) = (start as usize, end as usize);
+        match src.get(start..end).and_then(StartTag::at) {
+            Some(tag) if tag.is("time") => c.time(src, start, tag),
+            Some(tag) => c.tag(tag),
+            None => {}
+        }
+    }
+    for &(start, end) in &marks.scripts {
+        if let Some(script) = src.get(start as usize..end as usize) {
+            c.script(script);
+        }
+    }
+    let (start, end) = window;
+    let end = end.min(start.saturating_add(MAX_WINDOW));
+    let end = floor_boundary(src, end);
+    if let Some(w) = src.get(start..end) {
+        c.window(w);
+    }
+    c.finish(url)
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A field's best value so far and its source's rank (lower is better;
+/// the first of equal rank stays).
+#[derive(Debug)]
+struct Pick {
+    value: Option<String>,
+    rank: u8,
+}
+
+impl Default for Pick {
+    fn default() -> Self {
+        Pick {
+            value: None,
+            rank: u8::MAX,
+        }
+    }
+}
+
+impl Pick {
+    /// Is a value of this rank still wanted?
+    fn wants(&self, rank: u8) -> bool {
+        rank < self.rank
+    }
+
+    fn offer(&mut self, rank: u8, value: Option<String>) {
+        if let Some(v) = value.filter(|v| !v.is_empty())
+            && rank < self.rank
+        {
+            self.value = Some(v);
+            self.rank = rank;
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Collector {
+    author: Pick,
+    published: Pick,
+    modified: Pick,
+    site_name: Pick,
+    description: Pick,
+    canonical: Pick,
+    image: Pick,
+    keywords: Vec<String>,
+    categories: Vec<String>,
+}
+
+/// Meta names of the publication date: the page's own article metadata
+/// (rank 1) and looser names (rank 2). The ranks of every source of the
+/// publication date, best first: these two; a `<time>` marked as the
+/// publication date (3); a date in the URL (4); the first `<time>` by the
+/// headline (5); the text of an element by the headline whose class
+/// names a date (6); any date in the text by the headline (7); JSON-LD
+/// of an article (8), of anything else (9); the page's first `<time>`
+/// (10); JSON-LD's `dateCreated` (11, 12); `uploadDate` (12); the
+/// modification date. JSON-LD comes after the dates the page shows: it
+/// often holds a CMS's first draft, where the page shows its date of
+/// publication or its last update.
+const PUBLISHED_META: &[(&str, u8)] = &[
+    ("article:published_time", 1),
+    ("og:published_time", 1),
+    ("og:article:published_time", 1),
+    ("article:published", 1),
+    ("datepublished", 1),
+    ("parsely-pub-date", 1),
+    ("sailthru.date", 1),
+    ("citation_publication_date", 1),
+    ("dc.date.issued", 1),
+    ("dcterms.issued", 1),
+    ("date", 2),
+    ("dc.date", 2),
+    ("dcterms.date", 2),
+    ("dcterms.created", 2),
+    ("dc.date.created", 2),
+    ("pubdate", 2),
+    ("publishdate", 2),
+    ("publish-date", 2),
+    ("publish_date", 2),
+    ("publication_date", 2),
+    ("citation_date", 2),
+    ("datecreated", 2),
+    ("release_date", 2),
+    ("article.published", 2),
+    ("original-publish-date", 2),
+    ("article_date_original", 2),
+    ("displaydate", 2),
+    ("pdate", 2),
+    ("cxenseparse:recs:publishtime", 2),
+    ("published", 2),
+    ("published-date", 2),
+    ("published_date", 2),
+    ("article:published_date", 2),
+    ("ms.date", 2),
+    ("uploaddate", 12),
+];
+
+const MODIFIED_META: &[&str] = &[
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dcterms.modified",
+    "dc.date.modified",
+    "last-modified",
+    "lastmod",
+    "article.updated",
+    "modified-date",
+    "modified_date",
+];
+
+/// Meta names of the author (rank) and whether the value is a list.
+const AUTHOR_META: &[(&str, u8)] = &[
+    ("author", 1),
+    ("parsely-author", 1),
+    ("sailthru.author", 1),
+    ("dc.creator", 1),
+    ("dcterms.creator", 1),
+    ("byl", 1),
+    ("citation_author", 1),
+    ("article:author", 3),
+    ("og:article:author", 3),
+    ("book:author", 3),
+];
+
+/// Is a JSON-LD type one of an article, post or other creative work a
+/// page is about (its dates and authors are the page's)?
+fn is_article_type(kind: &str) -> bool {
+    [
+        "Article", "Posting", "Report", "Review", "Recipe", "HowTo", "Blog", "Question", "Podcast",
+        "Video",
+    ]
+    .iter()
+    .any(|t| kind.contains(t))
+}
+
+impl Collector {
+    fn tag(&mut self, tag: StartTag) {
+        if tag.is("link") {
+            let canonical = tag.get("rel").is_some_and(|r| {
+                r.split_ascii_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("canonical"))
+            });
+            if canonical {
+                self.canonical
+                    .offer(1, tag.get("href").map(|h| tag::decoded(h).into_owned()));
+            }
+            return;
+        }
+        let Some(key) = tag
+            .get("property")
+            .or_else(|| tag.get("name"))
+            .or_else(|| tag.get("itemprop"))
+        else {
+            return;
+        };
+        let Some(content) = tag.get("content").or_else(|| tag.get("datetime")) else {
+            return;
+        };
+        let key = tag::decoded(key).to_ascii_lowercase();
+        let content = tag::decoded(content);
+        self.meta(&key, &content);
+    }
+
+    fn meta(&mut self, key: &str, content: &str) {
+        if let Some(&(_, rank)) = PUBLISHED_META.iter().find(|(k, _)| *k == key) {
+            if self.published.wants(rank) {
+                self.published
+                    .offer(rank, date::parse_any(content).map(date::Date::to_iso));
+            }
+            return;
+        }
+        if MODIFIED_META.contains(&key) {
+            if self.modified.wants(1) {
+                self.modified
+                    .offer(1, date::parse_any(content).map(date::Date::to_iso));
+            }
+            return;
+        }
+        if let Some(&(_, rank)) = AUTHOR_META.iter().find(|(k, _)| *k == key) {
+            if !author::is_link(content) && self.author.wants(rank) {
+                self.author.offer(rank, author::clean(content));
+            }
+            return;
+        }
+        match key {
+            "og:site_name" => self.site_name.offer(1, Some(content.to_string())),
+            "application-name" => self.site_name.offer(3, Some(content.to_string())),
+            "description" => self.description.offer(1, Some(content.to_string())),
+            "og:description" => self.description.offer(2, Some(content.to_string())),
+            "twitter:description" => self.description.offer(3, Some(content.to_string())),
+            "og:url" => self.canonical.offer(2, Some(content.to_string())),
+            "og:image" | "og:image:url" => self.image.offer(1, Some(content.to_string())),
+            "og:image:secure_url" => self.image.offer(2, Some(content.to_string())),
+            "twitter:image" | "twitter:image:src" => self.image.offer(3, Some(content.to_string())),
+            "keywords" | "news_keywords" | "parsely-tags" => {
+                add_words(&mut self.keywords, content.split([',', ';']));
+            }
+            "article:tag" => add_words(&mut self.keywords, [content]),
+            "article:section" | "parsely-section" | "category" => {
+                add_words(&mut self.categories, [content]);
+            }
+            _ => {}
+        }
+    }
+
+    /// A `<time>` anywhere on the page: one marked as the publication
+    /// date (`pubdate`, `itemprop="datePublished"`, a class naming it),
+    /// else the page's first.
+    fn time(&mut self, src: &str, start: usize, tag: StartTag) {
+        let published = tag.attributes().any(|(n, v)| {
+            n.eq_ignore_ascii_case("pubdate")
+                || (n.eq_ignore_ascii_case("itemprop") && v.eq_ignore_ascii_case("datePublished"))
+                || (n.eq_ignore_ascii_case("class") && v.to_ascii_lowercase().contains("publish"))
+        });
+        let rank = if published { 3 } else { 10 };
+        if !self.published.wants(rank) {
+            return;
+        }
+        let date = match tag.get("datetime") {
+            Some(dt) => date::parse_any(dt),
+            None => {
+                let after = start + tag.src.len();
+                let end = tag::element_end(src, "time", after).unwrap_or(after);
+                let end = floor_boundary(src, end.min(after + 512));
+                date::find_in_text(&super::text::render_fragment(&src[start..end]))
+            }
+        };
+        self.published.offer(rank, date.map(date::Date::to_iso));
+    }
+
+    fn script(&mut self, text: &str) {
+        let nodes = jsonld::parse(text);
+        if nodes.is_empty() {
+            if let Some(d) = jsonld::string_field(text, "datePublished") {
+                self.published
+                    .offer(9, date::parse_any(d).map(date::Date::to_iso));
+            }
+            return;
+        }
+        for node in &nodes {
+            self.node(node, 0);
+        }
+    }
+
+    fn node(&mut self, node: &jsonld::Node, depth: usize) {
+        if depth > 4 {
+            return;
+        }
+        let article = node.kind.0.iter().any(|k| is_article_type(k));
+        let rank = if article { 8 } else { 9 };
+        if let Some(d) = node.published.get() {
+            self.published
+                .offer(rank, date::parse_any(d).map(date::Date::to_iso));
+        }
+        if let Some(d) = node.created.get() {
+            self.published
+                .offer(rank + 3, date::parse_any(d).map(date::Date::to_iso));
+        }
+        if let Some(d) = node.modified.get() {
+            self.modified
+                .offer(rank - 6, date::parse_any(d).map(date::Date::to_iso));
+        }
+        let names: Vec<String> = node
+            .author
+            .0
+            .iter()
+            .map(|n| tag::decoded(n))
+            .filter(|n| !author::is_link(n))
+            .filter_map(|n| author::clean(&n))
+            .collect();
+        if !names.is_empty() {
+            self.author
+                .offer(if article { 2 } else { 5 }, Some(author::join(&names)));
+        }
+        if article {
+            if let Some(p) = node.publisher.0.first() {
+                self.site_name.offer(2, Some(tag::decoded(p).into_owned()));
+            }
+            add_words(
+                &mut self.categories,
+                node.section.0.iter().map(|s| s.as_ref()),
+            );
+            for k in &node.keywords.0 {
+                add_words(&mut self.keywords, k.split(','));
+            }
+        }
+        if node.kind.0.iter().any(|k| k == "WebSite")
+            && let Some(name) = node.name.get()
+        {
+            self.site_name
+                .offer(3, Some(tag::decoded(name).into_owned()));
+        }
+        for child in node.graph.0.iter().chain(&node.main_entity.0) {
+            self.node(child, depth + 1);
+        }
+    }
+
+    /// The markup around the headline: bylines, `<time>` elements,
+    /// elements whose class names a date, and at last any date in its
+    /// text.
+    fn window(&mut self, w: &str) {
+        let b = w.as_bytes();
+        let mut at = 0;
+        while let Some(i) = memchr::memchr(b'<', &b[at..]) {
+            let lt = at + i;
+            if b[lt..].starts_with(b"<!--") {
+                at = memchr::memmem::find(&b[lt..], b"-->").map_or(b.len(), |j| lt + j + 3);
+                continue;
+            }
+            let Some(tag) = StartTag::at(&w[lt..]) else {
+                at = lt + 1;
+                continue;
+            };
+            let after = lt + tag.src.len();
+            at = after;
+            if tag.is("script") || tag.is("style") {
+                at = tag::element_end(w, tag.name, after).unwrap_or(b.len());
+                continue;
+            }
+            self.window_tag(w, lt, tag, after);
+        }
+        if self.published.wants(7) {
+            let text = super::text::render_fragment(w);
+            self.published
+                .offer(7, date::find_in_text(&text).map(date::Date::to_iso));
+        }
+    }
+
+    fn window_tag(&mut self, w: &str, lt: usize, tag: StartTag, after: usize) {
+        let mut byline = false;
+        let mut dated = false;
+        let mut published = false;
+        let mut datetime = None;
+        for (name, value) in tag.attributes() {
+            if name.eq_ignore_ascii_case("class") || name.eq_ignore_ascii_case("id") {
+                let v = value.to_ascii_lowercase();
+                byline |= names_byline(&v);
+                dated |= ["date", "time", "publish", "posted"]
+                    .iter()
+                    .any(|w| v.contains(w));
+                published |= v.contains("publish");
+            } else if name.eq_ignore_ascii_case("rel") {
+                byline |= value.eq_ignore_ascii_case("author");
+            } else if name.eq_ignore_ascii_case("itemprop") {
+                byline |=
+                    value.eq_ignore_ascii_case("author") || value.eq_ignore_ascii_case("creator");
+                published |= value.eq_ignore_ascii_case("datePublished");
+                dated |= published;
+            } else if name.eq_ignore_ascii_case("datetime") {
+                datetime = Some(value);
+            } else if name.eq_ignore_ascii_case("pubdate") {
+                published = true;
+            } else if name.eq_ignore_ascii_case("content") && tag.get("itemprop").is_some() {
+                datetime = datetime.or(Some(value));
+            }
+        }
+        if let Some(dt) = datetime
+            && (tag.is("time") || published)
+        {
+            let rank = if published { 3 } else { 5 };
+            if self.published.wants(rank) {
+                self.published
+                    .offer(rank, date::parse_any(dt).map(date::Date::to_iso));
+            }
+        }
+        let wants_date = (tag.is("time") || dated) && self.published.wants(6);
+        let wants_author = byline && self.author.wants(4);
+        if !wants_date && !wants_author {
+            return;
+        }
+        let end = tag::element_end(w, tag.name, after).unwrap_or(w.len().min(after + 2048));
+        let end = floor_boundary(w, end.min(after + 4096));
+        let text = super::text::render_fragment(&w[lt..end]);
+        if wants_author {
+            let name = text.lines().find_map(author::clean);
+            self.author.offer(4, name);
+        }
+        if wants_date {
+            self.published
+                .offer(6, date::find_in_text(&text).map(date::Date::to_iso));
+        }
+    }
+
+    fn finish(mut self, url: Option<&str>) -> Metadata {
+        if let Some(canonical) = &self.canonical.value
+            && let Some(base) = url.and_then(|u| url::Url::parse(u).ok())
+            && let Ok(resolved) = base.join(canonical)
+        {
+            self.canonical.value = Some(resolved.to_string());
+        }
+        if self.published.value.is_none() {
+            // A page that dates only its last change: that is the date it
+            // shows.
+            self.published.value = self.modified.value.clone();
+        }
+        if self.published.wants(4) {
+            let from = |u: Option<&str>| u.and_then(date::in_url).map(date::Date::to_iso);
+            self.published.offer(
+                4,
+                from(self.canonical.value.as_deref()).or_else(|| from(url)),
+            );
+        }
+        Metadata {
+            author: self.author.value,
+            published: self.published.value,
+            modified: self.modified.value,
+            site_name: self.site_name.value,
+            description: self.description.value,
+            canonical: self.canonical.value,
+            image: self.image.value,
+            keywords: self.keywords,
+            categories: self.categories,
+        }
+    }
+}
+
+/// Does a class or id name a byline (`author`, `byline`), not a picture
+/// or a comment's author?
+fn names_byline(v: &str) -> bool {
+    (v.contains("author") || v.contains("byline"))
+        && ![
+            "avatar", "img", "image", "photo", "pic", "thumb", "icon", "social", "comment", "bio",
+            "desc",
+        ]
+        .iter()
+        .any(|w| v.contains(w))
+}
+
+/// Adds words, trimmed, once each, to at most `MAX_WORDS`.
+fn add_words<'a>(list: &mut Vec<String>, words: impl IntoIterator<Item = &'a str>) {
+    for w in words {
+        let w = tag::decoded(w);
+        let w = w.trim();
+        if list.len() >= MAX_WORDS {
+            return;
+        }
+        if !w.is_empty() && w.len() <= 100 && !list.iter().any(|k| k == w) {
+            list.push(w.to_string());
+        }
+    }
+}
