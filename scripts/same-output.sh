@@ -3,6 +3,8 @@
 # over every corpus page with two binaries and compares the JSONL records
 # field by field, timings left out (they differ from run to run). Speed
 # work must leave this silent; a quality change shows which pages moved.
+# Fields the base binary does not write (a newer binary's added fields)
+# are named once and not compared.
 #
 # usage: scripts/same-output.sh BASE_BINARY [NEW_BINARY] [-- extract options...]
 #   NEW_BINARY defaults to target/release/linesift (built first).
@@ -40,6 +42,13 @@ def load(path):
     return records
 
 base, new = load(sys.argv[1]), load(sys.argv[2])
+base_keys = {k for r in base.values() for k in r}
+added = sorted({k for r in new.values() for k in r} - base_keys)
+if added:
+    print(f"fields only the new binary writes (not compared): {', '.join(added)}")
+    for r in new.values():
+        for k in added:
+            r.pop(k, None)
 differ = sorted(p for p in base.keys() | new.keys() if base.get(p) != new.get(p))
 for p in differ[:20]:
     a, b = base.get(p) or {}, new.get(p) or {}

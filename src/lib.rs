@@ -6,6 +6,7 @@
 //! and the queue worker ([`worker`], messages in [`proto`]).
 
 pub mod codec;
+pub mod dedup;
 pub mod extract;
 pub mod fetch;
 pub mod proto;

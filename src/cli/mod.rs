@@ -10,6 +10,7 @@ macro_rules! say {
     };
 }
 
+mod dedup;
 mod enqueue;
 mod eval;
 mod explain;
@@ -55,6 +56,8 @@ enum Command {
     /// Run tasks (URLs, WARC files or records) in one process, no broker:
     /// documents and failures to files, resumable.
     Run(run::Args),
+    /// Drop exact and near duplicates from a JSONL stream of documents.
+    Dedup(dedup::Args),
 }
 
 /// Runs the chosen subcommand; the exit code says whether any input failed.
@@ -68,6 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Enqueue(args) => enqueue::run(args),
         Command::Results(args) => results::run(args),
         Command::Run(args) => run::run(args),
+        Command::Dedup(args) => dedup::run(args),
     }
 }
 

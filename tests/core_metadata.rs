@@ -1,0 +1,150 @@
+//! Metadata on hand-written pages: author and dates from meta tags, from
+//! JSON-LD, from a byline and `<time>` by the headline, and from the
+//! text and the URL; site name, description, canonical URL, image,
+//! keywords and categories; what is refused (profile URLs as authors, a
+//! comment's author, broken JSON-LD).
+
+use linesift::{Document, Extractor, Hints, Options};
+
+/// Four paragraphs of invented prose, enough to be the page's content.
+const BODY: &str = "<p>The harbour board of Lindmere voted on Tuesday to rebuild the old \
+    stone pier, which storms damaged twice in the last three winters, and to open it to \
+    fishing boats again by the spring.</p>\
+    <p>Residents had asked for the work since the second storm, when the pier's northern \
+    arm broke away and the ferry had to berth at the new quay on the far side of the bay.</p>\
+    <p>The board said the rebuilt pier would keep its old line but stand a metre higher, so \
+    that waves at high tide no longer break over its deck.</p>\
+    <p>Work starts in March; the ferry keeps its present berth until the pier reopens.</p>";
+
+/// A page: `head` inside `<head>`, `byline` between the headline and the
+/// article's paragraphs, with a menu above and a footer below.
+fn page(head: &str, byline: &str) -> String {
+    format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Pier to be rebuilt | \
+         Lindmere Gazette</title>{head}</head><body>\
+         <nav><ul><li><a href=\"/\">Home</a></li><li><a href=\"/news\">News</a></li></ul></nav>\
+         <main><article><h1>Harbour board votes to rebuild the old pier</h1>{byline}{BODY}\
+         </article></main><footer><p>© Lindmere Gazette.</p></footer>\
+         </body></html>"
+    )
+}
+
+fn extract(html: &str, url: Option<&str>) -> Document {
+    let hints = Hints {
+        url: url.map(str::to_string),
+        ..Hints::default()
+    };
+    Extractor::new(Options::default())
+        .extract(html.as_bytes(), &hints)
+        .expect("extracts")
+}
+
+#[test]
+fn meta_tags_give_author_dates_and_the_page_s_description() {
+    let head = r#"<meta name="author" content="Mara Quillon">
+        <meta property="article:published_time" content="2024-05-17T09:30:00+02:00">
+        <meta property="article:modified_time" content="2024-05-18T11:00:00+02:00">
+        <meta property="og:site_name" content="Lindmere Gazette">
+        <meta name="description" content="The stone pier is to be rebuilt &amp; reopened.">
+        <meta property="og:image" content="https://gazette.example/pier.jpg">
+        <link rel="canonical" href="/news/pier">
+        <meta name="keywords" content="harbour, pier ,ferry">
+        <meta property="article:section" content="Local">"#;
+    let doc = extract(
+        &page(head, ""),
+        Some("https://gazette.example/news/pier?ref=x"),
+    );
+    let m = &doc.meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+    assert_eq!(m.published.as_deref(), Some("2024-05-17T09:30:00+02:00"));
+    assert_eq!(m.modified.as_deref(), Some("2024-05-18T11:00:00+02:00"));
+    assert_eq!(m.site_name.as_deref(), Some("Lindmere Gazette"));
+    assert_eq!(
+        m.description.as_deref(),
+        Some("The stone pier is to be rebuilt & reopened.")
+    );
+    assert_eq!(m.image.as_deref(), Some("https://gazette.example/pier.jpg"));
+    assert_eq!(
+        m.canonical.as_deref(),
+        Some("https://gazette.example/news/pier")
+    );
+    assert_eq!(m.keywords, ["harbour", "pier", "ferry"]);
+    assert_eq!(m.categories, ["Local"]);
+}
+
+#[test]
+fn json_ld_gives_authors_and_the_date_and_its_body_is_not_needed() {
+    let head = r#"<script type="application/ld+json">
+        {"@context":"https://schema.org","@graph":[
+          {"@type":"WebSite","name":"Lindmere Gazette"},
+          {"@type":"NewsArticle","headline":"Harbour board votes",
+           "articleBody":"The harbour board of Lindmere voted \"on Tuesday\" {to rebuild} [the pier].",
+           "datePublished":"2024-05-17","dateModified":"2024-05-20T08:00:00Z",
+           "author":[{"@type":"Person","name":"Mara Quillon"},{"@type":"Person","name":"Ted Aske"}],
+           "publisher":{"@type":"Organization","name":"Gazette Media"},
+           "keywords":"harbour,pier","articleSection":["Local","Coast"]}]}
+        </script>"#;
+    let m = extract(&page(head, ""), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon and Ted Aske"));
+    assert_eq!(m.published.as_deref(), Some("2024-05-17"));
+    assert_eq!(m.modified.as_deref(), Some("2024-05-20T08:00:00Z"));
+    assert_eq!(m.site_name.as_deref(), Some("Gazette Media"));
+    assert_eq!(m.keywords, ["harbour", "pier"]);
+    assert_eq!(m.categories, ["Local", "Coast"]);
+}
+
+#[test]
+fn a_byline_and_a_time_element_by_the_headline_give_author_and_date() {
+    let byline = r#"<div class="post-meta"><span class="byline">By <a rel="author"
+        href="/staff/mara">Mara Quillon</a></span> <time datetime="2023-11-02T07:15:00Z">2
+        November 2023</time></div>"#;
+    let m = extract(&page("", byline), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+    assert_eq!(m.published.as_deref(), Some("2023-11-02T07:15:00Z"));
+}
+
+#[test]
+fn a_date_written_in_the_byline_is_read() {
+    let byline = r#"<p class="entry-date">Posted on 5 March 2022 by Ted Aske</p>"#;
+    let m = extract(&page("", byline), None).meta;
+    assert_eq!(m.published.as_deref(), Some("2022-03-05"));
+}
+
+#[test]
+fn the_url_dates_a_page_that_says_nothing_else() {
+    let html = format!(
+        "<html><head><title>Pier</title></head><body><article><h1>The pier</h1>{BODY}\
+         </article></body></html>"
+    );
+    let m = extract(&html, Some("https://gazette.example/2021/07/09/the-pier/")).meta;
+    assert_eq!(m.published.as_deref(), Some("2021-07-09"));
+    assert_eq!(extract(&html, None).meta.published, None);
+}
+
+#[test]
+fn a_profile_url_is_no_author_and_a_comment_s_author_is_not_the_page_s() {
+    let head = r#"<meta property="article:author" content="https://social.example/mara">"#;
+    let html = page(head, "").replace(
+        "</article>",
+        r#"</article><section class="comments"><div class="comment-author">Rolf Berne</div>
+           <p>Good news at last for the boats.</p></section>"#,
+    );
+    let m = extract(&html, None).meta;
+    assert_eq!(m.author, None);
+}
+
+#[test]
+fn broken_json_ld_still_dates_the_page_and_gives_no_author() {
+    let head = r#"<script type="application/ld+json">{"@type":"Article",
+        "datePublished": "2020-02-29T10:00:00", "author": "Mara Quillon",}</script>"#;
+    let m = extract(&page(head, ""), None).meta;
+    assert_eq!(m.published.as_deref(), Some("2020-02-29T10:00:00"));
+    assert_eq!(m.author, None);
+}
+
+#[test]
+fn a_page_without_metadata_has_none() {
+    let html = format!("<html><body><h1>The pier</h1>{BODY}</body></html>");
+    let m = extract(&html, None).meta;
+    assert_eq!(m, Default::default());
+}
