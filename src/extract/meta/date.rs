@@ -292,11 +292,26 @@ const MONTHS: &[(&str, u8)] = &[
     ("dezembro", 12),
 ];
 
+/// The month a word names. Called for every word of a text searched for
+/// dates: most are refused by their length or first letter, and ASCII
+/// words are lowercased on the stack.
 fn month_named(word: &str) -> Option<u8> {
-    if word.len() > 10 {
+    if !(3..=10).contains(&word.len()) {
         return None;
     }
-    let lower = word.to_lowercase();
+    let first = word.as_bytes()[0].to_ascii_lowercase();
+    if !b"jfmasondgleo".contains(&first) {
+        return None;
+    }
+    let mut buf = [0u8; 10];
+    let lower: std::borrow::Cow<str> = if word.is_ascii() {
+        for (b, c) in buf.iter_mut().zip(word.bytes()) {
+            *b = c.to_ascii_lowercase();
+        }
+        std::borrow::Cow::Borrowed(std::str::from_utf8(&buf[..word.len()]).unwrap_or(""))
+    } else {
+        std::borrow::Cow::Owned(word.to_lowercase())
+    };
     MONTHS
         .iter()
         .find(|(name, _)| *name == lower)
