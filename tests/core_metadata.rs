@@ -34,9 +34,13 @@ fn extract(html: &str, url: Option<&str>) -> Document {
         url: url.map(str::to_string),
         ..Hints::default()
     };
-    Extractor::new(Options::default())
-        .extract(html.as_bytes(), &hints)
-        .expect("extracts")
+    Extractor::new(Options {
+        metadata: true,
+        simhash: true,
+        ..Options::default()
+    })
+    .extract(html.as_bytes(), &hints)
+    .expect("extracts")
 }
 
 #[test]
@@ -147,4 +151,20 @@ fn a_page_without_metadata_has_none() {
     let html = format!("<html><body><h1>The pier</h1>{BODY}</body></html>");
     let m = extract(&html, None).meta;
     assert_eq!(m, Default::default());
+}
+
+#[test]
+fn metadata_and_the_simhash_are_left_out_unless_asked_for() {
+    let head = r#"<meta name="author" content="Mara Quillon">
+        <meta property="article:published_time" content="2024-05-17T09:30:00+02:00">"#;
+    let doc = Extractor::new(Options::default())
+        .extract(page(head, "").as_bytes(), &Hints::default())
+        .expect("extracts");
+    assert!(doc.text.contains("Harbour board votes"));
+    assert_eq!(doc.meta.author, None);
+    assert_eq!(doc.meta.published, None);
+    assert_eq!(doc.simhash, "");
+    let asked = extract(&page(head, ""), None);
+    assert_eq!(asked.meta.author.as_deref(), Some("Mara Quillon"));
+    assert_eq!(asked.simhash.len(), 16);
 }

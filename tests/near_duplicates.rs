@@ -51,9 +51,13 @@ fn page(title: &str, paragraphs: &[&str], date: &str, footer: &str) -> String {
 }
 
 fn extract(html: &str) -> Document {
-    Extractor::new(Options::default())
-        .extract(html.as_bytes(), &Hints::default())
-        .expect("extracts")
+    Extractor::new(Options {
+        metadata: true,
+        simhash: true,
+        ..Options::default()
+    })
+    .extract(html.as_bytes(), &Hints::default())
+    .expect("extracts")
 }
 
 fn simhash(doc: &Document) -> u64 {

@@ -393,7 +393,10 @@ impl Extractor {
             text.shrink_to_fit();
         }
         let t25 = Instant::now();
-        let metadata = self.metadata(scan, &sel, anchor, hints);
+        let metadata = match o.metadata {
+            true => self.metadata(scan, &sel, anchor, hints),
+            false => meta::Metadata::default(),
+        };
         let t26 = Instant::now();
         let mut title = headline::clean(&scan.info.title);
         text::nfc::to_nfc(&mut title);
@@ -418,7 +421,10 @@ impl Extractor {
             headline_line: found.and_then(|h| h.line),
             title: Some(title).filter(|t| !t.is_empty()),
             digest: document::digest(&text),
-            simhash: format!("{:016x}", fingerprint::simhash(&text)),
+            simhash: match o.simhash {
+                true => format!("{:016x}", fingerprint::simhash(&text)),
+                false => String::new(),
+            },
             minhash: match o.minhash {
                 0 => Vec::new(),
                 n => fingerprint::minhash(&text, usize::from(n)),

@@ -114,10 +114,18 @@ pub struct Options {
     /// keep them.
     #[serde(default)]
     pub keep_repeats: bool,
-    /// MinHash values to compute for each document (0: none; the SimHash
-    /// is always computed).
+    /// MinHash values to compute for each document (0: none).
     #[serde(default)]
     pub minhash: u16,
+    /// Read what the page says of itself: author, dates, site name,
+    /// description and the rest (`Document::meta`). Off by default: it
+    /// costs about a third of the extraction's time.
+    #[serde(default)]
+    pub metadata: bool,
+    /// Fingerprint the text with a 64-bit SimHash (`Document::simhash`),
+    /// for `linesift dedup`. Off by default.
+    #[serde(default)]
+    pub simhash: bool,
 }
 
 fn default_max_bytes() -> usize {
@@ -162,6 +170,8 @@ impl Options {
             max_text: DEFAULT_MAX_TEXT,
             keep_repeats: false,
             minhash: 0,
+            metadata: false,
+            simhash: false,
         }
     }
 }
