@@ -19,7 +19,7 @@ use super::interrupt::TempGuard;
 use super::options::ExtractOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use linesift::sink::{JsonlWriter, Source, WetWriter};
+use linesift::sink::{JsonlWriter, Source, WetInfo, WetWriter};
 use linesift::warc::{self, Compression, Item, PageError, ReaderOptions, WarcError, WarcReader};
 use linesift::{Document, Extractor};
 use rayon::prelude::*;
@@ -559,7 +559,11 @@ impl Output {
         };
         let sink = match format {
             Format::Jsonl => Sink::Jsonl(Box::new(JsonlWriter::new(raw, compression)?)),
-            Format::Wet => Sink::Wet(WetWriter::new(raw, compression)),
+            Format::Wet => Sink::Wet(WetWriter::with_warcinfo(
+                raw,
+                compression,
+                wet_info((!stdout).then_some(path), inputs),
+            )),
         };
         let (tx, rx) = mpsc::sync_channel(WRITE_QUEUE);
         let inputs = inputs.to_vec();
@@ -649,6 +653,20 @@ impl Drop for Output {
         if let Some(temp) = self.temp.take() {
             let _ = std::fs::remove_file(temp);
         }
+    }
+}
+
+/// What a WET output's warcinfo record names: the output and the inputs,
+/// without their folders (where a run is started from does not change
+/// the output).
+pub(super) fn wet_info<S: AsRef<str>>(output: Option<&Path>, inputs: &[S]) -> WetInfo {
+    let base = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    WetInfo {
+        filename: output.and_then(base),
+        inputs: inputs
+            .iter()
+            .map(|i| base(Path::new(i.as_ref())).unwrap_or_else(|| i.as_ref().to_string()))
+            .collect(),
     }
 }
 

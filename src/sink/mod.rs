@@ -8,4 +8,4 @@ pub mod extract;
 pub mod message;
 pub mod writer;
 
-pub use writer::{JsonlWriter, Source, WetWriter};
+pub use writer::{JsonlWriter, Source, WetInfo, WetWriter};

@@ -142,37 +142,128 @@ impl<W: Write> JsonlWriter<W> {
     }
 }
 
-/// WET output: one `conversion` record per extracted page.
+/// WET output: one `conversion` record per extracted page, after a
+/// leading `warcinfo` record when the writer is made with one
+/// ([`WetWriter::with_warcinfo`]).
 pub struct WetWriter<W: Write> {
     out: W,
     compression: Compression,
+    /// The warcinfo record still to be written: it is dated by the first
+    /// conversion record, so it waits for it (or for `finish`).
+    info: Option<WetInfo>,
+}
+
+/// What a WET file's leading `warcinfo` record says of the file.
+#[derive(Debug, Clone, Default)]
+pub struct WetInfo {
+    /// The output's name (`WARC-Filename`), without its folders; `None`
+    /// for an output with no name (stdout).
+    pub filename: Option<String>,
+    /// The input files' names, without their folders, for `description`.
+    pub inputs: Vec<String>,
 }
 
 impl<W: Write> WetWriter<W> {
+    /// A writer of conversion records only (a part of a WET file).
     pub fn new(out: W, compression: Compression) -> Self {
-        WetWriter { out, compression }
+        WetWriter {
+            out,
+            compression,
+            info: None,
+        }
+    }
+
+    /// A writer of a whole WET file: a `warcinfo` record, then the
+    /// conversion records.
+    pub fn with_warcinfo(out: W, compression: Compression, info: WetInfo) -> Self {
+        WetWriter {
+            out,
+            compression,
+            info: Some(info),
+        }
     }
 
     /// Writes the record for `document`; returns its new WARC-Record-ID.
     pub fn write(&mut self, source: &Source, document: &Document) -> io::Result<String> {
-        let id = wet_record_id(source);
-        let record = conversion_record(source, &id, &wet_payload(document));
-        match self.compression {
-            Compression::None => self.out.write_all(&record)?,
-            Compression::Gzip => {
-                let mut gz = GzEncoder::new(&mut self.out, flate2::Compression::default());
-                gz.write_all(&record)?;
-                gz.finish()?;
-            }
-            Compression::Zstd => self.out.write_all(&::zstd::bulk::compress(&record, 3)?)?,
+        let date = wet_date(source);
+        if let Some(info) = self.info.take() {
+            self.emit(&warcinfo_record(&info, &date))?;
         }
+        let id = wet_record_id(source);
+        let record = conversion_record(source, &date, &id, document);
+        self.emit(&record)?;
         Ok(id)
     }
 
+    /// Writes one record, compressed on its own.
+    fn emit(&mut self, record: &[u8]) -> io::Result<()> {
+        match self.compression {
+            Compression::None => self.out.write_all(record),
+            Compression::Gzip => {
+                let mut gz = GzEncoder::new(&mut self.out, flate2::Compression::default());
+                gz.write_all(record)?;
+                gz.finish().map(drop)
+            }
+            Compression::Zstd => self.out.write_all(&::zstd::bulk::compress(record, 3)?),
+        }
+    }
+
+    /// Writes the warcinfo record if no conversion record did (an output
+    /// with no documents is still a WET file), and flushes.
     pub fn finish(mut self) -> io::Result<W> {
+        if let Some(info) = self.info.take() {
+            self.emit(&warcinfo_record(&info, UNKNOWN_DATE))?;
+        }
         self.out.flush()?;
         Ok(self.out)
     }
+}
+
+/// A WET file's `warcinfo` record on its own, compressed as
+/// [`WetWriter`] compresses it, dated `date` (the file's first conversion
+/// record's, [`wet_date`]): for a file whose records are encoded apart
+/// (`linesift run`'s tasks).
+pub fn warcinfo_bytes(info: &WetInfo, date: &str, compression: Compression) -> io::Result<Vec<u8>> {
+    let mut writer = WetWriter::new(Vec::new(), compression);
+    writer.emit(&warcinfo_record(info, date))?;
+    writer.finish()
+}
+
+/// The `warcinfo` record, as Common Crawl's WET files begin with one: its
+/// fields say what wrote the file and from what. Dated by the file's
+/// first conversion record ([`UNKNOWN_DATE`] without one), and named by
+/// the output's name and inputs, so that the output stays a function of
+/// the input, byte for byte; for that reason it has no `Extracted-Date`
+/// (the time of the run).
+fn warcinfo_record(info: &WetInfo, date: &str) -> Vec<u8> {
+    let body = format!(
+        "software: linesift/{}\r\n\
+         format: WARC File Format 1.0\r\n\
+         conformsTo: http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf\r\n\
+         description: Wet file: plain text extracted from {}\r\n",
+        env!("CARGO_PKG_VERSION"),
+        one_line(&info.inputs.join(", "))
+    );
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"linesift-warcinfo\0");
+    hasher.update(info.filename.as_deref().unwrap_or("").as_bytes());
+    hasher.update(b"\0");
+    hasher.update(date.as_bytes());
+    hasher.update(b"\0");
+    hasher.update(body.as_bytes());
+    let id = uuid_v8(hasher.finalize().as_bytes());
+    let mut head = String::from("WARC/1.0\r\nWARC-Type: warcinfo\r\n");
+    head.push_str(&format!("WARC-Date: {}\r\n", one_line(date)));
+    if let Some(name) = &info.filename {
+        head.push_str(&format!("WARC-Filename: {}\r\n", one_line(name)));
+    }
+    head.push_str(&format!("WARC-Record-ID: {id}\r\n"));
+    head.push_str("Content-Type: application/warc-fields\r\n");
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    let mut record = head.into_bytes();
+    record.extend_from_slice(body.as_bytes());
+    record.extend_from_slice(b"\r\n\r\n");
+    record
 }
 
 /// Headline, a blank line, then the text (as WET files put the title first).
@@ -183,24 +274,48 @@ pub fn wet_payload(document: &Document) -> String {
     }
 }
 
-fn conversion_record(source: &Source, id: &str, payload: &str) -> Vec<u8> {
-    let date = conversion_date(source);
+/// A conversion record with the headers Common Crawl's WET records
+/// carry: `WARC-Refers-To` (the source record's id, when it has one),
+/// `WARC-Block-Digest` (SHA-1 of the text, base32, as Common Crawl
+/// writes it) and `WARC-Identified-Content-Language` (the document's
+/// ISO 639-3 code, as Common Crawl writes it, when it was told).
+fn conversion_record(source: &Source, date: &str, id: &str, document: &Document) -> Vec<u8> {
+    let payload = wet_payload(document);
     let mut head = String::from("WARC/1.0\r\nWARC-Type: conversion\r\n");
     if let Some(uri) = source.target_uri {
         head.push_str(&format!("WARC-Target-URI: {}\r\n", one_line(uri)));
     }
-    head.push_str(&format!("WARC-Date: {}\r\n", one_line(&date)));
+    head.push_str(&format!("WARC-Date: {}\r\n", one_line(date)));
     head.push_str(&format!("WARC-Record-ID: {id}\r\n"));
+    if !source.record_id.is_empty() {
+        head.push_str(&format!(
+            "WARC-Refers-To: {}\r\n",
+            one_line(source.record_id)
+        ));
+    }
     head.push_str(&format!(
-        "WARC-Refers-To: {}\r\n",
-        one_line(source.record_id)
+        "WARC-Block-Digest: {}\r\n",
+        block_digest(payload.as_bytes())
     ));
+    if let Some(language) = document.language.as_deref().filter(|l| !l.is_empty()) {
+        head.push_str(&format!(
+            "WARC-Identified-Content-Language: {}\r\n",
+            one_line(language)
+        ));
+    }
     head.push_str("Content-Type: text/plain\r\n");
     head.push_str(&format!("Content-Length: {}\r\n\r\n", payload.len()));
     let mut record = head.into_bytes();
     record.extend_from_slice(payload.as_bytes());
     record.extend_from_slice(b"\r\n\r\n");
     record
+}
+
+/// `sha1:` and the block's SHA-1 in base32, as WARC writers give it.
+fn block_digest(block: &[u8]) -> String {
+    use sha1::Digest;
+    let hash = sha1::Sha1::digest(block);
+    format!("sha1:{}", data_encoding::BASE32.encode(&hash))
 }
 
 /// Header values must not break the header block.
@@ -225,9 +340,13 @@ pub fn wet_record_id(source: &Source) -> String {
     hasher.update(source.record_id.as_bytes());
     hasher.update(&source.pos.offset.to_le_bytes());
     hasher.update(&source.pos.inner.to_le_bytes());
-    let hash = hasher.finalize();
+    uuid_v8(hasher.finalize().as_bytes())
+}
+
+/// A `urn:uuid` of version 8 from the first 16 bytes of a hash.
+fn uuid_v8(hash: &[u8; 32]) -> String {
     let mut b = [0u8; 16];
-    b.copy_from_slice(&hash.as_bytes()[..16]);
+    b.copy_from_slice(&hash[..16]);
     b[6] = (b[6] & 0x0f) | 0x80;
     b[8] = (b[8] & 0x3f) | 0x80;
     let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
@@ -260,7 +379,7 @@ pub const UNKNOWN_DATE: &str = "1970-01-01T00:00:00Z";
 /// Nor a warcinfo record's date: the record's conversion would then
 /// depend on what the file holds before it, and one read at its CDX
 /// offset would differ from the same record read with its file.
-fn conversion_date(source: &Source) -> String {
+pub fn wet_date(source: &Source) -> String {
     // A malformed one (`yesterday`) says nothing sure of the capture, and
     // a reader of the output may fail on it: the HTTP date is better, and
     // than a coarser one (`2024-05`) padded with digits it does not have.

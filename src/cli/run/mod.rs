@@ -163,8 +163,13 @@ fn open_outputs(
     encoding: Encoding,
 ) -> anyhow::Result<(Outputs, BTreeMap<String, bool>, Option<PathBuf>)> {
     let failures = failures_path(args, output);
+    // Named by the output and the task lists, as `linesift warc` names it
+    // by its inputs.
+    let lists: Vec<String> = args.lists.iter().map(|l| l.display().to_string()).collect();
+    let wet_info = matches!(encoding.format, Format::Wet)
+        .then(|| crate::cli::warc::wet_info(output.filter(|o| *o != Path::new("-")), &lists));
     let Some(out) = output else {
-        let outputs = Outputs::streams(None, failures.as_deref(), encoding)?;
+        let outputs = Outputs::streams(None, failures.as_deref(), encoding, wet_info)?;
         return Ok((outputs, BTreeMap::new(), None));
     };
     if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
@@ -174,7 +179,7 @@ fn open_outputs(
             out.display()
         );
         // Failures beside it only when asked for (not `/dev/null.failures.jsonl`).
-        let outputs = Outputs::streams(Some(out), args.failures.as_deref(), encoding)?;
+        let outputs = Outputs::streams(Some(out), args.failures.as_deref(), encoding, wet_info)?;
         return Ok((outputs, BTreeMap::new(), None));
     }
     let mut name = out.as_os_str().to_owned();
@@ -191,7 +196,7 @@ fn open_outputs(
         failures.display()
     );
     let (journal, resumed) = Journal::open(&journal_path, &settings)?;
-    let outputs = Outputs::files(out, &failures, encoding, journal, &resumed)?;
+    let outputs = Outputs::files(out, &failures, encoding, journal, &resumed, wet_info)?;
     let done = resumed.done.into_iter().collect();
     Ok((outputs, done, Some(journal_path)))
 }
@@ -349,6 +354,7 @@ fn failed(id: String, stage: &str, kind: &str, reason: &str) -> Finished {
         id,
         documents: Vec::new(),
         document_count: 0,
+        first_date: None,
         failures: vec![failure],
         failed: true,
     }

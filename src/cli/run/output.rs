@@ -12,7 +12,7 @@ use crate::cli::warc::Format;
 use anyhow::{Context, bail};
 use linesift::Document;
 use linesift::proto::{DocumentMessage, Failure, Task, task};
-use linesift::sink::{JsonlWriter, Source, WetWriter};
+use linesift::sink::{JsonlWriter, Source, WetInfo, WetWriter, writer};
 use linesift::warc::{Compression, RecordPos};
 use linesift::worker::process::Capture;
 use std::fs::{File, OpenOptions};
@@ -43,6 +43,9 @@ pub struct TaskDocuments {
     encoding: Encoding,
     sink: Option<DocumentSink>,
     pub count: u64,
+    /// The WARC-Date of the task's first WET record: a fresh file's
+    /// warcinfo record is dated by it, as `linesift warc` dates it.
+    pub first_date: Option<String>,
 }
 
 enum DocumentSink {
@@ -56,6 +59,7 @@ impl TaskDocuments {
             encoding,
             sink: None,
             count: 0,
+            first_date: None,
         }
     }
 
@@ -79,7 +83,9 @@ impl TaskDocuments {
         match sink {
             DocumentSink::Jsonl(out) => out.write_value(doc)?,
             DocumentSink::Wet(out) => {
+                let first = &mut self.first_date;
                 wet_record(task, doc, capture, |source, document| {
+                    first.get_or_insert_with(|| writer::wet_date(source));
                     out.write(source, document)
                 })?;
             }
@@ -142,6 +148,7 @@ fn wet_record<T>(
     let document = Document {
         headline: doc.headline.clone(),
         text: doc.text.clone(),
+        language: doc.language.clone(),
         ..Document::default()
     };
     write(&source, &document)
@@ -152,6 +159,8 @@ pub struct Finished {
     pub id: String,
     pub documents: Vec<u8>,
     pub document_count: u64,
+    /// [`TaskDocuments::first_date`].
+    pub first_date: Option<String>,
     pub failures: Vec<Failure>,
     /// The task as a whole failed (its last failure says how).
     pub failed: bool,
@@ -214,6 +223,10 @@ pub struct Outputs {
     failures: Target,
     failures_compression: Compression,
     journal: Option<Journal>,
+    /// The warcinfo record a WET output still needs at its start (none
+    /// for JSONL, or a resumed file that has it).
+    wet_info: Option<WetInfo>,
+    documents_compression: Compression,
 }
 
 impl Outputs {
@@ -224,8 +237,11 @@ impl Outputs {
         encoding: Encoding,
         journal: Journal,
         resumed: &Resumed,
+        wet_info: Option<WetInfo>,
     ) -> anyhow::Result<Self> {
         Ok(Outputs {
+            wet_info: wet_info.filter(|_| resumed.documents_len == 0),
+            documents_compression: encoding.compression,
             documents: resume_file(documents, resumed.documents_len, journal.path())?,
             failures: resume_file(failures, resumed.failures_len, journal.path())?,
             failures_compression: encoding.failures,
@@ -239,6 +255,7 @@ impl Outputs {
         documents: Option<&Path>,
         failures: Option<&Path>,
         encoding: Encoding,
+        wet_info: Option<WetInfo>,
     ) -> anyhow::Result<Self> {
         let documents = match documents {
             Some(path) => {
@@ -259,6 +276,8 @@ impl Outputs {
             None => Target::Stderr,
         };
         Ok(Outputs {
+            wet_info,
+            documents_compression: encoding.compression,
             documents,
             failures,
             failures_compression: encoding.failures,
@@ -276,6 +295,14 @@ impl Outputs {
     /// whose results are not whole in the files.
     pub fn commit(&mut self, batch: &[Finished], say: &dyn Fn(&str)) -> anyhow::Result<()> {
         for finished in batch {
+            if let Some(date) = &finished.first_date
+                && let Some(info) = self.wet_info.take()
+            {
+                let record = writer::warcinfo_bytes(&info, date, self.documents_compression)?;
+                self.documents
+                    .append(&record)
+                    .with_context(|| format!("writing {}", self.documents.name()))?;
+            }
             self.documents
                 .append(&finished.documents)
                 .with_context(|| format!("writing {}", self.documents.name()))?;

@@ -107,6 +107,7 @@ fn empty(encoding: Encoding) -> Tried {
 
 fn finished(task: &Task, tried: Tried, failure: Option<Failure>) -> Finished {
     let count = tried.documents.count;
+    let first_date = tried.documents.first_date.clone();
     let (documents, document_count, failure) = match tried.documents.finish() {
         Ok(bytes) => (bytes, count, failure),
         // The documents are lost: the task failed, if it had not already.
@@ -123,6 +124,7 @@ fn finished(task: &Task, tried: Tried, failure: Option<Failure>) -> Finished {
         id: task.id.clone(),
         documents,
         document_count,
+        first_date,
         failures,
         failed,
     }
