@@ -3,16 +3,33 @@
 reads WARC/WET files back with warcio or FastWARC, talking JSON.
 
   warc_testlib.py make OUT [--gzip]   < spec.json   -> [{id, offset, length, type}]
-  warc_testlib.py read PATH warcio|fastwarc          -> [{type, id, refers_to, target, date, content_type, payload}]
+  warc_testlib.py read PATH warcio|fastwarc          -> [{type, id, refers_to, target, date, content_type, payload,
+                                                         filename, language, digest, digest_ok}]
+
+digest_ok: the WARC-Block-Digest (sha1:BASE32) matches the block as read,
+null when there is none. warcio also checks it itself (check_digests="raise").
 
 A spec is a list of records: {"type": "response"|"resource"|"request"|...,
 "uri": ..., "status": "200 OK", "headers": [[k, v], ...], "body_hex": ...,
 "content_type": ... (resource), "identified": ... (optional), "date": ... (the
 WARC-Date as written, optional)}.
 """
+import base64
+import hashlib
 import io
 import json
 import sys
+
+
+def fields(get, block):
+    """The headers every reader reports beyond the common ones, and whether
+    the block digest matches the block."""
+    digest = get("WARC-Block-Digest")
+    ok = None
+    if digest:
+        ok = digest == "sha1:" + base64.b32encode(hashlib.sha1(block).digest()).decode()
+    return {"filename": get("WARC-Filename"), "language": get("WARC-Identified-Content-Language"),
+            "digest": digest, "digest_ok": ok}
 
 
 def make(out, gzip):
@@ -62,12 +79,13 @@ def read_warcio(path):
 
     out = []
     with open(path, "rb") as f:
-        for rec in ArchiveIterator(f, check_digests=False):
+        for rec in ArchiveIterator(f, check_digests="raise"):
             h = rec.rec_headers
+            block = rec.content_stream().read()
             out.append({"type": rec.rec_type, "id": h.get_header("WARC-Record-ID"),
                         "refers_to": h.get_header("WARC-Refers-To"), "target": h.get_header("WARC-Target-URI"),
                         "date": h.get_header("WARC-Date"), "content_type": h.get_header("Content-Type"),
-                        "payload": rec.content_stream().read().decode("utf-8")})
+                        "payload": block.decode("utf-8"), **fields(h.get_header, block)})
     return out
 
 
@@ -78,9 +96,11 @@ def read_fastwarc(path):
     # FastWARC detects gzip and zstd from the bytes.
     for rec in ArchiveIterator(str(path), record_types=WarcRecordType.any_type, parse_http=False):
         h = rec.headers
+        block = rec.reader.read()
         out.append({"type": h.get("WARC-Type"), "id": rec.record_id, "refers_to": h.get("WARC-Refers-To"),
                     "target": h.get("WARC-Target-URI"), "date": h.get("WARC-Date"),
-                    "content_type": h.get("Content-Type"), "payload": rec.reader.read().decode("utf-8")})
+                    "content_type": h.get("Content-Type"), "payload": block.decode("utf-8"),
+                    **fields(h.get, block)})
     return out
 
 

@@ -138,8 +138,42 @@ fn wet_output_of_a_warc_file_is_byte_for_byte_what_linesift_warc_writes() {
     assert_eq!(reference.status.code(), Some(0), "{}", stderr(&reference));
     let written = std::fs::read(&run_out).expect("run's output");
     assert!(written.len() > 100, "{} bytes", written.len());
-    assert!(written == std::fs::read(&warc_out).expect("warc's output"));
+    let reference = std::fs::read(&warc_out).expect("warc's output");
+    // Each begins with a warcinfo record naming the output and its inputs
+    // (the task list for `run`, the WARC for `warc`), dated alike.
+    let (run_info, run_records) = first_gzip_member(&written);
+    let (warc_info, warc_records) = first_gzip_member(&reference);
+    assert!(run_info.starts_with("WARC/1.0\r\nWARC-Type: warcinfo\r\n"));
+    assert!(
+        run_info.contains("WARC-Filename: run.warc.gz\r\n"),
+        "{run_info}"
+    );
+    assert!(
+        run_info.contains("extracted from files.txt\r\n"),
+        "{run_info}"
+    );
+    assert!(
+        warc_info.contains("extracted from sample.warc.gz\r\n"),
+        "{warc_info}"
+    );
+    let date = |info: &str| {
+        info.lines()
+            .find(|l| l.starts_with("WARC-Date:"))
+            .map(str::to_owned)
+    };
+    assert_eq!(date(&run_info), date(&warc_info));
+    assert!(run_records == warc_records);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A gzip file's first member, decoded, and the bytes after it.
+fn first_gzip_member(bytes: &[u8]) -> (String, &[u8]) {
+    let mut rest = bytes;
+    let mut text = String::new();
+    let mut member = flate2::bufread::GzDecoder::new(&mut rest);
+    std::io::Read::read_to_string(&mut member, &mut text).expect("a gzip member");
+    drop(member);
+    (text, rest)
 }
 
 /// A task's id as `linesift run` and `linesift enqueue` give it: BLAKE3

@@ -133,10 +133,34 @@ fn wet_output_is_read_by_warcio_and_fastwarc() {
         };
         for library in libraries {
             let records = read_back(&out, library);
-            assert_eq!(records.len(), ids.len(), "{library} {name}");
+            assert_eq!(records.len(), ids.len() + 1, "{library} {name}");
+            let info = &records[0];
+            assert_eq!(info["type"], "warcinfo", "{library} {name}");
+            let base = |p: &Path| p.file_name().unwrap().to_string_lossy().into_owned();
+            assert_eq!(info["filename"].as_str(), Some(base(&out).as_str()));
+            assert_eq!(info["content_type"], "application/warc-fields");
+            assert_eq!(
+                info["date"], records[1]["date"],
+                "dated by the first record"
+            );
+            let fields = info["payload"].as_str().unwrap();
+            let described = format!(
+                "description: Wet file: plain text extracted from {}\r\n",
+                base(&warc)
+            );
+            for field in [
+                "software: linesift/",
+                "format: WARC File Format 1.0\r\n",
+                "conformsTo: http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf\r\n",
+                &described,
+            ] {
+                assert!(fields.contains(field), "{field:?} in {fields:?}");
+            }
             let mut own_ids = std::collections::HashSet::new();
-            for (i, r) in records.iter().enumerate() {
+            for (i, r) in records[1..].iter().enumerate() {
                 assert_eq!(r["type"], "conversion");
+                assert_eq!(r["digest_ok"], true, "{library} {name}: {}", r["digest"]);
+                assert_eq!(r["language"], "eng", "{library} {name}");
                 assert_eq!(
                     r["refers_to"].as_str(),
                     Some(ids[i].as_str()),
@@ -386,8 +410,9 @@ fn the_output_format_follows_the_last_extension() {
         let (code, stderr) = warc_to(&[&warc], &out, &[]);
         assert_eq!(code, 0, "{stderr}");
         let records = read_back(&out, "fastwarc");
-        assert_eq!(records.len(), ids.len(), "{name}");
-        assert_eq!(records[0]["type"], "conversion", "{name}");
+        assert_eq!(records.len(), ids.len() + 1, "{name}");
+        assert_eq!(records[0]["type"], "warcinfo", "{name}");
+        assert_eq!(records[1]["type"], "conversion", "{name}");
     }
 }
 
@@ -663,10 +688,9 @@ fn wet_output_of_dateless_records_is_the_same_every_run() {
     assert!(!String::from_utf8_lossy(&records.concat()).contains("WARC-Date"));
     let warc = scratch("no-date.warc");
     std::fs::write(&warc, records.concat()).unwrap();
-    let runs: Vec<Vec<u8>> = ["no-date-1.wet.gz", "no-date-2.wet.gz"]
-        .iter()
-        .map(|name| {
-            let out = scratch(name);
+    let out = scratch("no-date.wet.gz");
+    let runs: Vec<Vec<u8>> = (0..2)
+        .map(|_| {
             let (code, stderr) = warc_to(&[&warc], &out, &["--format", "wet"]);
             assert_eq!(code, 0, "{stderr}");
             assert!(stderr.contains("2 extracted"), "{stderr}");
@@ -674,11 +698,16 @@ fn wet_output_of_dateless_records_is_the_same_every_run() {
         })
         .collect();
     assert_eq!(runs[0], runs[1]);
-    let records = read_back(&scratch("no-date-1.wet.gz"), "warcio");
+    let records = read_back(&out, "warcio");
     let dates: Vec<_> = records.iter().map(|r| r["date"].as_str()).collect();
+    // The warcinfo record is dated by the first conversion record.
     assert_eq!(
         dates,
-        [Some("1994-11-15T08:12:31Z"), Some("1970-01-01T00:00:00Z")]
+        [
+            Some("1994-11-15T08:12:31Z"),
+            Some("1994-11-15T08:12:31Z"),
+            Some("1970-01-01T00:00:00Z")
+        ]
     );
 }
 
@@ -732,7 +761,8 @@ fn wet_records_are_dated_in_utc_whatever_the_offset() {
     let (code, stderr) = warc_to(&[&warc], &out, &["--format", "wet"]);
     assert_eq!(code, 0, "{stderr}");
     let records = read_back(&out, "warcio");
-    let dates: Vec<_> = records.iter().map(|r| r["date"].as_str()).collect();
+    assert_eq!(records[0]["type"], "warcinfo");
+    let dates: Vec<_> = records[1..].iter().map(|r| r["date"].as_str()).collect();
     let want: Vec<_> = utc.iter().map(|d| Some(d.unwrap_or(HTTP_DATE))).collect();
     assert_eq!(dates, want);
 }
