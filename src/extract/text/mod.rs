@@ -13,6 +13,8 @@
 //! `<br>` always break. Script, style, svg, select, template, button and
 //! the like contribute nothing, and neither do ruby annotations (`<rt>`,
 //! `<rp>`, `<rtc>`): 漢字<rt>かんじ</rt> reads 漢字, the base text alone.
+//! Nor do `nav`, `aside`, `footer` and `figcaption` that open inside the
+//! rendered lines: captions and fact boxes are not the article's prose.
 //!
 //! `direct` tokenizes the common markup itself and leaves the rest to
 //! html5gum (`events`): the same events, a fraction of the time.
@@ -133,6 +135,11 @@ struct Renderer<'a> {
     /// it), so any of those ends it, and so does a block.
     annotation: bool,
     skip_name: Vec<u8>,
+    /// Containers opened inside the skipped element when that element is
+    /// an aside to the flow (see [`aside_to_the_flow`]), whose end tag
+    /// pages leave out more often than a script's: the end tag of a
+    /// container it did not open closes it, as a browser would.
+    aside_within: Option<u32>,
 }
 
 impl Sink for Renderer<'_> {
@@ -173,6 +180,7 @@ impl<'a> Renderer<'a> {
             in_anchor: false,
             annotation: false,
             skip_name: Vec::new(),
+            aside_within: None,
         }
     }
 
@@ -191,20 +199,24 @@ impl<'a> Renderer<'a> {
         self.pre = 0;
         self.in_anchor = false;
         self.annotation = false;
+        self.aside_within = None;
     }
 
     fn start_tag(&mut self, name: &[u8], tag: Tag) {
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip += 1;
+            } else if let Some(within) = self.aside_within.as_mut().filter(|_| contains(tag)) {
+                *within += 1;
             }
             return;
         }
         match tag {
-            t if t.hides_text() => {
+            t if t.hides_text() || aside_to_the_flow(name, t) => {
                 self.skip = 1;
                 self.skip_name.clear();
                 self.skip_name.extend_from_slice(name);
+                self.aside_within = (!t.hides_text()).then_some(0);
             }
             Tag::Br => self.newline(),
             Tag::A => self.in_anchor = true,
@@ -231,8 +243,16 @@ impl<'a> Renderer<'a> {
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip -= 1;
+                return;
             }
-            return;
+            match self.aside_within.as_mut() {
+                Some(0) if contains(tag) => self.skip = 0,
+                Some(within) if contains(tag) => {
+                    *within -= 1;
+                    return;
+                }
+                _ => return,
+            }
         }
         match tag {
             Tag::A => self.in_anchor = false,
@@ -347,6 +367,26 @@ enum RubyPart {
     Ruby,
 }
 
+/// Is this an element HTML sets beside the main flow: `nav`, `aside`,
+/// `footer` or `figcaption`? Selection counts their text as markup; one
+/// that opens inside the chosen lines (a caption, a fact box, an
+/// article's footer of tags) is left out of the text too. A chosen run
+/// that lies wholly inside one never sees its start tag and is kept.
+/// `noscript` is a landmark as well, but holds the page's own text for
+/// readers without scripts.
+fn aside_to_the_flow(name: &[u8], tag: Tag) -> bool {
+    tag == Tag::Landmark && name != b"noscript"
+}
+
+/// Can this element hold an aside to the flow, so that its end tag
+/// closes one left open?
+fn contains(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Container | Tag::Landmark | Tag::Header | Tag::Body | Tag::Html
+    )
+}
+
 /// What a tag name (an inline one, lowercased) is to a ruby, if anything.
 fn ruby_part(name: &[u8]) -> Option<RubyPart> {
     match name {
@@ -456,6 +496,42 @@ mod tests {
             ),
             // An annotation left open ends at the next block.
             ("<p>a<rt>note</p><p>b</p>", "a\nb"),
+        ];
+        for (html, text) in cases {
+            assert_eq!(render_fragment(html), text, "{html:?}");
+        }
+    }
+
+    /// A caption, a fact box, a navigation bar or an article's footer
+    /// inside the rendered lines is left out, nested ones too; one left
+    /// open ends with the container around it, and a run that starts
+    /// inside one is kept.
+    #[test]
+    fn asides_to_the_flow_are_left_out_of_the_text() {
+        let cases = [
+            (
+                "<p>Before.</p><figure><img src=a.jpg><figcaption>A caption. Photo: X</figcaption></figure><p>After.</p>",
+                "Before.\nAfter.",
+            ),
+            (
+                "<p>One <aside>fact <aside>box</aside> more</aside>two</p>",
+                "One two",
+            ),
+            (
+                "<div><p>Text</p><footer><div>Tags: a, b</div></footer></div><p>Next</p>",
+                "Text\nNext",
+            ),
+            ("<nav><a href=/>Home</a></nav><p>Body</p>", "Body"),
+            ("<figure><figcaption>Left open</figure><p>Kept</p>", "Kept"),
+            ("<div><aside><div>box</div></div><p>Kept</p>", "Kept"),
+            (
+                "<noscript><p>Enable scripts</p></noscript>",
+                "Enable scripts",
+            ),
+            (
+                "only the caption's text</figcaption><p>and on</p>",
+                "only the caption's text\nand on",
+            ),
         ];
         for (html, text) in cases {
             assert_eq!(render_fragment(html), text, "{html:?}");
