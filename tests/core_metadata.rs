@@ -115,6 +115,42 @@ fn a_date_written_in_the_byline_is_read() {
 }
 
 #[test]
+fn a_site_s_own_date_name_and_a_citation_date_are_read() {
+    let own = r#"<meta name="w-published-date" content="2025-05-27T06:03:43Z">"#;
+    let m = extract(&page(own, ""), None).meta;
+    assert_eq!(m.published.as_deref(), Some("2025-05-27T06:03:43Z"));
+    let citation = r#"<meta name="citation_publication_date" content="2023 Jan 7">"#;
+    let m = extract(&page(citation, ""), None).meta;
+    assert_eq!(m.published.as_deref(), Some("2023-01-07"));
+}
+
+/// A long article (more lines than the byline is looked for in below the
+/// headline) dated only under its last paragraph.
+fn dated_below(below: &str) -> String {
+    let body: String = (1..=80)
+        .map(|i| format!("<p>Paragraph {i} of the harbour board's long report on the pier.</p>\n"))
+        .collect();
+    format!(
+        "<html><head><title>Pier</title></head><body><article><h1>The pier</h1>\n{body}         </article>\n{below}\n<footer><p>Lindmere Gazette</p></footer></body></html>"
+    )
+}
+
+#[test]
+fn a_page_dated_only_below_its_article_takes_that_date() {
+    let html = dated_below(r#"<div class="post-date">Posted on April 13, 2023</div>"#);
+    assert_eq!(
+        extract(&html, None).meta.published.as_deref(),
+        Some("2023-04-13")
+    );
+}
+
+#[test]
+fn a_date_in_plain_text_below_the_article_is_not_taken() {
+    let html = dated_below(r#"<div class="reply"><p>I walked the pier on May 2, 2023.</p></div>"#);
+    assert_eq!(extract(&html, None).meta.published, None);
+}
+
+#[test]
 fn the_url_dates_a_page_that_says_nothing_else() {
     let html = format!(
         "<html><head><title>Pier</title></head><body><article><h1>The pier</h1>{BODY}\

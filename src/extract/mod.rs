@@ -42,6 +42,9 @@ use std::time::Instant;
 /// dates are looked for (see `Extractor::metadata`).
 const META_BEFORE: usize = 30;
 const META_AFTER: usize = 60;
+/// Lines from the content's last line down where a date below the
+/// article is looked for, when the page dates nothing else.
+const META_TAIL: usize = 80;
 
 /// What the caller knows about a page besides its bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -479,12 +482,19 @@ impl Extractor {
         };
         let content = first.unwrap_or(top).max(top) as usize;
         let from = (top as usize).saturating_sub(META_BEFORE);
-        let to = (content + META_AFTER).min(scan.lines.len().saturating_sub(1));
-        let window = match (scan.lines.get(from), scan.lines.get(to)) {
-            (Some(a), Some(b)) => (a.start as usize, b.end as usize),
-            _ => (0, 0),
+        let span = |from: usize, to: usize| {
+            let to = to.min(scan.lines.len().saturating_sub(1));
+            match (scan.lines.get(from), scan.lines.get(to)) {
+                (Some(a), Some(b)) => (a.start as usize, b.end as usize),
+                _ => (0, 0),
+            }
         };
-        meta::collect(&scan.src, &scan.info.meta, window, hints.url.as_deref())
+        let last = sel.regions.last().map_or(content, |r| r.last as usize);
+        let windows = meta::Windows {
+            head: span(from, content + META_AFTER),
+            tail: span(last, last + META_TAIL),
+        };
+        meta::collect(&scan.src, &scan.info.meta, windows, hints.url.as_deref())
     }
 }
 

@@ -417,6 +417,12 @@ fn date_at(t: &[Tok]) -> Option<Date> {
                 }
                 return None;
             }
+            // Y Month D, as citation metadata writes it ("2023 Jan 7").
+            if *len == 4 {
+                let m = month(1)?;
+                let (d, _) = num(2).filter(|&(_, len)| len <= 2)?;
+                return Date::new(first, u32::from(m), d);
+            }
             // D [.|th] Month [,] Y
             if *len > 2 {
                 return None;
@@ -495,6 +501,8 @@ mod tests {
             Some("2024-05-17T10:03:00Z")
         );
         assert_eq!(iso("2024-05-17").as_deref(), Some("2024-05-17"));
+        assert_eq!(iso("2023 Jan 7").as_deref(), Some("2023-01-07"));
+        assert_eq!(iso("2023 Jan").as_deref(), None);
         assert_eq!(iso("20240517").as_deref(), Some("2024-05-17"));
         assert_eq!(iso("2024/5/7").as_deref(), Some("2024-05-07"));
         assert_eq!(

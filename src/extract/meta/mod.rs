@@ -82,10 +82,21 @@ pub struct Metadata {
     pub categories: Vec<String>,
 }
 
+/// Where on a page bylines and dates are looked for, as byte ranges of
+/// its source.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Windows {
+    /// Around the headline and the content's start.
+    pub head: (usize, usize),
+    /// Around the content's end, where a page that dates nothing above its
+    /// article may show its date ("Posted on April 13, 2023" under it).
+    pub tail: (usize, usize),
+}
+
 /// Reads the metadata of a page: `src` its decoded source, `marks` what
-/// the scanner marked, `window` the byte range around the headline and
-/// the content's start, `url` the page's address when known.
-pub fn collect(src: &str, marks: &Marks, window: (usize, usize), url: Option<&str>) -> Metadata {
+/// the scanner marked, `windows` where bylines and dates are looked for,
+/// `url` the page's address when known.
+pub fn collect(src: &str, marks: &Marks, windows: Windows, url: Option<&str>) -> Metadata {
     let mut c = Collector::default();
     for &(start, end) in &marks.tags {
         let (start, end) = (start as usize, end as usize);
@@ -100,13 +111,33 @@ pub fn collect(src: &str, marks: &Marks, window: (usize, usize), url: Option<&st
             c.script(script);
         }
     }
-    let (start, end) = window;
-    let end = end.min(start.saturating_add(MAX_WINDOW));
-    let end = floor_boundary(src, end);
-    if let Some(w) = src.get(start..end) {
+    if let Some(w) = window(src, windows.head) {
         c.window(w);
     }
-    c.finish(url)
+    let tail = || window(src, windows.tail).and_then(dated_element);
+    c.finish(url, tail)
+}
+
+/// The source in `range`, at most [`MAX_WINDOW`] bytes of it.
+fn window(src: &str, (start, end): (usize, usize)) -> Option<&str> {
+    let end = floor_boundary(src, end.min(start.saturating_add(MAX_WINDOW)));
+    src.get(start..end)
+}
+
+/// The date of the first element in `w` that names one: a `<time>`, or an
+/// element whose class says date, time, publish or posted. Not a date in
+/// running text: below an article, that is a comment's as often as not.
+fn dated_element(w: &str) -> Option<String> {
+    // No byline is wanted here: an author's Pick already taken.
+    let mut c = Collector {
+        author: Pick {
+            value: None,
+            rank: 0,
+        },
+        ..Collector::default()
+    };
+    c.window_tags(w);
+    c.published.value
 }
 
 fn floor_boundary(s: &str, mut i: usize) -> usize {
@@ -212,6 +243,21 @@ const PUBLISHED_META: &[(&str, u8)] = &[
     ("uploaddate", 12),
 ];
 
+/// A meta name a site made its own from a common one (`w-published-date`,
+/// `article-publish-date`): one that ends in a name of the publication
+/// date, ranked with the looser names.
+fn names_publication_date(key: &str) -> bool {
+    [
+        "published-date",
+        "published_date",
+        "publish-date",
+        "publish_date",
+        "publishdate",
+    ]
+    .iter()
+    .any(|end| key.len() > end.len() && key.ends_with(end))
+}
+
 const MODIFIED_META: &[&str] = &[
     "article:modified_time",
     "og:updated_time",
@@ -279,7 +325,12 @@ impl Collector {
     }
 
     fn meta(&mut self, key: &str, content: &str) {
-        if let Some(&(_, rank)) = PUBLISHED_META.iter().find(|(k, _)| *k == key) {
+        let published = PUBLISHED_META
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, rank)| rank)
+            .or_else(|| names_publication_date(key).then_some(2));
+        if let Some(rank) = published {
             if self.published.wants(rank) {
                 self.published
                     .offer(rank, date::parse_any(content).map(date::Date::to_iso));
@@ -416,6 +467,17 @@ impl Collector {
     /// elements whose class names a date, and at last any date in its
     /// text.
     fn window(&mut self, w: &str) {
+        self.window_tags(w);
+        if self.published.wants(7) {
+            let text = super::text::render_fragment(w);
+            self.published
+                .offer(7, date::find_in_text(&text).map(date::Date::to_iso));
+        }
+    }
+
+    /// Bylines, `<time>` elements and elements whose class names a date,
+    /// tag by tag.
+    fn window_tags(&mut self, w: &str) {
         let b = w.as_bytes();
         let mut at = 0;
         while let Some(i) = memchr::memchr(b'<', &b[at..]) {
@@ -435,11 +497,6 @@ impl Collector {
                 continue;
             }
             self.window_tag(w, lt, tag, after);
-        }
-        if self.published.wants(7) {
-            let text = super::text::render_fragment(w);
-            self.published
-                .offer(7, date::find_in_text(&text).map(date::Date::to_iso));
         }
     }
 
@@ -498,7 +555,10 @@ impl Collector {
         }
     }
 
-    fn finish(mut self, url: Option<&str>) -> Metadata {
+    /// The fields as found, with the fallbacks for the publication date:
+    /// the modification date, a date in the URL, and `tail` (a date
+    /// below the article) when nothing else gave one.
+    fn finish(mut self, url: Option<&str>, tail: impl FnOnce() -> Option<String>) -> Metadata {
         if let Some(canonical) = &self.canonical.value
             && let Some(base) = url.and_then(|u| url::Url::parse(u).ok())
             && let Ok(resolved) = base.join(canonical)
@@ -516,6 +576,9 @@ impl Collector {
                 4,
                 from(self.canonical.value.as_deref()).or_else(|| from(url)),
             );
+        }
+        if self.published.value.is_none() {
+            self.published.value = tail();
         }
         Metadata {
             author: self.author.value,
