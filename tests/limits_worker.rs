@@ -5,7 +5,9 @@
 //! transient failure; a task within its deadline passes; and blocking WARC
 //! work stops publishing once the deadline has passed. Also a WARC file's
 //! gzip member over `max_member`: a `too_large` failure event, and the
-//! records after it are published; and a record marked `WARC-Truncated`:
+//! records after it are published; a payload over `max_payload`: a
+//! `too_large` failure, in a file task and a record task alike; and a record
+//! marked `WARC-Truncated`:
 //! its document is published with `truncated` set; and a record that
 //! fails extraction: a failure event naming its page.
 
@@ -318,4 +320,76 @@ async fn a_warc_record_that_fails_extraction_is_an_event_naming_its_page() {
         got,
         ["<urn:uuid:r0>", "failure:extract/extract", "<urn:uuid:r2>"]
     );
+}
+
+/// `record(i)` with `extra` spaces more of payload.
+fn padded_record(i: usize, extra: usize) -> Vec<u8> {
+    let body = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{PAGE}{}",
+        " ".repeat(extra)
+    );
+    format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:r{i}>\r\n\
+         WARC-Target-URI: http://deadline.example/{i}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{body}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// A payload over `max_payload` is a page lost to the limit, by the one
+/// rule `linesift warc` and `linesift run` follow too: in a file task a
+/// `warc`/`too_large` failure event naming the limit and the record's
+/// offset, the records around it published; in a record task the task's
+/// end as a `too_large` outcome (not a `skipped` one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warc_payload_over_max_payload_is_a_too_large_failure_in_file_and_record_tasks() {
+    let (first, large) = (record(0), padded_record(1, 8192));
+    let file = [first.clone(), large.clone(), record(2)].concat();
+    let reader = ReaderOptions {
+        max_payload: 4096,
+        ..ReaderOptions::default()
+    };
+    let got: Vec<String> = run_warc_file("over-payload.warc", &file, reader)
+        .await
+        .into_iter()
+        .map(|out| match out {
+            Output::Document(d, _) => d.warc_record_id,
+            Output::Failure(f) => {
+                let at = format!("offset {}:", first.len());
+                assert!(f.reason.contains("4096 bytes (max_payload)"), "{f:?}");
+                assert!(f.reason.contains(&at), "{f:?}");
+                assert!(!f.fatal, "{f:?}");
+                format!("failure:{}/{}", f.stage, f.kind)
+            }
+        })
+        .collect();
+    assert_eq!(
+        got,
+        ["<urn:uuid:r0>", "failure:warc/too_large", "<urn:uuid:r2>"]
+    );
+
+    let dir = std::env::temp_dir().join(format!("linesift-over-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("over.warc");
+    std::fs::write(&path, &file).unwrap();
+    let task = Task {
+        id: "over-record".into(),
+        source: Some(task::Source::WarcRecord(linesift::proto::WarcRecord {
+            path: path.to_string_lossy().into_owned(),
+            offset: first.len() as u64,
+            length: large.len() as u64,
+        })),
+        ..Task::default()
+    };
+    let (tx, _rx) = mpsc::channel(4);
+    let error = processor_reading(Duration::from_secs(60), reader)
+        .run(&task, tx)
+        .await
+        .expect_err("no document");
+    let (stage, kind, reason) = error.parts();
+    assert_eq!((stage, kind), ("warc", "too_large"), "{error:?}");
+    assert!(reason.contains("(max_payload)"), "{reason}");
+    assert!(error.is_outcome(), "{error:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,7 +2,8 @@
 //! documents `linesift warc` gives; a mixed list's documents and failures
 //! cover every task once, with the worker's kinds; a run killed with
 //! SIGKILL and run again neither loses nor repeats a task; a finished job
-//! run again does nothing.
+//! run again does nothing; a record over `--max-payload` is a `too_large`
+//! failure in a file task and a record task alike.
 
 mod fetch_support;
 
@@ -531,5 +532,75 @@ fn to_stdout_documents_are_written_and_each_failure_is_told_on_stderr() {
         said.contains("2 task(s) run: 1 ok, 1 failed; 4 document(s)"),
         "{said}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `response` record of `page`, as a WARC writer frames one.
+fn warc_response(id: &str, page: &str) -> Vec<u8> {
+    let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n{page}");
+    format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+         WARC-Target-URI: http://run.example/{id}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n\
+         {http}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes()
+}
+
+/// A record over `--max-payload` is a page lost to the limit, by the one
+/// rule `linesift warc` and the worker follow too: a WARC file task gives
+/// the records around it and a `warc/too_large` failure for it (the task
+/// itself is done), and a record task naming it ends as that failure, an
+/// outcome (not `warc/skipped`).
+#[test]
+fn a_record_over_max_payload_is_a_too_large_failure_in_file_and_record_tasks() {
+    let dir = folder("over-payload");
+    let first = warc_response("r0", &article("First", 4));
+    let large = warc_response("r1", &article("Large", 60));
+    let file = [
+        first.clone(),
+        large.clone(),
+        warc_response("r2", &article("Last", 4)),
+    ];
+    let warc = dir.join("over.warc");
+    std::fs::write(&warc, file.concat()).expect("write the WARC");
+    let lines = [
+        warc.display().to_string(),
+        format!("{} {} {}", warc.display(), first.len(), large.len()),
+    ];
+    let list = dir.join("tasks.txt");
+    std::fs::write(&list, lines.join("\n") + "\n").expect("write list");
+    let out = dir.join("out.jsonl");
+    let run = linesift(&[
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-payload",
+        "8K",
+    ]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "the record task failed: {said}");
+    let covered = covered(&out);
+    let (file_task, record_task) = (task_id(&lines[0]), task_id(&lines[1]));
+    assert_eq!(covered.documents.get(&file_task), Some(&2), "{said}");
+    assert_eq!(covered.documents.get(&record_task), None, "{said}");
+    for task in [&file_task, &record_task] {
+        assert_eq!(
+            covered.failures.get(task),
+            Some(&vec!["warc/too_large".to_string()]),
+            "{said}"
+        );
+    }
+    let failures = json_lines(&dir.join("out.jsonl.failures.jsonl"));
+    assert_eq!(failures.len(), 2);
+    for failure in &failures {
+        assert!(
+            field(failure, "reason").contains("8192 bytes (max_payload)"),
+            "{failure}"
+        );
+        assert_eq!(failure["dead_lettered"], false, "an outcome: {failure}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

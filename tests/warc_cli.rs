@@ -1,6 +1,7 @@
 //! `linesift warc` end to end: JSONL and WET output (plain, gzip, zstd)
 //! read back by warcio and FastWARC with counts and IDs matching; order
-//! kept across --jobs; random access; bad input counted, exit code 0; a
+//! kept across --jobs; random access; bad input and records over
+//! --max-payload counted as errors, exit code 0; a
 //! full output disk a clear error (exit code 2), not a hang; a closed
 //! stderr no panic.
 
@@ -239,6 +240,41 @@ fn truncated_and_bad_input_are_counted_not_fatal() {
     let (code, stderr) = warc_to(&[Path::new("/nonexistent.warc"), &garbage], &out, &[]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(jsonl(&out).len(), 8);
+}
+
+/// A record over `--max-payload` is a page lost to the limit, by the one
+/// rule `linesift run` and the worker follow too: an error (not a skip),
+/// logged with its offset and the limit; the records around it are
+/// extracted, and the run exits 0.
+#[test]
+fn a_record_over_max_payload_is_an_error_logged_with_its_offset() {
+    let large = response(
+        "http://large.example/page",
+        "200 OK",
+        &[("Content-Type", "text/html; charset=utf-8")],
+        long_page(1, 40).as_bytes(),
+    );
+    let spec = Value::Array(vec![html_response(0), large, html_response(2)]);
+    let (warc, written) = make_warc("over-payload.warc.gz", &spec, true);
+    let out = scratch("over-payload.jsonl");
+    let (code, stderr) = warc_to(&[&warc], &out, &["--max-payload", "4K"]);
+    assert_eq!(code, 0, "{stderr}");
+    let logged = format!(
+        "{}: record at offset {}: payload larger than the limit of 4096 bytes (max_payload)",
+        warc.display(),
+        written[1].offset
+    );
+    assert!(stderr.contains(&logged), "{stderr}");
+    assert!(
+        stderr.contains("3 records read, 2 HTML, 2 extracted, 0 skipped, 1 errors"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("too-large"), "{stderr}");
+    let ids: Vec<String> = jsonl(&out)
+        .iter()
+        .map(|l| l["warc_record_id"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(ids, [written[0].id.clone(), written[2].id.clone()]);
 }
 
 /// A page with `paragraphs` paragraphs of text (about 250 bytes each).

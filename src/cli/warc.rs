@@ -2,9 +2,11 @@
 //! decompresses and frames records into bounded batches; the batches are
 //! extracted on `--jobs` threads; a writer thread serialises, compresses
 //! and writes the documents in input order, so output compression overlaps
-//! extraction. Bad records and corrupt gzip members / zstd frames (or ones
-//! decompressing past `--max-member`) are counted, logged with file and
-//! offset, and skipped; a truncated file ends
+//! extraction. What becomes of each record is `warc::driver`'s rule, as for
+//! `linesift run` and the worker: bad records, records over
+//! `--max-payload` and corrupt gzip members / zstd frames (or ones
+//! decompressing past `--max-member`) are counted as errors, logged with
+//! file and offset, and reading goes on; a truncated file ends
 //! with a message and keeps what came before. The exit code is 2 for fatal
 //! errors (output, arguments), 1 when an input could not be read at all
 //! (it could not be opened, it held no record at all, or not one record
@@ -20,7 +22,8 @@ use super::options::ExtractOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use linesift::sink::{JsonlWriter, Source, WetInfo, WetWriter};
-use linesift::warc::{self, Compression, Item, PageError, ReaderOptions, WarcError, WarcReader};
+use linesift::warc::driver::{Driver, Outcome};
+use linesift::warc::{self, Compression, Item, ReaderOptions, WarcError, WarcReader};
 use linesift::{Document, Extractor};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -65,8 +68,9 @@ pub struct Args {
     /// Compressed length of the record at --offset.
     #[arg(long, requires = "offset")]
     length: Option<u64>,
-    /// Skip records whose payload is larger than this (bytes; K, M, G
-    /// suffixes); they are counted as skipped `too-large`.
+    /// Give up records whose payload is larger than this (bytes; K, M, G
+    /// suffixes): each is an error (`too_large`) logged with its offset,
+    /// and reading goes on.
     #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
           value_parser = super::options::parse_size_usize)]
     max_payload: usize,
@@ -118,14 +122,6 @@ enum Work {
     },
 }
 
-/// What became of one piece of work.
-enum Outcome {
-    Document(Box<Document>),
-    Skipped(String),
-    Failed(String),
-    Nothing,
-}
-
 /// Records per batch and bytes per batch before it is handed on.
 const BATCH_BYTES: usize = 32 * 1024 * 1024;
 /// Batches in flight between reader and workers.
@@ -147,10 +143,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = args.format.unwrap_or_else(|| default_format(&output_name));
     let compression = args.compress.resolve(&output_name);
     let extractor = Extractor::new(args.extract.options());
-    let options = ReaderOptions {
+    let reader = ReaderOptions {
         max_payload: args.max_payload,
         max_member: args.max_member,
     };
+    let driver = Driver::new(&extractor, reader);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
@@ -174,16 +171,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             input,
             offset,
             length: args.length,
-            options,
         };
-        random_access(&at, &names, &extractor, &mut output, &mut summary)?;
+        random_access(&at, &names, &driver, &mut output, &mut summary)?;
     } else {
         let batch = pool.current_num_threads().max(1) * 16;
         let progress = progress_bar(&args.inputs);
         summary.bar = Some(progress.clone());
-        pipeline(&args.inputs, options, batch, &progress, &mut |work| {
-            let outcomes: Vec<Outcome> =
-                pool.install(|| work.par_iter().map(|w| process(&extractor, w)).collect());
+        pipeline(&args.inputs, reader, batch, &progress, &mut |work| {
+            let outcomes: Vec<Option<Outcome>> =
+                pool.install(|| work.par_iter().map(|w| process(&driver, w)).collect());
             for (w, outcome) in work.into_iter().zip(outcomes) {
                 summary.record(&names, w, outcome, &mut output)?;
             }
@@ -226,19 +222,18 @@ struct RecordAt<'a> {
     input: &'a Path,
     offset: u64,
     length: Option<u64>,
-    options: ReaderOptions,
 }
 
 /// `--offset`/`--length`: one record, as a CDX line points at it.
 fn random_access(
     at: &RecordAt,
     names: &[String],
-    extractor: &Extractor,
+    driver: &Driver,
     output: &mut Output,
     summary: &mut Summary,
 ) -> anyhow::Result<()> {
     let offset = at.offset;
-    let item = match warc::read_record_at(at.input, offset, at.length, at.options) {
+    let item = match warc::read_record_at(at.input, offset, at.length, driver.options()) {
         Ok(item) => item,
         // The file is missing or the member there is corrupt: this input
         // could not be read (exit code 1), as in a whole-file read; not a
@@ -256,7 +251,7 @@ fn random_access(
         }
     };
     let work = Work::Item { file: 0, item };
-    let outcome = process(extractor, &work);
+    let outcome = process(driver, &work);
     summary.record(names, work, outcome, output)?;
     // The end of this one-record "file": a bad record there (the offset is
     // not a record's start, as a stale CDX line gives) means not one record
@@ -265,7 +260,7 @@ fn random_access(
         file: 0,
         error: None,
     };
-    summary.record(names, end, Outcome::Nothing, output)
+    summary.record(names, end, None, output)
 }
 
 /// Reads all inputs on a thread of its own and hands batches to `sink`
@@ -430,25 +425,12 @@ impl Meter {
     }
 }
 
-fn process(extractor: &Extractor, work: &Work) -> Outcome {
+/// What became of a record, by the driver's rules; nothing for the end
+/// of a file.
+fn process(driver: &Driver, work: &Work) -> Option<Outcome> {
     match work {
-        Work::Item {
-            item: Item::Page(page),
-            ..
-        } => match page.extract(extractor) {
-            Ok(doc) => Outcome::Document(Box::new(doc)),
-            Err(PageError::Skip(reason)) => Outcome::Skipped(reason.key()),
-            Err(e) => Outcome::Failed(e.to_string()),
-        },
-        Work::Item {
-            item: Item::Skipped { reason, .. },
-            ..
-        } => Outcome::Skipped(reason.key()),
-        Work::Item {
-            item: Item::Bad { error, .. },
-            ..
-        } => Outcome::Failed(error.to_string()),
-        Work::End { .. } => Outcome::Nothing,
+        Work::Item { item, .. } => Some(driver.outcome(item)),
+        Work::End { .. } => None,
     }
 }
 
@@ -730,12 +712,15 @@ impl Summary {
         &mut self,
         inputs: &[String],
         work: Work,
-        outcome: Outcome,
+        outcome: Option<Outcome>,
         output: &mut Output,
     ) -> anyhow::Result<()> {
-        match work {
-            Work::Item { file, item } => self.item(inputs, file, item, outcome, output),
-            Work::End { file, error } => {
+        match (work, outcome) {
+            (Work::Item { file, item }, Some(outcome)) => {
+                self.item(inputs, file, item, outcome, output)
+            }
+            (Work::Item { .. }, None) => Ok(()),
+            (Work::End { file, error }, _) => {
                 let name = &inputs[file];
                 match error {
                     Some(e) => self.file_error(name, &e),
@@ -811,12 +796,11 @@ impl Summary {
                     })?;
                 }
             }
-            Outcome::Skipped(key) => *self.skipped.entry(key).or_default() += 1,
-            Outcome::Failed(message) => {
+            Outcome::Skipped(skip) => *self.skipped.entry(skip.key()).or_default() += 1,
+            Outcome::Failed(failure) => {
                 self.errors += 1;
-                self.log_failure(name, &item, pos, &message);
+                self.log_failure(name, &item, pos, &failure.message);
             }
-            Outcome::Nothing => {}
         }
         Ok(())
     }

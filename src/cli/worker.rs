@@ -203,8 +203,8 @@ pub struct Args {
 /// the extraction options, shared by `linesift worker` and `linesift run`.
 #[derive(Debug, clap::Args)]
 pub struct TaskArgs {
-    /// Skip WARC records whose payload is larger than this (bytes; K, M, G
-    /// suffixes), with a failure event.
+    /// Give up WARC records whose payload is larger than this (bytes; K, M,
+    /// G suffixes), each with a `too_large` failure event.
     #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
           value_parser = parse_size_usize)]
     pub max_payload: usize,

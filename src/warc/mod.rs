@@ -13,6 +13,7 @@
 //! for records the core will see, up to a limit.
 
 pub(crate) mod date;
+pub mod driver;
 pub mod error;
 pub mod http;
 pub mod page;

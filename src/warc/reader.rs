@@ -27,7 +27,9 @@ const HTTP_HEAD_LIMIT: usize = 64 * 1024;
 pub struct ReaderOptions {
     /// Records whose payload (as stored, before Content-Encoding is undone)
     /// is larger are skipped as [`SkipReason::TooLarge`] without buffering
-    /// more than this; reading goes on with the next record.
+    /// more than this (a page lost to the limit: a `too_large` failure by
+    /// [`driver`](super::driver)'s rules); reading goes on with the next
+    /// record.
     pub max_payload: usize,
     /// Decompressed bytes of one gzip member or zstd frame. Over it the
     /// member is given up as [`WarcError::MemberTooLarge`] (an

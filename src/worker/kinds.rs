@@ -185,13 +185,13 @@ pub const FAILURE_KINDS: &[FailureKind] = &[
         "warc",
         "too_large",
         Outcome,
-        "a record task's record is in a gzip member or zstd frame over `--max-member`",
+        "a WARC record's payload is over `--max-payload`, or its gzip member or zstd frame over `--max-member` (an event of a file or batch task's record; the end of a record task)",
     ),
     row(
         "warc",
         "skipped",
         Outcome,
-        "a record task's record is no HTML page (type, status, media type, over `--max-payload`, a continuation)",
+        "a record task's record is no HTML page (type, status, media type, a continuation)",
     ),
     row("warc", "panic", Fault, "the reader or the core panicked"),
     row(

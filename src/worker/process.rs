@@ -21,7 +21,8 @@ use super::metrics::Metrics;
 use crate::fetch::{FetchError, Fetcher};
 use crate::proto::{DocumentMessage, Failure, Task, task};
 use crate::sink::message::Origin;
-use crate::warc::{self, Item, PageError, ReaderOptions, SkipReason, WarcError, WarcReader};
+use crate::warc::driver::{Driver, Outcome, Skip};
+use crate::warc::{self, Item, PageError, ReaderOptions, WarcError, WarcReader};
 use crate::{Document, Extractor};
 use std::path::Path;
 use std::sync::Arc;
@@ -288,13 +289,21 @@ impl Processor {
                 blocking(move || this.warc_file(&id, Path::new(&path), &out, deadline)).await
             }
             Some(task::Source::WarcRecord(rec)) => {
-                let (this, id, rec) = (self.clone(), task.id.clone(), rec.clone());
-                blocking(move || this.warc_record(&id, &rec, &out)).await
+                let (this, id) = (self.clone(), task.id.clone());
+                let one = crate::proto::WarcRecords {
+                    path: rec.path.clone(),
+                    records: vec![crate::proto::RecordSpan {
+                        offset: rec.offset,
+                        length: rec.length,
+                    }],
+                };
+                blocking(move || this.warc_records(&id, &one, &out, Records::Task)).await
             }
             Some(task::Source::WarcRecords(batch)) => {
                 let (this, id, batch) = (self.clone(), task.id.clone(), batch.clone());
                 let limit = deadline.map(|d| d.limit);
-                blocking(move || this.warc_records(&id, &batch, &out, limit)).await
+                let records = Records::Batch { limit };
+                blocking(move || this.warc_records(&id, &batch, &out, records)).await
             }
             None => Err(TaskError::permanent(
                 "decode",
@@ -351,7 +360,11 @@ impl Processor {
         Ok(())
     }
 
-    /// Every HTML record of a file; bad records become failure events.
+    /// Every HTML record of a file, by the driver's rules: a document each,
+    /// a failure event for each page lost (to its bytes or to a limit),
+    /// nothing for a skipped record. A read that fails ends the task, to be
+    /// tried again; a file cut short keeps what came before and ends with a
+    /// `read` failure event.
     fn warc_file(
         &self,
         task_id: &str,
@@ -363,55 +376,14 @@ impl Processor {
         let reader = WarcReader::new(std::io::BufReader::new(file), self.reader).map_err(|e| {
             TaskError::permanent("warc", "format", format!("{}: {e}", path.display()))
         })?;
+        let driver = Driver::new(&self.extractor, self.reader);
         for item in reader {
             if let Some(deadline) = deadline {
                 deadline.check()?;
             }
             let output = match item {
-                Ok(Item::Page(page)) => self.page(task_id, &page),
-                // Over max_payload: counted as a failure event, since the
-                // page is lost to the operator's limit, not to its type.
-                Ok(Item::Skipped {
-                    pos,
-                    reason: SkipReason::TooLarge,
-                }) => Some(Output::Failure(record_failure(
-                    task_id,
-                    "warc",
-                    "too_large",
-                    &format!(
-                        "{} at offset {}: payload larger than the limit of {} bytes (max_payload)",
-                        path.display(),
-                        pos.offset,
-                        self.reader.max_payload
-                    ),
-                    "",
-                    "",
-                ))),
-                Ok(Item::Skipped { .. }) => continue,
-                Ok(Item::Bad { pos, error }) => Some(Output::Failure(record_failure(
-                    task_id,
-                    "warc",
-                    bad_kind(&error),
-                    &format!("{} at offset {}: {error}", path.display(), pos.offset),
-                    "",
-                    "",
-                ))),
-                // Reading the file failed: the whole task again later
-                // (what was published comes again with the same ids).
-                Err(e @ WarcError::Io { .. }) => {
-                    let reason = format!("{}: {e}", path.display());
-                    return Err(TaskError::warc_read(&e, reason));
-                }
-                // Reading cannot go on (truncated compression and the like):
-                // what came before is published, the rest is a failure.
-                Err(e) => Some(Output::Failure(record_failure(
-                    task_id,
-                    "warc",
-                    "read",
-                    &format!("{}: {e}", path.display()),
-                    "",
-                    "",
-                ))),
+                Ok(item) => self.file_record(task_id, path, &driver, &item),
+                Err(e) => Some(file_cut(task_id, path, e)?),
             };
             if let Some(output) = output
                 && out.blocking_send(output).is_err()
@@ -422,48 +394,82 @@ impl Processor {
         Ok(())
     }
 
-    fn warc_record(
+    /// What a WARC file task sends for one record of its file.
+    fn file_record(
         &self,
         task_id: &str,
-        rec: &crate::proto::WarcRecord,
-        out: &mpsc::Sender<Output>,
-    ) -> Result<(), TaskError> {
-        let path = Path::new(&rec.path);
-        let mut file = open_warc(path)?;
-        let output = self
-            .record_at(task_id, &mut file, path, rec.offset, rec.length)
-            .map_err(|failed| failed.error)?;
-        let _ = out.blocking_send(output);
-        Ok(())
+        path: &Path,
+        driver: &Driver,
+        item: &Item,
+    ) -> Option<Output> {
+        let started = Instant::now();
+        let failure = match (driver.outcome(item), item) {
+            (Outcome::Document(doc), Item::Page(page)) => {
+                self.observe_extract(started, &doc);
+                let doc = document_message(task_id, page, *doc);
+                return Some(Output::Document(Box::new(doc), Some(Capture::of(page))));
+            }
+            (Outcome::Skipped(_), _) => return None,
+            (Outcome::Document(_), _) => unreachable!("the driver makes documents of pages"),
+            // A page's failure names its record and page.
+            (Outcome::Failed(f), Item::Page(page)) => record_failure(
+                task_id,
+                f.stage,
+                f.kind,
+                &f.message,
+                &page.record_id,
+                page.target_uri.as_deref().unwrap_or_default(),
+            ),
+            (Outcome::Failed(f), Item::Skipped { pos, .. } | Item::Bad { pos, .. }) => {
+                let reason = format!("{} at offset {}: {}", path.display(), pos.offset, f.message);
+                record_failure(task_id, f.stage, f.kind, &reason, "", "")
+            }
+        };
+        Some(Output::Failure(failure))
     }
 
-    /// The records of a batch task, one after the other from the file
-    /// opened once, each as a record task's: a document, or, when it gives
-    /// none (no HTML page, a bad record, a panic, past the deadline that
-    /// holds for each record), a failure event for that record (not
-    /// fatal), and the batch goes on. Only what may pass fails the whole
-    /// task, to be tried again (an I/O error; what was published comes
-    /// again with the same ids), and a file that cannot be opened.
+    /// The records of a record task (one, [`Records::Task`]) or a batch
+    /// task ([`Records::Batch`]), one after the other from the file opened
+    /// once: a document each, or, when a record gives none (no HTML page, a
+    /// bad record), a record task's failure, and a batch's failure event
+    /// for that record (not fatal; also for a panic or a record past the
+    /// deadline that holds for each), after which the batch goes on. Only
+    /// what may pass fails a batch as a whole, to be tried again (an I/O
+    /// error; what was published comes again with the same ids), and a
+    /// file that cannot be opened.
     fn warc_records(
         &self,
         task_id: &str,
         batch: &crate::proto::WarcRecords,
         out: &mpsc::Sender<Output>,
-        limit: Option<Duration>,
+        records: Records,
     ) -> Result<(), TaskError> {
         let path = Path::new(&batch.path);
         let mut file = open_warc(path)?;
         for span in &batch.records {
             let started = Instant::now();
-            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.record_at(task_id, &mut file, path, span.offset, span.length)
-            }))
-            .unwrap_or_else(|panic| {
-                let error = TaskError::permanent("warc", "panic", panic_message(panic.as_ref()));
-                Err(FailedRecord::unnamed(error))
-            });
+            let mut read = || self.record_at(task_id, &mut file, path, span.offset, span.length);
+            let read = match records {
+                // A panic is the task's, as any other failure.
+                Records::Task => read(),
+                Records::Batch { .. } => std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                    read,
+                ))
+                .unwrap_or_else(|panic| {
+                    let reason = panic_message(panic.as_ref());
+                    let error = TaskError::permanent("warc", "panic", reason);
+                    Err(FailedRecord::unnamed(error))
+                }),
+            };
+            let limit = match records {
+                Records::Task => None,
+                Records::Batch { limit } => limit,
+            };
             let output = match read {
-                Err(failed) if matches!(failed.error, TaskError::Transient { .. }) => {
+                Err(failed)
+                    if matches!(records, Records::Task)
+                        || matches!(failed.error, TaskError::Transient { .. }) =>
+                {
                     return Err(failed.error);
                 }
                 _ if limit.is_some_and(|l| started.elapsed() > l) => {
@@ -481,7 +487,8 @@ impl Processor {
     }
 
     /// The record at `offset` of the open `file`: its document, or why it
-    /// gives none, as a record task's failure.
+    /// gives none, as a record task's failure. A record that is no page is
+    /// a `skipped` failure here: the task asked for that one record.
     fn record_at(
         &self,
         task_id: &str,
@@ -498,64 +505,75 @@ impl Processor {
             let reason = format!("{}@{offset}: {e}", path.display());
             FailedRecord::unnamed(TaskError::warc_read(&e, reason))
         })?;
-        match item {
-            Item::Page(page) => match self.extract_page(task_id, &page) {
-                Ok(doc) => Ok(Output::Document(Box::new(doc), Some(Capture::of(&page)))),
-                Err(e) => Err(FailedRecord {
-                    error: TaskError::permanent("extract", page_error_kind(&e), e),
-                    record_id: page.record_id.clone(),
-                    url: page.target_uri.clone().unwrap_or_default(),
-                }),
-            },
-            Item::Skipped { reason, .. } => Err(FailedRecord::unnamed(TaskError::permanent(
-                "warc",
-                "skipped",
-                reason.key(),
-            ))),
-            Item::Bad { error, .. } => Err(FailedRecord::unnamed(TaskError::permanent(
-                "warc",
-                "bad_record",
-                error,
-            ))),
-        }
-    }
-
-    /// A page of a WARC file: its document, or a failure event.
-    fn page(&self, task_id: &str, page: &warc::Page) -> Option<Output> {
-        match self.extract_page(task_id, page) {
-            Ok(doc) => Some(Output::Document(Box::new(doc), Some(Capture::of(page)))),
-            // Not HTML after all, too large, ...: not a failure of the task.
-            Err(PageError::Skip(_)) => None,
-            Err(e) => Some(Output::Failure(record_failure(
-                task_id,
-                "extract",
-                page_error_kind(&e),
-                &e.to_string(),
-                &page.record_id,
-                page.target_uri.as_deref().unwrap_or_default(),
-            ))),
-        }
-    }
-
-    fn extract_page(&self, task_id: &str, page: &warc::Page) -> Result<DocumentMessage, PageError> {
         let started = Instant::now();
-        let doc: Document = page.extract(&self.extractor)?;
+        let outcome = Driver::new(&self.extractor, self.reader).outcome(&item);
+        let page = match &item {
+            Item::Page(page) => Some(page),
+            _ => None,
+        };
+        let error = match (outcome, page) {
+            (Outcome::Document(doc), Some(page)) => {
+                self.observe_extract(started, &doc);
+                let message = document_message(task_id, page, *doc);
+                return Ok(Output::Document(Box::new(message), Some(Capture::of(page))));
+            }
+            (Outcome::Document(_), None) => unreachable!("the driver makes documents of pages"),
+            (Outcome::Skipped(skip @ Skip::Record(_)), _) => {
+                TaskError::permanent(skip.stage(), "skipped", skip.key())
+            }
+            (Outcome::Skipped(skip @ Skip::Payload(_)), _) => TaskError::permanent(
+                skip.stage(),
+                "skipped",
+                PageError::Skip(skip.reason().clone()),
+            ),
+            (Outcome::Failed(f), _) => TaskError::permanent(f.stage, f.kind, f.message),
+        };
+        Err(match page {
+            Some(page) => FailedRecord {
+                error,
+                record_id: page.record_id.clone(),
+                url: page.target_uri.clone().unwrap_or_default(),
+            },
+            None => FailedRecord::unnamed(error),
+        })
+    }
+
+    /// Counts an extraction's time and input.
+    fn observe_extract(&self, started: Instant, doc: &Document) {
         self.metrics.observe("extract", started);
         self.metrics.bytes_in.inc_by(doc.bytes);
-        let origin = Origin {
-            record_key: page.record_id.clone(),
-            // Without credentials, as the record's failure events name it.
-            url: page
-                .target_uri
-                .as_deref()
-                .map(crate::fetch::error::page_without_credentials)
-                .unwrap_or_default(),
-            warc_record_id: page.record_id.clone(),
-            truncated: page.truncated.is_some(),
-            ..Origin::default()
-        };
-        Ok(DocumentMessage::from_document(task_id, origin, doc))
     }
+}
+
+/// A page's document as the queue carries it.
+fn document_message(task_id: &str, page: &warc::Page, doc: Document) -> DocumentMessage {
+    let origin = Origin {
+        record_key: page.record_id.clone(),
+        // Without credentials, as the record's failure events name it.
+        url: page
+            .target_uri
+            .as_deref()
+            .map(crate::fetch::error::page_without_credentials)
+            .unwrap_or_default(),
+        warc_record_id: page.record_id.clone(),
+        truncated: page.truncated.is_some(),
+        ..Origin::default()
+    };
+    DocumentMessage::from_document(task_id, origin, doc)
+}
+
+/// How a file task ends when its reading stops early: a read that
+/// failed fails the task, to be tried again (what was published comes
+/// again with the same ids); a file cut short (truncated compression
+/// and the like) keeps what came before, and the rest is a failure.
+fn file_cut(task_id: &str, path: &Path, e: WarcError) -> Result<Output, TaskError> {
+    if let WarcError::Io { .. } = e {
+        let reason = format!("{}: {e}", path.display());
+        return Err(TaskError::warc_read(&e, reason));
+    }
+    let reason = format!("{}: {e}", path.display());
+    let failure = record_failure(task_id, "warc", "read", &reason, "", "");
+    Ok(Output::Failure(failure))
 }
 
 /// Opens the WARC file a task names. A path that names no file the
@@ -586,6 +604,16 @@ fn names_no_readable_file(e: &std::io::Error) -> bool {
         e.kind(),
         NotFound | PermissionDenied | IsADirectory | NotADirectory | InvalidFilename | InvalidInput
     )
+}
+
+/// How a task's WARC records answer.
+#[derive(Debug, Clone, Copy)]
+enum Records {
+    /// A record task's one record: its failure is the task's.
+    Task,
+    /// A batch task's: each record's failure is an event of its own, and
+    /// each record is held to `limit` (the task deadline) on its own.
+    Batch { limit: Option<Duration> },
 }
 
 /// A record that gave no document: why, and which record and page it
@@ -701,24 +729,6 @@ fn fetch_error(e: FetchError) -> TaskError {
     }
 }
 
-/// The failure kind of a record (or member) that could not be read: lost
-/// to the operator's `max_member`, as a payload over `max_payload` is, or
-/// to its bytes.
-fn bad_kind(error: &WarcError) -> &'static str {
-    match error {
-        WarcError::MemberTooLarge { .. } => "too_large",
-        _ => "bad_record",
-    }
-}
-
-fn page_error_kind(e: &PageError) -> &'static str {
-    match e {
-        PageError::Skip(_) => "skipped",
-        PageError::Payload(_) => "payload",
-        PageError::Extract(_) => "extract",
-    }
-}
-
 /// A failure event for one record of a WARC file task; `url` is the
 /// record's `WARC-Target-URI` when it is known (empty when not), without
 /// credentials, as a URL task's events carry the task's.
@@ -745,6 +755,8 @@ fn record_failure(
 mod tests {
     use super::*;
     use crate::proto::RecordSpan;
+    use crate::warc::SkipReason;
+    use crate::warc::driver::page_error_kind;
 
     /// One of each `FetchError` variant, permanent where it can be.
     fn fetch_errors() -> Vec<FetchError> {
@@ -886,7 +898,7 @@ mod tests {
     #[test]
     fn warc_and_other_failures_are_classified_with_faults_by_default() {
         let permanent = |stage, kind: &str| TaskError::permanent(stage, kind, "r");
-        // The kinds `warc_record` gives a page that made no document.
+        // The kinds a record task gives a page that made no document.
         for page in [
             PageError::Skip(SkipReason::NotHttp),
             PageError::Payload(WarcError::BadPayload("x".into())),
@@ -1083,7 +1095,7 @@ mod tests {
         let processor = Processor::new(fetcher, extractor, reader, metrics);
         let (tx, mut rx) = mpsc::channel(16);
         processor
-            .warc_records("t", &batch, &tx, limit)
+            .warc_records("t", &batch, &tx, Records::Batch { limit })
             .expect("the batch runs");
         drop(tx);
         std::iter::from_fn(|| rx.try_recv().ok()).collect()
