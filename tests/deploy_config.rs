@@ -7,7 +7,7 @@
 mod amqp_support;
 
 use amqp_support::definitions::DefinitionsVhost;
-use linesift::codec::coding::{LAYER_MEMORY, MAX_CODINGS};
+use linesift::codec::stack::{LAYER_MEMORY, MAX_CODINGS};
 use linesift::worker::topology::{ROUTING_DOCUMENT, ROUTING_FAILURE};
 use serde::Deserialize;
 use serde_json::Value as Json;

@@ -1,7 +1,7 @@
 //! Content codings, decoded as the body streams in: which codings a
 //! `Content-Encoding` header names, a [`Decoder`] for each of gzip,
-//! deflate (see `deflate`: zlib-wrapped or raw), br and zstd, and a
-//! [`Stack`] of them for a body with more than one.
+//! deflate (see `deflate`: zlib-wrapped or raw), br and zstd; a body with
+//! more than one is decoded by a [`Stack`](super::stack::Stack) of them.
 //!
 //! The fetcher decodes every coding itself rather than leave gzip, br and
 //! zstd to reqwest: its decoder (tower-http's) takes only the exact
@@ -9,7 +9,8 @@
 //! case-insensitive, RFC 9110 §8.4.1, and `x-gzip` is gzip, §8.4.1.3)
 //! reached the core still compressed and failed as binary. Here a header
 //! is read as browsers read it: any case, `x-gzip` as `gzip`, `identity`
-//! entries ignored. Stacked codings (`gzip, br`: up to [`MAX_CODINGS`])
+//! entries ignored. Stacked codings (`gzip, br`: up to
+//! [`MAX_CODINGS`](super::stack::MAX_CODINGS))
 //! are decoded one after another, the last listed first (RFC 9110 §8.4
 //! lists them in the order they were applied), as browsers decode them:
 //! they used to reach the core still compressed. Unknown codings are left
@@ -18,9 +19,11 @@
 //! Output comes in pieces of at most [`PIECE`] bytes, however much one
 //! input chunk decodes to, so a bomb costs no more than the caller's limit
 //! plus one piece: the caller stops pulling at its limit. Inside a stack,
-//! what one decoder gives the next is bounded too (see [`STACK_SLACK`]).
+//! what one decoder gives the next is bounded too (see
+//! [`STACK_SLACK`](super::stack::STACK_SLACK)).
 
 use super::deflate::Deflate;
+use super::stack::MAX_CODINGS;
 use super::{gzip_header, zstd_magic};
 use brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
 use brotli_decompressor::{BrotliDecoderErrorCode, BrotliDecoderTakeOutput};
@@ -435,239 +438,9 @@ impl Decoder {
     /// (frame's) end or before any. Not so when it ended past a whole
     /// member with the start of another held back ([`finish`](Self::finish)
     /// takes that body, but the network may have cut it there).
-    fn whole(&self) -> bool {
+    pub(super) fn whole(&self) -> bool {
         let unused = self.pos < self.input.len();
         self.ended || (self.complete && !unused && !self.full)
-    }
-}
-
-/// The most content codings decoded on one body: two, as the `gzip, gzip`
-/// and `gzip, br` servers send. Each layer holds a decoder's window (see
-/// [`LAYER_MEMORY`]) while the body streams in, and the deployment's
-/// memory budget covers two (README, the memory per page in flight).
-pub const MAX_CODINGS: usize = 2;
-
-/// The most memory one decoder of a [`Stack`] holds, for memory budgets:
-/// a brotli stream's window (16 MiB at most, RFC 7932) with its ring
-/// buffer's slack and tables, the input it holds and a piece of output
-/// (and brotli's scratch piece); about 22 MB was measured for one layer,
-/// rounded up here. zstd's window is 8 MiB at most, gzip's and deflate's
-/// 32 KiB.
-pub const LAYER_MEMORY: u64 = 24 << 20;
-
-/// How many more bytes a decoder inside a [`Stack`] may be given than
-/// the whole stack has put out. A real page's inner streams are about as
-/// long as the page or shorter (its compressed form); a stream that takes
-/// far more than comes out of the stack (a zstd skippable frame of a
-/// gigabyte of zeros, deflate's empty blocks, compressed again by the
-/// outer coding) would make work the caller's limit on output never
-/// bounds. The slack bounds that work: an inner stream may take at most
-/// 32 MiB that come to nothing before the body fails, while a real
-/// page's inner stream, compressed and so shorter than what it puts out
-/// as it goes, never runs that far ahead.
-pub const STACK_SLACK: u64 = 32 << 20;
-
-/// What [`Stack::pull`] gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pulled {
-    /// A piece of the decoded body, at most [`PIECE`] bytes.
-    Piece(Bytes),
-    /// A piece went from one coding's decoder to the next, or a layer
-    /// was closed (the one before it had ended), and nothing came out
-    /// yet: pull again. A stacked body may decode much inside before
-    /// anything comes out, a step per pull, so that the caller can give
-    /// the runtime its turn in between.
-    Busy,
-    /// The body's next chunk is needed ([`Stack::push`] it).
-    Input,
-    /// The decoded body has ended; the rest of the body is ignored.
-    End,
-}
-
-/// How the end of a response's body is known, as far as decoding needs
-/// to know it: whether a body that ends may have been cut there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Framing {
-    /// By its length (`Content-Length`, chunked, an HTTP/2 stream's end):
-    /// a body cut short fails as it is read, so one that ends came whole.
-    Delimited,
-    /// By the connection's close (HTTP/1 with neither `Content-Length` nor
-    /// chunking): a connection cut off ends the body as the server's
-    /// close would.
-    Close,
-}
-
-/// One body's decoders, one per content coding, the one for the coding
-/// applied last fed the body and each next one fed what the one before
-/// put out. One coding is a stack of one.
-pub struct Stack {
-    /// In the order they decode: the coding applied last first.
-    layers: Vec<Layer>,
-    /// Bytes the last layer put out.
-    out: u64,
-    framing: Framing,
-}
-
-struct Layer {
-    decoder: Decoder,
-    /// The layer before this one has put out all it will: this one's
-    /// input is at its end, and its end was checked.
-    closed: bool,
-    /// Closed with nothing of its stream missing (see [`Layer::whole`]).
-    closed_whole: bool,
-    /// Bytes the layer before this one has given it.
-    fed: u64,
-}
-
-impl Layer {
-    /// Whether this layer will put out nothing more.
-    fn done(&self) -> bool {
-        self.closed || self.decoder.ended()
-    }
-
-    /// Whether this layer's stream has ended with nothing of it missing:
-    /// it reached its end, or it was closed at a member's (frame's) end
-    /// while the layers before it were whole too (for the first layer,
-    /// while the body had a known length: see [`Stack::close`]). What it
-    /// put out is then all there is: a stream inside it cut short was cut
-    /// before it was compressed, not by the network.
-    fn whole(&self) -> bool {
-        self.decoder.ended() || self.closed_whole
-    }
-}
-
-impl Stack {
-    /// Decoders for `codings`, listed in the order they were applied (as
-    /// [`Coding::applied`] gives them), at most [`MAX_CODINGS`], of a body
-    /// whose end `framing` tells; `None` for none (the body is passed on
-    /// as it came).
-    pub fn new(codings: &[Coding], framing: Framing) -> Result<Option<Self>, DecodeError> {
-        if codings.is_empty() {
-            return Ok(None);
-        }
-        if codings.len() > MAX_CODINGS {
-            return Err(DecodeError::TooManyCodings {
-                count: codings.len(),
-            });
-        }
-        let layers = codings
-            .iter()
-            .rev()
-            .map(|&coding| {
-                Ok(Layer {
-                    decoder: Decoder::new(coding)?,
-                    closed: false,
-                    closed_whole: false,
-                    fed: 0,
-                })
-            })
-            .collect::<Result<_, DecodeError>>()?;
-        Ok(Some(Stack {
-            layers,
-            out: 0,
-            framing,
-        }))
-    }
-
-    /// Adds the body's next chunk. Call when [`pull`](Self::pull) gave
-    /// [`Pulled::Input`].
-    pub fn push(&mut self, chunk: Bytes) {
-        if let Some(first) = self.layers.first_mut() {
-            first.decoder.push(chunk);
-        }
-    }
-
-    /// The next piece of output, or what is needed to make one. Moves at
-    /// most one piece from one layer to the next per call.
-    pub fn pull(&mut self) -> Result<Pulled, DecodeError> {
-        let Some(last) = self.layers.len().checked_sub(1) else {
-            return Ok(Pulled::End);
-        };
-        if let Some(piece) = self.layers[last].decoder.pull()? {
-            self.out += piece.len() as u64;
-            return Ok(Pulled::Piece(piece));
-        }
-        if self.layers[last].done() {
-            return Ok(Pulled::End);
-        }
-        // The last layer wants input: from the nearest layer before it
-        // with a piece to give. Every layer after the one looked at has
-        // just given nothing and is not done, as `push` and `finish` ask.
-        for k in (0..last).rev() {
-            match self.layers[k].decoder.pull()? {
-                Some(piece) => {
-                    let next = &mut self.layers[k + 1];
-                    next.fed += piece.len() as u64;
-                    if next.fed > self.out.saturating_add(STACK_SLACK) {
-                        return Err(DecodeError::Corrupt {
-                            coding: next.decoder.coding().name(),
-                            message: format!(
-                                "{} bytes of its stream decoded to only {} of the body",
-                                next.fed, self.out
-                            ),
-                        });
-                    }
-                    next.decoder.push(piece);
-                    return Ok(Pulled::Busy);
-                }
-                None if self.layers[k].done() => {
-                    self.close(k + 1)?;
-                    return Ok(Pulled::Busy);
-                }
-                None => {}
-            }
-        }
-        Ok(Pulled::Input)
-    }
-
-    /// Checks the body's end, once [`pull`](Self::pull) gave
-    /// [`Pulled::Input`] and there is none: each layer in turn, each one's
-    /// input being at its end once the one before it has ended (see
-    /// [`Decoder::finish`]).
-    pub fn finish(&mut self) -> Result<(), DecodeError> {
-        for k in 0..self.layers.len() {
-            if !self.layers[k].closed {
-                self.close(k)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Closes layer `k`, whose input is at its end, checking its end. The
-    /// first layer's input is the body, which the network may have cut:
-    /// a stream cut short there is [`DecodeError::Truncated`]. A later
-    /// layer's stream cut short inside a whole one (a brotli stream at its
-    /// end, a gzip member with nothing after it) was cut before it was
-    /// compressed: fetching it again gives the same, so it is damaged.
-    ///
-    /// But a body that ends at the connection's close ([`Framing::Close`])
-    /// may have been cut right after a gzip member or zstd frame, and
-    /// another would have followed: nothing tells that from the body's
-    /// end. Its first layer is whole only when its stream ended of itself
-    /// (a brotli or deflate stream's end, bytes after a member that open
-    /// no other one), and a stream inside it cut short may have been cut
-    /// by the network.
-    fn close(&mut self, k: usize) -> Result<(), DecodeError> {
-        let outer_whole = match k.checked_sub(1) {
-            Some(outer) => self.layers.get(outer).map(Layer::whole),
-            None if self.framing == Framing::Close => Some(false),
-            None => None,
-        };
-        let Some(layer) = self.layers.get_mut(k) else {
-            return Ok(());
-        };
-        layer.decoder.finish().map_err(|e| match e {
-            DecodeError::Truncated { coding } if outer_whole == Some(true) => {
-                DecodeError::Corrupt {
-                    coding,
-                    message: "stream cut short inside a whole outer stream".to_string(),
-                }
-            }
-            e => e,
-        })?;
-        layer.closed = true;
-        layer.closed_whole = outer_whole != Some(false) && layer.decoder.whole();
-        Ok(())
     }
 }
 
@@ -1098,6 +871,7 @@ impl Zstd {
 pub(crate) mod tests {
     use super::*;
     use crate::codec::gzip_header::FHCRC;
+    use crate::codec::stack::{Framing, Pulled, STACK_SLACK, Stack};
     use reqwest::header::HeaderValue;
     use std::io::Write;
 

@@ -6,8 +6,12 @@
 //! - [`coding`]: HTTP `Content-Encoding` codings (gzip with its members,
 //!   deflate zlib-wrapped or raw in [`deflate`], br, zstd with skippable
 //!   frames), decoded as a body streams in, one [`coding::Decoder`] a
-//!   layer and one [`coding::Stack`] for stacked codings, each bounded
-//!   ([`coding::PIECE`], [`coding::STACK_SLACK`], [`coding::LAYER_MEMORY`]).
+//!   layer, each piece bounded ([`coding::PIECE`]).
+//! - [`stack`]: the one mechanism for stacked codings, undone the last
+//!   applied first, streamed ([`stack::Stack`], the fetcher's) or held
+//!   whole ([`stack::undo_whole`], a WARC payload's, each layer by a
+//!   caller's rule), with the bomb caps of both ([`stack::MAX_CODINGS`],
+//!   [`stack::STACK_SLACK`], [`stack::LAYER_MEMORY`]).
 //! - [`container`]: a WARC file's compression (gzip members, zstd frames
 //!   with dictionaries and skippable frames, or none), member by member
 //!   with their file offsets; gzip's one-call fast path is libdeflate.
@@ -23,5 +27,6 @@ pub mod coding;
 pub mod container;
 pub mod deflate;
 pub(crate) mod gzip_header;
+pub mod stack;
 pub mod whole;
 pub(crate) mod zstd_magic;

@@ -16,7 +16,8 @@
 
 use super::client::classify;
 use super::error::FetchError;
-use crate::codec::coding::{Coding, DecodeError, Framing, Pulled, Stack};
+use crate::codec::coding::{Coding, DecodeError};
+use crate::codec::stack::{Framing, Pulled, Stack};
 use hyper::body::Bytes;
 use reqwest::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use reqwest::{Response, Version};

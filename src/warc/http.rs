@@ -8,16 +8,19 @@
 //! are listed as the fetcher lists them (`codec::coding::Coding::listed`:
 //! any case, `identity` ignored) and undone as it undoes them, the last
 //! listed first, up to [`MAX_CODINGS`], each layer by the same rules as a
-//! single coding and its output bounded by the same limit. The decoders
-//! are `codec::whole`'s; what is WARC's own here is the rule for a layer
-//! the crawler already undid. It does not extract anything.
+//! single coding and its output bounded by the same limit. The stack is
+//! walked by `codec::stack::undo_whole` (the fetcher's mechanism and
+//! bounds) and each layer decoded by `codec::whole`; what is WARC's own
+//! here is the rule for a layer the crawler already undid ([`undo`]). It
+//! does not extract anything.
 
 use super::error::WarcError;
 use super::reader::SkipReason;
 use super::record::values_named;
-use crate::codec::coding::{Coding as ContentCoding, MAX_CODINGS, STACK_SLACK};
+use crate::codec::coding::Coding as ContentCoding;
 use crate::codec::container::{Compression, detect};
 use crate::codec::deflate::is_zlib_header;
+use crate::codec::stack::{self, MAX_CODINGS, Undone};
 use crate::codec::whole::{self, Faulted, TooLarge};
 use std::borrow::Cow;
 
@@ -223,66 +226,14 @@ pub fn decode<'a>(
     // As the fetcher lists them (`identity` skipped); `None` when one is
     // not decoded here.
     match ContentCoding::listed([encoding]) {
-        Some(codings) if codings.len() <= MAX_CODINGS => undo_stack(body, &codings, limit),
+        Some(codings) if codings.len() <= MAX_CODINGS => stack::undo_whole(
+            body,
+            &codings,
+            |body, layer, under| undo(body, layer, under, limit),
+            |ran| Rejection::Error(WarcError::BadPayload(ran.to_string())),
+        ),
         _ if looks_like_html(&body) => Ok(body),
         _ => Err(Rejection::Skip(SkipReason::Encoding(encoding.to_string()))),
-    }
-}
-
-/// Undoes `codings` (in the order they were applied) the last first. As
-/// the fetcher bounds an inner stream's work by what it gives
-/// ([`STACK_SLACK`]), an inner layer that takes that much more than it
-/// gives (a skippable zstd frame or empty gzip members, compressed again:
-/// a few KiB of record for up to `limit` bytes of decoding) is damaged,
-/// not a page that decoded to nothing. A layer that comes with its output
-/// already (the layer above inflated it to learn that it was undone,
-/// [`Undone::next`]) is not decoded again.
-fn undo_stack<'a>(
-    mut body: Cow<'a, [u8]>,
-    codings: &[ContentCoding],
-    limit: usize,
-) -> Result<Cow<'a, [u8]>, Rejection> {
-    let mut next = None;
-    for (i, &layer) in codings.iter().enumerate().rev() {
-        let under = codings[..i].last().copied();
-        let taken = body.len();
-        let undone = match next.take() {
-            Some(output) => Undone::from(output),
-            None => undo(body, layer, under, limit)?,
-        };
-        (body, next) = (undone.body, undone.next);
-        let inner = i + 1 < codings.len();
-        if inner && taken as u64 > (body.len() as u64).saturating_add(STACK_SLACK) {
-            return Err(Rejection::Error(WarcError::BadPayload(format!(
-                "the inner {} stream of stacked codings takes {taken} bytes for {}",
-                layer.name(),
-                body.len()
-            ))));
-        }
-    }
-    Ok(body)
-}
-
-/// One layer of a payload undone: the body for the layer under it, and
-/// that layer's output when it is already known.
-struct Undone<'a> {
-    body: Cow<'a, [u8]>,
-    /// The output of the layer under this one, when this one was taken as
-    /// undone because `body` inflated whole as that layer's deflate stream
-    /// ([`Reads::Inflated`]): handed on so that the deflate layer does not
-    /// inflate the body a second time (it would give the same).
-    next: Option<Vec<u8>>,
-}
-
-impl<'a> From<Cow<'a, [u8]>> for Undone<'a> {
-    fn from(body: Cow<'a, [u8]>) -> Self {
-        Undone { body, next: None }
-    }
-}
-
-impl From<Vec<u8>> for Undone<'_> {
-    fn from(out: Vec<u8>) -> Self {
-        Cow::<[u8]>::Owned(out).into()
     }
 }
 
@@ -523,6 +474,7 @@ fn chunk_size_line(rest: &[u8]) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::stack::STACK_SLACK;
     use std::cell::Cell;
 
     thread_local! {
