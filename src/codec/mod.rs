@@ -20,12 +20,16 @@
 //! - [`gzip_header`] and [`zstd_magic`]: the gzip member header and the
 //!   zstd magic numbers, read in one place for both.
 //!
+//! - [`error`]: the container's errors ([`error::ContainerError`]); the
+//!   WARC reader converts them into its own at its boundary.
+//!
 //! The fetcher (`fetch`) and the WARC reader (`warc`) both decode here and
-//! neither imports the other.
+//! neither imports the other; nothing here imports from either.
 
 pub mod coding;
 pub mod container;
 pub mod deflate;
+pub mod error;
 pub(crate) mod gzip_header;
 pub mod stack;
 pub mod whole;

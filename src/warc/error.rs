@@ -4,6 +4,7 @@
 //! `max_member`) with the next member; the others end the file.
 //! It does not decide what to print or how to count: the caller does.
 
+use crate::codec::error::ContainerError;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -110,6 +111,43 @@ impl WarcError {
                 Some(*offset)
             }
             _ => None,
+        }
+    }
+}
+
+/// A container error as the WARC layers tell it: the same variant, or
+/// `NotWarc` for a format that is not read.
+impl From<ContainerError> for WarcError {
+    fn from(e: ContainerError) -> Self {
+        match e {
+            ContainerError::Io { offset, source } => WarcError::Io { offset, source },
+            ContainerError::Truncated { offset, what } => WarcError::Truncated { offset, what },
+            ContainerError::Corrupt {
+                format,
+                offset,
+                message,
+            } => WarcError::Corrupt {
+                format,
+                offset,
+                message,
+            },
+            ContainerError::MissingDictionary { offset, id } => {
+                WarcError::MissingDictionary { offset, id }
+            }
+            ContainerError::BadDictionary { offset, message } => {
+                WarcError::BadDictionary { offset, message }
+            }
+            ContainerError::Unsupported(what) => WarcError::NotWarc(what.to_string()),
+            ContainerError::Garbage { len } => WarcError::Garbage { len },
+            ContainerError::MemberTooLarge {
+                format,
+                offset,
+                limit,
+            } => WarcError::MemberTooLarge {
+                format,
+                offset,
+                limit,
+            },
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::error::WarcError;
 use crate::codec::container::{Compression, Decode};
+use crate::codec::error::ContainerError;
 
 const BUFFER: usize = 64 * 1024;
 
@@ -143,11 +144,11 @@ impl<'r> Stream<'r> {
             Ok(Some(start)) => start,
             Ok(None) => return Ok(false),
             // Trailing garbage after the last member.
-            Err(WarcError::Garbage { len }) => {
+            Err(ContainerError::Garbage { len }) => {
                 self.garbage += len;
                 return Ok(false);
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         if start.garbage > 0 {
             self.garbage += start.garbage;

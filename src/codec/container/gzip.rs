@@ -2,7 +2,7 @@
 //! the WARC spec recommends, or one for the whole file), decompressed member
 //! by member so each member's file offset is known. Garbage between members
 //! is skipped up to the next gzip magic. A member that fails to
-//! decompress is reported once ([`WarcError::Corrupt`]) and reading resumes
+//! decompress is reported once ([`ContainerError::Corrupt`]) and reading resumes
 //! at the next member header after its start: the decoder may have read
 //! into the next members before it failed (a member cut short), so the
 //! bytes it read are kept while the input buffer holds them, minus those
@@ -23,8 +23,8 @@
 
 use super::libdeflate::{Inflater, Miss};
 use super::{Compression, Decode, INPUT_BUFFER, Input, MAX_GZIP_HEADER, MemberStart};
+use crate::codec::error::ContainerError;
 use crate::codec::gzip_header::{self, DEFLATE_START, MAGIC, RESERVED};
-use crate::warc::error::WarcError;
 use flate2::bufread::GzDecoder;
 use std::io::{self, BufRead, Read};
 
@@ -96,7 +96,7 @@ impl<R: Read> Members<R> {
     }
 
     /// Reads and discards the rest of the current member.
-    fn drain(&mut self) -> Result<(), WarcError> {
+    fn drain(&mut self) -> Result<(), ContainerError> {
         self.whole.active = false;
         let mut sink = [0u8; 16 * 1024];
         while self.active.is_some() {
@@ -108,7 +108,7 @@ impl<R: Read> Members<R> {
     /// Tries to inflate the member at the start of `input` in one call;
     /// on success it is consumed from `input` and its bytes are in
     /// `self.whole`. `false` leaves `input` at the member's start.
-    fn inflate_whole(&mut self, input: &mut Input<R>) -> Result<bool, WarcError> {
+    fn inflate_whole(&mut self, input: &mut Input<R>) -> Result<bool, ContainerError> {
         let Some(inflater) = self.inflater.as_mut() else {
             return Ok(false);
         };
@@ -153,7 +153,7 @@ impl<R: Read> Members<R> {
         n
     }
 
-    fn read_member(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+    fn read_member(&mut self, out: &mut [u8]) -> Result<usize, ContainerError> {
         if self.whole.active {
             return Ok(self.read_whole(out));
         }
@@ -202,7 +202,7 @@ impl<R: Read> Members<R> {
     /// for images) takes the members after the cut for the rest of its
     /// block, without an error until the input runs out. That member is
     /// `Corrupt`, so reading resumes at the next member (see `abandon`).
-    fn member_error(&mut self, e: io::Error) -> WarcError {
+    fn member_error(&mut self, e: io::Error) -> ContainerError {
         let offset = self.member_offset;
         let at = self.active.as_ref().map_or(offset, |d| d.get_ref().pos());
         let eof = e.kind() == io::ErrorKind::UnexpectedEof
@@ -215,7 +215,7 @@ impl<R: Read> Members<R> {
             .as_ref()
             .is_some_and(|d| d.get_ref().may_start_after(offset));
         if eof && !followed {
-            WarcError::Truncated {
+            ContainerError::Truncated {
                 offset: at,
                 what: format!("gzip member starting at offset {offset} is incomplete"),
             }
@@ -224,7 +224,7 @@ impl<R: Read> Members<R> {
                 true => format!("cut short, then another member: {e}"),
                 false => e.to_string(),
             };
-            WarcError::Corrupt {
+            ContainerError::Corrupt {
                 format: "gzip",
                 offset,
                 message,
@@ -234,7 +234,10 @@ impl<R: Read> Members<R> {
 }
 
 /// Skips bytes up to the next `magic`; returns how many were skipped.
-pub(crate) fn skip_to_magic<R: Read>(input: &mut Input<R>, magic: &[u8]) -> Result<u64, WarcError> {
+pub(crate) fn skip_to_magic<R: Read>(
+    input: &mut Input<R>,
+    magic: &[u8],
+) -> Result<u64, ContainerError> {
     let mut skipped = 0u64;
     loop {
         let buf = input.peek(64 * 1024)?;
@@ -270,7 +273,7 @@ fn member_header_in(bytes: &[u8]) -> Option<usize> {
 /// never ends from costing a decoder's read of the rest of the file per
 /// header (quadratic: 65 KB of them took 23 s); real writers put no name,
 /// or a short one, in a WARC file's members. Returns the bytes skipped.
-fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, WarcError> {
+fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, ContainerError> {
     let mut skipped = 0u64;
     loop {
         skipped += skip_to_magic(input, &DEFLATE_START)?;
@@ -291,7 +294,7 @@ fn skip_to_member_header<R: Read>(input: &mut Input<R>) -> Result<u64, WarcError
 }
 
 impl<R: Read + Send> Decode for Members<R> {
-    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
+    fn next_member(&mut self) -> Result<Option<MemberStart>, ContainerError> {
         self.drain()?;
         let Some(mut input) = self.idle.take() else {
             return Ok(None);
@@ -305,7 +308,7 @@ impl<R: Read + Send> Decode for Members<R> {
             self.idle = Some(input);
             return match garbage {
                 0 => Ok(None),
-                len => Err(WarcError::Garbage { len }),
+                len => Err(ContainerError::Garbage { len }),
             };
         }
         self.member_offset = input.pos();
@@ -322,7 +325,7 @@ impl<R: Read + Send> Decode for Members<R> {
         }))
     }
 
-    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, ContainerError> {
         self.read_member(out)
     }
 
@@ -330,7 +333,7 @@ impl<R: Read + Send> Decode for Members<R> {
     /// data tells its end only to a decoder, so a streamed member is
     /// abandoned as a corrupt one is, and the next member header looked
     /// for after its start.
-    fn skip_member(&mut self) -> Result<(), WarcError> {
+    fn skip_member(&mut self) -> Result<(), ContainerError> {
         self.whole.active = false;
         self.abandon();
         Ok(())
@@ -448,7 +451,7 @@ pub(crate) mod tests {
             }
         };
         assert!(
-            matches!(err, WarcError::Corrupt { format: "gzip", offset, .. } if offset == a.len() as u64),
+            matches!(err, ContainerError::Corrupt { format: "gzip", offset, .. } if offset == a.len() as u64),
             "{err:?}"
         );
         let third = members.next_member().unwrap().expect("the member after");
@@ -458,19 +461,19 @@ pub(crate) mod tests {
     }
 
     /// The bytes of the first member of `file`, or its error.
-    fn first_member(file: &[u8]) -> Result<Vec<u8>, WarcError> {
+    fn first_member(file: &[u8]) -> Result<Vec<u8>, ContainerError> {
         first_member_of(Members::new(Input::new(file, 0)))
     }
 
     /// [`first_member`] read by the streaming decoder alone, as a member
     /// too large for the one-call path is.
-    fn first_member_streamed(file: &[u8]) -> Result<Vec<u8>, WarcError> {
+    fn first_member_streamed(file: &[u8]) -> Result<Vec<u8>, ContainerError> {
         let mut members = Members::new(Input::new(file, 0));
         members.inflater = None;
         first_member_of(members)
     }
 
-    fn first_member_of(mut members: Members<&[u8]>) -> Result<Vec<u8>, WarcError> {
+    fn first_member_of(mut members: Members<&[u8]>) -> Result<Vec<u8>, ContainerError> {
         assert!(members.next_member()?.is_some(), "no member");
         read_member(&mut members)
     }
@@ -503,7 +506,7 @@ pub(crate) mod tests {
             assert_eq!(good, vec![(0, b"first".to_vec())]);
             assert_eq!(errors, vec![before.len() as u64]);
             match first_member(&bad) {
-                Err(WarcError::Corrupt {
+                Err(ContainerError::Corrupt {
                     format: "gzip",
                     offset: 0,
                     message,
@@ -537,7 +540,7 @@ pub(crate) mod tests {
                 for got in got {
                     match (&flate2, got) {
                         (Ok(_), Ok(bytes)) => assert!(bytes == data, "{len}"),
-                        (Err(e), Err(WarcError::Corrupt { message, .. })) => {
+                        (Err(e), Err(ContainerError::Corrupt { message, .. })) => {
                             assert_eq!(message, e.to_string(), "{len}")
                         }
                         (want, got) => panic!("{len}, {}: {want:?} vs {got:?}", data.len()),

@@ -12,8 +12,8 @@ pub mod gzip;
 mod libdeflate;
 pub mod zstd;
 
+use crate::codec::error::ContainerError;
 use crate::codec::gzip_header;
-use crate::warc::error::WarcError;
 use std::io::{self, BufRead, Read};
 
 /// How a WARC file is compressed, told from its first bytes.
@@ -297,15 +297,15 @@ pub struct MemberStart {
 pub trait Decode: Send {
     /// Moves to the next member, skipping garbage between members.
     /// `Ok(None)` at the end of the file. The current member must be done.
-    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError>;
+    fn next_member(&mut self) -> Result<Option<MemberStart>, ContainerError>;
     /// Decompressed bytes of the current member; `Ok(0)` at its end.
-    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError>;
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, ContainerError>;
     /// Gives up the current member without decompressing the rest of it:
     /// the next [`Decode::next_member`] moves to the member after it, where
     /// the member's own structure says it ends or, where it says nothing
     /// (deflate), at the next member header found, as after a corrupt
     /// member. Reads no more than the compressed bytes up to there.
-    fn skip_member(&mut self) -> Result<(), WarcError>;
+    fn skip_member(&mut self) -> Result<(), ContainerError>;
     /// Compressed bytes consumed so far (file offset).
     fn file_offset(&self) -> u64;
     fn compression(&self) -> Compression;
@@ -367,7 +367,7 @@ impl<R: Read> Input<R> {
 
     /// Looks at the next `n` bytes (at most the buffer size) without
     /// consuming them; fewer only at the end of the input.
-    pub fn peek(&mut self, n: usize) -> Result<&[u8], WarcError> {
+    pub fn peek(&mut self, n: usize) -> Result<&[u8], ContainerError> {
         let n = n.min(INPUT_BUFFER);
         if self.end - self.start < n {
             self.make_room(n - (self.end - self.start));
@@ -457,7 +457,7 @@ impl<R: Read> Input<R> {
         }
     }
 
-    fn read_inner(&mut self) -> Result<usize, WarcError> {
+    fn read_inner(&mut self) -> Result<usize, ContainerError> {
         loop {
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(n) => {
@@ -473,8 +473,8 @@ impl<R: Read> Input<R> {
 
 impl<R: Read> Input<R> {
     /// [`BufRead::fill_buf`] with its error as the layers report one: a
-    /// [`WarcError::Io`] at the file offset.
-    pub fn filled(&mut self) -> Result<&[u8], WarcError> {
+    /// [`ContainerError::Io`] at the file offset.
+    pub fn filled(&mut self) -> Result<&[u8], ContainerError> {
         let pos = self.pos();
         self.fill_buf().map_err(|e| io_error(pos, e))
     }
@@ -495,7 +495,7 @@ impl<R: Read> BufRead for Input<R> {
         if self.start == self.end {
             self.make_room(INPUT_BUFFER / 4);
             self.read_inner().map_err(|e| match e {
-                WarcError::Io { source, .. } => source,
+                ContainerError::Io { source, .. } => source,
                 other => io::Error::other(other.to_string()),
             })?;
         }
@@ -509,8 +509,8 @@ impl<R: Read> BufRead for Input<R> {
     }
 }
 
-pub(crate) fn io_error(offset: u64, source: io::Error) -> WarcError {
-    WarcError::Io { offset, source }
+pub(crate) fn io_error(offset: u64, source: io::Error) -> ContainerError {
+    ContainerError::Io { offset, source }
 }
 
 /// The layer for uncompressed files: one member, the whole file.
@@ -520,7 +520,7 @@ pub struct Plain<R> {
 }
 
 impl<R: Read + Send> Decode for Plain<R> {
-    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
+    fn next_member(&mut self) -> Result<Option<MemberStart>, ContainerError> {
         if self.started {
             return Ok(None);
         }
@@ -533,13 +533,13 @@ impl<R: Read + Send> Decode for Plain<R> {
         }))
     }
 
-    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, ContainerError> {
         let pos = self.input.pos();
         self.input.read(out).map_err(|e| io_error(pos, e))
     }
 
     /// The whole file is the one member: skipping it ends the file.
-    fn skip_member(&mut self) -> Result<(), WarcError> {
+    fn skip_member(&mut self) -> Result<(), ContainerError> {
         let mut sink = std::io::sink();
         let pos = self.input.pos();
         io::copy(&mut self.input, &mut sink).map_err(|e| io_error(pos, e))?;
@@ -558,7 +558,7 @@ impl<R: Read + Send> Decode for Plain<R> {
 /// Opens the right layer for `inner`, whose first byte is at `base`;
 /// `start` says whether junk before the first member is looked past.
 /// `max_member` caps the decompressed bytes of one gzip member or zstd
-/// frame (see [`WarcError::MemberTooLarge`]); it and `max_payload`, the
+/// frame (see [`ContainerError::MemberTooLarge`]); it and `max_payload`, the
 /// reader's payload limit, bound the buffer a gzip member is inflated into
 /// at once (see [`gzip::whole_max_for`]); `max_payload` also bounds the window
 /// a zstd frame may ask for ([`zstd::window_log_max`]).
@@ -568,7 +568,7 @@ pub fn open<'r, R: Read + Send + 'r>(
     start: Start,
     max_member: u64,
     max_payload: usize,
-) -> Result<Box<dyn Decode + 'r>, WarcError> {
+) -> Result<Box<dyn Decode + 'r>, ContainerError> {
     let mut input = Input::new(inner, base);
     let head = input.peek(8)?.to_vec();
     let mut compression = detect(&head);
@@ -612,7 +612,7 @@ pub fn open<'r, R: Read + Send + 'r>(
 
 /// Caps the decompressed bytes of each member of a compressed layer (the
 /// bomb guard, `max_member`). A member over the cap is given up where it
-/// went over ([`Decode::skip_member`]) with [`WarcError::MemberTooLarge`],
+/// went over ([`Decode::skip_member`]) with [`ContainerError::MemberTooLarge`],
 /// and reading goes on with the next member, as after a corrupt one;
 /// nothing of it is decompressed past the cap. The wrapper drains a member
 /// itself before moving on, so bytes of records nobody reads count too.
@@ -650,7 +650,7 @@ impl<'r> Capped<'r> {
 }
 
 impl Decode for Capped<'_> {
-    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
+    fn next_member(&mut self) -> Result<Option<MemberStart>, ContainerError> {
         let mut sink = [0u8; 16 * 1024];
         while self.member.is_some() {
             self.read(&mut sink)?;
@@ -663,10 +663,10 @@ impl Decode for Capped<'_> {
                 ..start
             }),
             Ok(Some(start)) => Some(start),
-            Ok(None) if junk > 0 => return Err(WarcError::Garbage { len: junk }),
+            Ok(None) if junk > 0 => return Err(ContainerError::Garbage { len: junk }),
             Ok(None) => None,
-            Err(WarcError::Garbage { len }) => {
-                return Err(WarcError::Garbage { len: len + junk });
+            Err(ContainerError::Garbage { len }) => {
+                return Err(ContainerError::Garbage { len: len + junk });
             }
             Err(e) => return Err(e),
         };
@@ -675,7 +675,7 @@ impl Decode for Capped<'_> {
         Ok(start)
     }
 
-    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, ContainerError> {
         let Some(offset) = self.member else {
             return Ok(0);
         };
@@ -686,7 +686,7 @@ impl Decode for Capped<'_> {
         self.out += n as u64;
         if self.out > self.limit {
             self.skip_member()?;
-            return Err(WarcError::MemberTooLarge {
+            return Err(ContainerError::MemberTooLarge {
                 format: self.format,
                 offset,
                 limit: self.limit,
@@ -695,7 +695,7 @@ impl Decode for Capped<'_> {
         Ok(n)
     }
 
-    fn skip_member(&mut self) -> Result<(), WarcError> {
+    fn skip_member(&mut self) -> Result<(), ContainerError> {
         self.member = None;
         self.inner.skip_member()
     }
@@ -710,7 +710,7 @@ impl Decode for Capped<'_> {
 }
 
 /// Refuses well-known non-WARC formats early with a clear message.
-fn check_plain(head: &[u8]) -> Result<(), WarcError> {
+fn check_plain(head: &[u8]) -> Result<(), ContainerError> {
     let what = if head.starts_with(b"BZh") {
         "bzip2 compression is not supported"
     } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z']) {
@@ -720,7 +720,7 @@ fn check_plain(head: &[u8]) -> Result<(), WarcError> {
     } else {
         return Ok(());
     };
-    Err(WarcError::NotWarc(what.into()))
+    Err(ContainerError::Unsupported(what))
 }
 
 /// Bytes that do not compress (xorshift from `seed`): gzip and zstd store
@@ -903,7 +903,7 @@ pub(crate) mod tests {
     /// What the reader's layers make of `file` from its start (as [`open`]
     /// reads a file): each member's offset, the garbage before it, and its
     /// bytes or, if it fails, its error.
-    fn read_members(file: &[u8]) -> Vec<(u64, u64, Result<Vec<u8>, WarcError>)> {
+    fn read_members(file: &[u8]) -> Vec<(u64, u64, Result<Vec<u8>, ContainerError>)> {
         let mut layer = open(file, 0, Start::File, 1 << 30, 10 << 20).unwrap();
         let mut members = Vec::new();
         while let Some(start) = layer.next_member().unwrap() {
@@ -916,7 +916,7 @@ pub(crate) mod tests {
     /// The rest of the current member of `layer`, read in chunks of an
     /// odd size (so reads end mid-way through buffers), or the first
     /// error (also used by `gzip`'s tests).
-    pub(crate) fn read_member(layer: &mut dyn Decode) -> Result<Vec<u8>, WarcError> {
+    pub(crate) fn read_member(layer: &mut dyn Decode) -> Result<Vec<u8>, ContainerError> {
         let (mut bytes, mut chunk) = (Vec::new(), [0u8; 7000]);
         loop {
             match layer.read(&mut chunk)? {
@@ -973,7 +973,7 @@ pub(crate) mod tests {
                         [(
                             0,
                             0,
-                            Err(WarcError::Corrupt {
+                            Err(ContainerError::Corrupt {
                                 format: "gzip",
                                 offset: 0,
                                 ..

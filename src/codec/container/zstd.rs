@@ -4,7 +4,7 @@
 //! skippable frames are ignored; garbage up to the next frame magic is
 //! skipped. Frames are decoded one at a time so their file offsets are
 //! known. A frame that fails to decode is reported once
-//! ([`WarcError::Corrupt`]) and reading resumes at the next frame magic
+//! ([`ContainerError::Corrupt`]) and reading resumes at the next frame magic
 //! after its start (its bytes are kept for that, as the gzip layer keeps a
 //! member's). A frame given up part way (over the reader's `max_member`)
 //! is skipped to its end without decoding: its block headers, followed as
@@ -13,7 +13,7 @@
 
 use super::gzip::skip_to_magic;
 use super::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
-use crate::warc::error::WarcError;
+use crate::codec::error::ContainerError;
 use ::zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
 use std::io::{BufRead, Read};
 
@@ -80,7 +80,7 @@ impl<R: Read + Send> Frames<R> {
     }
 
     /// Reads a skippable frame; loads it when it is the dictionary.
-    fn skippable(&mut self, magic: u32) -> Result<(), WarcError> {
+    fn skippable(&mut self, magic: u32) -> Result<(), ContainerError> {
         let offset = self.input.pos();
         let head = self.input.peek(8)?;
         let size = match head.get(4..8).and_then(|b| b.try_into().ok()) {
@@ -105,7 +105,7 @@ impl<R: Read + Send> Frames<R> {
         self.load_dictionary(dict, offset)
     }
 
-    fn skip(&mut self, size: u64, offset: u64) -> Result<(), WarcError> {
+    fn skip(&mut self, size: u64, offset: u64) -> Result<(), ContainerError> {
         let copied = std::io::copy(&mut (&mut self.input).take(size), &mut std::io::sink())
             .map_err(|e| super::io_error(offset, e))?;
         if copied < size {
@@ -114,7 +114,7 @@ impl<R: Read + Send> Frames<R> {
         Ok(())
     }
 
-    fn load_dictionary(&mut self, dict: Vec<u8>, offset: u64) -> Result<(), WarcError> {
+    fn load_dictionary(&mut self, dict: Vec<u8>, offset: u64) -> Result<(), ContainerError> {
         let dict = if dict.starts_with(&ZSTD_MAGIC) {
             let mut raw = Vec::new();
             ::zstd::stream::read::Decoder::new(&dict[..])
@@ -137,14 +137,14 @@ impl<R: Read + Send> Frames<R> {
     }
 
     /// Checks the frame's dictionary against ours and starts decoding it.
-    fn start_frame(&mut self) -> Result<MemberStart, WarcError> {
+    fn start_frame(&mut self) -> Result<MemberStart, ContainerError> {
         let offset = self.input.pos();
         self.frame_offset = offset;
         let header = self.input.peek(18)?;
         let needs = ::zstd::zstd_safe::get_dict_id_from_frame(header).map(|id| id.get());
         match (needs, self.dict_id) {
             (Some(id), None) if self.decoder.is_none() => {
-                return Err(WarcError::MissingDictionary { offset, id });
+                return Err(ContainerError::MissingDictionary { offset, id });
             }
             (Some(id), Some(have)) if id != have => {
                 let message = format!("frame needs dictionary {id}, the file has {have}");
@@ -182,7 +182,7 @@ impl<R: Read + Send> Frames<R> {
     /// still kept of it (the decoder may have read on into the next frames
     /// before it failed), but at least one byte past its start, so the
     /// next scan cannot find the same frame again.
-    fn abandon(&mut self, error: WarcError) -> WarcError {
+    fn abandon(&mut self, error: ContainerError) -> ContainerError {
         self.give_up();
         error
     }
@@ -198,7 +198,7 @@ impl<R: Read + Send> Frames<R> {
 
     /// Whether the next bytes start a frame or a skippable frame, or the
     /// file ends here.
-    fn at_a_frame(&mut self) -> Result<bool, WarcError> {
+    fn at_a_frame(&mut self) -> Result<bool, ContainerError> {
         let next = self.input.peek(4)?;
         Ok(next.is_empty() || next == ZSTD_MAGIC || is_skippable(next))
     }
@@ -206,7 +206,7 @@ impl<R: Read + Send> Frames<R> {
     /// Reads on to the current frame's end as its block headers tell,
     /// without decoding; `false` if they make no sense or the file ends
     /// first.
-    fn walk_to_end(&mut self) -> Result<bool, WarcError> {
+    fn walk_to_end(&mut self) -> Result<bool, ContainerError> {
         while !self.walk.done() {
             if self.walk.lost() {
                 return Ok(false);
@@ -221,7 +221,7 @@ impl<R: Read + Send> Frames<R> {
         Ok(true)
     }
 
-    fn drain(&mut self) -> Result<(), WarcError> {
+    fn drain(&mut self) -> Result<(), ContainerError> {
         let mut sink = [0u8; 16 * 1024];
         while self.in_frame {
             self.read(&mut sink)?;
@@ -231,7 +231,7 @@ impl<R: Read + Send> Frames<R> {
 }
 
 impl<R: Read + Send> Decode for Frames<R> {
-    fn next_member(&mut self) -> Result<Option<MemberStart>, WarcError> {
+    fn next_member(&mut self) -> Result<Option<MemberStart>, ContainerError> {
         self.drain()?;
         if std::mem::take(&mut self.resync) {
             // What follows a corrupt frame belongs to it: not counted.
@@ -244,7 +244,7 @@ impl<R: Read + Send> Decode for Frames<R> {
             if head.is_empty() {
                 return match garbage {
                     0 => Ok(None),
-                    len => Err(WarcError::Garbage { len }),
+                    len => Err(ContainerError::Garbage { len }),
                 };
             }
             if head.starts_with(&ZSTD_MAGIC) {
@@ -264,7 +264,7 @@ impl<R: Read + Send> Decode for Frames<R> {
         }
     }
 
-    fn read(&mut self, out: &mut [u8]) -> Result<usize, WarcError> {
+    fn read(&mut self, out: &mut [u8]) -> Result<usize, ContainerError> {
         let offset = self.frame_offset;
         let (true, Some(decoder)) = (self.in_frame, self.decoder.as_mut()) else {
             return Ok(0);
@@ -283,7 +283,7 @@ impl<R: Read + Send> Decode for Frames<R> {
                 self.in_frame = false;
                 self.input.unkeep();
                 let what = format!("zstd frame starting at offset {offset} is incomplete");
-                return Err(WarcError::Truncated { offset: pos, what });
+                return Err(ContainerError::Truncated { offset: pos, what });
             }
             let mut inb = InBuffer::around(buf);
             let mut outb = OutBuffer::around(&mut *out);
@@ -308,7 +308,7 @@ impl<R: Read + Send> Decode for Frames<R> {
     /// Skips to the frame's end as its blocks tell. Should they make no
     /// sense (a frame also corrupt further on, or cut short), the next
     /// frame is looked for as after a corrupt one.
-    fn skip_member(&mut self) -> Result<(), WarcError> {
+    fn skip_member(&mut self) -> Result<(), ContainerError> {
         if !self.in_frame {
             return Ok(());
         }
@@ -449,23 +449,23 @@ fn frame_magic_in(bytes: &[u8]) -> Option<usize> {
     memchr::memmem::find(bytes, &ZSTD_MAGIC)
 }
 
-fn truncated(offset: u64, what: &str) -> WarcError {
-    WarcError::Truncated {
+fn truncated(offset: u64, what: &str) -> ContainerError {
+    ContainerError::Truncated {
         offset,
         what: format!("{what} is incomplete"),
     }
 }
 
-fn corrupt(offset: u64, message: String) -> WarcError {
-    WarcError::Corrupt {
+fn corrupt(offset: u64, message: String) -> ContainerError {
+    ContainerError::Corrupt {
         format: "zstd",
         offset,
         message,
     }
 }
 
-fn bad_dict(offset: u64, message: String) -> WarcError {
-    WarcError::BadDictionary { offset, message }
+fn bad_dict(offset: u64, message: String) -> ContainerError {
+    ContainerError::BadDictionary { offset, message }
 }
 
 #[cfg(test)]
