@@ -131,14 +131,7 @@ async fn task_within_the_deadline_passes() {
 }
 
 fn record(i: usize) -> Vec<u8> {
-    let body = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{PAGE}");
-    format!(
-        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:r{i}>\r\n\
-         WARC-Target-URI: http://deadline.example/{i}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
-         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{body}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes()
+    padded_record(i, 0)
 }
 
 /// A WARC file arriving through a FIFO: two records, a stall past the

@@ -108,6 +108,16 @@ pub enum Item {
     },
 }
 
+impl Item {
+    /// Where the record is.
+    pub fn pos(&self) -> RecordPos {
+        match self {
+            Item::Page(page) => page.pos,
+            Item::Skipped { pos, .. } | Item::Bad { pos, .. } => *pos,
+        }
+    }
+}
+
 pub struct WarcReader<'r> {
     parser: Parser<'r>,
     options: ReaderOptions,

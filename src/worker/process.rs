@@ -403,16 +403,27 @@ impl Processor {
         item: &Item,
     ) -> Option<Output> {
         let started = Instant::now();
-        let failure = match (driver.outcome(item), item) {
-            (Outcome::Document(doc), Item::Page(page)) => {
+        let outcome = driver.outcome(item);
+        let Item::Page(page) = item else {
+            // Not a page: skipped, or lost (a bad record, a member or a
+            // payload over its limit), named by its offset.
+            let Outcome::Failed(f) = outcome else {
+                return None;
+            };
+            let offset = item.pos().offset;
+            let reason = format!("{} at offset {offset}: {}", path.display(), f.message);
+            let failure = record_failure(task_id, f.stage, f.kind, &reason, "", "");
+            return Some(Output::Failure(failure));
+        };
+        let failure = match outcome {
+            Outcome::Document(doc) => {
                 self.observe_extract(started, &doc);
                 let doc = document_message(task_id, page, *doc);
                 return Some(Output::Document(Box::new(doc), Some(Capture::of(page))));
             }
-            (Outcome::Skipped(_), _) => return None,
-            (Outcome::Document(_), _) => unreachable!("the driver makes documents of pages"),
+            Outcome::Skipped(_) => return None,
             // A page's failure names its record and page.
-            (Outcome::Failed(f), Item::Page(page)) => record_failure(
+            Outcome::Failed(f) => record_failure(
                 task_id,
                 f.stage,
                 f.kind,
@@ -420,10 +431,6 @@ impl Processor {
                 &page.record_id,
                 page.target_uri.as_deref().unwrap_or_default(),
             ),
-            (Outcome::Failed(f), Item::Skipped { pos, .. } | Item::Bad { pos, .. }) => {
-                let reason = format!("{} at offset {}: {}", path.display(), pos.offset, f.message);
-                record_failure(task_id, f.stage, f.kind, &reason, "", "")
-            }
         };
         Some(Output::Failure(failure))
     }
@@ -507,34 +514,34 @@ impl Processor {
         })?;
         let started = Instant::now();
         let outcome = Driver::new(&self.extractor, self.reader).outcome(&item);
-        let page = match &item {
-            Item::Page(page) => Some(page),
-            _ => None,
-        };
-        let error = match (outcome, page) {
-            (Outcome::Document(doc), Some(page)) => {
-                self.observe_extract(started, &doc);
-                let message = document_message(task_id, page, *doc);
-                return Ok(Output::Document(Box::new(message), Some(Capture::of(page))));
-            }
-            (Outcome::Document(_), None) => unreachable!("the driver makes documents of pages"),
-            (Outcome::Skipped(skip @ Skip::Record(_)), _) => {
+        let error = match outcome {
+            Outcome::Document(doc) => match &item {
+                Item::Page(page) => {
+                    self.observe_extract(started, &doc);
+                    let message = document_message(task_id, page, *doc);
+                    let capture = Some(Capture::of(page));
+                    return Ok(Output::Document(Box::new(message), capture));
+                }
+                // The driver makes documents of pages only.
+                _ => TaskError::permanent("warc", "read", "a document without its page"),
+            },
+            Outcome::Skipped(skip @ Skip::Record(_)) => {
                 TaskError::permanent(skip.stage(), "skipped", skip.key())
             }
-            (Outcome::Skipped(skip @ Skip::Payload(_)), _) => TaskError::permanent(
+            Outcome::Skipped(skip @ Skip::Payload(_)) => TaskError::permanent(
                 skip.stage(),
                 "skipped",
                 PageError::Skip(skip.reason().clone()),
             ),
-            (Outcome::Failed(f), _) => TaskError::permanent(f.stage, f.kind, f.message),
+            Outcome::Failed(f) => TaskError::permanent(f.stage, f.kind, f.message),
         };
-        Err(match page {
-            Some(page) => FailedRecord {
+        Err(match &item {
+            Item::Page(page) => FailedRecord {
                 error,
                 record_id: page.record_id.clone(),
                 url: page.target_uri.clone().unwrap_or_default(),
             },
-            None => FailedRecord::unnamed(error),
+            _ => FailedRecord::unnamed(error),
         })
     }
 
