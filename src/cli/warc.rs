@@ -757,10 +757,7 @@ impl Summary {
         output: &mut Output,
     ) -> anyhow::Result<()> {
         let name = &inputs[file];
-        let pos = match &item {
-            Item::Page(p) => p.pos,
-            Item::Skipped { pos, .. } | Item::Bad { pos, .. } => *pos,
-        };
+        let pos = item.pos();
         if !matches!(
             item,
             Item::Bad {
