@@ -244,8 +244,9 @@ fn truncated_and_bad_input_are_counted_not_fatal() {
 
 /// A record over `--max-payload` is a page lost to the limit, by the one
 /// rule `linesift run` and the worker follow too: an error (not a skip),
-/// logged with its offset and the limit; the records around it are
-/// extracted, and the run exits 0.
+/// logged with its offset and the limit, in a whole file and read by its
+/// offset alike; the records around it are extracted, and the run exits
+/// 0.
 #[test]
 fn a_record_over_max_payload_is_an_error_logged_with_its_offset() {
     let large = response(
@@ -275,6 +276,16 @@ fn a_record_over_max_payload_is_an_error_logged_with_its_offset() {
         .map(|l| l["warc_record_id"].as_str().unwrap_or_default().to_string())
         .collect();
     assert_eq!(ids, [written[0].id.clone(), written[2].id.clone()]);
+    // The same record read by its offset, as a CDX line points at it.
+    let (at, length) = (written[1].offset.to_string(), written[1].length.to_string());
+    let args = ["--max-payload", "4K", "--offset", &at, "--length", &length];
+    let (code, stderr) = warc_to(&[&warc], &out, &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains(&logged), "{stderr}");
+    assert!(
+        stderr.contains("0 extracted, 0 skipped, 1 errors"),
+        "{stderr}"
+    );
 }
 
 /// A page with `paragraphs` paragraphs of text (about 250 bytes each).
