@@ -150,3 +150,67 @@ pub fn page_error_kind(e: &PageError) -> &'static str {
         PageError::Extract(_) => "extract",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::warc::RecordPos;
+
+    fn outcome_of(item: &Item) -> Outcome {
+        let extractor = Extractor::new(crate::Options::default());
+        let options = ReaderOptions {
+            max_payload: 4096,
+            max_member: 1 << 20,
+        };
+        Driver::new(&extractor, options).outcome(item)
+    }
+
+    fn failure_of(item: &Item) -> Failure {
+        match outcome_of(item) {
+            Outcome::Failed(f) => f,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A page lost to a limit, a payload's or a member's, is a
+    /// `too_large` failure naming the limit; a record lost to its bytes a
+    /// `bad_record`; a record that is no page a skip, by its reason.
+    #[test]
+    fn pages_lost_to_a_limit_fail_as_too_large_and_other_records_skip() {
+        let pos = RecordPos::default();
+        let over = Item::Skipped {
+            pos,
+            reason: SkipReason::TooLarge,
+        };
+        let failure = failure_of(&over);
+        assert_eq!((failure.stage, failure.kind), ("warc", "too_large"));
+        assert!(
+            failure.message.contains("4096 bytes (max_payload)"),
+            "{failure:?}"
+        );
+        let bomb = Item::Bad {
+            pos,
+            error: WarcError::MemberTooLarge {
+                format: "gzip",
+                offset: 7,
+                limit: 1 << 20,
+            },
+        };
+        assert_eq!(failure_of(&bomb).kind, "too_large");
+        let bad = Item::Bad {
+            pos,
+            error: WarcError::BadHeader("x".into()),
+        };
+        assert_eq!(failure_of(&bad).kind, "bad_record");
+        let status = Item::Skipped {
+            pos,
+            reason: SkipReason::Status(404),
+        };
+        match outcome_of(&status) {
+            Outcome::Skipped(skip) => {
+                assert_eq!((skip.stage(), skip.key().as_str()), ("warc", "status:4xx"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
