@@ -333,6 +333,12 @@ fn open(input: &Path) -> Result<Box<dyn Read + Send>, WarcError> {
     if input == Path::new("-") {
         return Ok(Box::new(io::stdin()));
     }
+    if let Some(remote) = linesift::remote::Remote::parse(input) {
+        let opened = remote.map_err(|e| e.into_io()).and_then(|r| r.open_whole());
+        return opened
+            .map(|r| Box::new(r) as Box<dyn Read + Send>)
+            .map_err(|source| WarcError::Io { offset: 0, source });
+    }
     match std::fs::File::open(input) {
         Ok(f) => Ok(Box::new(f)),
         Err(source) => Err(WarcError::Io { offset: 0, source }),

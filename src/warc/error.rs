@@ -44,6 +44,11 @@ pub enum WarcError {
     /// line). Nothing after it is read to look for one.
     #[error("no record starts at offset {offset}: {what}")]
     NoRecordAt { offset: u64, what: &'static str },
+    /// A remote WARC location cannot be read, and another try would not
+    /// change that (missing, forbidden, a wrong Content-Range, changed
+    /// while read). A failure that may pass is an `Io` error.
+    #[error("{0}")]
+    Remote(String),
     /// Bytes between records that are not a record.
     #[error("{len} bytes of garbage before the next record")]
     Garbage { len: u64 },

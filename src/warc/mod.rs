@@ -38,12 +38,18 @@ use std::path::Path;
 /// way. An offset where no member, frame or record begins (or whose member
 /// does not begin with a record) fails at once with
 /// [`WarcError::NoRecordAt`]: nothing after it is read to look for one.
+/// A remote `path` (`https://`, `s3://`) is read by range (see
+/// [`crate::remote`]).
 pub fn read_record_at(
     path: &Path,
     offset: u64,
     length: Option<u64>,
     options: ReaderOptions,
 ) -> Result<Item, WarcError> {
+    if let Some(remote) = crate::remote::Remote::parse(path) {
+        let remote = remote.map_err(|e| WarcError::Remote(e.message))?;
+        return remote.read_record(offset, length, options);
+    }
     let file = std::fs::File::open(path).map_err(|source| WarcError::Io { offset: 0, source })?;
     read_record_from(file, offset, length, options)
 }

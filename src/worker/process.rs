@@ -20,6 +20,7 @@ use super::kinds;
 use super::metrics::Metrics;
 use crate::fetch::{FetchError, Fetcher};
 use crate::proto::{DocumentMessage, Failure, Task, task};
+use crate::remote::WarcFile;
 use crate::sink::message::Origin;
 use crate::warc::driver::{Driver, Outcome, Skip};
 use crate::warc::{self, Item, PageError, ReaderOptions, WarcError, WarcReader};
@@ -372,8 +373,9 @@ impl Processor {
         out: &mpsc::Sender<Output>,
         deadline: Option<Deadline>,
     ) -> Result<(), TaskError> {
-        let file = open_warc(path)?;
-        let reader = WarcReader::new(std::io::BufReader::new(file), self.reader).map_err(|e| {
+        let file = open_warc(path)?.into_read();
+        let file = file.map_err(|e| open_failure(path, &e))?;
+        let reader = WarcReader::new(file, self.reader).map_err(|e| {
             TaskError::permanent("warc", "format", format!("{}: {e}", path.display()))
         })?;
         let driver = Driver::new(&self.extractor, self.reader);
@@ -499,14 +501,14 @@ impl Processor {
     fn record_at(
         &self,
         task_id: &str,
-        file: &mut std::fs::File,
+        file: &mut WarcFile,
         path: &Path,
         offset: u64,
         length: u64,
     ) -> Result<Output, FailedRecord> {
         let length = (length > 0).then_some(length);
         let started = Instant::now();
-        let item = warc::read_record_from(file, offset, length, self.reader);
+        let item = file.read_record(offset, length, self.reader);
         self.metrics.observe("warc", started);
         let item = item.map_err(|e| {
             let reason = format!("{}@{offset}: {e}", path.display());
@@ -588,20 +590,22 @@ fn file_cut(task_id: &str, path: &Path, e: WarcError) -> Result<Output, TaskErro
 /// stays so: a fault (`open`) at once, not retried. Other failures to open
 /// (too many open files, a file system error) may pass: transient (`io`),
 /// as an I/O error reading a file that opened is.
-fn open_warc(path: &Path) -> Result<std::fs::File, TaskError> {
-    let reason = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let opened = std::fs::File::open(path).and_then(|file| match file.metadata()?.is_dir() {
-        true => Err(std::io::Error::from(std::io::ErrorKind::IsADirectory)),
-        false => Ok(file),
-    });
-    opened.map_err(|e| match names_no_readable_file(&e) {
-        true => TaskError::permanent("warc", "open", reason(&e)),
+/// A remote location (`https://`, `s3://`) is opened alike: a missing or
+/// forbidden file is a fault, a server that fails may pass.
+fn open_warc(path: &Path) -> Result<WarcFile, TaskError> {
+    WarcFile::open(path).map_err(|e| open_failure(path, &e))
+}
+
+fn open_failure(path: &Path, e: &std::io::Error) -> TaskError {
+    let reason = format!("{}: {e}", path.display());
+    match names_no_readable_file(e) {
+        true => TaskError::permanent("warc", "open", reason),
         false => TaskError::Transient {
             stage: "warc",
             kind: "io".into(),
-            reason: reason(&e),
+            reason,
         },
-    })
+    }
 }
 
 /// Whether opening a file failed because of the path itself.

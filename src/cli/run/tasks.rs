@@ -88,9 +88,12 @@ fn plan_line(name: &str, number: usize, line: &[u8]) -> Option<Planned> {
     }
 }
 
-/// What a line is: a URL when it starts with a scheme (`http://`; any
-/// other scheme is a bad line), a record when it is three fields whose
-/// last two are numbers (`path offset length`), a file path otherwise.
+/// What a line is: a record when it is three fields whose last two are
+/// numbers (`path offset length`, the path local or remote), a remote
+/// WARC file when it is an `s3://` location or a URL whose path ends in
+/// `.warc`, `.warc.gz` or `.warc.zst`, a URL to fetch when it starts with
+/// another scheme (`http://`; any other scheme is a bad line), a file
+/// path otherwise.
 pub fn kind_of(line: &str) -> LineKind {
     let scheme = line.split_once("://").map(|(scheme, _)| scheme);
     let is_scheme = |s: &str| {
@@ -98,13 +101,12 @@ pub fn kind_of(line: &str) -> LineKind {
             && s.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
     };
-    if scheme.is_some_and(is_scheme) {
-        return LineKind::Urls;
-    }
     let fields: Vec<&str> = line.split_whitespace().collect();
     let number = |s: &str| s.parse::<u64>().is_ok();
     match fields.as_slice() {
         [_, offset, length] if number(offset) && number(length) => LineKind::WarcRecords,
+        [one] if linesift::remote::names_warc(one) => LineKind::WarcFiles,
+        _ if scheme.is_some_and(is_scheme) => LineKind::Urls,
         _ => LineKind::WarcFiles,
     }
 }
@@ -122,6 +124,13 @@ mod tests {
         assert_eq!(kind_of("my crawl.warc.gz"), LineKind::WarcFiles);
         assert_eq!(kind_of("a.warc.gz 12 x"), LineKind::WarcFiles);
         assert_eq!(kind_of("C:/a://b"), LineKind::WarcFiles);
+        assert_eq!(
+            kind_of("https://h/a.warc.gz 3116 1547"),
+            LineKind::WarcRecords
+        );
+        assert_eq!(kind_of("https://h/a.warc.gz"), LineKind::WarcFiles);
+        assert_eq!(kind_of("s3://bucket/a"), LineKind::WarcFiles);
+        assert_eq!(kind_of("https://h/a.warc.gz?page=2"), LineKind::Urls);
     }
 
     #[test]

@@ -1,0 +1,157 @@
+//! `s3://BUCKET/KEY` WARC locations through object_store: one ranged GET
+//! a request, a resume pinned to the first response's ETag (`If-Match`).
+//! Configured by the AWS environment: credentials (`AWS_ACCESS_KEY_ID`,
+//! `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, web identity, the ECS
+//! container and EC2 instance metadata), `AWS_REGION`,
+//! `AWS_ENDPOINT_URL` (an S3-compatible server; `http://` allowed when
+//! named so) and `AWS_SKIP_SIGNATURE=true` for public buckets read
+//! anonymously. Retrying is `transfer`'s (object_store's own is off).
+
+use super::{Body, Failure, FailureKind, Opened, env_duration};
+use futures_util::StreamExt;
+use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::{ClientConfigKey, GetOptions, GetRange, ObjectStore, RetryConfig};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub(super) struct S3 {
+    store: Arc<AmazonS3>,
+    key: object_store::path::Path,
+}
+
+impl S3 {
+    pub(super) fn new(location: &str) -> Result<S3, Failure> {
+        let bad = |why: &str| Failure::permanent(format!("{location}: {why}"));
+        let rest = location.get(5..).ok_or_else(|| bad("not an s3:// URL"))?;
+        let (bucket, key) = rest
+            .split_once('/')
+            .filter(|(b, k)| !b.is_empty() && !k.is_empty())
+            .ok_or_else(|| bad("an s3:// location is s3://BUCKET/KEY"))?;
+        let key = object_store::path::Path::parse(key)
+            .map_err(|e| bad(&format!("not an object key ({e})")))?;
+        Ok(S3 {
+            store: store(bucket)?,
+            key,
+        })
+    }
+
+    pub(super) async fn get(
+        &self,
+        start: u64,
+        end: Option<u64>,
+        validator: Option<&str>,
+    ) -> Result<Opened, Failure> {
+        let range = match (start, end) {
+            (0, None) => None,
+            (s, None) => Some(GetRange::Offset(s)),
+            (s, Some(e)) => Some(GetRange::Bounded(s..e.max(s + 1))),
+        };
+        let options = GetOptions {
+            range,
+            if_match: validator.map(str::to_string),
+            ..GetOptions::default()
+        };
+        let result = self
+            .store
+            .get_opts(&self.key, options)
+            .await
+            .map_err(failure)?;
+        if result.range.start != start {
+            return Err(Failure::permanent(format!(
+                "the object's range starts at byte {}, not {start}",
+                result.range.start
+            )));
+        }
+        let total = Some(result.meta.size);
+        let validator = result.meta.e_tag.clone();
+        let body: Body = Box::pin(result.into_stream().map(|r| r.map_err(failure)));
+        Ok(Opened {
+            body,
+            total,
+            validator,
+        })
+    }
+}
+
+/// The client of `bucket`, made once (with its connection pool).
+fn store(bucket: &str) -> Result<Arc<AmazonS3>, Failure> {
+    static STORES: OnceLock<Mutex<HashMap<String, Arc<AmazonS3>>>> = OnceLock::new();
+    let stores = STORES.get_or_init(Mutex::default);
+    let mut stores = stores
+        .lock()
+        .map_err(|_| Failure::permanent("the S3 clients' lock is poisoned"))?;
+    if let Some(store) = stores.get(bucket) {
+        return Ok(store.clone());
+    }
+    // `Err` only means another provider is installed, which is fine.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let read_timeout = env_duration("LINESIFT_REMOTE_TIMEOUT", Duration::from_secs(30));
+    let connect_timeout = env_duration("LINESIFT_REMOTE_CONNECT_TIMEOUT", Duration::from_secs(10));
+    let mut builder = AmazonS3Builder::from_env()
+        .with_bucket_name(bucket)
+        // Ours retries, resuming where a body stopped.
+        .with_retry(RetryConfig {
+            max_retries: 0,
+            ..RetryConfig::default()
+        })
+        .with_config(
+            AmazonS3ConfigKey::Client(ClientConfigKey::ReadTimeout),
+            format!("{}ms", read_timeout.as_millis()),
+        )
+        .with_config(
+            AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
+            format!("{}ms", connect_timeout.as_millis()),
+        )
+        // A whole WARC takes as long as it takes; a stalled read is what
+        // fails (the read timeout).
+        .with_config(AmazonS3ConfigKey::Client(ClientConfigKey::Timeout), "7days");
+    let endpoint = ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_ENDPOINT"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok());
+    if endpoint.is_some_and(|e| e.to_ascii_lowercase().starts_with("http://")) {
+        builder = builder.with_allow_http(true);
+    }
+    let store = builder
+        .build()
+        .map_err(|e| Failure::permanent(format!("s3://{bucket}: {e}")))?;
+    let store = Arc::new(store);
+    stores.insert(bucket.to_string(), store.clone());
+    Ok(store)
+}
+
+/// object_store's errors, by whether another try may help.
+fn failure(e: object_store::Error) -> Failure {
+    use object_store::Error as E;
+    let message = chain(&e);
+    let kind = match &e {
+        E::NotFound { .. } => FailureKind::NotFound,
+        E::PermissionDenied { .. } | E::Unauthenticated { .. } => FailureKind::Denied,
+        E::Precondition { .. } | E::NotModified { .. } => {
+            return Failure::permanent(format!(
+                "the object changed since reading began (its ETag differs): {message}"
+            ));
+        }
+        E::InvalidPath { .. } | E::NotSupported { .. } | E::NotImplemented { .. } => {
+            FailureKind::Permanent
+        }
+        _ if message.contains("InvalidRange") || message.contains("416") => FailureKind::PastEnd,
+        _ => FailureKind::Transient,
+    };
+    Failure::new(kind, message)
+}
+
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        cause = c.source();
+    }
+    message
+}

@@ -1,0 +1,159 @@
+//! A file server for the remote WARC tests, on loopback: std's
+//! `TcpListener` and a thread a connection (written here rather than
+//! taken from a crate: the faults need byte-level control of the
+//! response — a body cut after N bytes, a stall mid-body, a wrong
+//! `Content-Range` — that a server framework hides). Serves one file at
+//! every path, honours `Range: bytes=A-` and `A-B`, and answers each
+//! request with the next scripted fault, then normally. Records each
+//! request's `Range` header.
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What the server does with a request.
+#[derive(Debug, Clone, Copy)]
+pub enum Fault {
+    /// Answers with this status and no body.
+    Status(u16),
+    /// Sends the headers of the whole answer and this many body bytes,
+    /// then closes the connection.
+    CutAfter(usize),
+    /// Sends this many body bytes, then waits this long before the rest.
+    StallAfter(usize, Duration),
+    /// Answers a range request with a `Content-Range` that starts at 0.
+    WrongRange,
+}
+
+#[derive(Default)]
+struct State {
+    faults: VecDeque<Fault>,
+    /// Each request's `Range` header (`-` without one).
+    requests: Vec<String>,
+}
+
+pub struct Origin {
+    pub base: String,
+    state: Arc<Mutex<State>>,
+}
+
+impl Origin {
+    /// Serves `body` at every path of `http://127.0.0.1:PORT/`.
+    pub fn serve(body: Vec<u8>) -> Origin {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}/", listener.local_addr().unwrap());
+        let state = Arc::new(Mutex::new(State::default()));
+        let body = Arc::new(body);
+        let shared = state.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (state, body) = (shared.clone(), body.clone());
+                std::thread::spawn(move || {
+                    let _ = answer(stream, &state, &body);
+                });
+            }
+        });
+        Origin { base, state }
+    }
+
+    /// The next requests meet these faults, in order.
+    pub fn script(&self, faults: &[Fault]) {
+        self.state
+            .lock()
+            .unwrap()
+            .faults
+            .extend(faults.iter().cloned());
+    }
+
+    /// The `Range` header of each request so far (`-` for none).
+    pub fn requests(&self) -> Vec<String> {
+        self.state.lock().unwrap().requests.clone()
+    }
+}
+
+fn answer(stream: TcpStream, state: &Mutex<State>, body: &[u8]) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut range = None;
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':')
+            && name.eq_ignore_ascii_case("range")
+        {
+            range = Some(value.trim().to_string());
+        }
+    }
+    let fault = {
+        let mut state = state.lock().unwrap();
+        state
+            .requests
+            .push(range.clone().unwrap_or_else(|| "-".into()));
+        state.faults.pop_front()
+    };
+    let mut out = stream;
+    if let Some(Fault::Status(code)) = fault {
+        let head =
+            format!("HTTP/1.1 {code} Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        return out.write_all(head.as_bytes());
+    }
+    let total = body.len();
+    let (start, end) = match range.as_deref().and_then(parse_range) {
+        Some((s, e)) => (s, e.map_or(total, |e| (e + 1).min(total))),
+        None => (0, total),
+    };
+    if range.is_some() && start >= total {
+        let head = format!(
+            "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{total}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+        return out.write_all(head.as_bytes());
+    }
+    let part = &body[start..end];
+    let head = match (&range, &fault) {
+        (Some(_), Some(Fault::WrongRange)) => format!(
+            "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-{}/{total}\r\n",
+            part.len() - 1
+        ),
+        (Some(_), _) => format!(
+            "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {start}-{}/{total}\r\n",
+            end - 1
+        ),
+        (None, _) => "HTTP/1.1 200 OK\r\n".to_string(),
+    };
+    let head = format!(
+        "{head}Content-Length: {}\r\nETag: \"v1\"\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n",
+        part.len()
+    );
+    out.write_all(head.as_bytes())?;
+    match fault {
+        Some(Fault::CutAfter(n)) => {
+            out.write_all(&part[..n.min(part.len())])?;
+            out.flush()?;
+            out.shutdown(std::net::Shutdown::Both)
+        }
+        Some(Fault::StallAfter(n, wait)) => {
+            out.write_all(&part[..n.min(part.len())])?;
+            out.flush()?;
+            std::thread::sleep(wait);
+            out.write_all(&part[n.min(part.len())..])
+        }
+        _ => out.write_all(part),
+    }
+}
+
+/// `bytes=A-` or `bytes=A-B`.
+fn parse_range(value: &str) -> Option<(usize, Option<usize>)> {
+    let (a, b) = value.strip_prefix("bytes=")?.split_once('-')?;
+    let end = match b.trim() {
+        "" => None,
+        b => Some(b.parse().ok()?),
+    };
+    Some((a.trim().parse().ok()?, end))
+}

@@ -1,0 +1,240 @@
+//! Remote WARCs over HTTP, end to end against a real server on loopback
+//! (tests/remote_support): a whole file streamed and a record read by
+//! one ranged request give what the local file gives, with faults
+//! injected — a connection cut mid-body (resumed from the byte it
+//! reached), 503s, a stalled origin (a read timeout, then a resume) —
+//! and a wrong `Content-Range` or a missing file is a clear error.
+
+mod remote_support;
+mod warc_support;
+
+use remote_support::{Fault, Origin};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use warc_support::*;
+
+/// Forty pages, gzip per record, written by warcio.
+fn archive(name: &str) -> (std::path::PathBuf, Vec<Written>) {
+    make_warc(name, &simple_spec(40), true)
+}
+
+/// `linesift ARGS...` with short timeouts and backoff for remote reads.
+fn linesift_remote(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(args)
+        .env("LINESIFT_REMOTE_TIMEOUT", "1")
+        .env("LINESIFT_REMOTE_BACKOFF", "0.05")
+        .env("LINESIFT_REMOTE_RETRIES", "3")
+        .env("NO_PROXY", "127.0.0.1")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The documents of a JSONL output, without the fields that name the
+/// input (a path or a URL) and time the work.
+fn documents(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let fields = v.as_object_mut().unwrap();
+            fields.remove("warc_file");
+            fields.remove("timings");
+            v
+        })
+        .collect()
+}
+
+/// Asserts two runs gave the same documents, naming the first that
+/// differs (not printing them all).
+fn same(remote: &[Value], local: &[Value]) {
+    let first = remote.iter().zip(local).position(|(r, l)| r != l);
+    assert!(
+        first.is_none() && remote.len() == local.len(),
+        "{} documents read remotely, {} locally; first difference at {first:?}",
+        remote.len(),
+        local.len()
+    );
+}
+
+/// `linesift warc INPUT -o OUT ARGS...`: exit code, stderr, documents.
+fn warc(input: &str, name: &str, args: &[&str]) -> (i32, String, Vec<Value>) {
+    let out = scratch(name).with_extension("jsonl");
+    let mut all = vec!["warc", input, "-o", out.to_str().unwrap()];
+    all.extend(args);
+    let (code, stderr) = linesift_remote(&all);
+    let docs = match out.exists() {
+        true => documents(&out),
+        false => Vec::new(),
+    };
+    (code, stderr, docs)
+}
+
+/// The file served, and what reading it locally gives.
+fn served(name: &str) -> (Origin, String, Vec<Value>, Vec<Written>, u64) {
+    let (path, written) = archive(name);
+    let bytes = std::fs::read(&path).unwrap();
+    let size = bytes.len() as u64;
+    let (code, stderr, local) = warc(path.to_str().unwrap(), &format!("{name}-local"), &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(local.len(), 40);
+    let origin = Origin::serve(bytes);
+    let url = format!("{}crawl/{name}.warc.gz", origin.base);
+    (origin, url, local, written, size)
+}
+
+#[test]
+fn a_whole_file_over_http_gives_what_the_local_file_gives() {
+    let (origin, url, local, _, _) = served("whole");
+    let (code, stderr, remote) = warc(&url, "whole-remote", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local);
+    assert_eq!(origin.requests(), vec!["-"]);
+}
+
+#[test]
+fn a_connection_cut_mid_body_resumes_from_the_byte_it_reached() {
+    let (origin, url, local, _, size) = served("cut");
+    let cut = size as usize / 3;
+    origin.script(&[Fault::CutAfter(cut), Fault::CutAfter(1000)]);
+    let (code, stderr, remote) = warc(&url, "cut-remote", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local);
+    let requests = origin.requests();
+    assert_eq!(requests[0], "-");
+    assert_eq!(requests[1], format!("bytes={cut}-"));
+    assert_eq!(requests[2], format!("bytes={}-", cut + 1000));
+    assert_eq!(requests.len(), 3, "{requests:?}");
+}
+
+#[test]
+fn a_503_is_tried_again_after_a_backoff() {
+    let (origin, url, local, _, _) = served("busy");
+    origin.script(&[Fault::Status(503), Fault::Status(503)]);
+    let (code, stderr, remote) = warc(&url, "busy-remote", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local);
+    assert_eq!(origin.requests(), vec!["-", "-", "-"]);
+}
+
+#[test]
+fn a_stalled_origin_times_out_and_the_read_resumes() {
+    let (origin, url, local, _, _) = served("slow");
+    origin.script(&[Fault::StallAfter(5000, Duration::from_secs(4))]);
+    let (code, stderr, remote) = warc(&url, "slow-remote", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local);
+    assert_eq!(
+        origin.requests(),
+        vec!["-".to_string(), "bytes=5000-".into()]
+    );
+}
+
+#[test]
+fn a_wrong_content_range_on_resume_is_a_clear_error() {
+    let (origin, url, local, _, _) = served("wrong");
+    origin.script(&[Fault::CutAfter(4000), Fault::WrongRange]);
+    let (code, stderr, remote) = warc(&url, "wrong-remote", &[]);
+    assert!(
+        stderr.contains("Content-Range \"bytes 0-")
+            && stderr.contains("does not answer Range bytes=4000-")
+            && stderr.contains("starts at byte 0, not 4000"),
+        "{stderr}"
+    );
+    assert_ne!(code, 0, "{stderr}");
+    // What came before the cut is kept, and nothing after it.
+    assert!(remote.len() < local.len(), "{} documents", remote.len());
+    same(&remote, &local[..remote.len()]);
+}
+
+#[test]
+fn retries_that_run_out_name_the_url_and_the_tries() {
+    let (origin, url, _, _, _) = served("down");
+    origin.script(&[Fault::Status(503); 4]);
+    let (code, stderr, remote) = warc(&url, "down-remote", &[]);
+    assert_ne!(code, 0);
+    assert!(remote.is_empty());
+    assert!(
+        stderr.contains(&url) && stderr.contains("HTTP 503") && stderr.contains("after 4 tries"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_file_is_named_with_its_status() {
+    let (origin, url, _, _, _) = served("missing");
+    origin.script(&[Fault::Status(404)]);
+    let (code, stderr, _) = warc(&url, "missing-remote", &[]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains(&url) && stderr.contains("404"), "{stderr}");
+    // Not tried again.
+    assert_eq!(origin.requests().len(), 1);
+}
+
+#[test]
+fn a_record_by_offset_and_length_is_one_range_request() {
+    let (origin, url, local, written, _) = served("record");
+    let w = &written[17];
+    let (offset, length) = (w.offset.to_string(), w.length.to_string());
+    let (code, stderr, remote) = warc(
+        &url,
+        "record-remote",
+        &["--offset", &offset, "--length", &length],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(remote.len(), 1);
+    same(&remote, &local[17..18]);
+    assert_eq!(
+        origin.requests(),
+        vec![format!("bytes={}-{}", w.offset, w.offset + w.length - 1)]
+    );
+}
+
+#[test]
+fn a_record_read_cut_off_resumes_within_its_range() {
+    let (origin, url, local, written, _) = served("record-cut");
+    let w = &written[5];
+    origin.script(&[Fault::CutAfter(100), Fault::Status(502)]);
+    let (offset, length) = (w.offset.to_string(), w.length.to_string());
+    let (code, stderr, remote) = warc(
+        &url,
+        "record-cut-remote",
+        &["--offset", &offset, "--length", &length],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local[5..6]);
+    let last = w.offset + w.length - 1;
+    assert_eq!(
+        origin.requests(),
+        vec![
+            format!("bytes={}-{last}", w.offset),
+            format!("bytes={}-{last}", w.offset + 100),
+            format!("bytes={}-{last}", w.offset + 100),
+        ]
+    );
+}
+
+#[test]
+fn a_record_without_a_length_is_read_to_the_end_of_the_file() {
+    let (origin, url, local, written, size) = served("record-open");
+    let w = &written[39];
+    let (code, stderr, remote) = warc(
+        &url,
+        "record-open-remote",
+        &["--offset", &w.offset.to_string()],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local[39..40]);
+    assert_eq!(
+        origin.requests()[0],
+        format!("bytes={}-{}", w.offset, w.offset + (1 << 20) - 1)
+    );
+    assert!(w.offset + w.length == size);
+}
