@@ -6,7 +6,8 @@
 #   scripts/test.sh --setup-only        set up, run no test (.ci/run uses it)
 #
 # Set up when missing: the .venv with warcio and FastWARC (they read our
-# WARC output back; python3-venv from apt if need be), a RabbitMQ broker on
+# WARC output back; python3-venv from apt if need be) and moto's S3 server
+# (remote WARCs on s3://), a RabbitMQ broker on
 # 127.0.0.1:5672 (installed and started), and through apt: chromium (report
 # screenshots), prometheus (promtool and the scrape test) and docker-compose
 # (compose validation). LINESIFT_TEST_NO_APT=1 installs no system package.
@@ -56,6 +57,18 @@ setup_venv() {
     missing+=("WARC read-back tests (no .venv with warcio and fastwarc: python3 -m venv .venv && .venv/bin/pip install warcio fastwarc)")
 }
 
+# moto's S3 server (tests/warc_s3.rs); without it those tests fail, and
+# this names why.
+setup_moto() {
+  [ -x .venv/bin/moto_server ] && return
+  if [ -x .venv/bin/pip ]; then
+    say "installing moto[server] into .venv"
+    .venv/bin/pip install -q 'moto[server]' >/dev/null 2>&1
+  fi
+  [ -x .venv/bin/moto_server ] ||
+    missing+=("S3 tests fail (no moto_server in .venv: .venv/bin/pip install 'moto[server]')")
+}
+
 setup_rabbitmq() {
   rabbitmqctl status >/dev/null 2>&1 && return
   have rabbitmq-server || apt_install rabbitmq-server || true
@@ -100,6 +113,7 @@ report_missing() {
 }
 
 setup_venv
+setup_moto
 setup_rabbitmq
 setup_tools
 

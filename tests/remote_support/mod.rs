@@ -157,3 +157,74 @@ fn parse_range(value: &str) -> Option<(usize, Option<usize>)> {
     };
     Some((a.trim().parse().ok()?, end))
 }
+
+/// moto's S3 server on loopback (`moto_server` from the project's venv,
+/// which scripts/test.sh sets up), stopped when dropped. It stands in
+/// for S3: the requests, ranges, ETags and errors of its API, not its
+/// authentication (moto takes any signature) or its performance.
+pub struct Moto {
+    pub endpoint: String,
+    child: std::process::Child,
+}
+
+impl Moto {
+    pub fn start() -> Moto {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let server = root.join(".venv/bin/moto_server");
+        assert!(
+            server.exists(),
+            "{} missing: .venv/bin/pip install 'moto[server]' (scripts/test.sh --setup-only does)",
+            server.display()
+        );
+        // A free port: bound, read, released, then taken by moto.
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new(server)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let moto = Moto {
+            endpoint: format!("http://127.0.0.1:{port}"),
+            child,
+        };
+        for _ in 0..200 {
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return moto;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("moto_server did not listen on 127.0.0.1:{port} within 10 s");
+    }
+
+    /// Creates `bucket` (if need be) and puts `bytes` at `key` with the
+    /// canned ACL `acl` (`private`, `public-read`), with boto3 (which moto
+    /// brings).
+    pub fn put(&self, bucket: &str, key: &str, acl: &str, bytes: &[u8]) {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let script = "import sys, boto3\n\
+            s3 = boto3.client('s3', endpoint_url=sys.argv[1], region_name='us-east-1',\n\
+                aws_access_key_id='test', aws_secret_access_key='test')\n\
+            try: s3.create_bucket(Bucket=sys.argv[2])\n\
+            except s3.exceptions.BucketAlreadyOwnedByYou: pass\n\
+            s3.put_object(Bucket=sys.argv[2], Key=sys.argv[3], ACL=sys.argv[4], Body=sys.stdin.buffer.read())\n";
+        let mut child = std::process::Command::new(root.join(".venv/bin/python"))
+            .args(["-c", script, &self.endpoint, bucket, key, acl])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+        assert!(child.wait().unwrap().success(), "boto3 could not put {key}");
+    }
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
