@@ -238,3 +238,109 @@ fn a_record_without_a_length_is_read_to_the_end_of_the_file() {
     );
     assert!(w.offset + w.length == size);
 }
+
+/// An index of `written`'s records as CDXJ lines naming `file`, with a
+/// redirect, a PDF and a bad line among them.
+fn cdx_index(file: &str, written: &[Written]) -> String {
+    let mut lines: Vec<String> = written
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            format!(
+                "example,site{i})/page 20240101000000 {{\"url\": \"http://site{i}.example/page\", \
+                 \"mime\": \"text/html\", \"status\": \"200\", \"offset\": \"{}\", \
+                 \"length\": \"{}\", \"filename\": \"{file}\"}}",
+                w.offset, w.length
+            )
+        })
+        .collect();
+    let w = &written[0];
+    let other = |status: &str, mime: &str| {
+        format!(
+            "example,other)/ 20240101000000 {{\"url\": \"http://other.example/\", \"mime\": \
+             \"{mime}\", \"status\": \"{status}\", \"offset\": \"{}\", \"length\": \"{}\", \
+             \"filename\": \"{file}\"}}",
+            w.offset + 1,
+            w.length
+        )
+    };
+    lines.insert(3, other("301", "text/html"));
+    lines.insert(7, other("200", "application/pdf"));
+    lines.insert(11, format!("example,bad)/ 20240101000000 {{\"filename\": \"{file}\", \"offset\": \"12x\", \"length\": \"5\"}}"));
+    lines.join("\n") + "\n"
+}
+
+/// `linesift run INDEX -o OUT ARGS...`: exit code, stderr, and each
+/// document by its WARC record id (without the ids and timings that name
+/// the task).
+fn run_index(
+    name: &str,
+    index: &str,
+    args: &[&str],
+) -> (i32, String, std::collections::BTreeMap<String, Value>) {
+    let list = scratch(name).with_extension("cdxj");
+    std::fs::write(&list, index).unwrap();
+    let out = scratch(name).with_extension("jsonl");
+    let mut all = vec!["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    all.extend(args);
+    let (code, stderr) = linesift_remote(&all);
+    let docs = std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let fields = v.as_object_mut().unwrap();
+            for id in ["task_id", "document_id", "timings"] {
+                fields.remove(id);
+            }
+            (fields["warc_record_id"].as_str().unwrap().to_string(), v)
+        })
+        .collect();
+    (code, stderr, docs)
+}
+
+#[test]
+fn an_index_read_over_http_with_faults_gives_what_the_local_file_gives() {
+    let (path, written) = archive("index");
+    let file = path.file_name().unwrap().to_str().unwrap();
+    let dir = format!("{}/", path.parent().unwrap().display());
+    let index = cdx_index(file, &written);
+    let filters = ["--status", "200", "--mime", "text/html", "--jobs", "2"];
+    let mut local_args = vec!["--warc-prefix", dir.as_str()];
+    local_args.extend(filters);
+    let (code, stderr, local) = run_index("index-local", &index, &local_args);
+    // The bad line fails the run, on its own.
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(local.len(), 40, "{stderr}");
+    assert!(
+        stderr.contains(".cdxj:12: \"offset\" is not a byte count"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 index entries passed over"), "{stderr}");
+
+    let origin = Origin::serve(std::fs::read(&path).unwrap());
+    origin.script(&[
+        Fault::Status(503),
+        Fault::CutAfter(100),
+        Fault::StallAfter(10, Duration::from_secs(3)),
+        Fault::Status(500),
+    ]);
+    let prefix = format!("{}crawl", origin.base);
+    let mut remote_args = vec!["--warc-prefix", prefix.as_str()];
+    remote_args.extend(filters);
+    let (code, stderr, remote) = run_index("index-remote", &index, &remote_args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        remote == local,
+        "{} documents over HTTP, {} locally",
+        remote.len(),
+        local.len()
+    );
+    // A request a record, and one more for each fault.
+    let requests = origin.requests();
+    assert_eq!(requests.len(), 44, "{requests:?}");
+    assert!(
+        requests.iter().all(|r| r.starts_with("bytes=")),
+        "{requests:?}"
+    );
+}

@@ -132,3 +132,61 @@ fn a_missing_s3_key_is_a_clear_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_columnar_index_export_reads_its_records_from_s3() {
+    let (path, written) = make_warc("s3-index", &simple_spec(12), true);
+    let moto = Moto::start();
+    let key = "crawl-data/seg/s3-index.warc.gz";
+    moto.put(
+        "commoncrawl",
+        key,
+        "public-read",
+        &std::fs::read(&path).unwrap(),
+    );
+    let mut csv = String::from(
+        "url,fetch_status,content_mime_type,warc_filename,warc_record_offset,warc_record_length\n",
+    );
+    for (i, w) in written.iter().enumerate() {
+        let status = if i == 4 { 404 } else { 200 };
+        csv.push_str(&format!(
+            "\"http://site{i}.example/page?a=1,b=2\",{status},text/html,{key},{},{}\n",
+            w.offset, w.length
+        ));
+    }
+    let list = scratch("s3-index").with_extension("csv");
+    std::fs::write(&list, csv).unwrap();
+    let out = scratch("s3-index").with_extension("jsonl");
+    let args = [
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--warc-prefix",
+        "s3://commoncrawl/",
+        "--status",
+        "200",
+    ];
+    let (code, stderr) = linesift_s3(&moto, true, &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 index entries passed over"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut ids: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["warc_record_id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    ids.sort();
+    let mut expected: Vec<String> = written
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 4)
+        .map(|(_, w)| w.id.clone())
+        .collect();
+    expected.sort();
+    assert_eq!(ids, expected);
+}

@@ -15,7 +15,8 @@
 use super::worker::QueueArgs;
 use anyhow::Context;
 use clap::builder::TypedValueParser;
-use linesift::worker::enqueue::{self, EnqueueError, LineKind, Progress, Stopped};
+use linesift::worker::cdx::IndexParser;
+use linesift::worker::enqueue::{self, EnqueueError, LineKind, LineParser, Progress, Stopped};
 use std::cell::Cell;
 use std::process::ExitCode;
 use tokio::io::{AsyncRead, BufReader};
@@ -38,6 +39,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 0)]
     skip: usize,
     #[command(flatten)]
+    index: super::index::IndexArgs,
+    #[command(flatten)]
     queue: QueueArgs,
 }
 
@@ -49,16 +52,22 @@ enum Kind {
     WarcFiles,
     /// `path offset [length]` lines (one WARC record each).
     WarcRecords,
+    /// Common Crawl's index: CDXJ or JSON lines, or a CSV/TSV export of
+    /// the columnar index with its header (one WARC record each; see
+    /// --warc-prefix, --status, --mime).
+    Cdx,
 }
 
 /// Bad lines reported one by one; past this many only counted.
 const REPORTED: usize = 20;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let kind = match args.kind {
-        Kind::Urls => LineKind::Urls,
-        Kind::WarcFiles => LineKind::WarcFiles,
-        Kind::WarcRecords => LineKind::WarcRecords,
+    let mut index = IndexParser::new(args.index.options());
+    let kind: &mut dyn LineParser = match args.kind {
+        Kind::Urls => &mut LineKind::Urls,
+        Kind::WarcFiles => &mut LineKind::WarcFiles,
+        Kind::WarcRecords => &mut LineKind::WarcRecords,
+        Kind::Cdx => &mut index,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -170,6 +179,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         names.tasks
     );
     say_skipped(list, reported.get());
+    if index.filtered > 0 {
+        say!(
+            "linesift enqueue: {list}: {} index entries passed over (not of --status/--mime)",
+            index.filtered
+        );
+    }
     Ok(match reported.get() {
         0 => ExitCode::SUCCESS,
         _ => ExitCode::from(1),

@@ -15,6 +15,7 @@ mod enqueue;
 mod eval;
 mod explain;
 mod extract;
+mod index;
 mod interrupt;
 mod options;
 mod progress;

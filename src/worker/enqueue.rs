@@ -24,6 +24,34 @@ pub enum LineKind {
     WarcRecords,
 }
 
+/// What turns a list's lines into tasks: a [`LineKind`] (each line on
+/// its own), or a parser with state (an index export's header, see
+/// `cdx`).
+pub trait LineParser {
+    /// The task on line `number`; `None` for a line that is none (blank,
+    /// a comment, a header).
+    fn task(&mut self, line: &[u8], number: usize) -> Result<Option<Task>, LineError>;
+
+    /// Told of a line passed over unread (`--skip`).
+    fn skipped(&mut self, _line: &[u8]) {}
+}
+
+impl LineParser for LineKind {
+    fn task(&mut self, line: &[u8], number: usize) -> Result<Option<Task>, LineError> {
+        task_of_line(line, *self, number)
+    }
+}
+
+impl<T: LineParser + ?Sized> LineParser for &mut T {
+    fn task(&mut self, line: &[u8], number: usize) -> Result<Option<Task>, LineError> {
+        (**self).task(line, number)
+    }
+
+    fn skipped(&mut self, line: &[u8]) {
+        (**self).skipped(line);
+    }
+}
+
 /// A line that is not a task.
 #[derive(Debug, thiserror::Error)]
 #[error("line {line}: {reason}")]
@@ -350,7 +378,7 @@ fn stopped_at(progress: &Progress) -> String {
 pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
     queue: &Queue<'_>,
     mut list: R,
-    kind: LineKind,
+    mut kind: impl LineParser,
     skip: usize,
     mut bad: impl FnMut(LineError),
     interrupt: impl Future<Output = ()>,
@@ -400,11 +428,12 @@ pub async fn enqueue_lines<R: AsyncBufRead + Unpin>(
             };
             number += 1;
             if number <= skip {
+                kind.skipped(&line);
                 read_to = number;
                 continue;
             }
             let task = match read {
-                Line::Whole => task_of_line(&line, kind, number),
+                Line::Whole => kind.task(&line, number),
                 Line::TooLong => Err(LineError {
                     line: number,
                     reason: format!("longer than {MAX_LINE} bytes"),

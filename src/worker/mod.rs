@@ -13,6 +13,7 @@
 //! (producing tasks) · `results` (results read back as JSON lines). Scaling out is running more workers on the same
 //! queue; there is no coordination between workers.
 
+pub mod cdx;
 pub mod config;
 pub mod consume;
 pub mod enqueue;

@@ -47,9 +47,11 @@ use tokio::task::JoinSet;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Task lists, `-` for stdin (none: stdin). A line is a URL (http or
-    /// https), a WARC record (`path offset length`) or a WARC file path;
-    /// blank lines and `#` comments are skipped, and a line listed twice
-    /// is one task.
+    /// https), a WARC record (`path offset length`, the path local,
+    /// https:// or s3://) or a WARC file (a path, an s3:// location or a
+    /// URL ending in .warc, .warc.gz or .warc.zst); blank lines and `#`
+    /// comments are skipped, and a line listed twice is one task. A list
+    /// may be Common Crawl's index instead (see --warc-prefix).
     lists: Vec<PathBuf>,
     /// Documents file (`-`: stdout, the default). A file output keeps a
     /// journal beside it (OUT.journal): the same command run again
@@ -78,6 +80,11 @@ pub struct Args {
     /// Seconds between tries of a task.
     #[arg(long, env = "LINESIFT_RETRY_DELAY", default_value_t = 1.0)]
     retry_delay: f64,
+    /// A list that is Common Crawl's index (its first line a CDXJ or JSON
+    /// entry, or a CSV/TSV header naming warc_filename) gives a record
+    /// task a kept entry.
+    #[command(flatten)]
+    index: super::index::IndexArgs,
     #[command(flatten)]
     task: TaskArgs,
 }
@@ -92,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         refuse_input_as_output(out, &lists)?;
     }
     let encoding = encoding(&args, output.as_deref());
-    let plan = tasks::read(&lists)?;
+    let plan = tasks::read(&lists, &args.index.options())?;
     let retry = work::Retry {
         limit: args.delivery_limit.max(1),
         delay: seconds(args.retry_delay, "retry-delay")?,

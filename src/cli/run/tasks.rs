@@ -5,7 +5,8 @@
 
 use anyhow::Context;
 use linesift::proto::Task;
-use linesift::worker::enqueue::{LineKind, task_of_line};
+use linesift::worker::cdx::{IndexOptions, IndexParser, looks_like_index};
+use linesift::worker::enqueue::{LineError, LineKind, task_of_line};
 use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -31,8 +32,10 @@ pub struct Plan {
 }
 
 /// Reads every list (`-`: stdin) and parses its lines; blank lines and
-/// `#` comments are no tasks. A list that cannot be read is an error.
-pub fn read(lists: &[PathBuf]) -> anyhow::Result<Plan> {
+/// `#` comments are no tasks. A list whose first line is an index entry
+/// or header (see `cdx`) is read as Common Crawl's index, with `index`'s
+/// prefix and filters. A list that cannot be read is an error.
+pub fn read(lists: &[PathBuf], index: &IndexOptions) -> anyhow::Result<Plan> {
     let mut plan = Plan {
         tasks: Vec::new(),
         duplicates: 0,
@@ -41,8 +44,13 @@ pub fn read(lists: &[PathBuf]) -> anyhow::Result<Plan> {
     for list in lists {
         let name = list.to_string_lossy();
         let bytes = read_list(list).with_context(|| format!("reading the task list {name}"))?;
-        for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            let Some(planned) = plan_line(&name, index + 1, line) else {
+        let mut parser = is_index(&bytes).then(|| IndexParser::new(index.clone()));
+        for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let planned = match &mut parser {
+                Some(parser) => plan_index_line(parser, &name, number + 1, line),
+                None => plan_line(&name, number + 1, line),
+            };
+            let Some(planned) = planned else {
                 continue;
             };
             if seen.insert(planned.id.clone()) {
@@ -51,8 +59,39 @@ pub fn read(lists: &[PathBuf]) -> anyhow::Result<Plan> {
                 plan.duplicates += 1;
             }
         }
+        if let Some(filtered) = parser.map(|p| p.filtered).filter(|n| *n > 0) {
+            say!(
+                "linesift run: {name}: {filtered} index entries passed over (not of --status/--mime)"
+            );
+        }
     }
     Ok(plan)
+}
+
+/// Whether a list is an index: its first line that is not blank or a
+/// comment is an index entry or header.
+fn is_index(bytes: &[u8]) -> bool {
+    let first = bytes
+        .split(|&b| b == b'\n')
+        .map(|l| {
+            String::from_utf8_lossy(l)
+                .trim()
+                .trim_start_matches('\u{feff}')
+                .to_string()
+        })
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    first.is_some_and(|l| looks_like_index(&l))
+}
+
+/// An index's line `number` as a planned task; `None` for a line that is
+/// none (blank, a comment, the header, an entry filtered out).
+fn plan_index_line(
+    parser: &mut IndexParser,
+    name: &str,
+    number: usize,
+    line: &[u8],
+) -> Option<Planned> {
+    planned(name, number, line, parser.parse(line, number))
 }
 
 fn read_list(list: &Path) -> std::io::Result<Vec<u8>> {
@@ -70,8 +109,19 @@ fn read_list(list: &Path) -> std::io::Result<Vec<u8>> {
 fn plan_line(name: &str, number: usize, line: &[u8]) -> Option<Planned> {
     let text = String::from_utf8_lossy(line);
     let kind = kind_of(text.trim());
+    planned(name, number, line, task_of_line(line, kind, number))
+}
+
+/// A parsed line of list `name` as a planned task (or a bad line, done
+/// once as its failure record).
+fn planned(
+    name: &str,
+    number: usize,
+    line: &[u8],
+    parsed: Result<Option<Task>, LineError>,
+) -> Option<Planned> {
     let place = format!("{name}:{number}");
-    match task_of_line(line, kind, number) {
+    match parsed {
         Ok(None) => None,
         Ok(Some(task)) => Some(Planned {
             id: task.id.clone(),
