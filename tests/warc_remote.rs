@@ -344,3 +344,20 @@ fn an_index_read_over_http_with_faults_gives_what_the_local_file_gives() {
         "{requests:?}"
     );
 }
+
+#[test]
+fn a_run_list_names_a_remote_warc_file_by_its_url() {
+    let (origin, url, local, _, size) = served("run-file");
+    origin.script(&[Fault::CutAfter(size as usize / 2)]);
+    // A URL ending in .warc.gz is a WARC file, not a page to fetch.
+    let (code, stderr, remote) = run_index("run-file", &format!("{url}\n"), &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(remote.len(), local.len());
+    let texts: Vec<&Value> = remote.values().map(|d| &d["text"]).collect();
+    let local_texts: Vec<&Value> = local.iter().map(|d| &d["text"]).collect();
+    assert!(texts.iter().all(|t| local_texts.contains(t)));
+    assert_eq!(
+        origin.requests(),
+        vec!["-".to_string(), format!("bytes={}-", size / 2)]
+    );
+}
