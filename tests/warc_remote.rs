@@ -8,9 +8,8 @@
 mod remote_support;
 mod warc_support;
 
-use remote_support::{Fault, Origin};
+use remote_support::{Fault, Origin, documents};
 use serde_json::Value;
-use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 use warc_support::*;
@@ -34,22 +33,6 @@ fn linesift_remote(args: &[&str]) -> (i32, String) {
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// The documents of a JSONL output, without the fields that name the
-/// input (a path or a URL) and time the work.
-fn documents(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
-            let fields = v.as_object_mut().unwrap();
-            fields.remove("warc_file");
-            fields.remove("timings");
-            v
-        })
-        .collect()
 }
 
 /// Asserts two runs gave the same documents, naming the first that

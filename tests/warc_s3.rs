@@ -7,9 +7,8 @@
 mod remote_support;
 mod warc_support;
 
-use remote_support::Moto;
+use remote_support::{Moto, documents};
 use serde_json::Value;
-use std::path::Path;
 use std::process::Command;
 use warc_support::*;
 
@@ -39,20 +38,6 @@ fn linesift_s3(moto: &Moto, anonymous: bool, args: &[&str]) -> (i32, String) {
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn documents(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
-            let fields = v.as_object_mut().unwrap();
-            fields.remove("warc_file");
-            fields.remove("timings");
-            v
-        })
-        .collect()
 }
 
 fn warc_out(

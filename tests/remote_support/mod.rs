@@ -5,7 +5,8 @@
 //! `Content-Range` — that a server framework hides). Serves one file at
 //! every path, honours `Range: bytes=A-` and `A-B`, and answers each
 //! request with the next scripted fault, then normally. Records each
-//! request's `Range` header.
+//! request's `Range` header. Also moto's S3 server, and what the tests
+//! of both compare.
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
@@ -13,6 +14,23 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+/// The documents of a JSONL output of `linesift warc`, without the
+/// fields that name the input (a path or a URL) and time the work.
+pub fn documents(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if let Some(fields) = v.as_object_mut() {
+                fields.remove("warc_file");
+                fields.remove("timings");
+            }
+            v
+        })
+        .collect()
+}
 
 /// What the server does with a request.
 #[derive(Debug, Clone, Copy)]
