@@ -1642,3 +1642,59 @@ async fn enqueue_batches_consecutive_records_of_one_file() {
     );
     teardown(conn, &ch, &names).await;
 }
+
+/// Common Crawl's index through `enqueue --kind cdx`: a CSV export's
+/// header still names the columns when `--skip` passes over it, entries
+/// of other statuses and types are passed over and counted, a bad row is
+/// reported by its number, and each kept entry is a record task of the
+/// file its name resolves to under `--warc-prefix`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enqueue_reads_a_columnar_index_export() {
+    let names = Names::with_prefix(&unique("cdx"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let list =
+        b"url,fetch_status,content_mime_type,warc_filename,warc_record_offset,warc_record_length\n\
+        http://a/0,200,text/html,seg/a.warc.gz,0,10\n\
+        http://a/1,200,text/html,seg/a.warc.gz,10,10\n\
+        http://a/2,404,text/html,seg/a.warc.gz,20,10\n\
+        http://a/3,200,application/pdf,seg/a.warc.gz,30,10\n\
+        http://a/4,200,text/html,seg/a.warc.gz,x,10\n\
+        \"http://a/5?b=1,2\",200,text/html; charset=utf-8,seg/b.warc.gz,50,10\n";
+    let args = [
+        "--kind",
+        "cdx",
+        "--skip",
+        "2",
+        "--warc-prefix",
+        "https://data.commoncrawl.org/",
+        "--status",
+        "200",
+        "--mime",
+        "text/html",
+        "--encoding",
+        "json",
+    ];
+    let (code, stderr) = enqueue_cli(&names, list, &args).await;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("line 6: warc_record_offset is not a byte count"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 task(s) confirmed"), "{stderr}");
+    assert!(stderr.contains("2 index entries passed over"), "{stderr}");
+    let tasks = dead_letters(&ch, &names.tasks, 2).await;
+    let bodies: Vec<String> = tasks
+        .iter()
+        .map(|(body, _, _)| String::from_utf8_lossy(body).into_owned())
+        .collect();
+    assert_eq!(bodies.len(), 2, "{bodies:?}");
+    assert!(
+        bodies[0].contains("https://data.commoncrawl.org/seg/a.warc.gz"),
+        "{bodies:?}"
+    );
+    assert!(
+        bodies[1].contains("https://data.commoncrawl.org/seg/b.warc.gz"),
+        "{bodies:?}"
+    );
+    teardown(conn, &ch, &names).await;
+}

@@ -193,8 +193,10 @@ fn version_of(headers: &HeaderMap) -> Option<String> {
 }
 
 /// A request or body that failed on the way: a timeout, a refused or cut
-/// connection. All may pass, short of a URL reqwest cannot send.
+/// connection. All may pass, short of a URL reqwest cannot send. The
+/// message leaves the URL out (the caller names the location).
 fn transport(e: reqwest::Error) -> Failure {
+    let e = e.without_url();
     let mut message = e.to_string();
     let mut cause = std::error::Error::source(&e);
     while let Some(c) = cause {

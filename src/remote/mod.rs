@@ -50,8 +50,6 @@ const SMALL_WINDOW: u64 = 1 << 20;
 #[derive(Debug)]
 pub struct Remote {
     backend: Backend,
-    /// The location as given, for messages (credentials removed).
-    shown: String,
 }
 
 #[derive(Debug, Clone)]
@@ -198,15 +196,7 @@ impl Remote {
             "s3://" => s3::S3::new(location).map(Backend::S3),
             _ => http::Http::new(location).map(Backend::Http),
         };
-        Some(backend.map(|backend| Remote {
-            shown: shown(location),
-            backend,
-        }))
-    }
-
-    /// The location, for messages.
-    pub fn name(&self) -> &str {
-        &self.shown
+        Some(backend.map(|backend| Remote { backend }))
     }
 
     /// The whole file as a blocking reader. Waits for the first response,
@@ -284,19 +274,6 @@ impl WarcFile {
             WarcFile::Local(file) => crate::warc::read_record_from(file, offset, length, options),
             WarcFile::Remote(remote) => remote.read_record(offset, length, options),
         }
-    }
-}
-
-/// A location for messages: an `https://user:pass@host/` URL without its
-/// password and query (which may hold a signature).
-fn shown(location: &str) -> String {
-    match url::Url::parse(location) {
-        Ok(mut u) if u.scheme() != "s3" => {
-            let _ = u.set_password(None);
-            u.set_query(None);
-            u.to_string()
-        }
-        _ => location.to_string(),
     }
 }
 
@@ -489,15 +466,6 @@ mod tests {
         assert!(!is_remote("data/a.warc.gz"));
         assert!(!is_remote("s3:/a"));
         assert!(!is_remote("-"));
-    }
-
-    #[test]
-    fn a_shown_location_has_no_password_or_query() {
-        assert_eq!(
-            shown("https://u:secret@example.org/a.warc.gz?X-Amz-Signature=abc"),
-            "https://u@example.org/a.warc.gz"
-        );
-        assert_eq!(shown("s3://bucket/key"), "s3://bucket/key");
     }
 
     #[test]
