@@ -7,8 +7,9 @@
 mod remote_support;
 mod warc_support;
 
-use remote_support::{Moto, documents};
+use remote_support::{Fault, Moto, Origin, documents};
 use serde_json::Value;
+use std::path::Path;
 use std::process::Command;
 use warc_support::*;
 
@@ -174,4 +175,62 @@ fn a_columnar_index_export_reads_its_records_from_s3() {
         .collect();
     expected.sort();
     assert_eq!(ids, expected);
+}
+
+/// moto injects no faults; the test origin does, and answers an unsigned
+/// S3 GET (path-style `/BUCKET/KEY`) as S3 would for these reads.
+#[test]
+fn an_s3_read_cut_mid_body_or_refused_with_503_resumes_where_it_stopped() {
+    let (path, written) = make_warc("s3-faults", &simple_spec(30), true);
+    let (_, stderr, local) = warc_out("s3-faults-local", path.to_str().unwrap(), None, &[]);
+    assert_eq!(local.len(), 30, "{stderr}");
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = bytes.len() / 2;
+    let origin = Origin::serve(bytes);
+    origin.script(&[Fault::CutAfter(cut), Fault::Status(503)]);
+    let out = scratch("s3-faults").with_extension("jsonl");
+    let out = out.to_str().unwrap();
+    let (code, stderr) = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["warc", "s3://crawl/x.warc.gz", "-o", out])
+        .env("AWS_ENDPOINT_URL", origin.base.trim_end_matches('/'))
+        .env("AWS_SKIP_SIGNATURE", "true")
+        .env("AWS_REGION", "us-east-1")
+        .env("LINESIFT_REMOTE_BACKOFF", "0.05")
+        .env("NO_PROXY", "127.0.0.1")
+        .output()
+        .map(|o| {
+            (
+                o.status.code(),
+                String::from_utf8_lossy(&o.stderr).into_owned(),
+            )
+        })
+        .unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    let remote = documents(Path::new(out));
+    assert!(
+        remote == local,
+        "{} documents from S3, {} locally",
+        remote.len(),
+        local.len()
+    );
+    let resumed = format!("bytes={cut}-");
+    assert_eq!(
+        origin.requests(),
+        vec!["-".to_string(), resumed.clone(), resumed]
+    );
+    // A record is one ranged GET, as over HTTPS.
+    let w = &written[7];
+    let (offset, length) = (w.offset.to_string(), w.length.to_string());
+    let status = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["warc", "s3://crawl/x.warc.gz", "-o", out])
+        .args(["--offset", &offset, "--length", &length])
+        .env("AWS_ENDPOINT_URL", origin.base.trim_end_matches('/'))
+        .env("AWS_SKIP_SIGNATURE", "true")
+        .env("NO_PROXY", "127.0.0.1")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(documents(Path::new(out))[..] == local[7..8]);
+    let asked = format!("bytes={}-{}", w.offset, w.offset + w.length - 1);
+    assert_eq!(origin.requests()[3..], [asked]);
 }

@@ -146,7 +146,8 @@ fn answer(stream: TcpStream, state: &Mutex<State>, body: &[u8]) -> std::io::Resu
         (None, _) => "HTTP/1.1 200 OK\r\n".to_string(),
     };
     let head = format!(
-        "{head}Content-Length: {}\r\nETag: \"v1\"\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n",
+        "{head}Content-Length: {}\r\nETag: \"v1\"\r\nLast-Modified: Tue, 01 Dec 2026 10:00:00 GMT\r\n\
+         Accept-Ranges: bytes\r\nConnection: close\r\n\r\n",
         part.len()
     );
     out.write_all(head.as_bytes())?;
