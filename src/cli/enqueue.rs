@@ -15,7 +15,7 @@
 use super::worker::QueueArgs;
 use anyhow::Context;
 use clap::builder::TypedValueParser;
-use linesift::worker::cdx::IndexParser;
+use linesift::worker::cdx::{IndexOptions, IndexParser};
 use linesift::worker::enqueue::{self, EnqueueError, LineKind, LineParser, Progress, Stopped};
 use std::cell::Cell;
 use std::process::ExitCode;
@@ -62,7 +62,11 @@ enum Kind {
 const REPORTED: usize = 20;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut index = IndexParser::new(args.index.options());
+    let options = args.index.options();
+    if args.kind != Kind::Cdx && options != IndexOptions::default() {
+        anyhow::bail!("--warc-prefix, --status and --mime read an index: they need --kind cdx");
+    }
+    let mut index = IndexParser::new(options);
     let kind: &mut dyn LineParser = match args.kind {
         Kind::Urls => &mut LineKind::Urls,
         Kind::WarcFiles => &mut LineKind::WarcFiles,

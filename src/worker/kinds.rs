@@ -155,13 +155,13 @@ pub const FAILURE_KINDS: &[FailureKind] = &[
         "warc",
         "io",
         Transient,
-        "an I/O error reading a WARC file that opened, or opening one for a reason of the machine's (too many open files, a file system error)",
+        "an I/O error reading a WARC file that opened, or opening one for a reason of the machine's (too many open files, a file system error); a remote WARC's 5xx, timeouts and cut connections once its retries are spent",
     ),
     row(
         "warc",
         "open",
         Fault,
-        "the WARC file does not exist, may not be read, or is a directory",
+        "the WARC file does not exist, may not be read, or is a directory (remote: 404, 401/403, a location that is no URL)",
     ),
     row(
         "warc",
@@ -173,7 +173,7 @@ pub const FAILURE_KINDS: &[FailureKind] = &[
         "warc",
         "read",
         Fault,
-        "a record task's record cannot be read (truncated, corrupt)",
+        "a record task's record cannot be read (truncated, corrupt; remote: missing, forbidden, a wrong `Content-Range`)",
     ),
     row(
         "warc",

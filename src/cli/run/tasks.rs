@@ -41,10 +41,12 @@ pub fn read(lists: &[PathBuf], index: &IndexOptions) -> anyhow::Result<Plan> {
         duplicates: 0,
     };
     let mut seen = HashSet::new();
+    let mut indexes = 0;
     for list in lists {
         let name = list.to_string_lossy();
         let bytes = read_list(list).with_context(|| format!("reading the task list {name}"))?;
         let mut parser = is_index(&bytes).then(|| IndexParser::new(index.clone()));
+        indexes += usize::from(parser.is_some());
         for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
             let planned = match &mut parser {
                 Some(parser) => plan_index_line(parser, &name, number + 1, line),
@@ -64,6 +66,11 @@ pub fn read(lists: &[PathBuf], index: &IndexOptions) -> anyhow::Result<Plan> {
                 "linesift run: {name}: {filtered} index entries passed over (not of --status/--mime)"
             );
         }
+    }
+    if indexes == 0 && *index != IndexOptions::default() {
+        say!(
+            "linesift run: --warc-prefix, --status and --mime apply to index lists, and no list is one"
+        );
     }
     Ok(plan)
 }
