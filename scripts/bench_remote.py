@@ -2,8 +2,8 @@
 """Times linesift reading a WARC over loopback HTTP against reading the
 same file locally: a whole file (`linesift warc`), and every record by
 its offset through a CDXJ index (`linesift run`, one ranged request a
-record). Builds a per-record gzip WARC from corpus pages with warcio,
-serves it from a Range-capable origin in this process (standard library
+record). Takes scripts/bench_warc.py's per-record gzip WARC of the corpus
+pages, serves it from a Range-capable origin in this process (standard library
 only: ThreadingHTTPServer, HTTP/1.1 keep-alive), and prints the wall
 times and the remote/local ratio. Used by scripts/bench-remote.sh.
 
@@ -11,8 +11,6 @@ The origin is Python: at thousands of requests a second it may be what
 limits the record mode (its CPU time is printed beside linesift's).
 """
 import argparse
-import csv
-import io
 import json
 import os
 import re
@@ -21,36 +19,21 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import bench_warc
 
-def build(manifest, limit, path):
-    """A gzip-per-record WARC of the corpus pages; returns each response
-    record's (offset, length)."""
+
+def spans(path):
+    """Each response record's (offset, length) in a WARC, as warcio reads it."""
     from warcio.archiveiterator import ArchiveIterator
-    from warcio.statusandheaders import StatusAndHeaders
-    from warcio.warcwriter import WARCWriter
 
-    base = os.path.dirname(manifest)
-    with open(manifest, newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
-    if limit:
-        rows = rows[:limit]
-    with open(path, "wb") as f:
-        writer = WARCWriter(f, gzip=True)
-        for row in rows:
-            with open(os.path.join(base, row["html"]), "rb") as page:
-                body = page.read()
-            http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-            uri = f"http://{row['dataset']}.example/{row['id']}"
-            record = writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=http)
-            writer.write_record(record)
-    spans = []
+    out = []
     with open(path, "rb") as f:
         it = ArchiveIterator(f)
         for record in it:
             if record.rec_type == "response":
                 record.content_stream().read()
-                spans.append((it.get_record_offset(), it.get_record_length()))
-    return spans
+                out.append((it.get_record_offset(), it.get_record_length()))
+    return out
 
 
 def origin(directory):
@@ -124,21 +107,25 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    warc = os.path.join(args.out, "remote.warc.gz")
-    spans = build(args.manifest, args.pages, warc)
+    # The gzip WARC scripts/bench-warc.sh times (made the same way, and
+    # reused when it is there).
+    _, _, files = bench_warc.build(args.manifest, args.pages, args.out)
+    warc = files["gzip"]
+    name = os.path.basename(warc)
+    records = spans(warc)
     index = os.path.join(args.out, "remote.cdxj")
     with open(index, "w") as f:
-        for i, (offset, length) in enumerate(spans):
-            entry = {"url": f"http://x/{i}", "filename": "remote.warc.gz", "offset": offset,
+        for i, (offset, length) in enumerate(records):
+            entry = {"url": f"http://x/{i}", "filename": name, "offset": offset,
                      "length": length, "status": "200", "mime": "text/html"}
             f.write(f"x)/{i} 20240101000000 {json.dumps(entry)}\n")
     base = f"http://127.0.0.1:{origin(os.path.abspath(args.out))}/"
     size = os.path.getsize(warc)
-    print(f"{len(spans)} records, {size / 1e6:.1f} MB gzip, served from {base}")
+    print(f"{len(records)} records, {size / 1e6:.1f} MB gzip, served from {base}")
     modes = {
         "whole file": (
             [args.linesift, "warc", warc, "-o", "/dev/null"],
-            [args.linesift, "warc", base + "remote.warc.gz", "-o", "/dev/null"],
+            [args.linesift, "warc", base + name, "-o", "/dev/null"],
         ),
         "by index": (
             [args.linesift, "run", index, "--warc-prefix", os.path.abspath(args.out), "-o", "-"],
