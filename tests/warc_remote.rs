@@ -3,7 +3,8 @@
 //! one ranged request give what the local file gives, with faults
 //! injected — a connection cut mid-body (resumed from the byte it
 //! reached), 503s, a stalled origin (a read timeout, then a resume) —
-//! and a wrong `Content-Range` or a missing file is a clear error.
+//! and a wrong `Content-Range` or a missing file is a clear error. Also
+//! the worker's processor on remote record batches and missing files.
 
 mod remote_support;
 mod warc_support;
@@ -343,4 +344,111 @@ fn a_run_list_names_a_remote_warc_file_by_its_url() {
         origin.requests(),
         vec!["-".to_string(), format!("bytes={}-", size / 2)]
     );
+}
+
+/// The worker's processor (no broker), as `linesift worker` runs tasks.
+fn processor() -> std::sync::Arc<linesift::worker::Processor> {
+    use linesift::fetch::{FetchOptions, Fetcher};
+    use linesift::{Extractor, Options};
+    let extractor = Extractor::new(Options::default());
+    let fetcher = Fetcher::new(extractor.clone(), FetchOptions::default()).unwrap();
+    let metrics = linesift::worker::Metrics::new().unwrap();
+    let reader = linesift::warc::ReaderOptions::default();
+    std::sync::Arc::new(linesift::worker::Processor::new(
+        fetcher, extractor, reader, metrics,
+    ))
+}
+
+/// Runs `source` as a worker task: its result and what it published
+/// (documents' texts, and failure events' kinds).
+async fn work(
+    source: linesift::proto::task::Source,
+) -> (
+    Result<(), linesift::worker::process::TaskError>,
+    Vec<String>,
+    Vec<String>,
+) {
+    use linesift::worker::process::Output;
+    let task = linesift::proto::Task {
+        id: "remote".into(),
+        source: Some(source),
+        ..Default::default()
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    let result = processor().run(&task, tx).await;
+    let (mut docs, mut failures) = (Vec::new(), Vec::new());
+    while let Some(output) = rx.recv().await {
+        match output {
+            Output::Document(doc, _) => docs.push(doc.text.clone()),
+            Output::Failure(f) => failures.push(f.kind.clone()),
+        }
+    }
+    (result, docs, failures)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_batch_task_reads_each_record_by_one_range_request() {
+    use linesift::proto::{RecordSpan, WarcRecords, task::Source};
+    let (origin, url, local, written, _) = served("batch");
+    // The first record's request fails three times (two connections cut
+    // before any byte, a 503): it is tried again, and the batch goes on.
+    origin.script(&[Fault::CutAfter(0), Fault::CutAfter(0), Fault::Status(503)]);
+    let picked = [2usize, 9, 10, 31];
+    let batch = WarcRecords {
+        path: url.clone(),
+        records: picked
+            .iter()
+            .map(|&i| RecordSpan {
+                offset: written[i].offset,
+                length: written[i].length,
+            })
+            .collect(),
+    };
+    let (result, docs, failures) = work(Source::WarcRecords(batch)).await;
+    assert!(result.is_ok(), "{result:?}");
+    assert!(failures.is_empty(), "{failures:?}");
+    let expected: Vec<String> = picked
+        .iter()
+        .map(|&i| local[i]["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(docs, expected);
+    let ranges = origin.requests();
+    let first = format!(
+        "bytes={}-{}",
+        written[2].offset,
+        written[2].offset + written[2].length - 1
+    );
+    assert_eq!(
+        ranges[..4],
+        [first.clone(), first.clone(), first.clone(), first]
+    );
+    assert_eq!(ranges.len(), 4 + 3, "{ranges:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_task_on_a_missing_remote_file_fails_for_good() {
+    use linesift::proto::{WarcFile, WarcRecord, task::Source};
+    use linesift::worker::process::TaskError;
+    let (origin, url, _, _, _) = served("worker-missing");
+    origin.script(&[Fault::Status(404), Fault::Status(404)]);
+    let (result, docs, _) = work(Source::WarcFile(WarcFile { path: url.clone() })).await;
+    assert!(docs.is_empty());
+    match result {
+        Err(TaskError::Permanent { kind, reason, .. }) => {
+            assert_eq!(kind, "open");
+            assert!(reason.contains(&url) && reason.contains("404"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let record = WarcRecord {
+        path: url,
+        offset: 0,
+        length: 100,
+    };
+    let (result, _, _) = work(Source::WarcRecord(record)).await;
+    assert!(
+        matches!(&result, Err(TaskError::Permanent { .. })),
+        "{result:?}"
+    );
+    assert_eq!(origin.requests().len(), 2);
 }
