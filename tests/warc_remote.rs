@@ -452,3 +452,72 @@ async fn a_worker_task_on_a_missing_remote_file_fails_for_good() {
     );
     assert_eq!(origin.requests().len(), 2);
 }
+
+#[test]
+fn a_zstd_record_whose_dictionary_opens_the_file_takes_one_more_range() {
+    let (plain_path, written) = make_warc("zstd-dict", &simple_spec(12), false);
+    let plain = std::fs::read(&plain_path).unwrap();
+    let dict = train_dictionary();
+    let (zst, offsets) = zstd_warc(&plain, &written, Some(&dict), true);
+    let local_path = scratch("zstd-dict").with_extension("warc.zst");
+    std::fs::write(&local_path, &zst).unwrap();
+    let origin = Origin::serve(zst.clone());
+    let url = format!("{}zstd-dict.warc.zst", origin.base);
+    let (offset, end) = (offsets[9], offsets[10]);
+    let (off, len) = (offset.to_string(), (end - offset).to_string());
+    let args = ["--offset", off.as_str(), "--length", len.as_str()];
+    let local = local_path.to_str().unwrap();
+    let (code, stderr, expected) = warc(local, "zstd-dict-local", &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(expected.len(), 1);
+    let (code, stderr, remote) = warc(&url, "zstd-dict-remote", &args);
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &expected);
+    // The record's range, then the file's start up to the record (1 MiB at
+    // most) for the dictionary frame.
+    assert_eq!(
+        origin.requests(),
+        vec![
+            format!("bytes={offset}-{}", end - 1),
+            format!("bytes=0-{}", offset - 1)
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_of_zstd_records_reads_the_dictionary_frame_once() {
+    use linesift::proto::{RecordSpan, WarcRecords, task::Source};
+    let (plain_path, written) = make_warc("zstd-batch", &simple_spec(12), false);
+    let plain = std::fs::read(&plain_path).unwrap();
+    let dict = train_dictionary();
+    let (zst, offsets) = zstd_warc(&plain, &written, Some(&dict), true);
+    let origin = Origin::serve(zst.clone());
+    let picked = [3usize, 4, 8];
+    let span = |i: usize| (offsets[i], offsets[i + 1]);
+    let batch = WarcRecords {
+        path: format!("{}zstd-batch.warc.zst", origin.base),
+        records: picked
+            .iter()
+            .map(|&i| RecordSpan {
+                offset: span(i).0,
+                length: span(i).1 - span(i).0,
+            })
+            .collect(),
+    };
+    let (result, docs, failures) = work(Source::WarcRecords(batch)).await;
+    assert!(
+        result.is_ok() && failures.is_empty(),
+        "{result:?} {failures:?}"
+    );
+    assert_eq!(docs.len(), 3);
+    for (doc, i) in docs.iter().zip(picked) {
+        assert!(doc.contains(&format!("number {i}")), "{doc}");
+    }
+    let range = |i: usize| format!("bytes={}-{}", span(i).0, span(i).1 - 1);
+    // Read once, up to the first record read, and kept for the others.
+    let dictionary = format!("bytes=0-{}", span(3).0 - 1);
+    assert_eq!(
+        origin.requests(),
+        vec![range(3), dictionary, range(4), range(8)]
+    );
+}

@@ -50,6 +50,9 @@ const SMALL_WINDOW: u64 = 1 << 20;
 #[derive(Debug)]
 pub struct Remote {
     backend: Backend,
+    /// The last bytes read outside a record (a `.warc.zst` file's
+    /// dictionary frame), kept for the next record of the same file.
+    kept: std::sync::Mutex<Window>,
 }
 
 #[derive(Debug, Clone)]
@@ -196,7 +199,10 @@ impl Remote {
             "s3://" => s3::S3::new(location).map(Backend::S3),
             _ => http::Http::new(location).map(Backend::Http),
         };
-        Some(backend.map(|backend| Remote { backend }))
+        Some(backend.map(|backend| Remote {
+            backend,
+            kept: std::sync::Mutex::default(),
+        }))
     }
 
     /// The whole file as a blocking reader. Waits for the first response,
@@ -210,9 +216,10 @@ impl Remote {
 
     /// The one record at `offset` (as [`crate::warc::read_record_from`]
     /// reads it from a local file): one ranged request for
-    /// `offset..offset+length`, another at the file's start when a `.warc.zst`
-    /// record needs the dictionary frame, and ranges of
-    /// [`SMALL_WINDOW`] as needed when no length is given.
+    /// `offset..offset+length`, another at the file's start when a
+    /// `.warc.zst` record needs the dictionary frame (kept for the next
+    /// record), and ranges of [`SMALL_WINDOW`] as needed when no length is
+    /// given.
     pub fn read_record(
         &self,
         offset: u64,
@@ -356,7 +363,7 @@ struct Ranged<'a> {
     total: Option<u64>,
 }
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Window {
     start: u64,
     bytes: Vec<u8>,
@@ -377,7 +384,11 @@ impl<'a> Ranged<'a> {
             start,
             end: length.map(|l| start.saturating_add(l)),
             record: Window::default(),
-            other: Window::default(),
+            other: remote
+                .kept
+                .lock()
+                .map(|mut w| std::mem::take(&mut *w))
+                .unwrap_or_default(),
             total: None,
         }
     }
@@ -390,6 +401,9 @@ impl<'a> Ranged<'a> {
         let in_record = pos >= self.start && self.end.is_none_or(|e| pos < e);
         let end = match (in_record, self.end) {
             (true, Some(end)) => end.min(pos.saturating_add(MAX_WINDOW)),
+            // Before the record (the dictionary frame): no further than
+            // the record's start.
+            (false, _) if pos < self.start => self.start.min(pos.saturating_add(SMALL_WINDOW)),
             _ => pos.saturating_add(SMALL_WINDOW),
         };
         let (bytes, total) = self.remote.fetch(pos, end)?;
@@ -410,6 +424,15 @@ impl<'a> Ranged<'a> {
         self.record
             .holds(self.pos)
             .or_else(|| self.other.holds(self.pos))
+    }
+}
+
+impl Drop for Ranged<'_> {
+    /// Keeps what was read outside the record for the file's next record.
+    fn drop(&mut self) {
+        if let Ok(mut kept) = self.remote.kept.lock() {
+            *kept = std::mem::take(&mut self.other);
+        }
     }
 }
 
