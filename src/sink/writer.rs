@@ -229,19 +229,21 @@ pub fn warcinfo_bytes(info: &WetInfo, date: &str, compression: Compression) -> i
     writer.finish()
 }
 
-/// The `warcinfo` record, as Common Crawl's WET files begin with one: its
-/// fields say what wrote the file and from what. Dated by the file's
-/// first conversion record ([`UNKNOWN_DATE`] without one), and named by
-/// the output's name and inputs, so that the output stays a function of
-/// the input, byte for byte; for that reason it has no `Extracted-Date`
-/// (the time of the run).
+/// The `warcinfo` record, as Common Crawl's WET files begin with one, with
+/// their fields: `Software-Info` (what wrote the file), `Extracted-Date`
+/// and `description` (from what). Dated by the file's first conversion
+/// record ([`UNKNOWN_DATE`] without one), `Extracted-Date` too (as in
+/// Common Crawl's files, where it is the `WARC-Date` as an HTTP date), and
+/// named by the output's name and inputs, so that the output stays a
+/// function of the input, byte for byte: never the time of the run.
 fn warcinfo_record(info: &WetInfo, date: &str) -> Vec<u8> {
+    let extracted = date::warc_date_time(date).unwrap_or(std::time::SystemTime::UNIX_EPOCH);
     let body = format!(
-        "software: linesift/{}\r\n\
-         format: WARC File Format 1.0\r\n\
-         conformsTo: http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf\r\n\
+        "Software-Info: linesift/{}\r\n\
+         Extracted-Date: {}\r\n\
          description: Wet file: plain text extracted from {}\r\n",
         env!("CARGO_PKG_VERSION"),
+        httpdate::fmt_http_date(extracted),
         one_line(&info.inputs.join(", "))
     );
     let mut hasher = blake3::Hasher::new();

@@ -90,6 +90,13 @@ pub fn canonical_warc_date(value: &str) -> Option<String> {
     four_digit_years.contains(&secs).then(|| utc_text(secs))
 }
 
+/// The instant a WARC-Date names (as [`canonical_warc_date`] reads it),
+/// or `None`.
+pub fn warc_date_time(value: &str) -> Option<SystemTime> {
+    let secs = u64::try_from(warc_date_seconds(value)?).ok()?;
+    Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+}
+
 /// The instant a WARC-Date names, in seconds since 1970 (negative
 /// before): `YYYY-MM-DDThh:mm:ss`, with WARC 1.1's fraction of seconds (1
 /// to 9 digits, W3CDTF as WARC 1.1 bounds it; dropped, a second is precise
