@@ -1,6 +1,6 @@
 //! Format independence: the same page minified onto one physical line, and
 //! with a newline before every `<`, gives the same logical lines, regions
-//! and text as the page as written (scan.rs: lines break at block-level
+//! and text as the page as written (scan/: lines break at block-level
 //! tags, not at newlines; whitespace runs count once).
 
 use linesift::extract::Algorithm;

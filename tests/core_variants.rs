@@ -4,7 +4,7 @@
 //! of positive diff (trimmed to lines with T1 > 0), the seed (most content)
 //! and growth while d(r_i, r_j) = x_j − y_i + 1 ≤ gap.
 //!
-//! Counting rules (src/extract/scan.rs): a new logical line starts before
+//! Counting rules (src/extract/scan/): a new logical line starts before
 //! every opening block-level tag (`<body>`, `<p>`, `<div>`, `<h1>`, ...),
 //! end tags never break a line; text characters count once each, and a
 //! whitespace run counts one character only between two non-space
