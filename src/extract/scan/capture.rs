@@ -1,4 +1,4 @@
-//! The metadata capture: `<title>`, `og:title`, and where `<meta>`, `<link>`, `<time>` and JSON-LD lie; not the tags' reading.
+//! Title and metadata capture (`<title>`, `og:title`, `<meta>` and JSON-LD marks); not tag reading.
 
 use super::tokenizer::{RawMode, State};
 use super::{Scanner, TITLE_CAP};

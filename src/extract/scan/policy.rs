@@ -1,4 +1,4 @@
-//! The element policy: what a tag and its attributes mean (hidden, panel, main, furniture), not how they are read.
+//! The element policy: what a tag means (hidden, panel, main, furniture); not how it is read.
 //!
 //! Fused for speed: `end_value` also keeps the `<meta>` and `lang` values
 //! for `capture` (one match on the attribute being read), and the

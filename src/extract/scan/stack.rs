@@ -1,4 +1,4 @@
-//! The open-element stack and the line counts: elements, their spans and text, and the current line; not the bytes.
+//! The open-element stack and the line counts; not how tags are read nor what they mean.
 
 use super::policy::names_a_panel;
 use super::tokenizer::{Run, Short};

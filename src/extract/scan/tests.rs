@@ -1,4 +1,4 @@
-//! Tests of the whole scanner: pages read whole and a byte at a time give the same lines and elements.
+//! Whole-scanner tests: a page read whole and a byte at a time gives the same lines.
 
 use super::*;
 

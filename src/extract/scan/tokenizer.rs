@@ -1,10 +1,11 @@
-//! The tokenizer: what the bytes are (text, tags, attributes, comments, raw text), not what they mean.
+//! The tokenizer: what the bytes are (tags, names, values, text, comments), not what they mean.
 //!
 //! Fused for speed: the byte states call the line counts (`stack`) and the
-//! attribute policy (`policy`) in place rather than emitting tag and text
-//! events, and `quoted_attr` and `tag_closed` decide on the tag's meaning
-//! where they read it; events through a queue or a trait cost a call or a
-//! copy per tag on the scanner's hottest path.
+//! attribute policy (`policy`) in place rather than passing tag and text
+//! events, and `quoted_attr` and `tag_closed` act on the tag's meaning
+//! where they read it. An event between them would be a call or a copy a
+//! tag on the hottest path, where single calls a tag were measured at
+//! millions of instructions a page (`tag_name_run`, `start_tag_named`).
 
 use super::policy::{Capture, hides_element, is_streamed_segment, names_a_panel, read_class_or_id};
 use super::{NAME_CAP, Scanner, TITLE_CAP, VALUE_CAP};
