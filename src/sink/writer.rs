@@ -25,6 +25,12 @@ pub fn compression_for(name: &str) -> Compression {
     }
 }
 
+/// LZ4 is read (`.warc.lz4` input), not written: [`compression_for`]
+/// never picks it, and a writer asked for it fails with this.
+fn lz4_output() -> io::Error {
+    io::Error::new(io::ErrorKind::Unsupported, "LZ4 output is not written")
+}
+
 /// Where an extracted record came from.
 #[derive(Debug, Clone, Copy)]
 pub struct Source<'a> {
@@ -100,6 +106,7 @@ impl<W: Write> JsonlWriter<W> {
             Compression::None => Sink::Plain(out),
             Compression::Gzip => Sink::Gzip(GzEncoder::new(out, flate2::Compression::default())),
             Compression::Zstd => Sink::Zstd(::zstd::stream::write::Encoder::new(out, 3)?),
+            Compression::Lz4 => return Err(lz4_output()),
         };
         Ok(JsonlWriter { sink })
     }
@@ -205,6 +212,7 @@ impl<W: Write> WetWriter<W> {
                 gz.finish().map(drop)
             }
             Compression::Zstd => self.out.write_all(&::zstd::bulk::compress(record, 3)?),
+            Compression::Lz4 => Err(lz4_output()),
         }
     }
 

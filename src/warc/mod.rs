@@ -102,7 +102,7 @@ fn check_record_start<R: Read + Seek>(
         true => Ok(()),
         false => Err(WarcError::NoRecordAt {
             offset,
-            what: "not the start of a gzip member, zstd frame or WARC record",
+            what: "not the start of a gzip member, zstd or lz4 frame or WARC record",
         }),
     }
 }

@@ -189,7 +189,8 @@ impl<'r> Parser<'r> {
         let what = match self.compression() {
             Compression::Gzip => "the gzip member there does not begin with a WARC record",
             Compression::Zstd => "the zstd frame there does not begin with a WARC record",
-            Compression::None => "not the start of a gzip member, zstd frame or WARC record",
+            Compression::Lz4 => "the lz4 frame there does not begin with a WARC record",
+            Compression::None => "not the start of a gzip member, zstd or lz4 frame or WARC record",
         };
         let no_record = WarcError::NoRecordAt { offset, what };
         if !member || self.stream.garbage_pending() {

@@ -10,6 +10,7 @@
 
 pub mod gzip;
 mod libdeflate;
+pub mod lz4;
 pub mod zstd;
 
 use crate::codec::error::ContainerError;
@@ -22,6 +23,8 @@ pub enum Compression {
     None,
     Gzip,
     Zstd,
+    /// LZ4 frames, one a record, as FastWARC writes `.warc.lz4` files.
+    Lz4,
 }
 
 /// Little-endian zstd frame magic 0xFD2FB528 (`zstd_magic`).
@@ -34,6 +37,8 @@ pub fn detect(prefix: &[u8]) -> Compression {
         Compression::Gzip
     } else if crate::codec::zstd_magic::opens_frame(prefix) {
         Compression::Zstd
+    } else if prefix.starts_with(&lz4::MAGIC) {
+        Compression::Lz4
     } else {
         Compression::None
     }
@@ -278,6 +283,7 @@ pub fn is_record_start(bytes: &[u8]) -> bool {
         .count();
     bytes.starts_with(&gzip_header::DEFLATE_START)
         || bytes.starts_with(&ZSTD_MAGIC)
+        || bytes.starts_with(&lz4::MAGIC)
         || bytes[blank..].starts_with(b"WARC/")
 }
 
@@ -600,6 +606,10 @@ pub fn open<'r, R: Read + Send + 'r>(
             let frames = zstd::Frames::new(input, zstd::window_log_max(max_payload));
             Capped::boxed(Box::new(frames), "zstd", max_member, junk)
         }
+        Compression::Lz4 => {
+            let frames = lz4::Frames::new(input);
+            Capped::boxed(Box::new(frames), "lz4", max_member, junk)
+        }
         Compression::None => {
             check_plain(&head)?;
             Box::new(Plain {
@@ -717,6 +727,14 @@ fn check_plain(head: &[u8]) -> Result<(), ContainerError> {
         "xz compression is not supported"
     } else if head.starts_with(b"PK\x03\x04") {
         "this is a zip archive"
+    } else if head.starts_with(b"7z\xbc\xaf\x27\x1c") {
+        "this is a 7z archive"
+    } else if head.starts_with(b"Rar!\x1a\x07") {
+        "this is a RAR archive"
+    } else if head.starts_with(&lz4::LEGACY_MAGIC) {
+        "the legacy LZ4 format (lz4 -l) is not supported; LZ4 frames (lz4's default) are"
+    } else if head.starts_with(b"filedesc") {
+        "this looks like an ARC file (it begins with a filedesc:// record); ARC is not supported"
     } else {
         return Ok(());
     };
