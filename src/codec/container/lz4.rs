@@ -58,6 +58,9 @@ pub struct Frames<R: Read> {
     /// The last frame was corrupt: the bytes up to the next frame are its
     /// remains, not garbage to report.
     resync: bool,
+    /// The block layout (the flag byte's block independence bit, and the
+    /// block descriptor byte) of the frame the decoder last started.
+    layout: Option<(u8, u8)>,
 }
 
 impl<R: Read + Send> Frames<R> {
@@ -70,6 +73,7 @@ impl<R: Read + Send> Frames<R> {
             })),
             in_frame: false,
             resync: false,
+            layout: None,
         }
     }
 
@@ -86,8 +90,21 @@ impl<R: Read + Send> Frames<R> {
             .map(|d| FrameDecoder::new(d.into_inner()));
     }
 
-    /// Starts decoding the frame at the input's position.
-    fn start_frame(&mut self, offset: u64) -> MemberStart {
+    /// Starts decoding the frame at the input's position, whose first
+    /// six bytes are `head`.
+    fn start_frame(&mut self, offset: u64, head: [u8; 6]) -> MemberStart {
+        // lz4_flex sizes its buffers for a frame's block layout and keeps
+        // them for the next frame; one of another layout (a larger block
+        // size before, or linked blocks) trips its debug assertions, so
+        // it gets a fresh decoder.
+        let layout = (head[4] & 0x20, head[5]);
+        if self
+            .layout
+            .replace(layout)
+            .is_some_and(|last| last != layout)
+        {
+            self.fresh_decoder();
+        }
         if let Some(tap) = self.tap() {
             tap.walk = Walk::default();
             // A frame cut short runs the decoder on into the frames after
@@ -235,7 +252,7 @@ impl<R: Read + Send> Decode for Frames<R> {
         }
         let mut garbage = 0;
         let mut garbage_from = None;
-        let offset = loop {
+        let (offset, head) = loop {
             let head = input.peek(4)?;
             if head.is_empty() {
                 return match garbage {
@@ -244,7 +261,10 @@ impl<R: Read + Send> Decode for Frames<R> {
                 };
             }
             if head == MAGIC {
-                break input.pos();
+                let mut frame_head = [0; 6];
+                let got = input.peek(6)?;
+                frame_head[..got.len()].copy_from_slice(got);
+                break (input.pos(), frame_head);
             }
             if is_skippable(head) {
                 Self::skippable(input)?;
@@ -257,7 +277,7 @@ impl<R: Read + Send> Decode for Frames<R> {
         Ok(Some(MemberStart {
             garbage,
             garbage_from: garbage_from.unwrap_or(offset),
-            ..self.start_frame(offset)
+            ..self.start_frame(offset, head)
         }))
     }
 
@@ -453,5 +473,261 @@ fn corrupt(offset: u64, message: String) -> ContainerError {
         format: "lz4",
         offset,
         message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::container::tests::read_member;
+    use crate::codec::container::{Start, noise, open};
+    use lz4_flex::frame::{BlockMode, BlockSize, FrameEncoder, FrameInfo};
+
+    /// One frame of `data` as `info` says.
+    fn frame_with(data: &[u8], info: FrameInfo) -> Vec<u8> {
+        let mut enc = FrameEncoder::with_frame_info(info, Vec::new());
+        io::Write::write_all(&mut enc, data).unwrap();
+        enc.finish().unwrap()
+    }
+
+    fn frame(data: &[u8]) -> Vec<u8> {
+        frame_with(data, FrameInfo::new().block_size(BlockSize::Max64KB))
+    }
+
+    /// The frame options writers set: checksums, a content size, linked
+    /// blocks, each block size.
+    fn infos(len: usize) -> Vec<FrameInfo> {
+        let base = || FrameInfo::new().block_size(BlockSize::Max64KB);
+        vec![
+            base(),
+            base().block_checksums(true).content_checksum(true),
+            base().content_size(Some(len as u64)),
+            base().block_mode(BlockMode::Linked).content_checksum(true),
+            FrameInfo::new().block_size(BlockSize::Max256KB),
+            FrameInfo::new().block_size(BlockSize::Max4MB),
+        ]
+    }
+
+    fn datas() -> Vec<Vec<u8>> {
+        vec![
+            Vec::new(),
+            b"x".to_vec(),
+            b"some text that compresses well. ".repeat(20_000),
+            noise(300_000, 0x9e37_79b9_7f4a_7c15),
+        ]
+    }
+
+    /// Each member of `file` read from its start: its offset, the garbage
+    /// before it, and its bytes or error.
+    fn members(file: &[u8], max_member: u64) -> Vec<(u64, u64, Result<Vec<u8>, ContainerError>)> {
+        let mut layer = open(file, 0, Start::File, max_member, 10 << 20).unwrap();
+        let mut out = Vec::new();
+        loop {
+            match layer.next_member() {
+                Ok(Some(start)) => {
+                    let read = read_member(&mut *layer);
+                    out.push((start.offset, start.garbage, read));
+                }
+                Ok(None) => return out,
+                Err(e) => {
+                    out.push((layer.file_offset(), 0, Err(e)));
+                    return out;
+                }
+            }
+        }
+    }
+
+    /// The walk finds each frame's end from its headers alone, whatever
+    /// its blocks and header fields and however its bytes arrive; what
+    /// follows the frame is not taken.
+    #[test]
+    fn the_walk_ends_where_the_frame_ends() {
+        for (i, data) in datas().iter().enumerate() {
+            for info in infos(data.len()) {
+                let frame = frame_with(data, info);
+                let file = [&frame[..], &MAGIC].concat();
+                for piece in [1, 2, 3, 5, 7000, file.len()] {
+                    let mut walk = Walk::default();
+                    let used: usize = file.chunks(piece).map(|c| walk.follow(c)).sum();
+                    assert!(walk.done() && !walk.lost(), "data {i}, piece {piece}");
+                    assert_eq!(used, frame.len(), "data {i}, piece {piece}");
+                }
+            }
+        }
+    }
+
+    /// A block over the frame's block size, or a version other than 01,
+    /// is no frame: the walk says it is lost.
+    #[test]
+    fn the_walk_is_lost_on_a_block_over_the_frames_size_or_a_wrong_version() {
+        let good = frame(b"hello");
+        let mut big = good.clone();
+        // The first block header follows the 7-byte frame header.
+        big[7..11].copy_from_slice(&((64u32 << 10) + 1).to_le_bytes());
+        let mut version = good.clone();
+        version[4] ^= 0xc0;
+        for bad in [big, version] {
+            let mut walk = Walk::default();
+            walk.follow(&bad);
+            assert!(walk.lost() && !walk.done());
+        }
+    }
+
+    /// Frames are members at their own offsets, whatever their options;
+    /// skippable frames between them are passed over, not counted as
+    /// garbage, and bytes that open no frame are.
+    #[test]
+    fn each_frame_is_a_member_at_its_offset() {
+        let datas = datas();
+        for option in 0..infos(0).len() {
+            let mut file = Vec::new();
+            let mut expected = Vec::new();
+            for data in &datas {
+                expected.push((file.len() as u64, data.clone()));
+                file.extend(frame_with(data, infos(data.len()).swap_remove(option)));
+            }
+            // A skippable frame, then junk, then one more frame.
+            file.extend(0x184D_2A53u32.to_le_bytes());
+            file.extend(3u32.to_le_bytes());
+            file.extend(b"abc");
+            file.extend(b"junk");
+            let last = frame(b"the last one");
+            let at = file.len() as u64;
+            file.extend(&last);
+            let read = members(&file, 1 << 30);
+            assert_eq!(read.len(), datas.len() + 1);
+            for ((offset, garbage, got), (want_at, want)) in read.iter().zip(&expected) {
+                assert_eq!((*offset, *garbage), (*want_at, 0));
+                assert_eq!(got.as_ref().unwrap(), want);
+            }
+            let (offset, garbage, got) = &read[datas.len()];
+            assert_eq!((*offset, *garbage), (at, 4));
+            assert_eq!(got.as_ref().unwrap(), b"the last one");
+        }
+    }
+
+    /// A frame whose data is damaged is lost alone: reported as corrupt at
+    /// its start, and the frames after it are read.
+    #[test]
+    fn a_damaged_frame_is_lost_alone() {
+        let text = b"some text that compresses well. ".repeat(100);
+        let (a, b, c) = (frame(&text), frame(&text), frame(b"after"));
+        let mut damaged = b.clone();
+        // The compressed block's first token and bytes: a match offset
+        // past the start of the output.
+        damaged[11..20].fill(0xff);
+        let file = [&a[..], &damaged, &c].concat();
+        let read = members(&file, 1 << 30);
+        assert_eq!(read.len(), 3, "{read:?}");
+        assert_eq!(read[0].2.as_ref().unwrap(), &text);
+        let at = a.len() as u64;
+        assert!(
+            matches!(&read[1], (o, 0, Err(ContainerError::Corrupt { format: "lz4", offset, .. })) if *o == at && *offset == at),
+            "{:?}",
+            read[1]
+        );
+        assert_eq!(read[2].0, (a.len() + b.len()) as u64);
+        assert_eq!(read[2].2.as_ref().unwrap(), b"after");
+    }
+
+    /// A file cut inside a frame, at a block boundary or inside a block,
+    /// keeps the blocks decoded before the cut and says the file is
+    /// truncated; a frame cut short and followed by another is lost alone.
+    #[test]
+    fn a_cut_frame_keeps_its_decoded_blocks() {
+        let data = noise(200_000, 7);
+        let whole = frame(&data);
+        // Stored blocks of 64 KiB: header 7, then 4 + 65536 a block.
+        let boundary = 7 + 2 * (4 + (64 << 10));
+        for (cut, kept) in [(boundary, 2 * (64 << 10)), (boundary + 100, 2 * (64 << 10))] {
+            let read = members(&whole[..cut], 1 << 30);
+            assert_eq!(read.len(), 1, "{read:?}");
+            assert!(
+                matches!(&read[0].2, Err(ContainerError::Truncated { offset, .. }) if *offset == cut as u64),
+                "{:?}",
+                read[0].2
+            );
+            let mut layer = open(&whole[..cut], 0, Start::File, 1 << 30, 10 << 20).unwrap();
+            layer.next_member().unwrap();
+            let mut got = Vec::new();
+            let mut chunk = [0u8; 7000];
+            while let Ok(n @ 1..) = layer.read(&mut chunk) {
+                got.extend_from_slice(&chunk[..n]);
+            }
+            assert_eq!(got, data[..kept]);
+        }
+        let next = frame(b"next");
+        let file = [&whole[..boundary + 100], &next].concat();
+        let read = members(&file, 1 << 30);
+        assert!(
+            matches!(read[0].2, Err(ContainerError::Corrupt { .. })),
+            "{read:?}"
+        );
+        let last = read.last().unwrap();
+        assert_eq!(last.0, (boundary + 100) as u64);
+        assert_eq!(last.2.as_ref().unwrap(), b"next");
+    }
+
+    /// A frame over `max_member` is given up there and passed over by its
+    /// block sizes; the next frame is read.
+    #[test]
+    fn a_frame_over_max_member_is_given_up_and_the_next_read() {
+        let big = frame(&vec![b'a'; 1 << 20]);
+        let small = frame(b"small");
+        let file = [&big[..], &small].concat();
+        let read = members(&file, 100_000);
+        assert_eq!(read.len(), 2, "{read:?}");
+        assert!(
+            matches!(
+                read[0].2,
+                Err(ContainerError::MemberTooLarge {
+                    format: "lz4",
+                    offset: 0,
+                    limit: 100_000
+                })
+            ),
+            "{:?}",
+            read[0].2
+        );
+        assert_eq!((read[1].0, read[1].1), (big.len() as u64, 0));
+        assert_eq!(read[1].2.as_ref().unwrap(), b"small");
+    }
+
+    /// A stored block of no bytes, which the decoder reports as nothing
+    /// read, does not end the frame.
+    #[test]
+    fn an_empty_block_does_not_end_the_frame() {
+        let whole = frame(b"hello");
+        // Header (7 bytes), then an empty stored block, then the rest.
+        let file = [&whole[..7], &0x8000_0000u32.to_le_bytes(), &whole[7..]].concat();
+        let read = members(&[&file[..], &frame(b"then")].concat(), 1 << 30);
+        assert_eq!(read.len(), 2, "{read:?}");
+        assert_eq!(read[0].2.as_ref().unwrap(), b"hello");
+        assert_eq!(read[1].2.as_ref().unwrap(), b"then");
+    }
+
+    /// Damaged and cut files of frames of every layout never panic (nor
+    /// trip lz4_flex's debug assertions) and never loop.
+    #[test]
+    fn damaged_frames_of_mixed_layouts_never_panic() {
+        let data = b"some text that compresses well. ".repeat(5_000);
+        let file: Vec<u8> = infos(data.len())
+            .into_iter()
+            .flat_map(|info| frame_with(&data, info))
+            .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            let mut bytes = file.clone();
+            for _ in 0..4 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let at = (seed as usize) % bytes.len();
+                bytes[at] = (seed >> 32) as u8;
+            }
+            let cut = (seed >> 16) as usize % bytes.len();
+            let read = members(&bytes[..cut], 1 << 30);
+            assert!(read.len() <= 2 * infos(0).len(), "{}", read.len());
+        }
     }
 }
