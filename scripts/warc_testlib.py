@@ -3,11 +3,16 @@
 reads WARC/WET files back with warcio or FastWARC, talking JSON.
 
   warc_testlib.py make OUT [--gzip]   < spec.json   -> [{id, offset, length, type}]
+  warc_testlib.py lz4 IN OUT                           -> [{id, offset}]
   warc_testlib.py read PATH warcio|fastwarc          -> [{type, id, refers_to, target, date, content_type, payload,
                                                          filename, language, digest, digest_ok}]
 
 digest_ok: the WARC-Block-Digest (sha1:BASE32) matches the block as read,
 null when there is none. warcio also checks it itself (check_digests="raise").
+
+lz4 rewrites the WARC file IN with FastWARC as an LZ4 WARC, one LZ4 frame a
+record (FastWARC's per-record framing), and lists the records as FastWARC
+reads OUT back: their ids and offsets (frame starts).
 
 A spec is a list of records: {"type": "response"|"resource"|"request"|...,
 "uri": ..., "status": "200 OK", "headers": [[k, v], ...], "body_hex": ...,
@@ -104,10 +109,25 @@ def read_fastwarc(path):
     return out
 
 
+def lz4(src, out):
+    from fastwarc.stream_io import Lz4Writer
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+    writer = Lz4Writer(out)
+    for rec in ArchiveIterator(src, record_types=WarcRecordType.any_type, parse_http=False):
+        rec.write(writer)
+        writer.finish()
+    writer.close()
+    return [{"id": rec.record_id, "offset": rec.stream_pos}
+            for rec in ArchiveIterator(out, record_types=WarcRecordType.any_type, parse_http=False)]
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "make":
         make(sys.argv[2], "--gzip" in sys.argv[3:])
+    elif cmd == "lz4":
+        json.dump(lz4(sys.argv[2], sys.argv[3]), sys.stdout)
     elif cmd == "read":
         reader = {"warcio": read_warcio, "fastwarc": read_fastwarc}[sys.argv[3]]
         json.dump(reader(sys.argv[2]), sys.stdout)

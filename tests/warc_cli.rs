@@ -224,6 +224,116 @@ fn offset_and_length_read_one_record() {
     assert_eq!(lines[0]["warc_record_id"].as_str(), Some(w.id.as_str()));
 }
 
+/// The JSONL lines of a run, without what names the file and the place
+/// in it, and the time taken.
+fn documents(path: &Path) -> Vec<Value> {
+    let mut lines = jsonl(path);
+    for line in &mut lines {
+        let fields = line.as_object_mut().unwrap();
+        fields.remove("warc_file");
+        fields.remove("warc_offset");
+        fields.remove("timings");
+    }
+    lines
+}
+
+/// An LZ4 WARC written by FastWARC (one frame a record) gives the
+/// documents the same records give gzipped; one record is read by the
+/// offset and length of its frame; a file cut inside a frame keeps the
+/// records before it and says where the cut frame starts.
+#[test]
+fn an_lz4_warc_written_by_fastwarc_reads_as_its_gzip_twin() {
+    let (plain, written) = input("lz4-cli.warc", false);
+    let (lz4, records) = fastwarc_lz4(&plain, "lz4-cli.warc.lz4");
+    let gz = scratch("lz4-cli-twin.warc.gz");
+    let plain_bytes = std::fs::read(&plain).unwrap();
+    std::fs::write(&gz, gzip_members(&split_records(&plain_bytes, &written))).unwrap();
+    let (from_lz4, from_gz) = (scratch("lz4.jsonl"), scratch("lz4-twin.jsonl"));
+    let (code, stderr) = warc_to(&[&lz4], &from_lz4, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("10 records read, 8 HTML, 8 extracted, 2 skipped, 0 errors"),
+        "{stderr}"
+    );
+    assert_eq!(warc_to(&[&gz], &from_gz, &[]).0, 0);
+    assert_eq!(documents(&from_lz4), documents(&from_gz));
+    assert_eq!(documents(&from_lz4).len(), 8);
+    let offsets: Vec<u64> = jsonl(&from_lz4)
+        .iter()
+        .map(|l| l["warc_offset"].as_u64().unwrap())
+        .collect();
+    let page_offsets: Vec<u64> = records
+        .iter()
+        .filter(|(id, _)| page_ids(&written).contains(id))
+        .map(|(_, offset)| *offset)
+        .collect();
+    assert_eq!(offsets, page_offsets);
+
+    let bytes = std::fs::read(&lz4).unwrap();
+    let (start, end) = (records[4].1, records[5].1);
+    let one = scratch("lz4-one.jsonl");
+    let range = [
+        "--offset",
+        &start.to_string(),
+        "--length",
+        &(end - start).to_string(),
+    ];
+    let (code, stderr) = warc_to(&[&lz4], &one, &range);
+    assert_eq!(code, 0, "{stderr}");
+    let lines = jsonl(&one);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(
+        lines[0]["warc_record_id"].as_str(),
+        Some(records[4].0.as_str())
+    );
+    assert_eq!(lines[0]["warc_offset"].as_u64(), Some(start));
+
+    let cut_at = records[7].1;
+    let cut = scratch("lz4-cut.warc.lz4");
+    std::fs::write(&cut, &bytes[..(cut_at + 40) as usize]).unwrap();
+    let out = scratch("lz4-cut.jsonl");
+    let (code, stderr) = warc_to(&[&cut], &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let said = format!("lz4 frame starting at offset {cut_at} is incomplete");
+    assert!(
+        stderr.contains("file is truncated") && stderr.contains(&said),
+        "{stderr}"
+    );
+    assert!(stderr.contains("records before it are kept"), "{stderr}");
+    assert_eq!(jsonl(&out).len(), 5, "{stderr}");
+}
+
+/// A file in a compression or archive format that is not read is named
+/// in one line, and nothing else is said of its records.
+#[test]
+fn an_unread_format_is_named_in_one_line() {
+    for (name, bytes, format) in [
+        (
+            "x.warc.bz2",
+            &b"BZh91AY&SY\x12\x34\x56\x78 compressed data"[..],
+            "bzip2",
+        ),
+        ("x.warc.xz", b"\xfd7zXZ\x00\x00\x04 compressed data", "xz"),
+        ("x.warc.7z", b"7z\xbc\xaf\x27\x1c\x00\x04 archive", "7z"),
+        ("x.warc.zip", b"PK\x03\x04\x14\x00 archive", "zip"),
+        (
+            "x.warc.lz4",
+            b"\x02\x21\x4c\x18\x10\x00\x00\x00 legacy",
+            "legacy LZ4",
+        ),
+    ] {
+        let path = scratch(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (code, stderr) = warc_to(&[&path], &scratch("unread.jsonl"), &[]);
+        assert_eq!(code, 1, "{stderr}");
+        let path = path.to_str().unwrap();
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.contains(path)).collect();
+        assert_eq!(errors.len(), 1, "{stderr}");
+        assert!(errors[0].contains(format), "{stderr}");
+        assert!(stderr.contains(", 1 errors"), "{stderr}");
+    }
+}
+
 #[test]
 fn truncated_and_bad_input_are_counted_not_fatal() {
     let (warc, written) = input("bad-in.warc.gz", true);

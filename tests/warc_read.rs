@@ -365,15 +365,45 @@ fn same_answer_zstd_with_and_without_dictionary() {
     }
 }
 
+/// An LZ4 WARC as FastWARC writes it (one frame a record) gives the same
+/// records as the plain file, at the offsets FastWARC reads them at.
+#[test]
+fn same_answer_lz4_written_by_fastwarc() {
+    let (spec, expected) = mixed();
+    let (plain, written) = make_warc("mixed-lz4.warc", &spec, false);
+    let (lz4, records) = fastwarc_lz4(&plain, "mixed.warc.lz4");
+    let ids: Vec<&str> = records.iter().map(|(id, _)| id.as_str()).collect();
+    let want: Vec<&str> = written.iter().map(|w| w.id.as_str()).collect();
+    assert_eq!(ids, want);
+    let offsets: Vec<u64> = records.iter().map(|(_, offset)| *offset).collect();
+    assert!(offsets.windows(2).all(|w| w[0] < w[1]), "{offsets:?}");
+    let lz4 = std::fs::read(lz4).unwrap();
+    assert!(lz4.starts_with(&[0x04, 0x22, 0x4d, 0x18]));
+    check(&read_all(lz4), &written, &offsets, &expected);
+}
+
 #[test]
 fn random_access_by_offset_and_length() {
     let (spec, _) = mixed();
     let (gz, written) = make_warc("ra.warc.gz", &spec, true);
     let gz = std::fs::read(gz).unwrap();
-    let (plain, plain_written) = make_warc("ra.warc", &spec, false);
-    let plain = std::fs::read(plain).unwrap();
+    let (scratch_plain, plain_written) = make_warc("ra.warc", &spec, false);
+    let plain = std::fs::read(&scratch_plain).unwrap();
     let dict = train_dictionary();
     let (zst, zoffsets) = zstd_warc(&plain, &plain_written, Some(&dict), true);
+    let (lz4, lz4_records) = fastwarc_lz4(&scratch_plain, "ra.warc.lz4");
+    let lz4 = std::fs::read(lz4).unwrap();
+    // An LZ4 record's length: to the next frame's start, or the file's end.
+    let lz4_ends = lz4_records
+        .iter()
+        .skip(1)
+        .map(|(_, o)| *o)
+        .chain([lz4.len() as u64]);
+    let lz4_points: Vec<_> = lz4_records
+        .iter()
+        .zip(lz4_ends)
+        .map(|((_, start), end)| (*start, Some(end - start)))
+        .collect();
     let cases = [
         (
             &gz,
@@ -393,6 +423,7 @@ fn random_access_by_offset_and_length() {
             zoffsets.iter().map(|o| (*o, None)).collect(),
             &plain_written,
         ),
+        (&lz4, lz4_points, &plain_written),
     ];
     for (bytes, points, written) in cases {
         for (i, (offset, length)) in points.into_iter().enumerate() {

@@ -144,6 +144,35 @@ pub fn read_back(path: &Path, library: &str) -> Vec<Value> {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Rewrites the plain WARC file `plain` with FastWARC as an LZ4 WARC, one
+/// LZ4 frame a record; returns the file and each record's id and offset
+/// (its frame's start) as FastWARC reads them back.
+pub fn fastwarc_lz4(plain: &Path, name: &str) -> (PathBuf, Vec<(String, u64)>) {
+    let path = scratch(name);
+    let out = Command::new(python())
+        .arg(root().join("scripts/warc_testlib.py"))
+        .arg("lz4")
+        .arg(plain)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "FastWARC could not write {}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let records = list
+        .iter()
+        .map(|r| {
+            let id = r["id"].as_str().unwrap().to_string();
+            (id, r["offset"].as_u64().unwrap())
+        })
+        .collect();
+    (path, records)
+}
+
 /// Recompresses a plain WARC as IIPC .warc.zst: one frame per record,
 /// optionally with a dictionary frame (raw or zstd-compressed) first.
 /// Returns the file and each record's frame offset.
