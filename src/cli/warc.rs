@@ -4,7 +4,7 @@
 //! and writes the documents in input order, so output compression overlaps
 //! extraction. What becomes of each record is `warc::driver`'s rule, as for
 //! `linesift run` and the worker: bad records, records over
-//! `--max-payload` and corrupt gzip members / zstd frames (or ones
+//! `--max-payload` and corrupt gzip members / zstd or LZ4 frames (or ones
 //! decompressing past `--max-member`) are counted as errors, logged with
 //! file and offset, and reading goes on; a truncated file ends
 //! with a message and keeps what came before. The exit code is 2 for fatal
@@ -37,9 +37,10 @@ use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// WARC files: plain, gzip or zstd (told from the bytes; junk before
-    /// the first member or record is skipped, within the first 64 KiB, and
-    /// logged); `-` for stdin.
+    /// WARC files: plain, gzip, zstd or LZ4 (told from the bytes; junk
+    /// before the first gzip member, zstd frame or record is skipped,
+    /// within the first 64 KiB, and logged); `-` for stdin. Other formats
+    /// (bzip2, xz, zip, 7z...) are refused, named.
     // Paths: a file name need not be UTF-8.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
@@ -61,7 +62,7 @@ pub struct Args {
     #[arg(long, short)]
     jobs: Option<usize>,
     /// Read the one record at this file offset (as in a CDX index). An
-    /// offset where no gzip member, zstd frame or WARC record begins fails
+    /// offset where no gzip member, zstd or LZ4 frame or WARC record begins fails
     /// at once (exit 1); OUT is then left as it was.
     #[arg(long)]
     offset: Option<u64>,
@@ -74,9 +75,9 @@ pub struct Args {
     #[arg(long, env = "LINESIFT_MAX_PAYLOAD", value_name = "SIZE", default_value = "64M",
           value_parser = super::options::parse_size_usize)]
     max_payload: usize,
-    /// Give up a gzip member or zstd frame that decompresses to more than
-    /// this, and go on with the next (decompression bomb guard; K, M, G
-    /// suffixes).
+    /// Give up a gzip member or zstd or LZ4 frame that decompresses to more
+    /// than this, and go on with the next (decompression bomb guard; K, M,
+    /// G suffixes).
     #[arg(long, env = "LINESIFT_MAX_MEMBER", value_name = "SIZE", default_value = "16G",
           value_parser = super::options::parse_size)]
     max_member: u64,

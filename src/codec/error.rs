@@ -1,5 +1,5 @@
 //! Errors of reading a WARC file's compression (`container`): the file's
-//! bytes, as gzip members, zstd frames or plain. It knows no record: the
+//! bytes, as gzip members, zstd or LZ4 frames, or plain. It knows no record: the
 //! WARC reader turns these into its own errors (`warc::WarcError`, by
 //! `From`), and decides what to print or count.
 
@@ -34,7 +34,7 @@ pub enum ContainerError {
     #[error("bad zstd dictionary frame at offset {offset}: {message}")]
     BadDictionary { offset: u64, message: String },
     /// A compression or archive format that is not read here (bzip2, xz,
-    /// zip).
+    /// zip, 7z, RAR, legacy LZ4, ARC), named.
     #[error("{0}")]
     Unsupported(&'static str),
     /// Bytes before the next member that open no member.

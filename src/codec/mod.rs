@@ -13,7 +13,8 @@
 //!   caller's rule), with the bomb caps of both ([`stack::MAX_CODINGS`],
 //!   [`stack::STACK_SLACK`], [`stack::LAYER_MEMORY`]).
 //! - [`container`]: a WARC file's compression (gzip members, zstd frames
-//!   with dictionaries and skippable frames, or none), member by member
+//!   with dictionaries and skippable frames, LZ4 frames, or none; other
+//!   formats refused by name), member by member
 //!   with their file offsets; gzip's one-call fast path is libdeflate.
 //! - [`whole`]: a body held whole (a WARC payload) decoded whole, by the
 //!   same codings, output bounded, what came before a fault kept.

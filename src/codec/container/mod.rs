@@ -1,6 +1,6 @@
 //! Compression detection and the common interface of the decompression
-//! layers: a file is a sequence of *members* (gzip members, zstd frames, or
-//! the whole file when it is not compressed), each decompressed on demand.
+//! layers: a file is a sequence of *members* (gzip members, zstd or LZ4
+//! frames, or the whole file when it is not compressed), each decompressed on demand.
 //! A file that does not begin with a member or a record (a stray header or
 //! other junk written before it) has its first one looked for in its first
 //! [`DETECT_WINDOW`] bytes (and checked against the [`CHECK_AHEAD`] bytes
