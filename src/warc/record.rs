@@ -14,7 +14,7 @@
 
 use super::error::WarcError;
 use super::stream::{RecordPos, Stream};
-use crate::codec::container::Compression;
+use crate::codec::container::{self, Compression};
 
 const MAX_LINE: usize = 64 * 1024;
 const MAX_HEADER: usize = 1024 * 1024;
@@ -157,6 +157,10 @@ impl<'r> Parser<'r> {
             let member = self.stream.next_member()?;
             if self.exact {
                 self.check_record_start(member)?;
+            } else if member && self.stream.fill_at_least(11)?.starts_with(b"filedesc://") {
+                // An `.arc.gz` file: its first member is ARC's file
+                // header, not a record to count as garbage.
+                return Err(WarcError::NotWarc(container::ARC_FILE.into()));
             }
             if !member {
                 return Ok(Next::End);

@@ -719,6 +719,10 @@ impl Decode for Capped<'_> {
     }
 }
 
+/// What an ARC file (plain, or in gzip members as `.arc.gz`) is told.
+pub const ARC_FILE: &str =
+    "this looks like an ARC file (it begins with a filedesc:// record); ARC is not supported";
+
 /// Refuses well-known non-WARC formats early with a clear message.
 fn check_plain(head: &[u8]) -> Result<(), ContainerError> {
     let what = if head.starts_with(b"BZh") {
@@ -734,7 +738,7 @@ fn check_plain(head: &[u8]) -> Result<(), ContainerError> {
     } else if head.starts_with(&lz4::LEGACY_MAGIC) {
         "the legacy LZ4 format (lz4 -l) is not supported; LZ4 frames (lz4's default) are"
     } else if head.starts_with(b"filedesc") {
-        "this looks like an ARC file (it begins with a filedesc:// record); ARC is not supported"
+        ARC_FILE
     } else {
         return Ok(());
     };
