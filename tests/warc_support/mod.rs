@@ -126,22 +126,30 @@ fn run_with_stdin(mut cmd: Command, input: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
-/// Reads a WARC/WET file back with `warcio` or `fastwarc`.
-pub fn read_back(path: &Path, library: &str) -> Vec<Value> {
+/// Runs scripts/warc_testlib.py with `args`; its JSON answer. `what` says
+/// what failed, if it does.
+fn testlib(args: &[&std::ffi::OsStr], what: &str) -> Value {
     let out = Command::new(python())
         .arg(root().join("scripts/warc_testlib.py"))
-        .arg("read")
-        .arg(path)
-        .arg(library)
+        .args(args)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "{library} could not read {}: {}",
-        path.display(),
+        "{what}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Reads a WARC/WET file back with `warcio` or `fastwarc`.
+pub fn read_back(path: &Path, library: &str) -> Vec<Value> {
+    let args = ["read".as_ref(), path.as_os_str(), library.as_ref()];
+    let what = format!("{library} could not read {}", path.display());
+    match testlib(&args, &what) {
+        Value::Array(records) => records,
+        other => panic!("{what}: {other}"),
+    }
 }
 
 /// Rewrites the plain WARC file `plain` with FastWARC as an LZ4 WARC, one
@@ -149,21 +157,14 @@ pub fn read_back(path: &Path, library: &str) -> Vec<Value> {
 /// (its frame's start) as FastWARC reads them back.
 pub fn fastwarc_lz4(plain: &Path, name: &str) -> (PathBuf, Vec<(String, u64)>) {
     let path = scratch(name);
-    let out = Command::new(python())
-        .arg(root().join("scripts/warc_testlib.py"))
-        .arg("lz4")
-        .arg(plain)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "FastWARC could not write {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
+    let args = ["lz4".as_ref(), plain.as_os_str(), path.as_os_str()];
+    let list = testlib(
+        &args,
+        &format!("FastWARC could not write {}", path.display()),
     );
-    let list: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     let records = list
+        .as_array()
+        .unwrap()
         .iter()
         .map(|r| {
             let id = r["id"].as_str().unwrap().to_string();

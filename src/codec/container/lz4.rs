@@ -22,7 +22,8 @@
 //! decoded before the cut and ends with [`ContainerError::Truncated`].
 
 use super::gzip::skip_to_magic;
-use super::{Compression, Decode, Input, MemberStart};
+use super::walk::Layout;
+use super::{Compression, Decode, Input, MemberStart, truncated};
 use crate::codec::error::ContainerError;
 use crate::codec::zstd_magic::{SKIPPABLE_FIRST, SKIPPABLE_LAST, magic};
 use lz4_flex::frame::FrameDecoder;
@@ -343,19 +344,15 @@ fn is_skippable(prefix: &[u8]) -> bool {
     magic(prefix).is_some_and(|m| (SKIPPABLE_FIRST..=SKIPPABLE_LAST).contains(&m))
 }
 
-/// Follows a frame's structure through its bytes, so that the rest of a
+/// An LZ4 frame's structure, followed by a [`Walk`] so that the rest of a
 /// frame can be passed over without decoding it and its end told from a
 /// cut: the header's size is in its flag byte, each block's in its 4-byte
-/// header, and a block header of 0 ends the frame. Costs a few comparisons
-/// per call, not per byte.
+/// header, and a block header of 0 ends the frame.
+type Walk = super::walk::Walk<Frame>;
+
 #[derive(Debug, Default)]
-struct Walk {
-    /// Bytes to pass before the next part.
-    pass: u64,
+struct Frame {
     next: Part,
-    /// The part's bytes gathered so far.
-    head: [u8; 6],
-    got: usize,
     /// Each block is followed by a 4-byte checksum.
     block_checksum: bool,
     /// The frame ends with a 4-byte checksum.
@@ -370,56 +367,42 @@ enum Part {
     #[default]
     FrameHead,
     BlockHead,
-    /// The end of the frame (once `pass` is 0).
+    /// The end of the frame (once its last bytes are passed).
     End,
     /// Bytes that are no frame: a wrong version, a reserved bit, a block
     /// over the frame's block size.
     Lost,
 }
 
-impl Walk {
-    fn done(&self) -> bool {
-        self.next == Part::End && self.pass == 0
+impl Layout for Frame {
+    fn head_len(&self) -> usize {
+        match self.next {
+            Part::FrameHead => 6,
+            _ => 4,
+        }
+    }
+
+    fn read_head(&mut self, head: &[u8]) -> u64 {
+        match self.next {
+            Part::FrameHead => self.frame_head(head),
+            _ => self.block_head(head),
+        }
+    }
+
+    fn ended(&self) -> bool {
+        self.next == Part::End
     }
 
     fn lost(&self) -> bool {
         self.next == Part::Lost
     }
+}
 
-    /// Follows the frame's next `bytes`; returns how many of them are the
-    /// frame's (fewer than all only where it ends or makes no sense).
-    fn follow(&mut self, bytes: &[u8]) -> usize {
-        let mut used = 0;
-        while used < bytes.len() && !self.done() && !self.lost() {
-            let rest = &bytes[used..];
-            if self.pass > 0 {
-                let n = usize::try_from(self.pass).map_or(rest.len(), |p| p.min(rest.len()));
-                self.pass -= n as u64;
-                used += n;
-                continue;
-            }
-            let want = match self.next {
-                Part::FrameHead => 6,
-                _ => 4,
-            };
-            let n = (want - self.got).min(rest.len());
-            self.head[self.got..self.got + n].copy_from_slice(&rest[..n]);
-            (self.got, used) = (self.got + n, used + n);
-            if self.got == want {
-                self.got = 0;
-                match self.next {
-                    Part::FrameHead => self.frame_head(),
-                    _ => self.block_head(),
-                }
-            }
-        }
-        used
-    }
-
+impl Frame {
     /// After the flag and block descriptor bytes: the content size and
     /// dictionary id fields the flags announce, and the header checksum.
-    fn frame_head(&mut self) {
-        let [.., flg, bd] = self.head;
+    fn frame_head(&mut self, head: &[u8]) -> u64 {
+        let (flg, bd) = (head[4], head[5]);
         let max_block = match (bd >> 4) & 7 {
             4 => 64 << 10,
             5 => 256 << 10,
@@ -427,31 +410,33 @@ impl Walk {
             7 => 4 << 20,
             _ => 0,
         };
-        if self.head[..4] != MAGIC || flg >> 6 != 1 || flg & 0x02 != 0 || max_block == 0 {
+        if head[..4] != MAGIC || flg >> 6 != 1 || flg & 0x02 != 0 || max_block == 0 {
             self.next = Part::Lost;
-            return;
+            return 0;
         }
         self.max_block = max_block;
         self.block_checksum = flg & 0x10 != 0;
         self.content_checksum = flg & 0x04 != 0;
+        self.next = Part::BlockHead;
         let content_size = if flg & 0x08 != 0 { 8 } else { 0 };
         let dictionary = if flg & 0x01 != 0 { 4 } else { 0 };
-        (self.pass, self.next) = (content_size + dictionary + 1, Part::BlockHead);
+        content_size + dictionary + 1
     }
 
     /// A block header: its size in the low 31 bits (the top bit says it
     /// is stored uncompressed), then its checksum if the frame has them;
     /// 0 is the end mark, followed by the content checksum if there is one.
-    fn block_head(&mut self) {
-        let [a, b, c, d, ..] = self.head;
-        let size = u64::from(u32::from_le_bytes([a, b, c, d]) & 0x7fff_ffff);
+    fn block_head(&mut self, head: &[u8]) -> u64 {
+        let h = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+        let size = u64::from(h & 0x7fff_ffff);
         if size > self.max_block {
             self.next = Part::Lost;
-        } else if u32::from_le_bytes([a, b, c, d]) == 0 {
-            self.pass = 4 * u64::from(self.content_checksum);
+            0
+        } else if h == 0 {
             self.next = Part::End;
+            4 * u64::from(self.content_checksum)
         } else {
-            self.pass = size + 4 * u64::from(self.block_checksum);
+            size + 4 * u64::from(self.block_checksum)
         }
     }
 }
@@ -459,13 +444,6 @@ impl Walk {
 /// Where the first frame magic starts in `bytes`, if anywhere.
 fn frame_magic_in(bytes: &[u8]) -> Option<usize> {
     memchr::memmem::find(bytes, &MAGIC)
-}
-
-fn truncated(offset: u64, what: &str) -> ContainerError {
-    ContainerError::Truncated {
-        offset,
-        what: format!("{what} is incomplete"),
-    }
 }
 
 fn corrupt(offset: u64, message: String) -> ContainerError {

@@ -11,6 +11,7 @@
 pub mod gzip;
 mod libdeflate;
 pub mod lz4;
+mod walk;
 pub mod zstd;
 
 use crate::codec::error::ContainerError;
@@ -512,6 +513,15 @@ impl<R: Read> BufRead for Input<R> {
         let amt = amt.min(self.end - self.start);
         self.start += amt;
         self.pos += amt as u64;
+    }
+}
+
+/// A structure the file ends inside of (`what`, at `offset`): a zstd or
+/// LZ4 layer's skippable frame or dictionary frame.
+pub(crate) fn truncated(offset: u64, what: &str) -> ContainerError {
+    ContainerError::Truncated {
+        offset,
+        what: format!("{what} is incomplete"),
     }
 }
 

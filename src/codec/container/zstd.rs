@@ -12,7 +12,8 @@
 //! records.
 
 use super::gzip::skip_to_magic;
-use super::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC};
+use super::walk::Layout;
+use super::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC, truncated};
 use crate::codec::error::ContainerError;
 use ::zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
 use std::io::{BufRead, Read};
@@ -335,18 +336,15 @@ impl<R: Read + Send> Decode for Frames<R> {
     }
 }
 
-/// Follows a frame's structure (RFC 8878, 3.1.1) through its bytes, so
+/// A zstd frame's structure (RFC 8878, 3.1.1), followed by a [`Walk`] so
 /// that the rest of a frame can be passed over without decoding it: the
 /// header's size is in its descriptor byte, and each block's in its
-/// three-byte header. Costs a few comparisons per call, not per byte.
+/// three-byte header.
+type Walk = super::walk::Walk<Frame>;
+
 #[derive(Debug, Default)]
-struct Walk {
-    /// Bytes to pass before the next part.
-    pass: u64,
+struct Frame {
     next: Part,
-    /// The part's bytes gathered so far.
-    head: [u8; 5],
-    got: usize,
     /// The frame ends with a 4-byte checksum.
     checksum: bool,
 }
@@ -357,103 +355,84 @@ enum Part {
     #[default]
     FrameHead,
     BlockHead,
-    /// The end of the frame (once `pass` is 0).
+    /// The end of the frame (once its last bytes are passed).
     End,
     /// Bytes that are no frame: a reserved bit or block type.
     Lost,
 }
 
-impl Walk {
-    fn done(&self) -> bool {
-        self.next == Part::End && self.pass == 0
+impl Layout for Frame {
+    fn head_len(&self) -> usize {
+        match self.next {
+            Part::FrameHead => 5,
+            _ => 3,
+        }
+    }
+
+    fn read_head(&mut self, head: &[u8]) -> u64 {
+        match self.next {
+            Part::FrameHead => self.frame_head(head),
+            _ => self.block_head(head),
+        }
+    }
+
+    fn ended(&self) -> bool {
+        self.next == Part::End
     }
 
     fn lost(&self) -> bool {
         self.next == Part::Lost
     }
+}
 
-    /// Follows the frame's next `bytes`; returns how many of them are
-    /// the frame's (fewer than all only where it ends or makes no sense).
-    fn follow(&mut self, bytes: &[u8]) -> usize {
-        let mut used = 0;
-        while used < bytes.len() && !self.done() && !self.lost() {
-            let rest = &bytes[used..];
-            if self.pass > 0 {
-                let n = usize::try_from(self.pass).map_or(rest.len(), |p| p.min(rest.len()));
-                self.pass -= n as u64;
-                used += n;
-                continue;
-            }
-            let want = match self.next {
-                Part::FrameHead => 5,
-                _ => 3,
-            };
-            let n = (want - self.got).min(rest.len());
-            self.head[self.got..self.got + n].copy_from_slice(&rest[..n]);
-            (self.got, used) = (self.got + n, used + n);
-            if self.got == want {
-                self.got = 0;
-                match self.next {
-                    Part::FrameHead => self.frame_head(),
-                    _ => self.block_head(),
-                }
-            }
-        }
-        used
-    }
-
+impl Frame {
     /// After the descriptor: window descriptor, dictionary id and content
     /// size fields, as the descriptor sizes them.
-    fn frame_head(&mut self) {
-        let fhd = self.head[4];
-        if self.head[..4] != ZSTD_MAGIC || fhd & 0x08 != 0 {
+    fn frame_head(&mut self, head: &[u8]) -> u64 {
+        let fhd = head[4];
+        if head[..4] != ZSTD_MAGIC || fhd & 0x08 != 0 {
             self.next = Part::Lost;
-            return;
+            return 0;
         }
         let single = fhd & 0x20 != 0;
         let window = u64::from(!single);
         let dict = [0, 1, 2, 4][usize::from(fhd & 3)];
         let size = [u64::from(single), 2, 4, 8][usize::from(fhd >> 6)];
         self.checksum = fhd & 0x04 != 0;
-        (self.pass, self.next) = (window + dict + size, Part::BlockHead);
+        self.next = Part::BlockHead;
+        window + dict + size
     }
 
     /// A block header: raw and compressed blocks hold their size in bytes,
     /// an RLE block one byte; the checksum follows the last block. No
     /// block is over 128 KiB (RFC 8878, Block_Maximum_Size): a larger size
     /// is a damaged header, and the walk is lost.
-    fn block_head(&mut self) {
-        let h = u32::from_le_bytes([self.head[0], self.head[1], self.head[2], 0]);
+    fn block_head(&mut self, head: &[u8]) -> u64 {
+        let h = u32::from_le_bytes([head[0], head[1], head[2], 0]);
         let size = u64::from(h >> 3);
         if size > 128 << 10 {
             self.next = Part::Lost;
-            return;
+            return 0;
         }
-        self.pass = match (h >> 1) & 3 {
+        let mut pass = match (h >> 1) & 3 {
             0 | 2 => size,
             1 => 1,
             _ => {
                 self.next = Part::Lost;
-                return;
+                return 0;
             }
         };
         if h & 1 == 1 {
-            self.pass += 4 * u64::from(self.checksum);
+            pass += 4 * u64::from(self.checksum);
             self.next = Part::End;
         }
+        pass
     }
 }
 
 /// Where the first frame magic starts in `bytes`, if anywhere.
 fn frame_magic_in(bytes: &[u8]) -> Option<usize> {
     memchr::memmem::find(bytes, &ZSTD_MAGIC)
-}
-
-fn truncated(offset: u64, what: &str) -> ContainerError {
-    ContainerError::Truncated {
-        offset,
-        what: format!("{what} is incomplete"),
-    }
 }
 
 fn corrupt(offset: u64, message: String) -> ContainerError {
