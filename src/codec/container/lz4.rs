@@ -22,7 +22,7 @@
 //! decoded before the cut and ends with [`ContainerError::Truncated`].
 
 use super::gzip::skip_to_magic;
-use super::walk::Layout;
+use super::walk::{Layout, Step};
 use super::{Compression, Decode, Input, MemberStart, truncated};
 use crate::codec::error::ContainerError;
 use crate::codec::zstd_magic::{SKIPPABLE_FIRST, SKIPPABLE_LAST, magic};
@@ -352,7 +352,6 @@ type Walk = super::walk::Walk<Frame>;
 
 #[derive(Debug, Default)]
 struct Frame {
-    next: Part,
     /// Each block is followed by a 4-byte checksum.
     block_checksum: bool,
     /// The frame ends with a 4-byte checksum.
@@ -361,82 +360,48 @@ struct Frame {
     max_block: u64,
 }
 
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-enum Part {
-    /// The magic number, the flag byte and the block descriptor byte.
-    #[default]
-    FrameHead,
-    BlockHead,
-    /// The end of the frame (once its last bytes are passed).
-    End,
-    /// Bytes that are no frame: a wrong version, a reserved bit, a block
-    /// over the frame's block size.
-    Lost,
-}
-
 impl Layout for Frame {
-    fn head_len(&self) -> usize {
-        match self.next {
-            Part::FrameHead => 6,
-            _ => 4,
-        }
-    }
+    /// The magic number, the flag byte and the block descriptor byte.
+    const FRAME_HEAD: usize = 6;
+    const BLOCK_HEAD: usize = 4;
 
-    fn read_head(&mut self, head: &[u8]) -> u64 {
-        match self.next {
-            Part::FrameHead => self.frame_head(head),
-            _ => self.block_head(head),
-        }
-    }
-
-    fn ended(&self) -> bool {
-        self.next == Part::End
-    }
-
-    fn lost(&self) -> bool {
-        self.next == Part::Lost
-    }
-}
-
-impl Frame {
     /// After the flag and block descriptor bytes: the content size and
     /// dictionary id fields the flags announce, and the header checksum.
-    fn frame_head(&mut self, head: &[u8]) -> u64 {
+    /// A version other than 01, a reserved flag bit or block size is no
+    /// frame.
+    fn frame_head(&mut self, head: &[u8]) -> Step {
         let (flg, bd) = (head[4], head[5]);
         let max_block = match (bd >> 4) & 7 {
             4 => 64 << 10,
             5 => 256 << 10,
             6 => 1 << 20,
             7 => 4 << 20,
-            _ => 0,
+            _ => return Step::Lost,
         };
-        if head[..4] != MAGIC || flg >> 6 != 1 || flg & 0x02 != 0 || max_block == 0 {
-            self.next = Part::Lost;
-            return 0;
+        if head[..4] != MAGIC || flg >> 6 != 1 || flg & 0x02 != 0 {
+            return Step::Lost;
         }
         self.max_block = max_block;
         self.block_checksum = flg & 0x10 != 0;
         self.content_checksum = flg & 0x04 != 0;
-        self.next = Part::BlockHead;
         let content_size = if flg & 0x08 != 0 { 8 } else { 0 };
         let dictionary = if flg & 0x01 != 0 { 4 } else { 0 };
-        content_size + dictionary + 1
+        Step::Block(content_size + dictionary + 1)
     }
 
     /// A block header: its size in the low 31 bits (the top bit says it
     /// is stored uncompressed), then its checksum if the frame has them;
-    /// 0 is the end mark, followed by the content checksum if there is one.
-    fn block_head(&mut self, head: &[u8]) -> u64 {
+    /// 0 is the end mark, followed by the content checksum if there is
+    /// one. A block over the frame's block size is no block.
+    fn block_head(&mut self, head: &[u8]) -> Step {
         let h = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
         let size = u64::from(h & 0x7fff_ffff);
         if size > self.max_block {
-            self.next = Part::Lost;
-            0
+            Step::Lost
         } else if h == 0 {
-            self.next = Part::End;
-            4 * u64::from(self.content_checksum)
+            Step::End(4 * u64::from(self.content_checksum))
         } else {
-            size + 4 * u64::from(self.block_checksum)
+            Step::Block(size + 4 * u64::from(self.block_checksum))
         }
     }
 }

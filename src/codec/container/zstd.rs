@@ -12,7 +12,7 @@
 //! records.
 
 use super::gzip::skip_to_magic;
-use super::walk::Layout;
+use super::walk::{Layout, Step};
 use super::{Compression, Decode, Input, MemberStart, ZSTD_MAGIC, truncated};
 use crate::codec::error::ContainerError;
 use ::zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
@@ -344,89 +344,48 @@ type Walk = super::walk::Walk<Frame>;
 
 #[derive(Debug, Default)]
 struct Frame {
-    next: Part,
     /// The frame ends with a 4-byte checksum.
     checksum: bool,
 }
 
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-enum Part {
-    /// The magic number and the frame header descriptor.
-    #[default]
-    FrameHead,
-    BlockHead,
-    /// The end of the frame (once its last bytes are passed).
-    End,
-    /// Bytes that are no frame: a reserved bit or block type.
-    Lost,
-}
-
 impl Layout for Frame {
-    fn head_len(&self) -> usize {
-        match self.next {
-            Part::FrameHead => 5,
-            _ => 3,
-        }
-    }
+    /// The magic number and the frame header descriptor.
+    const FRAME_HEAD: usize = 5;
+    const BLOCK_HEAD: usize = 3;
 
-    fn read_head(&mut self, head: &[u8]) -> u64 {
-        match self.next {
-            Part::FrameHead => self.frame_head(head),
-            _ => self.block_head(head),
-        }
-    }
-
-    fn ended(&self) -> bool {
-        self.next == Part::End
-    }
-
-    fn lost(&self) -> bool {
-        self.next == Part::Lost
-    }
-}
-
-impl Frame {
     /// After the descriptor: window descriptor, dictionary id and content
     /// size fields, as the descriptor sizes them.
-    fn frame_head(&mut self, head: &[u8]) -> u64 {
+    fn frame_head(&mut self, head: &[u8]) -> Step {
         let fhd = head[4];
         if head[..4] != ZSTD_MAGIC || fhd & 0x08 != 0 {
-            self.next = Part::Lost;
-            return 0;
+            return Step::Lost;
         }
         let single = fhd & 0x20 != 0;
         let window = u64::from(!single);
         let dict = [0, 1, 2, 4][usize::from(fhd & 3)];
         let size = [u64::from(single), 2, 4, 8][usize::from(fhd >> 6)];
         self.checksum = fhd & 0x04 != 0;
-        self.next = Part::BlockHead;
-        window + dict + size
+        Step::Block(window + dict + size)
     }
 
     /// A block header: raw and compressed blocks hold their size in bytes,
     /// an RLE block one byte; the checksum follows the last block. No
     /// block is over 128 KiB (RFC 8878, Block_Maximum_Size): a larger size
-    /// is a damaged header, and the walk is lost.
-    fn block_head(&mut self, head: &[u8]) -> u64 {
+    /// is a damaged header, and the walk is lost. A reserved block type
+    /// is no frame either.
+    fn block_head(&mut self, head: &[u8]) -> Step {
         let h = u32::from_le_bytes([head[0], head[1], head[2], 0]);
         let size = u64::from(h >> 3);
-        if size > 128 << 10 {
-            self.next = Part::Lost;
-            return 0;
-        }
-        let mut pass = match (h >> 1) & 3 {
+        let data = match (h >> 1) & 3 {
+            _ if size > 128 << 10 => return Step::Lost,
             0 | 2 => size,
             1 => 1,
-            _ => {
-                self.next = Part::Lost;
-                return 0;
-            }
+            _ => return Step::Lost,
         };
-        if h & 1 == 1 {
-            pass += 4 * u64::from(self.checksum);
-            self.next = Part::End;
+        match h & 1 {
+            1 => Step::End(data + 4 * u64::from(self.checksum)),
+            _ => Step::Block(data),
         }
-        pass
     }
 }
 
