@@ -186,10 +186,7 @@ impl<R: Read> Members<R> {
     fn abandon(&mut self) {
         if let Some(decoder) = self.active.take() {
             let mut input = decoder.into_inner();
-            input.back_to_kept();
-            if input.pos() <= self.member_offset {
-                input.consume(1);
-            }
+            input.back_past(self.member_offset);
             self.idle = Some(input);
             self.resync = true;
         }

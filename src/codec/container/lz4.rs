@@ -114,11 +114,7 @@ impl<R: Read + Send> Frames<R> {
         }
         self.in_frame = true;
         self.frame_offset = offset;
-        MemberStart {
-            offset,
-            garbage: 0,
-            garbage_from: offset,
-        }
+        MemberStart::at(offset)
     }
 
     /// Gives up the current frame after `error`: back at the first byte
@@ -132,10 +128,7 @@ impl<R: Read + Send> Frames<R> {
     fn give_up(&mut self) {
         let start = self.frame_offset;
         if let Some(tap) = self.tap() {
-            tap.input.back_to_kept();
-            if tap.input.pos() <= start {
-                tap.input.consume(1);
-            }
+            tap.input.back_past(start);
         }
         self.fresh_decoder();
         self.in_frame = false;

@@ -300,6 +300,17 @@ pub struct MemberStart {
     pub garbage_from: u64,
 }
 
+impl MemberStart {
+    /// A member at `offset` with no garbage before it.
+    pub fn at(offset: u64) -> Self {
+        MemberStart {
+            offset,
+            garbage: 0,
+            garbage_from: offset,
+        }
+    }
+}
+
 /// One decompression layer over a file.
 pub trait Decode: Send {
     /// Moves to the next member, skipping garbage between members.
@@ -416,6 +427,17 @@ impl<R: Read> Input<R> {
         if let Some(kept) = self.kept.take() {
             self.pos -= (self.start - kept.from) as u64;
             self.start = kept.from;
+        }
+    }
+
+    /// Goes back to the first byte still kept, as
+    /// [`Input::back_to_kept`], but to one byte past `start` at least: a
+    /// scan from there cannot find the member that starts at `start`, the
+    /// one that failed, again.
+    pub fn back_past(&mut self, start: u64) {
+        self.back_to_kept();
+        if self.pos <= start {
+            self.consume(1);
         }
     }
 
@@ -542,11 +564,7 @@ impl<R: Read + Send> Decode for Plain<R> {
         }
         self.started = true;
         let offset = self.input.pos();
-        Ok(Some(MemberStart {
-            offset,
-            garbage: 0,
-            garbage_from: offset,
-        }))
+        Ok(Some(MemberStart::at(offset)))
     }
 
     fn read(&mut self, out: &mut [u8]) -> Result<usize, ContainerError> {

@@ -172,11 +172,7 @@ impl<R: Read + Send> Frames<R> {
         // A frame cut short runs the decoder on into the frames after it:
         // keep its bytes to come back to them (see `abandon`).
         self.input.keep(frame_magic_in);
-        Ok(MemberStart {
-            offset,
-            garbage: 0,
-            garbage_from: offset,
-        })
+        Ok(MemberStart::at(offset))
     }
 
     /// Gives up the current frame after `error`: back at the first byte
@@ -189,10 +185,7 @@ impl<R: Read + Send> Frames<R> {
     }
 
     fn give_up(&mut self) {
-        self.input.back_to_kept();
-        if self.input.pos() <= self.frame_offset {
-            self.input.consume(1);
-        }
+        self.input.back_past(self.frame_offset);
         self.in_frame = false;
         self.resync = true;
     }
