@@ -651,17 +651,18 @@ mod tests {
             .into_iter()
             .flat_map(|info| frame_with(&data, info))
             .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..300 {
+        for round in 0..300 {
+            // Four damaged bytes and a cut, from the round's noise.
+            let random = noise(40, round);
+            let at = |i: usize| {
+                let b: [u8; 8] = random[8 * i..8 * i + 8].try_into().unwrap();
+                u64::from_le_bytes(b) as usize % file.len()
+            };
             let mut bytes = file.clone();
-            for _ in 0..4 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let at = (seed as usize) % bytes.len();
-                bytes[at] = (seed >> 32) as u8;
+            for i in 0..4 {
+                bytes[at(i)] = random[i];
             }
-            let cut = (seed >> 16) as usize % bytes.len();
+            let cut = at(4);
             let read = members(&bytes[..cut], 1 << 30);
             assert!(read.len() <= 2 * infos(0).len(), "{}", read.len());
         }
