@@ -1,6 +1,6 @@
 //! WARC limits with inputs just over and just at each: `max_payload` (the
 //! record is skipped as too large, the next one is read), `max_member`
-//! (a gzip member or zstd frame decompressing past it is given up with an
+//! (a gzip member or zstd or LZ4 frame decompressing past it is given up with an
 //! error naming the limit, and the next member is read: bombs of 32 MiB-1
 //! GiB from a few KiB), and the core's `max_bytes` on Content-Encoding
 //! (gzip, deflate, zstd, br) of payloads.
@@ -486,4 +486,27 @@ fn a_zstd_frame_asking_for_a_window_past_the_payload_limit_fails_alone() {
         got[0].contains("wide") && got[1].contains("after"),
         "{got:?}"
     );
+}
+
+/// An LZ4 frame decompressing past `max_member` is given up there, the
+/// rest of it passed over by its block headers, and the next frame read.
+#[test]
+fn lz4_bomb_in_the_warc_layer_is_an_error() {
+    const BOMB: u64 = 64 << 20;
+    let lz4 = |bytes: &[u8]| {
+        let mut enc = lz4_flex::frame::FrameEncoder::new(Vec::new());
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    };
+    let before = record("before", &http("", &html_of_len(2000)));
+    let after = record("after", &http("", &html_of_len(2000)));
+    let mut file = lz4(&before);
+    let bomb_at = file.len() as u64;
+    let mut enc = lz4_flex::frame::FrameEncoder::new(Vec::new());
+    zeros_into(&mut enc, &bomb_head(BOMB), BOMB);
+    let bomb = enc.finish().unwrap();
+    assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+    file.extend(bomb);
+    file.extend(lz4(&after));
+    assert_bomb_is_given_up(file, bomb_at, "lz4", 4 << 20);
 }
