@@ -17,8 +17,8 @@ pub enum ContainerError {
     /// The file ends inside a compressed member.
     #[error("file is truncated at offset {offset}: {what}")]
     Truncated { offset: u64, what: String },
-    /// A gzip member or zstd frame could not be decompressed; reading
-    /// resumes at the next member.
+    /// A gzip member or zstd or LZ4 frame could not be decompressed;
+    /// reading resumes at the next member.
     #[error("corrupt {format} data in the member starting at offset {offset}: {message}")]
     Corrupt {
         format: &'static str,
@@ -40,8 +40,8 @@ pub enum ContainerError {
     /// Bytes before the next member that open no member.
     #[error("{len} bytes of garbage before the next record")]
     Garbage { len: u64 },
-    /// A gzip member or zstd frame decompresses to more than `max_member`
-    /// bytes: a bomb, given up without decompressing the rest of it;
+    /// A gzip member or zstd or LZ4 frame decompresses to more than
+    /// `max_member` bytes: a bomb, given up without decompressing the rest of it;
     /// reading resumes at the next member.
     #[error(
         "{format} member at offset {offset} decompresses to more than the limit of {limit} bytes (max_member)"

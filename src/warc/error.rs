@@ -39,7 +39,7 @@ pub enum WarcError {
     #[error("not a WARC file: {0}")]
     NotWarc(String),
     /// Where an index points (`--offset`, a worker's record task), no
-    /// record starts: no gzip member, zstd frame or `WARC/` line, or a
+    /// record starts: no gzip member, zstd or LZ4 frame or `WARC/` line, or a
     /// member that does not begin with a record (a stale or wrong index
     /// line). Nothing after it is read to look for one.
     #[error("no record starts at offset {offset}: {what}")]

@@ -79,8 +79,8 @@ pub fn read_record_from<R: Read + Seek + Send>(
     }
 }
 
-/// Fails with [`WarcError::NoRecordAt`] unless a gzip member, zstd frame
-/// or `WARC/` record begins at `offset` (within `length`, if given).
+/// Fails with [`WarcError::NoRecordAt`] unless a gzip member, zstd or LZ4
+/// frame or `WARC/` record begins at `offset` (within `length`, if given).
 fn check_record_start<R: Read + Seek>(
     source: &mut R,
     offset: u64,
