@@ -40,11 +40,17 @@ pub(crate) const LEGACY_MAGIC: [u8; 4] = [0x02, 0x21, 0x4c, 0x18];
 struct Tap<R> {
     input: Input<R>,
     walk: Walk,
+    /// Reading the file failed (the decoder's error is then no corrupt
+    /// frame's).
+    failed: bool,
 }
 
 impl<R: Read> Read for Tap<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.input.read(out)?;
+        let n = self
+            .input
+            .read(out)
+            .inspect_err(|e| self.failed = e.kind() != io::ErrorKind::Interrupted)?;
         self.walk.follow(&out[..n]);
         Ok(n)
     }
@@ -71,6 +77,7 @@ impl<R: Read + Send> Frames<R> {
             decoder: Some(FrameDecoder::new(Tap {
                 input,
                 walk: Walk::default(),
+                failed: false,
             })),
             in_frame: false,
             resync: false,
@@ -151,6 +158,10 @@ impl<R: Read + Send> Frames<R> {
             return Ok(Stop::Ended);
         };
         let pos = tap.input.pos();
+        let failed = match failed {
+            Some(e) if tap.failed => return Err(super::io_error(pos, e)),
+            failed => failed,
+        };
         let at_end = tap.input.peek(1)?.is_empty();
         Ok(match failed {
             None if tap.walk.done() => Stop::Ended,
@@ -666,5 +677,32 @@ mod tests {
             let read = members(&bytes[..cut], 1 << 30);
             assert!(read.len() <= 2 * infos(0).len(), "{}", read.len());
         }
+    }
+
+    /// A file that cannot be read on part way is an I/O error, not a
+    /// corrupt frame.
+    #[test]
+    fn a_read_failing_inside_a_frame_is_an_io_error() {
+        struct FailsAfter(Vec<u8>, usize);
+        impl Read for FailsAfter {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                if self.1 >= self.0.len() {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = out.len().min(self.0.len() - self.1);
+                out[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+                self.1 += n;
+                Ok(n)
+            }
+        }
+        let whole = frame(&noise(200_000, 3));
+        let cut = whole[..100_000].to_vec();
+        let mut layer = open(FailsAfter(cut, 0), 0, Start::File, 1 << 30, 10 << 20).unwrap();
+        layer.next_member().unwrap();
+        let error = read_member(&mut *layer).unwrap_err();
+        assert!(
+            matches!(&error, ContainerError::Io { source, .. } if source.to_string() == "disk on fire"),
+            "{error:?}"
+        );
     }
 }
