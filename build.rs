@@ -46,6 +46,16 @@ fn generate_messages() -> Result<(), Box<dyn std::error::Error>> {
         // Missing JSON fields take their proto3 defaults, as in protobuf.
         .message_attribute(".", "#[serde(default)]")
         .type_attribute(".", "#[serde(rename_all = \"snake_case\")]")
+        // Structure is asked for: without it a document's JSON is as it
+        // was before these fields.
+        .field_attribute(
+            "linesift.v1.DocumentMessage.blocks",
+            "#[serde(skip_serializing_if = \"Vec::is_empty\")]",
+        )
+        .field_attribute(
+            "linesift.v1.DocumentMessage.markdown",
+            "#[serde(skip_serializing_if = \"Option::is_none\")]",
+        )
         .compile_fds(descriptors)?;
     Ok(())
 }

@@ -31,8 +31,8 @@ pub struct Args {
     /// stdin). An empty list is nothing to do, not stdin.
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
-    /// Output format: text (default for one input), json (one input only),
-    /// jsonl (default for many).
+    /// Output format: text (default for one input), markdown or json (one
+    /// input only), jsonl (default for many).
     #[arg(long)]
     format: Option<Format>,
     /// Worker threads (default: all cores).
@@ -86,6 +86,7 @@ struct FetchArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
     Text,
+    Markdown,
     Json,
     Jsonl,
 }
@@ -115,7 +116,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let format = format(args.format, inputs.len())?;
-    let extractor = Extractor::new(args.extract.options());
+    let mut options = args.extract.options();
+    options.markdown = format == Format::Markdown;
+    let extractor = Extractor::new(options);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
@@ -191,10 +194,14 @@ fn format(asked: Option<Format>, inputs: usize) -> anyhow::Result<Format> {
         // One pretty-printed object per input, back to back, is no JSON
         // document any parser reads; texts back to back cannot be told
         // apart. JSON lines is the format for many.
-        Some(f @ (Format::Json | Format::Text)) if inputs > 1 => bail!(
+        Some(f @ (Format::Json | Format::Text | Format::Markdown)) if inputs > 1 => bail!(
             "--format {} is for one input; for {inputs} inputs use --format jsonl \
              (one JSON object a line, with the input's path)",
-            if f == Format::Json { "json" } else { "text" }
+            match f {
+                Format::Json => "json",
+                Format::Markdown => "markdown",
+                _ => "text",
+            }
         ),
         Some(f) => Ok(f),
         None if inputs == 1 => Ok(Format::Text),
@@ -217,7 +224,7 @@ fn report(name: &str, format: Format, result: &anyhow::Result<Extracted>) {
         say!("linesift: {name}: warning: empty input (0 bytes), no text");
     }
     // JSON says so in the record (`truncated`, `text_truncated`).
-    if format == Format::Text {
+    if matches!(format, Format::Text | Format::Markdown) {
         if x.truncated {
             say!("linesift: {name}: body cut at --max-body; text of its start");
         }
@@ -539,7 +546,10 @@ fn write_result(
 ) -> anyhow::Result<()> {
     match (format, result) {
         (Format::Text, Ok(Extracted { document: doc, .. })) => extract::write_text(out, doc)?,
-        (Format::Text, Err(_)) => {}
+        (Format::Markdown, Ok(Extracted { document: doc, .. })) => {
+            extract::write_markdown(out, doc)?
+        }
+        (Format::Text | Format::Markdown, Err(_)) => {}
         (Format::Json | Format::Jsonl, _) => {
             let error = result.as_ref().err();
             let record = Record {

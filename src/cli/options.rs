@@ -47,6 +47,10 @@ pub struct ExtractOptions {
     /// dedup` uses to find near duplicates.
     #[arg(long)]
     pub simhash: bool,
+    /// Add the main content's structure to JSON documents (`blocks`):
+    /// headings, paragraphs, list items, tables, code and quotes.
+    #[arg(long)]
+    pub blocks: bool,
 }
 
 /// Parses a size such as `4096`, `512K`, `16M` or `1G`.
@@ -127,6 +131,7 @@ impl ExtractOptions {
         o.minhash = self.minhash;
         o.metadata = self.metadata;
         o.simhash = self.simhash;
+        o.blocks = self.blocks;
         o
     }
 }

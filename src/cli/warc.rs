@@ -24,7 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use linesift::sink::{JsonlWriter, Source, WetInfo, WetWriter};
 use linesift::warc::driver::{Driver, Outcome};
 use linesift::warc::{self, Compression, Item, ReaderOptions, WarcError, WarcReader};
-use linesift::{Document, Extractor};
+use linesift::{Document, Extractor, Options};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
@@ -51,8 +51,9 @@ pub struct Args {
     /// signal), that file is removed and OUT left as it was.
     #[arg(long, short)]
     output: PathBuf,
-    /// Output format: jsonl, or wet (default when the name ends in .warc or
-    /// .wet, before any .gz or .zst).
+    /// Output format: jsonl, markdown (jsonl with each document's
+    /// `markdown`), or wet (default when the name ends in .warc or .wet,
+    /// before any .gz or .zst).
     #[arg(long)]
     format: Option<Format>,
     /// Output compression: auto (by name), none, gzip, zstd.
@@ -88,7 +89,17 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(super) enum Format {
     Jsonl,
+    /// JSON lines whose documents carry their `markdown`.
+    Markdown,
     Wet,
+}
+
+impl Format {
+    /// The extraction options for this format: Markdown asks for it.
+    pub(super) fn options(self, mut options: Options) -> Options {
+        options.markdown = self == Format::Markdown;
+        options
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -143,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let output_name = args.output.to_string_lossy();
     let format = args.format.unwrap_or_else(|| default_format(&output_name));
     let compression = args.compress.resolve(&output_name);
-    let extractor = Extractor::new(args.extract.options());
+    let extractor = Extractor::new(format.options(args.extract.options()));
     let reader = ReaderOptions {
         max_payload: args.max_payload,
         max_member: args.max_member,
@@ -547,7 +558,9 @@ impl Output {
             Box::new(io::BufWriter::with_capacity(1 << 20, file))
         };
         let sink = match format {
-            Format::Jsonl => Sink::Jsonl(Box::new(JsonlWriter::new(raw, compression)?)),
+            Format::Jsonl | Format::Markdown => {
+                Sink::Jsonl(Box::new(JsonlWriter::new(raw, compression)?))
+            }
             Format::Wet => Sink::Wet(WetWriter::with_warcinfo(
                 raw,
                 compression,

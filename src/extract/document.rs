@@ -3,6 +3,7 @@
 use super::charset::EncodingSource;
 use super::meta::Metadata;
 use super::regions::Region;
+use super::structure::Block;
 use serde::{Deserialize, Serialize};
 
 /// Seconds spent per stage, for metrics and benchmarks.
@@ -32,6 +33,12 @@ pub struct Document {
     pub title: Option<String>,
     /// Main content, one paragraph per line.
     pub text: String,
+    /// The main content's structure, when asked for (`Options::blocks`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<Block>,
+    /// The main content as Markdown, when asked for (`Options::markdown`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
     /// The text was cut at `Options::max_text` bytes.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub text_truncated: bool,

@@ -24,6 +24,7 @@ pub mod regions;
 pub mod scan;
 pub mod select;
 pub mod signals;
+pub mod structure;
 pub mod tags;
 pub mod text;
 pub(crate) mod text_count;
@@ -31,6 +32,7 @@ pub(crate) mod text_count;
 pub use document::{Document, Timings};
 pub use error::ExtractError;
 pub use options::{Algorithm, HeadlineMethod, LinkFilter, Options};
+pub use structure::Block;
 
 use charset::{Choice, StreamDecoder};
 use headline::StopWords;
@@ -382,12 +384,17 @@ impl Extractor {
         // rather than growing it by copies.
         let selected: usize = sel.ranges.iter().map(|(start, end)| end - start).sum();
         let mut text = String::with_capacity((selected / 2).min(o.max_text));
-        text::render(&scan.src, &sel.ranges, anchors, &mut text);
-        if o.algorithm == Algorithm::R2l {
-            text = text::non_ascii_only(&text);
-        }
-        if o.algorithm == Algorithm::Linesift && !o.keep_repeats {
-            text::repeats::drop_repeated_paragraphs(&mut text);
+        let mut blocks = Vec::new();
+        if o.blocks || o.markdown {
+            blocks = self.text_and_blocks(scan, &sel.ranges, anchors, &mut text);
+        } else {
+            text::render(&scan.src, &sel.ranges, anchors, &mut text);
+            if o.algorithm == Algorithm::R2l {
+                text = text::non_ascii_only(&text);
+            }
+            if o.algorithm == Algorithm::Linesift && !o.keep_repeats {
+                text::repeats::drop_repeated_paragraphs(&mut text);
+            }
         }
         text::nfc::to_nfc(&mut text);
         let text_truncated = text.len() > o.max_text;
@@ -432,6 +439,14 @@ impl Extractor {
                 0 => Vec::new(),
                 n => fingerprint::minhash(&text, usize::from(n)),
             },
+            markdown: match o.markdown {
+                true => Some(structure::markdown(&blocks)),
+                false => None,
+            },
+            blocks: match o.blocks {
+                true => blocks,
+                false => Vec::new(),
+            },
             text,
             text_truncated,
             encoding: choice.encoding.name().to_string(),
@@ -453,6 +468,47 @@ impl Extractor {
             },
             meta: metadata,
         }
+    }
+}
+
+impl Extractor {
+    /// The text as `build` renders it and its blocks, from one pass over
+    /// the selected lines: the same repeats dropped (by their lines), the
+    /// same R2L filter, each block's text in NFC, and no block past
+    /// `max_text` bytes of text.
+    fn text_and_blocks(
+        &self,
+        scan: &Scan,
+        ranges: &[(usize, usize)],
+        anchors: text::Anchors,
+        out: &mut String,
+    ) -> Vec<Block> {
+        let o = &self.options;
+        let mut builder = text::structure::Builder::default();
+        text::render_structured(&scan.src, ranges, anchors, out, &mut builder);
+        let dropped = match o.algorithm == Algorithm::Linesift && !o.keep_repeats {
+            true => text::repeats::repeated_paragraphs(out),
+            false => Vec::new(),
+        };
+        let mut blocks = builder.blocks(out, &dropped);
+        if !dropped.is_empty() {
+            text::repeats::cut(out, &dropped);
+        }
+        if o.algorithm == Algorithm::R2l {
+            *out = text::non_ascii_only(out);
+        }
+        let mut size = 0;
+        blocks.retain_mut(|block| {
+            for t in block.texts_mut() {
+                if o.algorithm == Algorithm::R2l {
+                    *t = text::non_ascii_only(t);
+                }
+                text::nfc::to_nfc(t);
+                size += t.len();
+            }
+            size <= o.max_text && !block.texts_mut().iter().all(|t| t.is_empty())
+        });
+        blocks
     }
 }
 

@@ -126,6 +126,14 @@ pub struct Options {
     /// for `linesift dedup`. Off by default.
     #[serde(default)]
     pub simhash: bool,
+    /// Tell the main content's structure (`Document::blocks`): headings,
+    /// paragraphs, list items, tables, code, quotes. Off by default.
+    #[serde(default)]
+    pub blocks: bool,
+    /// Write the main content as Markdown (`Document::markdown`), from
+    /// its blocks. Off by default.
+    #[serde(default)]
+    pub markdown: bool,
 }
 
 fn default_max_bytes() -> usize {
@@ -172,6 +180,8 @@ impl Options {
             minhash: 0,
             metadata: false,
             simhash: false,
+            blocks: false,
+            markdown: false,
         }
     }
 }

@@ -41,6 +41,19 @@ pub fn write_text(out: &mut impl Write, doc: &Document) -> io::Result<()> {
     writeln!(out, "{}", doc.text)
 }
 
+/// Writes `doc` as Markdown: the headline [`shown_headline`] gives as a
+/// first-level heading, a blank line, then the document's Markdown.
+pub fn write_markdown(out: &mut impl Write, doc: &Document) -> io::Result<()> {
+    if let Some(h) = shown_headline(doc) {
+        let heading = crate::extract::structure::markdown(&[crate::extract::Block::Heading {
+            level: 1,
+            text: h.to_string(),
+        }]);
+        writeln!(out, "{heading}\n")?;
+    }
+    writeln!(out, "{}", doc.markdown.as_deref().unwrap_or(""))
+}
+
 /// Writes `record` as one JSON line, or indented (`pretty`) with a line
 /// end after it.
 pub fn write_json(out: &mut impl Write, record: &Record, pretty: bool) -> io::Result<()> {

@@ -3,7 +3,8 @@
 //! nothing (`proto` does) and publishes nothing (the worker does).
 
 use crate::Document;
-use crate::proto::{DocumentMessage, LineRange};
+use crate::extract::Block;
+use crate::proto::{self, DocumentMessage, LineRange, TableRow};
 
 /// The stable id of a document: BLAKE3 of the task id and the record's id
 /// (WARC-Record-ID, or the requested URL), 128 bits in hex. A redelivered
@@ -79,7 +80,42 @@ impl DocumentMessage {
             categories: doc.meta.categories,
             simhash: doc.simhash,
             minhash: doc.minhash,
+            blocks: doc.blocks.into_iter().map(block_message).collect(),
+            markdown: doc.markdown,
         }
+    }
+}
+
+/// A block as the proto carries it: its kind by name, the fields it does
+/// not use unset.
+fn block_message(block: Block) -> proto::Block {
+    let kind = |kind: &str, text: String| proto::Block {
+        kind: kind.to_string(),
+        text,
+        ..proto::Block::default()
+    };
+    match block {
+        Block::Heading { level, text } => proto::Block {
+            level: u32::from(level),
+            ..kind("heading", text)
+        },
+        Block::Paragraph { text } => kind("paragraph", text),
+        Block::ListItem {
+            depth,
+            ordered,
+            text,
+        } => proto::Block {
+            depth: u32::from(depth),
+            ordered,
+            ..kind("list_item", text)
+        },
+        Block::Table { header, rows } => proto::Block {
+            header,
+            rows: rows.into_iter().map(|cells| TableRow { cells }).collect(),
+            ..kind("table", String::new())
+        },
+        Block::Code { text } => kind("code", text),
+        Block::Quote { text } => kind("quote", text),
     }
 }
 

@@ -62,8 +62,9 @@ pub struct Args {
     /// file output; with stdout, a line each on stderr).
     #[arg(long)]
     failures: Option<PathBuf>,
-    /// Document format: jsonl (the worker's document messages), or wet
-    /// (default when OUT ends in .warc or .wet, before any .gz or .zst).
+    /// Document format: jsonl (the worker's document messages), markdown
+    /// (jsonl with each document's `markdown`), or wet (default when OUT
+    /// ends in .warc or .wet, before any .gz or .zst).
     #[arg(long)]
     format: Option<Format>,
     /// Compression: auto (by name: .gz, .zst), none, gzip, zstd. Each
@@ -114,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting the async runtime")?;
     let job = Job {
-        processor: runtime.block_on(processor(&args.task))?,
+        processor: runtime.block_on(processor(&args.task, encoding.format))?,
         encoding,
         retry,
         jobs,
@@ -209,8 +210,8 @@ fn open_outputs(
 }
 
 /// The worker's processor, from the same flags.
-async fn processor(task: &TaskArgs) -> anyhow::Result<Arc<Processor>> {
-    let extractor = Extractor::new(task.extract.options());
+async fn processor(task: &TaskArgs, format: Format) -> anyhow::Result<Arc<Processor>> {
+    let extractor = Extractor::new(format.options(task.extract.options()));
     let fetcher = Fetcher::new(extractor.clone(), task.fetch_options()?)?;
     let metrics = Metrics::new()?;
     let processor = Processor::new(fetcher, extractor, task.reader(), metrics);

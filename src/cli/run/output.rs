@@ -74,7 +74,7 @@ impl TaskDocuments {
         let sink = match &mut self.sink {
             Some(sink) => sink,
             none => none.insert(match format {
-                Format::Jsonl => {
+                Format::Jsonl | Format::Markdown => {
                     DocumentSink::Jsonl(Box::new(JsonlWriter::new(Vec::new(), compression)?))
                 }
                 Format::Wet => DocumentSink::Wet(WetWriter::new(Vec::new(), compression)),

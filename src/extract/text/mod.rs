@@ -26,10 +26,12 @@ pub(crate) use direct::{reference, text_after_markup};
 mod events;
 pub mod nfc;
 pub mod repeats;
+pub(crate) mod structure;
 mod words;
 
 use super::tags::Tag;
 use events::Sink;
+use structure::Structure;
 
 /// How anchors are rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,32 @@ pub fn render(src: &str, ranges: &[(usize, usize)], anchors: Anchors, out: &mut 
 #[derive(Debug, Default)]
 struct Scratch {
     chars: Vec<u8>,
+}
+
+/// [`render`], telling `builder` the structure of what it writes (see
+/// [`structure`]): the same text, from the same events. Before each run
+/// the builder alone hears the tags just above it (see
+/// [`structure::context_before`]): a run starting at a list's first item
+/// is still in the list.
+pub(crate) fn render_structured(
+    src: &str,
+    ranges: &[(usize, usize)],
+    anchors: Anchors,
+    out: &mut String,
+    builder: &mut structure::Builder,
+) {
+    let mut chars = Vec::new();
+    let mut r = Renderer::with_structure(out, anchors, builder);
+    let mut previous_end = 0;
+    for &(start, end) in ranges {
+        r.reset();
+        let context = structure::context_before(src, previous_end, start);
+        direct::tokenize(context, &mut structure::Tags(&mut *r.structure), &mut chars);
+        r.tokens(src.get(start..end).unwrap_or(""), &mut chars);
+        r.paragraph();
+        previous_end = end;
+    }
+    r.finish();
 }
 
 fn render_into(
@@ -121,8 +149,10 @@ impl Fragments {
 }
 
 /// Renders into `out` after whatever it already holds (`base`): the
-/// paragraph logic looks only at the part it wrote.
-struct Renderer<'a> {
+/// paragraph logic looks only at the part it wrote. `structure` hears
+/// what it keeps (nothing listens by default).
+struct Renderer<'a, B: Structure = ()> {
+    structure: B,
     out: &'a mut String,
     base: usize,
     anchors: Anchors,
@@ -142,7 +172,7 @@ struct Renderer<'a> {
     aside_within: Option<u32>,
 }
 
-impl Sink for Renderer<'_> {
+impl<B: Structure> Sink for Renderer<'_, B> {
     fn start_tag(&mut self, name: &[u8]) {
         self.start_tag(name, Tag::classify(name));
     }
@@ -170,7 +200,14 @@ impl Sink for Renderer<'_> {
 
 impl<'a> Renderer<'a> {
     fn new(out: &'a mut String, anchors: Anchors) -> Self {
+        Renderer::with_structure(out, anchors, ())
+    }
+}
+
+impl<'a, B: Structure> Renderer<'a, B> {
+    fn with_structure(out: &'a mut String, anchors: Anchors, structure: B) -> Self {
         Renderer {
+            structure,
             base: out.len(),
             out,
             anchors,
@@ -186,6 +223,11 @@ impl<'a> Renderer<'a> {
 
     fn run(&mut self, html: &str, chars: &mut Vec<u8>) {
         self.reset();
+        self.tokens(html, chars);
+    }
+
+    /// Tokenizes `html` in the state the renderer is in.
+    fn tokens(&mut self, html: &str, chars: &mut Vec<u8>) {
         let stop = direct::run(html, self, chars);
         if let Some(rest) = html.get(stop..).filter(|rest| !rest.is_empty()) {
             direct::tokenize(rest, self, chars);
@@ -200,6 +242,7 @@ impl<'a> Renderer<'a> {
         self.in_anchor = false;
         self.annotation = false;
         self.aside_within = None;
+        self.structure.reset();
     }
 
     fn start_tag(&mut self, name: &[u8], tag: Tag) {
@@ -218,16 +261,21 @@ impl<'a> Renderer<'a> {
                 self.skip_name.extend_from_slice(name);
                 self.aside_within = (!t.hides_text()).then_some(0);
             }
-            Tag::Br => self.newline(),
+            Tag::Br => {
+                self.newline();
+                self.structure.line_break();
+            }
             Tag::A => self.in_anchor = true,
             Tag::Pre => {
                 self.annotation = false;
                 self.paragraph();
                 self.pre += 1;
+                self.structure.open(name, tag);
             }
             t if t.is_block() => {
                 self.annotation = false;
                 self.paragraph();
+                self.structure.open(name, t);
             }
             Tag::Void if name == b"img" => self.pending_space = true,
             Tag::Other => match ruby_part(name) {
@@ -259,11 +307,16 @@ impl<'a> Renderer<'a> {
             Tag::Pre => {
                 self.pre = self.pre.saturating_sub(1);
                 self.paragraph();
+                self.structure.close(name, tag);
             }
-            Tag::Br => self.newline(),
+            Tag::Br => {
+                self.newline();
+                self.structure.line_break();
+            }
             t if t.is_block() => {
                 self.annotation = false;
                 self.paragraph();
+                self.structure.close(name, t);
             }
             Tag::Other if ruby_part(name).is_some() => self.annotation = false,
             // Table cells and list items end words even when inline-styled.
@@ -298,6 +351,9 @@ impl<'a> Renderer<'a> {
     }
 
     fn word(&mut self, word: &str) {
+        if B::ON && self.at_line_start() {
+            self.structure.line(self.out.len());
+        }
         if self.pending_space && !self.at_line_start() {
             self.out.push(' ');
         }
@@ -311,6 +367,9 @@ impl<'a> Renderer<'a> {
     /// char at a time).
     #[inline(never)]
     fn pre_text(&mut self, value: &str) {
+        if B::ON {
+            self.structure.code_text(value);
+        }
         let mut lines = memchr::memchr_iter(b'\n', value.as_bytes());
         let mut from = 0;
         loop {

@@ -38,9 +38,20 @@ const FAR_SHARE: usize = 4;
 /// stretch of it or lie far from their earlier copy (see the module doc).
 /// Returns how many were dropped. The text is rewritten only when one is.
 pub fn drop_repeated_paragraphs(text: &mut String) -> usize {
+    let dropped = repeated_paragraphs(text);
+    if dropped.is_empty() {
+        return 0;
+    }
+    cut(text, &dropped);
+    dropped.len()
+}
+
+/// The byte ranges of the lines [`drop_repeated_paragraphs`] drops (each
+/// with its `\n`), in order; [`cut`] takes them out.
+pub fn repeated_paragraphs(text: &str) -> Vec<Range<usize>> {
     let repeats = long_repeats(text);
     if repeats.is_empty() {
-        return 0;
+        return Vec::new();
     }
     // Only pages with a repeat pay for the lines' spans.
     let lines = line_spans(text);
@@ -56,11 +67,7 @@ pub fn drop_repeated_paragraphs(text: &mut String) -> usize {
             dropped.push(lines[copy].clone());
         }
     }
-    if dropped.is_empty() {
-        return 0;
-    }
-    cut(text, &dropped);
-    dropped.len()
+    dropped
 }
 
 /// Each long paragraph seen before, as (its line, the line of its nearest
@@ -127,7 +134,7 @@ fn repeats_a_stretch<'t>(
 }
 
 /// `text` without the byte ranges `cut` (in order, not overlapping).
-fn cut(text: &mut String, cut: &[Range<usize>]) {
+pub fn cut(text: &mut String, cut: &[Range<usize>]) {
     let mut kept = String::with_capacity(text.len());
     let mut from = 0;
     for r in cut {

@@ -1,0 +1,506 @@
+//! The structure of the rendered text: which of its lines are headings,
+//! list items, table cells, code, quotes or paragraphs, told from the
+//! same tokenizer events the renderer hears, and only those it does not
+//! leave out (the renderer calls this after its own skips).
+//!
+//! It keeps no tree: a few counters and stacks of what is open, and for
+//! each line of the text where it starts and what was open when its first
+//! word was written. [`Builder::blocks`] groups the lines into
+//! [`Block`]s afterwards. Code keeps its whitespace, so the text inside
+//! `<pre>` is copied here as it comes; every other block's text is its
+//! lines of the rendered text, as they are. What the text drops as a
+//! repeated paragraph the blocks drop too (by the lines' places).
+
+use super::super::structure::Block;
+use super::super::tags::Tag;
+use super::events::Sink;
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// What the renderer tells a structure builder. The unit type hears
+/// nothing (`ON` false), so the plain text path pays nothing for it.
+pub(crate) trait Structure {
+    const ON: bool;
+    /// A run of selected lines starts: nothing is open.
+    fn reset(&mut self);
+    /// A block-level start tag (headings, lists, tables, `pre`, ...).
+    fn open(&mut self, name: &[u8], tag: Tag);
+    /// A block-level end tag.
+    fn close(&mut self, name: &[u8], tag: Tag);
+    /// A line of the text starts at byte `at` of the output.
+    fn line(&mut self, at: usize);
+    /// Text inside `<pre>`, whitespace as it is.
+    fn code_text(&mut self, value: &str);
+    /// A `<br>`.
+    fn line_break(&mut self);
+}
+
+impl Structure for () {
+    const ON: bool = false;
+    #[inline(always)]
+    fn reset(&mut self) {}
+    #[inline(always)]
+    fn open(&mut self, _: &[u8], _: Tag) {}
+    #[inline(always)]
+    fn close(&mut self, _: &[u8], _: Tag) {}
+    #[inline(always)]
+    fn line(&mut self, _: usize) {}
+    #[inline(always)]
+    fn code_text(&mut self, _: &str) {}
+    #[inline(always)]
+    fn line_break(&mut self) {}
+}
+
+/// Longest stretch of markup above a run that [`context_before`] gives.
+const CONTEXT_MAX: usize = 1024;
+
+/// The markup right above byte `start` of `src` and after `floor` (where
+/// the run before ended): tags and whitespace only, at most
+/// [`CONTEXT_MAX`] bytes, whole tags. A chosen run starts at the first
+/// line with text; the containers opened on the lines just above it (a
+/// list, a table, a quote) are its context.
+pub(crate) fn context_before(src: &str, floor: usize, start: usize) -> &str {
+    let bytes = src.as_bytes();
+    let floor = floor.max(start.saturating_sub(CONTEXT_MAX));
+    let mut at = start.min(bytes.len());
+    loop {
+        let mut end = at;
+        while end > floor && bytes[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        if end <= floor || bytes[end - 1] != b'>' {
+            break;
+        }
+        let Some(lt) = memchr::memrchr(b'<', &bytes[floor..end - 1]).map(|i| floor + i) else {
+            break;
+        };
+        let tag_like =
+            matches!(bytes.get(lt + 1), Some(b) if b.is_ascii_alphabetic() || *b == b'/');
+        if !tag_like {
+            break;
+        }
+        at = lt;
+    }
+    src.get(at..start).unwrap_or("")
+}
+
+/// Feeds a builder the block tags of markup with no text (the context of
+/// a run); what it holds besides tags is ignored, and so is `<pre>`: the
+/// renderer does not keep the run's whitespace, so neither can the code.
+pub(crate) struct Tags<'b>(pub &'b mut Builder);
+
+impl Sink for Tags<'_> {
+    fn start_tag(&mut self, name: &[u8]) {
+        let tag = Tag::classify(name);
+        if tag.is_block() && tag != Tag::Pre {
+            (&mut *self.0).open(name, tag);
+        }
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        let tag = Tag::classify(name);
+        if tag.is_block() && tag != Tag::Pre {
+            (&mut *self.0).close(name, tag);
+        }
+    }
+
+    fn text(&mut self, _: &str) {}
+}
+
+/// What a line of flow text is part of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Paragraph,
+    Heading(u8),
+    Item { depth: u8, ordered: bool },
+    Quote,
+    Code,
+}
+
+/// A table cell a line is in.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    table: u32,
+    row: u32,
+    col: u32,
+    header: bool,
+}
+
+/// A line of the text: where it starts, what it belongs to (`id` tells
+/// two paragraphs, items, ... apart) and the table cell around it.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    at: usize,
+    flow: Flow,
+    id: u32,
+    cell: Option<Cell>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct List {
+    ordered: bool,
+    item: Option<u32>,
+    /// Opened by an `<li>` outside any list.
+    implied: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct OpenTable {
+    id: u32,
+    row: Option<u32>,
+    col: u32,
+    cell: Option<(u32, bool)>,
+}
+
+/// What is known of a table once its lines are read.
+#[derive(Debug, Clone, Copy, Default)]
+struct TableInfo {
+    /// A cell holds a list, heading, code, quote or another table: the
+    /// table lays out a page rather than holding data, and its lines are
+    /// read as flow text.
+    layout: bool,
+    cols: u32,
+}
+
+/// Builds the blocks of one render (see the module doc).
+#[derive(Debug, Default)]
+pub(crate) struct Builder {
+    marks: Vec<Mark>,
+    codes: Vec<(u32, String)>,
+    tables: Vec<TableInfo>,
+    next: u32,
+    paragraph: u32,
+    heading: Option<(u8, u32)>,
+    lists: Vec<List>,
+    quote: (u32, u32),
+    code: (u32, u32),
+    open_tables: Vec<OpenTable>,
+}
+
+impl Builder {
+    fn bump(&mut self) -> u32 {
+        self.next += 1;
+        self.next
+    }
+
+    /// A structure opened inside a table cell makes the table a layout.
+    fn mark_layout(&mut self) {
+        if let Some(t) = self.open_tables.last().filter(|t| t.cell.is_some())
+            && let Some(info) = self.tables.get_mut(t.id as usize)
+        {
+            info.layout = true;
+        }
+    }
+
+    fn code_break(&mut self) {
+        if self.code.0 > 0
+            && let Some((_, text)) = self.codes.last_mut()
+            && !text.is_empty()
+            && !text.ends_with('\n')
+        {
+            text.push('\n');
+        }
+    }
+
+    /// The blocks of `out`, the text rendered with this builder, leaving
+    /// out the lines that start inside `dropped` (byte ranges of `out`,
+    /// in order).
+    pub(crate) fn blocks(&self, out: &str, dropped: &[Range<usize>]) -> Vec<Block> {
+        let mut blocks: Vec<Block> = Vec::new();
+        let mut last_flow: Option<(Flow, u32)> = None;
+        let mut tables: BTreeMap<u32, (usize, TableCells)> = BTreeMap::new();
+        let mut dropped = dropped.iter().peekable();
+        for (i, mark) in self.marks.iter().enumerate() {
+            let end = self.marks.get(i + 1).map_or(out.len(), |m| m.at);
+            while dropped.next_if(|r| r.end <= mark.at).is_some() {}
+            if dropped.peek().is_some_and(|r| r.contains(&mark.at)) {
+                continue;
+            }
+            let line = out.get(mark.at..end).unwrap_or("").trim_end_matches('\n');
+            if let Some(cell) = mark.cell.filter(|c| self.is_table(c.table)) {
+                let (_, cells) = tables.entry(cell.table).or_insert_with(|| {
+                    blocks.push(Block::Table {
+                        header: false,
+                        rows: Vec::new(),
+                    });
+                    (blocks.len() - 1, TableCells::default())
+                });
+                cells.add(cell, line);
+                last_flow = None;
+                continue;
+            }
+            let key = (mark.flow, mark.id);
+            if last_flow == Some(key)
+                && let Some(block) = blocks.last_mut()
+            {
+                block.push_line(line);
+                continue;
+            }
+            last_flow = Some(key);
+            blocks.push(match mark.flow {
+                Flow::Paragraph => Block::Paragraph { text: line.into() },
+                Flow::Heading(level) => Block::Heading {
+                    level,
+                    text: line.into(),
+                },
+                Flow::Item { depth, ordered } => Block::ListItem {
+                    depth,
+                    ordered,
+                    text: line.into(),
+                },
+                Flow::Quote => Block::Quote { text: line.into() },
+                Flow::Code => Block::Code {
+                    text: self.code_of(mark.id),
+                },
+            });
+        }
+        for (at, cells) in tables.into_values() {
+            if let Some(block) = blocks.get_mut(at) {
+                *block = cells.into_block();
+            }
+        }
+        blocks
+    }
+
+    fn is_table(&self, table: u32) -> bool {
+        self.tables
+            .get(table as usize)
+            .is_some_and(|t| !t.layout && t.cols >= 2)
+    }
+
+    /// The text of code block `id`: blank lines at its ends and trailing
+    /// whitespace left out, indentation kept.
+    fn code_of(&self, id: u32) -> String {
+        let raw = self
+            .codes
+            .iter()
+            .find(|(c, _)| *c == id)
+            .map_or("", |(_, text)| text.as_str());
+        let lines: Vec<&str> = raw.lines().map(str::trim_end).collect();
+        let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
+        let last = lines
+            .iter()
+            .rposition(|l| !l.is_empty())
+            .map_or(0, |l| l + 1);
+        lines.get(first..last).unwrap_or_default().join("\n")
+    }
+}
+
+/// A table's cells as its lines fill them.
+#[derive(Debug, Default)]
+struct TableCells {
+    rows: BTreeMap<u32, BTreeMap<u32, (String, bool)>>,
+}
+
+impl TableCells {
+    fn add(&mut self, cell: Cell, line: &str) {
+        let (text, header) = self
+            .rows
+            .entry(cell.row)
+            .or_default()
+            .entry(cell.col)
+            .or_insert_with(|| (String::new(), cell.header));
+        *header &= cell.header;
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(line);
+    }
+
+    /// Rows in order, each as wide as the widest (missing cells empty);
+    /// a header when every cell of the first row is a `<th>`.
+    fn into_block(self) -> Block {
+        let cols = self
+            .rows
+            .values()
+            .filter_map(|r| r.keys().next_back())
+            .max()
+            .map_or(0, |c| c + 1);
+        let header = self
+            .rows
+            .values()
+            .next()
+            .is_some_and(|r| r.values().all(|(_, h)| *h));
+        let rows = self
+            .rows
+            .into_values()
+            .map(|mut r| {
+                (0..cols)
+                    .map(|c| r.remove(&c).map(|(t, _)| t).unwrap_or_default())
+                    .collect()
+            })
+            .collect();
+        Block::Table { header, rows }
+    }
+}
+
+impl Structure for &mut Builder {
+    const ON: bool = true;
+
+    fn reset(&mut self) {
+        self.heading = None;
+        self.lists.clear();
+        self.quote = (0, 0);
+        self.code = (0, 0);
+        self.open_tables.clear();
+        self.paragraph = self.bump();
+    }
+
+    fn open(&mut self, name: &[u8], tag: Tag) {
+        self.paragraph = self.bump();
+        self.code_break();
+        if let Some(level) = tag.heading_level() {
+            self.mark_layout();
+            let id = self.bump();
+            self.heading = Some((level, id));
+            return;
+        }
+        match name {
+            b"ul" | b"ol" | b"menu" => {
+                self.mark_layout();
+                self.lists.push(List {
+                    ordered: name == b"ol",
+                    item: None,
+                    implied: false,
+                });
+            }
+            b"li" => {
+                self.mark_layout();
+                let id = self.bump();
+                if self.lists.is_empty() {
+                    self.lists.push(List {
+                        ordered: false,
+                        item: None,
+                        implied: true,
+                    });
+                }
+                if let Some(list) = self.lists.last_mut() {
+                    list.item = Some(id);
+                }
+            }
+            b"blockquote" => {
+                self.mark_layout();
+                if self.quote.0 == 0 {
+                    self.quote.1 = self.bump();
+                }
+                self.quote.0 += 1;
+            }
+            _ if tag == Tag::Pre => {
+                self.mark_layout();
+                if self.code.0 == 0 {
+                    let id = self.bump();
+                    self.code.1 = id;
+                    self.codes.push((id, String::new()));
+                }
+                self.code.0 += 1;
+            }
+            b"table" => {
+                self.mark_layout();
+                let id = self.tables.len() as u32;
+                self.tables.push(TableInfo::default());
+                self.open_tables.push(OpenTable {
+                    id,
+                    row: None,
+                    col: 0,
+                    cell: None,
+                });
+            }
+            b"tr" => {
+                if let Some(t) = self.open_tables.last_mut() {
+                    t.row = Some(t.row.map_or(0, |r| r + 1));
+                    t.col = 0;
+                    t.cell = None;
+                }
+            }
+            b"td" | b"th" => {
+                if let Some(t) = self.open_tables.last_mut() {
+                    if t.row.is_none() {
+                        t.row = Some(0);
+                        t.col = 0;
+                    }
+                    t.cell = Some((t.col, name == b"th"));
+                    t.col += 1;
+                    if let Some(info) = self.tables.get_mut(t.id as usize) {
+                        info.cols = info.cols.max(t.col);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn close(&mut self, name: &[u8], tag: Tag) {
+        self.paragraph = self.bump();
+        self.code_break();
+        if tag.is_heading() {
+            self.heading = None;
+            return;
+        }
+        match name {
+            b"ul" | b"ol" | b"menu" => {
+                self.lists.pop();
+            }
+            b"li" => {
+                if self.lists.last().is_some_and(|l| l.implied) {
+                    self.lists.pop();
+                } else if let Some(list) = self.lists.last_mut() {
+                    list.item = None;
+                }
+            }
+            b"blockquote" => self.quote.0 = self.quote.0.saturating_sub(1),
+            _ if tag == Tag::Pre => self.code.0 = self.code.0.saturating_sub(1),
+            b"table" => {
+                self.open_tables.pop();
+            }
+            b"tr" | b"td" | b"th" => {
+                if let Some(t) = self.open_tables.last_mut() {
+                    t.cell = None;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn line(&mut self, at: usize) {
+        let (flow, id) = if self.code.0 > 0 {
+            (Flow::Code, self.code.1)
+        } else if let Some((level, id)) = self.heading {
+            (Flow::Heading(level), id)
+        } else if let Some((list, id)) = self.lists.last().and_then(|l| l.item.map(|id| (*l, id))) {
+            let depth = u8::try_from(self.lists.len()).unwrap_or(u8::MAX);
+            let ordered = list.ordered;
+            (Flow::Item { depth, ordered }, id)
+        } else if self.quote.0 > 0 {
+            (Flow::Quote, self.quote.1)
+        } else {
+            (Flow::Paragraph, self.paragraph)
+        };
+        let cell = self.open_tables.last().and_then(|t| {
+            let (col, header) = t.cell?;
+            Some(Cell {
+                table: t.id,
+                row: t.row.unwrap_or(0),
+                col,
+                header,
+            })
+        });
+        self.marks.push(Mark { at, flow, id, cell });
+    }
+
+    fn code_text(&mut self, value: &str) {
+        if self.code.0 == 0 {
+            return;
+        }
+        if let Some((_, text)) = self.codes.last_mut() {
+            text.push_str(value);
+        }
+    }
+
+    fn line_break(&mut self) {
+        if self.code.0 > 0
+            && let Some((_, text)) = self.codes.last_mut()
+        {
+            text.push('\n');
+        }
+    }
+}
