@@ -51,41 +51,32 @@ impl Structure for () {
     fn line_break(&mut self) {}
 }
 
-/// Longest stretch of markup above a run that [`context_before`] gives.
-const CONTEXT_MAX: usize = 1024;
+/// Longest stretch of the page above a run that [`context_before`] gives.
+const CONTEXT_MAX: usize = 2048;
 
-/// The markup right above byte `start` of `src` and after `floor` (where
-/// the run before ended): tags and whitespace only, at most
-/// [`CONTEXT_MAX`] bytes, whole tags. A chosen run starts at the first
-/// line with text; the containers opened on the lines just above it (a
-/// list, a table, a quote) are its context.
+/// The page right above byte `start` of `src` and after `floor` (where
+/// the run before ended), at most [`CONTEXT_MAX`] bytes, from a tag's
+/// start. A chosen run starts at its first line with text, often inside
+/// a list, a table or a quote opened above it (a table's header row left
+/// out, a list's first items): the tags there are the run's context.
 pub(crate) fn context_before(src: &str, floor: usize, start: usize) -> &str {
-    let bytes = src.as_bytes();
-    let floor = floor.max(start.saturating_sub(CONTEXT_MAX));
-    let mut at = start.min(bytes.len());
-    loop {
-        let mut end = at;
-        while end > floor && bytes[end - 1].is_ascii_whitespace() {
-            end -= 1;
-        }
-        if end <= floor || bytes[end - 1] != b'>' {
-            break;
-        }
-        let Some(lt) = memchr::memrchr(b'<', &bytes[floor..end - 1]).map(|i| floor + i) else {
-            break;
-        };
-        let tag_like =
-            matches!(bytes.get(lt + 1), Some(b) if b.is_ascii_alphabetic() || *b == b'/');
-        if !tag_like {
-            break;
-        }
-        at = lt;
+    let start = start.min(src.len());
+    let from = floor.max(start.saturating_sub(CONTEXT_MAX)).min(start);
+    let window = src.as_bytes().get(from..start).unwrap_or_default();
+    let tag = (0..window.len()).find(|&i| {
+        window[i] == b'<'
+            && window
+                .get(i + 1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/')
+    });
+    match tag {
+        Some(i) => src.get(from + i..start).unwrap_or(""),
+        None => "",
     }
-    src.get(at..start).unwrap_or("")
 }
 
-/// Feeds a builder the block tags of markup with no text (the context of
-/// a run); what it holds besides tags is ignored, and so is `<pre>`: the
+/// Feeds a builder the block tags of the context of a run; its text is
+/// ignored, and so is `<pre>`: the
 /// renderer does not keep the run's whitespace, so neither can the code.
 pub(crate) struct Tags<'b>(pub &'b mut Builder);
 
@@ -106,6 +97,9 @@ impl Sink for Tags<'_> {
 
     fn text(&mut self, _: &str) {}
 }
+
+/// The most text a table cell holds (bytes) in a table of data.
+const CELL_MAX: usize = 400;
 
 /// What a line of flow text is part of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,6 +204,7 @@ impl Builder {
         let mut last_flow: Option<(Flow, u32)> = None;
         let mut tables: BTreeMap<u32, (usize, TableCells)> = BTreeMap::new();
         let mut dropped = dropped.iter().peekable();
+        let big = self.big_cells(out);
         for (i, mark) in self.marks.iter().enumerate() {
             let end = self.marks.get(i + 1).map_or(out.len(), |m| m.at);
             while dropped.next_if(|r| r.end <= mark.at).is_some() {}
@@ -217,7 +212,7 @@ impl Builder {
                 continue;
             }
             let line = out.get(mark.at..end).unwrap_or("").trim_end_matches('\n');
-            if let Some(cell) = mark.cell.filter(|c| self.is_table(c.table)) {
+            if let Some(cell) = mark.cell.filter(|c| self.is_table(c.table, &big)) {
                 let (_, cells) = tables.entry(cell.table).or_insert_with(|| {
                     blocks.push(Block::Table {
                         header: false,
@@ -262,10 +257,30 @@ impl Builder {
         blocks
     }
 
-    fn is_table(&self, table: u32) -> bool {
+    fn is_table(&self, table: u32, big: &[u32]) -> bool {
         self.tables
             .get(table as usize)
             .is_some_and(|t| !t.layout && t.cols >= 2)
+            && !big.contains(&table)
+    }
+
+    /// Tables with a cell of more than [`CELL_MAX`] bytes of text: a
+    /// column of a page's layout, not a value.
+    fn big_cells(&self, out: &str) -> Vec<u32> {
+        let mut sizes: BTreeMap<(u32, u32, u32), usize> = BTreeMap::new();
+        for (i, mark) in self.marks.iter().enumerate() {
+            if let Some(c) = mark.cell {
+                let end = self.marks.get(i + 1).map_or(out.len(), |m| m.at);
+                *sizes.entry((c.table, c.row, c.col)).or_default() += end - mark.at;
+            }
+        }
+        let mut big: Vec<u32> = sizes
+            .into_iter()
+            .filter(|(_, size)| *size > CELL_MAX)
+            .map(|((table, ..), _)| table)
+            .collect();
+        big.dedup();
+        big
     }
 
     /// The text of code block `id`: blank lines at its ends and trailing
@@ -502,5 +517,219 @@ impl Structure for &mut Builder {
         {
             text.push('\n');
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Anchors, render_structured};
+    use super::*;
+
+    fn blocks_in(html: &str, ranges: &[(usize, usize)]) -> (String, Vec<Block>) {
+        let mut out = String::new();
+        let mut builder = Builder::default();
+        render_structured(html, ranges, Anchors::Keep, &mut out, &mut builder);
+        let blocks = builder.blocks(&out, &[]);
+        (out, blocks)
+    }
+
+    fn blocks_of(html: &str) -> Vec<Block> {
+        blocks_in(html, &[(0, html.len())]).1
+    }
+
+    fn para(text: &str) -> Block {
+        Block::Paragraph { text: text.into() }
+    }
+
+    #[test]
+    fn headings_carry_their_level() {
+        let blocks = blocks_of("<h1>Top</h1><p>a</p><h3>Deep <b>one</b></h3>");
+        assert_eq!(
+            blocks,
+            [
+                Block::Heading {
+                    level: 1,
+                    text: "Top".into()
+                },
+                para("a"),
+                Block::Heading {
+                    level: 3,
+                    text: "Deep one".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn paragraphs_part_at_block_tags_and_keep_their_broken_lines() {
+        let blocks = blocks_of("<p>one<br>two</p><div>three <i>four</i></div>five");
+        assert_eq!(blocks, [para("one\ntwo"), para("three four"), para("five")]);
+    }
+
+    #[test]
+    fn list_items_carry_their_depth_and_whether_they_are_numbered() {
+        let item = |depth, ordered, text: &str| Block::ListItem {
+            depth,
+            ordered,
+            text: text.into(),
+        };
+        let blocks = blocks_of(
+            "<ul><li>a<ol><li>b</li><li>c<p>more</p></li></ol></li><li>d</li></ul><p>after</p>",
+        );
+        assert_eq!(
+            blocks,
+            [
+                item(1, false, "a"),
+                item(2, true, "b"),
+                item(2, true, "c\nmore"),
+                item(1, false, "d"),
+                para("after"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_data_table_keeps_its_rows_and_cells_and_its_header() {
+        let blocks = blocks_of(
+            "<table><thead><tr><th>Name</th><th>Size</th></tr></thead>\
+             <tr><td>a<br>b</td><td>1</td></tr><tr><td>c</td></tr></table>",
+        );
+        let rows = [["Name", "Size"], ["a\nb", "1"], ["c", ""]];
+        assert_eq!(
+            blocks,
+            [Block::Table {
+                header: true,
+                rows: rows
+                    .iter()
+                    .map(|r| r.iter().map(|c| c.to_string()).collect())
+                    .collect()
+            }]
+        );
+        let Block::Table { header, .. } = &blocks_of("<table><tr><td>x</td><td>y</td></table>")[0]
+        else {
+            panic!("no table");
+        };
+        assert!(!header);
+    }
+
+    /// A table that lays out a page (a cell holding a list, a heading or
+    /// another table), or has one column, is read as flow text.
+    #[test]
+    fn a_layout_table_is_read_as_flow_text() {
+        let blocks = blocks_of(
+            "<table><tr><td><h2>Story</h2><p>Text</p></td><td><ul><li>menu</li></ul></td></tr></table>",
+        );
+        assert_eq!(
+            blocks,
+            [
+                Block::Heading {
+                    level: 2,
+                    text: "Story".into()
+                },
+                para("Text"),
+                Block::ListItem {
+                    depth: 1,
+                    ordered: false,
+                    text: "menu".into()
+                },
+            ]
+        );
+        assert_eq!(
+            blocks_of("<table><tr><td>one</td></tr><tr><td>two</td></tr></table>"),
+            [para("one"), para("two")]
+        );
+    }
+
+    #[test]
+    fn code_keeps_its_indentation_where_the_text_does_not() {
+        let html =
+            "<p>Run:</p><pre><code>\nfn main() {\n    let x = 1;<br>\tx &lt; 2\n}\n</code></pre>";
+        let (text, blocks) = blocks_in(html, &[(0, html.len())]);
+        assert_eq!(text, "Run:\nfn main() {\nlet x = 1;\nx < 2\n}");
+        assert_eq!(
+            blocks,
+            [
+                para("Run:"),
+                Block::Code {
+                    text: "fn main() {\n    let x = 1;\n\tx < 2\n}".into()
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_quote_gathers_its_paragraphs() {
+        let blocks = blocks_of("<blockquote><p>One.</p><p>Two.</p></blockquote><p>Three.</p>");
+        assert_eq!(
+            blocks,
+            [
+                Block::Quote {
+                    text: "One.\nTwo.".into()
+                },
+                para("Three.")
+            ]
+        );
+    }
+
+    #[test]
+    fn what_the_text_leaves_out_the_blocks_leave_out() {
+        let blocks = blocks_of(
+            "<p>Before.</p><figure><img src=a.jpg><figcaption><p>A caption</p></figcaption></figure>\
+             <ul><li>kept<script>no()</script></li><aside><li>box</li></aside></ul><p>After.</p>",
+        );
+        assert_eq!(
+            blocks,
+            [
+                para("Before."),
+                Block::ListItem {
+                    depth: 1,
+                    ordered: false,
+                    text: "kept".into()
+                },
+                para("After.")
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_dropped_from_the_text_are_dropped_from_the_blocks() {
+        let html = "<p>one</p><p>two</p><p>three</p>";
+        let mut out = String::new();
+        let mut builder = Builder::default();
+        render_structured(
+            html,
+            &[(0, html.len())],
+            Anchors::Keep,
+            &mut out,
+            &mut builder,
+        );
+        assert_eq!(builder.blocks(&out, &[4..8]), [para("one"), para("three")]);
+    }
+
+    /// A chosen run starts at its first line with text; the list and the
+    /// table opened above it (the table's header row left out) are still
+    /// its context.
+    #[test]
+    fn a_run_starting_inside_a_list_or_table_is_still_in_it() {
+        let html = "<p>menu</p>\n<ul>\n  <li>first</li><li>second</li></ul><p>gap</p>\
+                    <table><thead><tr><th>x</th><th>y</th></tr></thead><tbody>\n\
+                    <tr><td>a</td><td>b</td></tr></table>";
+        let li = html.find("<li>").unwrap_or(0);
+        let gap = html.find("<p>gap").unwrap_or(0);
+        let tr = html.rfind("<tr>").unwrap_or(0);
+        let (text, blocks) = blocks_in(html, &[(li, gap), (tr, html.len())]);
+        assert_eq!(text, "first\nsecond\na\nb");
+        let item = |text: &str| Block::ListItem {
+            depth: 1,
+            ordered: false,
+            text: text.into(),
+        };
+        let table = Block::Table {
+            header: false,
+            rows: vec![vec!["a".into(), "b".into()]],
+        };
+        assert_eq!(blocks, [item("first"), item("second"), table]);
+        assert_eq!(context_before(html, 0, li), "<p>menu</p>\n<ul>\n  ");
+        assert_eq!(context_before(html, 5, li), "</p>\n<ul>\n  ");
     }
 }
