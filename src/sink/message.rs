@@ -129,4 +129,59 @@ mod tests {
         assert_ne!(document_id("ab", "c"), document_id("a", "bc"));
         assert_eq!(document_id("t", "r").len(), 32);
     }
+
+    /// A block keeps its kind by name and the fields of its kind; the
+    /// message round-trips both encodings, and its JSON has `blocks` and
+    /// `markdown` only when they are set.
+    #[test]
+    fn blocks_and_markdown_are_carried_in_both_encodings() {
+        use crate::proto::{Encoding, decode, encode};
+        let doc = Document {
+            blocks: vec![
+                Block::Heading {
+                    level: 2,
+                    text: "H".into(),
+                },
+                Block::ListItem {
+                    depth: 2,
+                    ordered: true,
+                    text: "i".into(),
+                },
+                Block::Table {
+                    header: true,
+                    rows: vec![vec!["a".into(), "b".into()]],
+                },
+            ],
+            markdown: Some("## H".into()),
+            ..Document::default()
+        };
+        let message = DocumentMessage::from_document("t", Origin::default(), doc);
+        assert_eq!(
+            message.blocks[1],
+            proto::Block {
+                kind: "list_item".into(),
+                depth: 2,
+                ordered: true,
+                text: "i".into(),
+                ..proto::Block::default()
+            }
+        );
+        for encoding in [Encoding::Protobuf, Encoding::Json] {
+            let (bytes, content_type) = encode(&message, encoding);
+            let back: Result<DocumentMessage, _> = decode(&bytes, Some(content_type));
+            assert_eq!(back.ok().as_ref(), Some(&message), "{encoding:?}");
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
+        assert_eq!(json["markdown"], "## H");
+        assert_eq!(json["blocks"][0]["level"], 2);
+        assert_eq!(
+            json["blocks"][2]["rows"],
+            serde_json::json!([{"cells": ["a", "b"]}])
+        );
+        let plain = DocumentMessage::from_document("t", Origin::default(), Document::default());
+        let json: serde_json::Value =
+            serde_json::from_slice(&encode(&plain, Encoding::Json).0).unwrap_or_default();
+        assert!(json.get("blocks").is_none() && json.get("markdown").is_none());
+    }
 }

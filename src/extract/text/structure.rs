@@ -703,7 +703,9 @@ mod tests {
             &mut out,
             &mut builder,
         );
-        assert_eq!(builder.blocks(&out, &[4..8]), [para("one"), para("three")]);
+        // "two\n", the second line of "one\ntwo\nthree".
+        let dropped = [std::ops::Range { start: 4, end: 8 }];
+        assert_eq!(builder.blocks(&out, &dropped), [para("one"), para("three")]);
     }
 
     /// A chosen run starts at its first line with text; the list and the
