@@ -734,4 +734,97 @@ mod tests {
         assert_eq!(context_before(html, 0, li), "<p>menu</p>\n<ul>\n  ");
         assert_eq!(context_before(html, 5, li), "</p>\n<ul>\n  ");
     }
+
+    /// Pieces of structured markup for the proptest below.
+    const PIECES: &[&str] = &[
+        "<ul>",
+        "</ul>",
+        "<ol>",
+        "</ol>",
+        "<li>",
+        "</li>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "</tr>",
+        "<td>",
+        "</td>",
+        "<th>",
+        "</th>",
+        "<pre>",
+        "</pre>",
+        "<blockquote>",
+        "</blockquote>",
+        "<h2>",
+        "</h2>",
+        "<p>",
+        "</p>",
+        "<br>",
+        "<figcaption>",
+        "</figcaption>",
+        "<script>",
+        "</script>",
+        "<div>",
+        "</div>",
+        "word",
+        "two words",
+        "  \n  ",
+        "\n    indented",
+        "&amp;",
+        "<b>",
+        "</b>",
+    ];
+
+    fn structured_soup() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        proptest::collection::vec(proptest::sample::select(PIECES), 0..60)
+            .prop_map(|parts| parts.concat())
+    }
+
+    proptest::proptest! {
+        /// Every line of a block (but code, which keeps its whitespace)
+        /// is a line of the text, and every line of the text is in a
+        /// block: the blocks are the text, structured.
+        #[test]
+        fn blocks_hold_the_lines_of_the_text_and_nothing_else(html in structured_soup()) {
+            let (text, blocks) = blocks_in(&html, &[(0, html.len())]);
+            let text_lines: Vec<&str> = text.split('\n').filter(|l| !l.is_empty()).collect();
+            // Each block line, and whether it is code's.
+            let mut block_lines: Vec<(bool, String)> = Vec::new();
+            for block in &blocks {
+                let code = matches!(block, Block::Code { .. });
+                let lines: Vec<String> = match block {
+                    Block::Code { text } => text
+                        .split('\n')
+                        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                        .collect(),
+                    Block::Table { rows, .. } => rows
+                        .iter()
+                        .flatten()
+                        .flat_map(|c| c.split('\n'))
+                        .map(str::to_string)
+                        .collect(),
+                    Block::Heading { text, .. }
+                    | Block::Paragraph { text }
+                    | Block::ListItem { text, .. }
+                    | Block::Quote { text } => text.split('\n').map(str::to_string).collect(),
+                };
+                block_lines.extend(lines.into_iter().map(|l| (code, l)));
+            }
+            for line in &text_lines {
+                proptest::prop_assert!(
+                    block_lines.iter().any(|(_, b)| b == line),
+                    "{:?}: text line {:?} in no block of {:?}", html, line, blocks
+                );
+            }
+            for (code, line) in &block_lines {
+                if !code && !line.is_empty() {
+                    proptest::prop_assert!(
+                        text_lines.contains(&line.as_str()),
+                        "{:?}: block line {:?} not in the text {:?}", html, line, text
+                    );
+                }
+            }
+        }
+    }
 }
