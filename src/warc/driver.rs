@@ -12,7 +12,7 @@
 //! - A page that is lost is [`Outcome::Failed`], with a stage and a kind:
 //!   to its bytes (`warc`/`bad_record`, `extract`/`payload`,
 //!   `extract`/`extract`), or to the operator's limits (`warc`/`too_large`:
-//!   a payload over `max_payload`, a gzip member or zstd frame over
+//!   a payload over `max_payload`, a gzip member, zstd or LZ4 frame over
 //!   `max_member`). Reading goes on with the next record.
 //! - A file whose reading stops early (a [`WarcReader`](super::WarcReader)
 //!   error: the file is cut, or a read failed) keeps the records before

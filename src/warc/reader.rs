@@ -31,7 +31,7 @@ pub struct ReaderOptions {
     /// [`driver`](super::driver)'s rules); reading goes on with the next
     /// record.
     pub max_payload: usize,
-    /// Decompressed bytes of one gzip member or zstd frame. Over it the
+    /// Decompressed bytes of one gzip member, zstd or LZ4 frame. Over it the
     /// member is given up as [`WarcError::MemberTooLarge`] (an
     /// [`Item::Bad`]) and reading goes on with the next one: that is a
     /// bomb, or a whole-file-compressed WARC larger than allowed (such a

@@ -185,7 +185,7 @@ pub const FAILURE_KINDS: &[FailureKind] = &[
         "warc",
         "too_large",
         Outcome,
-        "a WARC record's payload is over `--max-payload`, or its gzip member or zstd frame over `--max-member` (an event of a file or batch task's record; the end of a record task)",
+        "a WARC record's payload is over `--max-payload`, or its gzip member, zstd frame or LZ4 frame over `--max-member` (an event of a file or batch task's record; the end of a record task)",
     ),
     row(
         "warc",
