@@ -10,7 +10,10 @@
 //! and only the calls are timed. Read all at once first, the 580 MB of
 //! the corpus leave each page cold in memory by the time it is extracted.
 //!
-//! usage: cargo run --release --example throughput -- LIST [--algorithm NAME] [--headline METHOD] [--rounds N] [--read-each]
+//! `--metadata` and `--blocks` switch those parts of the document on, as
+//! the CLI's options of the same names do.
+//!
+//! usage: cargo run --release --example throughput -- LIST [--algorithm NAME] [--headline METHOD] [--rounds N] [--read-each] [--metadata] [--blocks]
 //! LIST holds one page path per line.
 
 use linesift::extract::Algorithm;
@@ -24,9 +27,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut headline = None;
     let mut rounds = 1u32;
     let mut read_each = false;
+    let (mut metadata, mut blocks) = (false, false);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--read-each" => read_each = true,
+            "--metadata" => metadata = true,
+            "--blocks" => blocks = true,
             "--algorithm" => algorithm = args.next().ok_or("--algorithm NAME")?.parse()?,
             "--headline" => headline = Some(args.next().ok_or("--headline METHOD")?.parse()?),
             "--rounds" => rounds = args.next().ok_or("--rounds N")?.parse()?,
@@ -34,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let list = list.ok_or(
-        "usage: throughput LIST [--algorithm NAME] [--headline METHOD] [--rounds N] [--read-each]",
+        "usage: throughput LIST [--algorithm NAME] [--headline METHOD] [--rounds N] [--read-each] [--metadata] [--blocks]",
     )?;
     let paths: Vec<String> = std::fs::read_to_string(&list)?
         .lines()
@@ -52,6 +58,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(method) = headline {
         options.headline = method;
     }
+    options.metadata = metadata;
+    options.blocks = blocks;
     let ex = Extractor::new(options);
     let hints = Hints::default();
     let (mut failed, mut chars) = (0usize, 0usize);

@@ -10,7 +10,7 @@
 # before its call, as peers.py reads (and decodes) each page just before
 # starting its clock.
 #
-# usage: scripts/bench-speed.sh [--limit N] [--peer NAME]... [--pgo] [--rounds N]
+# usage: scripts/bench-speed.sh [--limit N] [--peer NAME]... [--pgo] [--full] [--rounds N]
 #   --limit N   only the first N pages of the manifest (default: all)
 #   --rounds N  N rounds, linesift and the peers in turn each round; prints
 #               each round's ratio and their median (default: 1). The
@@ -19,6 +19,8 @@
 #   --peer NAME another peers.py system to run too (e.g. trafilatura)
 #   --pgo       time the profile-guided build too (scripts/build-pgo.sh
 #               first; it is not rebuilt here)
+#   --full      time the core with metadata and blocks on too
+#               (`linesift-full`: `--metadata --blocks`)
 #
 # Needs the peers in .venv: python3 -m venv .venv && .venv/bin/pip install -U pip &&
 #   .venv/bin/pip install -r ../shared/eval/requirements-peers.txt
@@ -32,6 +34,7 @@ target=${CARGO_TARGET_DIR:-$here/target}
 python=${PYTHON:-$here/.venv/bin/python}
 limit=
 pgo=
+full=
 rounds=1
 peers=(resiliparse)
 while [ $# -gt 0 ]; do
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
     --peer) peers+=("$2"); shift 2 ;;
     --pgo) pgo=$target/pgo/use/release/examples/throughput; shift ;;
     --rounds) rounds=$2; shift 2 ;;
+    --full) full=1; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -63,6 +67,7 @@ fi
 : > "$out/linesift.txt"
 : > "$out/linesift-read.txt"
 [ -n "$pgo" ] && : > "$out/linesift-pgo.txt"
+[ -n "$full" ] && : > "$out/linesift-full.txt"
 for peer in "${peers[@]}"; do : > "$out/$peer.txt"; done
 for ((round = 1; round <= rounds; round++)); do
   [ "$rounds" -gt 1 ] && echo "== round $round of $rounds"
@@ -71,20 +76,23 @@ for ((round = 1; round <= rounds; round++)); do
   if [ -n "$pgo" ]; then
     "$pgo" "$out/pages.txt" | tee -a "$out/linesift-pgo.txt"
   fi
+  if [ -n "$full" ]; then
+    "$target/release/examples/throughput" "$out/pages.txt" --metadata --blocks | tee -a "$out/linesift-full.txt"
+  fi
   for peer in "${peers[@]}"; do
     "$python" "$shared/eval/peers.py" "$peer" "$corpus/manifest.tsv" "$out/$peer.jsonl" \
       "${limit_args[@]}" 2>&1 | tee -a "$out/$peer.txt"
   done
 done
 
-python3 - "$out" "${pgo:+pgo}" "${peers[@]}" <<'PY'
+python3 - "$out" "${pgo:+pgo}" "${full:+full}" "${peers[@]}" <<'PY'
 import re, sys, os, statistics
-out, pgo, peers = sys.argv[1], sys.argv[2], sys.argv[3:]
+out, pgo, full, peers = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 def runs(name):
     """(pages/s, MB/s) of each round."""
     text = open(os.path.join(out, f"{name}.txt")).read()
     return [(float(p), float(m)) for p, m in re.findall(r"([\d.]+) pages/s, ([\d.]+) MB/s", text)]
-mine = [("linesift", runs("linesift")), ("linesift-read", runs("linesift-read"))] + ([("linesift-pgo", runs("linesift-pgo"))] if pgo else [])
+mine = [("linesift", runs("linesift")), ("linesift-read", runs("linesift-read"))] + ([("linesift-pgo", runs("linesift-pgo"))] if pgo else []) + ([("linesift-full", runs("linesift-full"))] if full else [])
 theirs = [(p, runs(p)) for p in peers]
 rounds = min(len(r) for _, r in mine + theirs)
 for k in range(rounds):

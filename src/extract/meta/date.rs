@@ -372,8 +372,41 @@ fn tokens(text: &str, max: usize) -> Vec<Tok<'_>> {
 /// `17 May 2024`, `17. Mai 2024`, `2024-05-17`, `17.05.2024`,
 /// `05/17/2024` (month first unless the first number is above 12).
 pub fn find_in_text(text: &str) -> Option<Date> {
+    // Every form has a year of four digits: text without one is not read.
+    if !has_four_digits(text.as_bytes()) {
+        return None;
+    }
     let toks = tokens(text, 4096);
-    (0..toks.len()).find_map(|i| date_at(&toks[i..]))
+    // A date starts at most `DATE_SPAN` tokens before its year: only
+    // those starts are tried, in order.
+    let mut from = 0;
+    toks.iter()
+        .enumerate()
+        .filter(|(_, t)| matches!(t, Tok::Num(_, 4)))
+        .find_map(|(year, _)| {
+            let starts = from.max(year.saturating_sub(DATE_SPAN))..=year;
+            from = year + 1;
+            starts.into_iter().find_map(|i| date_at(&toks[i..]))
+        })
+}
+
+/// More tokens than any date has before its year (the longest form
+/// [`date_at`] reads, `17 de mayo, de 2024`, has six).
+const DATE_SPAN: usize = 8;
+
+/// Does `b` hold a run of exactly four ASCII digits?
+fn has_four_digits(b: &[u8]) -> bool {
+    let mut run = 0;
+    for &c in b {
+        if c.is_ascii_digit() {
+            run += 1;
+        } else if run == 4 {
+            return true;
+        } else {
+            run = 0;
+        }
+    }
+    run == 4
 }
 
 /// Does `text` start with a date (prose or digits)?
@@ -484,6 +517,19 @@ mod tests {
 
     fn iso(s: &str) -> Option<String> {
         parse_any(s).map(Date::to_iso)
+    }
+
+    #[test]
+    fn only_text_with_a_four_digit_run_is_read_for_dates() {
+        assert!(has_four_digits(b"on 2024"));
+        assert!(has_four_digits(b"1999-01-02"));
+        assert!(!has_four_digits(b"12345 and 123"));
+        assert!(!has_four_digits(b"May 17, 24"));
+        assert_eq!(find_in_text("May 17, 24"), None);
+        assert_eq!(
+            find_in_text("on 17.05.2024").map(Date::to_iso).as_deref(),
+            Some("2024-05-17")
+        );
     }
 
     #[test]

@@ -192,6 +192,8 @@ struct Collector {
     image: Pick,
     keywords: Vec<String>,
     categories: Vec<String>,
+    /// A class or id value lowercased (reused from tag to tag).
+    lower: String,
 }
 
 /// Meta names of the publication date: the page's own article metadata
@@ -507,12 +509,15 @@ impl Collector {
         let mut datetime = None;
         for (name, value) in tag.attributes() {
             if name.eq_ignore_ascii_case("class") || name.eq_ignore_ascii_case("id") {
-                let v = value.to_ascii_lowercase();
-                byline |= names_byline(&v);
-                dated |= ["date", "time", "publish", "posted"]
-                    .iter()
-                    .any(|w| v.contains(w));
-                published |= v.contains("publish");
+                let mut v = std::mem::take(&mut self.lower);
+                v.clear();
+                v.push_str(value);
+                v.make_ascii_lowercase();
+                let words = ClassWords::of(v.as_bytes());
+                byline |= words.byline && names_byline(&v);
+                dated |= words.date;
+                published |= words.publish;
+                self.lower = v;
             } else if name.eq_ignore_ascii_case("rel") {
                 byline |= value.eq_ignore_ascii_case("author");
             } else if name.eq_ignore_ascii_case("itemprop") {
@@ -594,16 +599,50 @@ impl Collector {
     }
 }
 
-/// Does a class or id name a byline (`author`, `byline`), not a picture
-/// or a comment's author?
+/// Does a class or id value that holds `author` or `byline` name a
+/// byline, not a picture or a comment's author?
 fn names_byline(v: &str) -> bool {
-    (v.contains("author") || v.contains("byline"))
-        && ![
-            "avatar", "img", "image", "photo", "pic", "thumb", "icon", "social", "comment", "bio",
-            "desc",
-        ]
-        .iter()
-        .any(|w| v.contains(w))
+    ![
+        "avatar", "img", "image", "photo", "pic", "thumb", "icon", "social", "comment", "bio",
+        "desc",
+    ]
+    .iter()
+    .any(|w| v.contains(w))
+}
+
+/// The words a lowercased class or id value holds that bylines and dates
+/// are found by, in one pass over its bytes (values are read for every
+/// tag near the headline).
+#[derive(Debug, Default, PartialEq)]
+struct ClassWords {
+    /// `author` or `byline` (see [`names_byline`] for what cancels it).
+    byline: bool,
+    /// `date`, `time`, `publish` or `posted`.
+    date: bool,
+    /// `publish`.
+    publish: bool,
+}
+
+impl ClassWords {
+    fn of(v: &[u8]) -> ClassWords {
+        let mut w = ClassWords::default();
+        for (i, &c) in v.iter().enumerate() {
+            let rest = &v[i..];
+            match c {
+                b'a' => w.byline |= rest.starts_with(b"author"),
+                b'b' => w.byline |= rest.starts_with(b"byline"),
+                b'd' => w.date |= rest.starts_with(b"date"),
+                b't' => w.date |= rest.starts_with(b"time"),
+                b'p' if rest.starts_with(b"publish") => {
+                    w.date = true;
+                    w.publish = true;
+                }
+                b'p' => w.date |= rest.starts_with(b"posted"),
+                _ => {}
+            }
+        }
+        w
+    }
 }
 
 /// Adds words, trimmed, once each, to at most `MAX_WORDS`.
@@ -617,5 +656,27 @@ fn add_words<'a>(list: &mut Vec<String>, words: impl IntoIterator<Item = &'a str
         if !w.is_empty() && w.len() <= 100 && !list.iter().any(|k| k == w) {
             list.push(w.to_string());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_words_are_found_anywhere_in_the_value() {
+        let w = ClassWords::of(b"entry-meta post-author published-date");
+        assert_eq!(
+            w,
+            ClassWords {
+                byline: true,
+                date: true,
+                publish: true
+            }
+        );
+        assert!(ClassWords::of(b"posted-on").date);
+        assert!(ClassWords::of(b"dateline").date);
+        assert_eq!(ClassWords::of(b"entry-content"), ClassWords::default());
+        assert!(ClassWords::of(b"author-avatar").byline && !names_byline("author-avatar"));
     }
 }

@@ -51,20 +51,16 @@ impl<'a> StartTag<'a> {
 }
 
 /// Where the tag whose attributes start at `from` ends (one past `>`),
-/// quoted values skipped.
+/// quoted values skipped: a jump from quote to quote to `>`, not a byte
+/// at a time.
 pub fn tag_end(b: &[u8], mut from: usize) -> Option<usize> {
-    let mut quote = None;
-    while let Some(&c) = b.get(from) {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, b'"' | b'\'') => quote = Some(c),
-            (None, b'>') => return Some(from + 1),
-            _ => {}
+    loop {
+        let i = from + memchr::memchr3(b'>', b'"', b'\'', b.get(from..)?)?;
+        match b[i] {
+            b'>' => return Some(i + 1),
+            q => from = i + 2 + memchr::memchr(q, &b[i + 1..])?,
         }
-        from += 1;
     }
-    None
 }
 
 /// An attribute iterator over a tag's source.
@@ -199,6 +195,15 @@ mod tests {
     fn a_quoted_bracket_does_not_end_the_tag() {
         let tag = StartTag::at(r#"<a title="a > b" rel=author>x</a>"#).unwrap();
         assert_eq!(tag.get("rel"), Some("author"));
+    }
+
+    #[test]
+    fn a_tag_ends_at_its_first_unquoted_bracket() {
+        assert_eq!(tag_end(b"<a b='>' c=\">\">x", 2), Some(15));
+        assert_eq!(tag_end(b"<a b=x>", 2), Some(7));
+        assert_eq!(tag_end(b"<a b='>", 2), None);
+        assert_eq!(tag_end(b"<a b", 2), None);
+        assert_eq!(tag_end(b"<a>", 5), None);
     }
 
     #[test]
