@@ -56,6 +56,10 @@ fn generate_messages() -> Result<(), Box<dyn std::error::Error>> {
             "linesift.v1.DocumentMessage.markdown",
             "#[serde(skip_serializing_if = \"Option::is_none\")]",
         )
+        .field_attribute(
+            "linesift.v1.DocumentMessage.links",
+            "#[serde(skip_serializing_if = \"Vec::is_empty\")]",
+        )
         .compile_fds(descriptors)?;
     Ok(())
 }

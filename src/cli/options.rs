@@ -51,6 +51,11 @@ pub struct ExtractOptions {
     /// headings, paragraphs, list items, tables, code and quotes.
     #[arg(long)]
     pub blocks: bool,
+    /// Add the page's outlinks to JSON documents (`links`: url, text, rel,
+    /// in_content), resolved against its `<base>` or URL, and its
+    /// canonical URL (`canonical`).
+    #[arg(long)]
+    pub links: bool,
 }
 
 /// Parses a size such as `4096`, `512K`, `16M` or `1G`.
@@ -132,6 +137,7 @@ impl ExtractOptions {
         o.metadata = self.metadata;
         o.simhash = self.simhash;
         o.blocks = self.blocks;
+        o.links = self.links;
         o
     }
 }

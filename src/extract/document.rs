@@ -1,6 +1,7 @@
 //! The result of extracting one page.
 
 use super::charset::EncodingSource;
+use super::links::Link;
 use super::meta::Metadata;
 use super::regions::Region;
 use super::structure::Block;
@@ -68,6 +69,10 @@ pub struct Document {
     /// (`Options::minhash`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub minhash: Vec<u32>,
+    /// The page's outlinks, when asked for (`Options::links`; see
+    /// [`links`](super::links) for which are kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<Link>>,
     pub algorithm: String,
     /// Author, dates, site name and the rest the page says of itself.
     #[serde(flatten)]

@@ -18,6 +18,7 @@ pub mod explain;
 pub mod fingerprint;
 pub mod headline;
 pub mod language;
+pub mod links;
 pub mod meta;
 pub mod options;
 pub mod regions;
@@ -153,6 +154,7 @@ impl Extractor {
         ScanLimits {
             wrap: self.options.wrap,
             max_lines: self.options.max_lines,
+            links: self.options.links,
             ..ScanLimits::default()
         }
     }
@@ -403,10 +405,25 @@ impl Extractor {
             text.shrink_to_fit();
         }
         let t25 = Instant::now();
-        let metadata = match o.metadata {
+        let mut metadata = match o.metadata {
             true => self.metadata(scan, &sel, anchor, hints),
             false => meta::Metadata::default(),
         };
+        let links = o.links.then(|| {
+            let url = hints.url.as_deref();
+            let found = links::collect(
+                &scan.src,
+                &scan.info.links,
+                &scan.info.meta,
+                &sel.ranges,
+                url,
+            );
+            // Resolved against the page's base, as its links are.
+            if found.canonical.is_some() {
+                metadata.canonical = found.canonical;
+            }
+            found.links
+        });
         let t26 = Instant::now();
         let mut title = headline::clean(&scan.info.title);
         text::nfc::to_nfc(&mut title);
@@ -439,6 +456,7 @@ impl Extractor {
                 0 => Vec::new(),
                 n => fingerprint::minhash(&text, usize::from(n)),
             },
+            links,
             markdown: match o.markdown {
                 true => Some(structure::markdown(&blocks)),
                 false => None,

@@ -134,6 +134,12 @@ pub struct Options {
     /// its blocks. Off by default.
     #[serde(default)]
     pub markdown: bool,
+    /// Read the page's outlinks (`Document::links`): `<a href>` resolved
+    /// against the base URL, with anchor text, `rel` and whether each lies
+    /// in the main content; and the canonical URL. Off by default: the
+    /// scanner then marks no anchor.
+    #[serde(default)]
+    pub links: bool,
 }
 
 fn default_max_bytes() -> usize {
@@ -182,6 +188,7 @@ impl Options {
             simhash: false,
             blocks: false,
             markdown: false,
+            links: false,
         }
     }
 }

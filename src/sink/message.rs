@@ -4,6 +4,7 @@
 
 use crate::Document;
 use crate::extract::Block;
+use crate::extract::links::Link;
 use crate::proto::{self, DocumentMessage, LineRange, TableRow};
 
 /// The stable id of a document: BLAKE3 of the task id and the record's id
@@ -82,7 +83,23 @@ impl DocumentMessage {
             minhash: doc.minhash,
             blocks: doc.blocks.into_iter().map(block_message).collect(),
             markdown: doc.markdown,
+            links: doc
+                .links
+                .unwrap_or_default()
+                .into_iter()
+                .map(link_message)
+                .collect(),
         }
+    }
+}
+
+/// A link as the proto carries it.
+pub fn link_message(link: Link) -> proto::Link {
+    proto::Link {
+        url: link.url,
+        text: link.text,
+        rel: link.rel,
+        in_content: link.in_content,
     }
 }
 
@@ -183,5 +200,42 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_slice(&encode(&plain, Encoding::Json).0).unwrap_or_default();
         assert!(json.get("blocks").is_none() && json.get("markdown").is_none());
+    }
+
+    /// Links are carried in both encodings, field by field, and left out
+    /// of the JSON when there are none.
+    #[test]
+    fn links_are_carried_in_both_encodings() {
+        use crate::proto::{Encoding, decode, encode};
+        let doc = Document {
+            links: Some(vec![Link {
+                url: "https://example.com/b".into(),
+                text: "B".into(),
+                rel: "nofollow".into(),
+                in_content: true,
+            }]),
+            ..Document::default()
+        };
+        let message = DocumentMessage::from_document("t", Origin::default(), doc);
+        for encoding in [Encoding::Protobuf, Encoding::Json] {
+            let (bytes, content_type) = encode(&message, encoding);
+            let back: Result<DocumentMessage, _> = decode(&bytes, Some(content_type));
+            assert_eq!(back.ok().as_ref(), Some(&message), "{encoding:?}");
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
+        assert_eq!(
+            json["links"],
+            serde_json::json!([{"url": "https://example.com/b", "text": "B",
+                "rel": "nofollow", "in_content": true}])
+        );
+        let none = Document {
+            links: Some(Vec::new()),
+            ..Document::default()
+        };
+        let message = DocumentMessage::from_document("t", Origin::default(), none);
+        let json: serde_json::Value =
+            serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
+        assert!(json.get("links").is_none());
     }
 }

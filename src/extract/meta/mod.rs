@@ -10,7 +10,7 @@
 mod author;
 pub mod date;
 mod jsonld;
-mod tag;
+pub(crate) mod tag;
 
 use serde::{Deserialize, Serialize};
 use tag::StartTag;

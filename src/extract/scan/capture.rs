@@ -1,4 +1,4 @@
-//! Title and metadata capture (`<title>`, `og:title`, `<meta>` and JSON-LD marks); not tag reading.
+//! Title, metadata and link capture (`<title>`, `og:title`, `<meta>`, JSON-LD, `<a>` and `<base>` marks); not tag reading.
 
 use super::tokenizer::{RawMode, State};
 use super::{Scanner, TITLE_CAP};
@@ -18,6 +18,20 @@ impl Scanner<'_> {
     pub(super) fn mark_tag(&mut self) {
         let end = (self.pos + 1).min(self.src.len());
         self.info.meta.tag(self.tag_start, end);
+    }
+
+    /// Marks the `<a>` start tag just closed for the page's links (with
+    /// `ScanLimits::links` only); `close_anchor` marks where its text
+    /// ends.
+    pub(super) fn mark_anchor(&mut self) {
+        let end = (self.pos + 1).min(self.src.len());
+        self.info.links.anchor(self.tag_start, end);
+    }
+
+    /// Marks the `<base>` tag just closed (with `ScanLimits::links` only).
+    pub(super) fn mark_base(&mut self) {
+        let end = (self.pos + 1).min(self.src.len());
+        self.info.links.base(self.tag_start, end);
     }
 
     /// Is the tag just closed a `<script>` of JSON-LD? Its own source

@@ -147,6 +147,8 @@ pub struct PageInfo {
     pub lang: String,
     /// Where the page's metadata lies (`<meta>`, `<link>`, JSON-LD).
     pub meta: super::meta::Marks,
+    /// Where its anchors and `<base>` lie, when `ScanLimits::links` asks.
+    pub links: super::links::Marks,
 }
 
 /// Scanner limits (memory per page is bounded by these and the page size).
@@ -163,6 +165,9 @@ pub struct ScanLimits {
     /// found as soon as it is true rather than after a page of empty `<p>`s
     /// was counted whole at some 24 times its size.
     pub max_lines: usize,
+    /// Mark `<a>` start tags, where their text ends, and `<base>`, for
+    /// the page's links (`PageInfo::links`). Off: nothing is marked.
+    pub links: bool,
 }
 
 impl Default for ScanLimits {
@@ -172,6 +177,7 @@ impl Default for ScanLimits {
             max_depth: 256,
             max_elements: 200_000,
             max_lines: usize::MAX,
+            links: false,
         }
     }
 }

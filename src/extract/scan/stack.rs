@@ -120,6 +120,9 @@ impl Scanner<'_> {
             return;
         }
         self.in_anchor = false;
+        if self.limits.links {
+            self.info.links.close(self.tag_start);
+        }
         let norm = self.anchor_text.saturating_sub(7);
         match self.lines.get_mut(self.anchor_line) {
             Some(line) => line.anchor_norm += norm,

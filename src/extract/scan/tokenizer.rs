@@ -1254,6 +1254,7 @@ impl Scanner<'_> {
             }
             t if t.is_stacked() => self.push_open(t),
             Tag::Void if self.tag_name.get() == b"link" => self.mark_tag(),
+            Tag::Void if self.limits.links && self.tag_name.get() == b"base" => self.mark_base(),
             t if t.stacks_when_hidden() && (self.tag_hidden || self.hidden_inline > 0) => {
                 let depth = self.stack.len();
                 self.push_open(t);
@@ -1262,6 +1263,7 @@ impl Scanner<'_> {
             Tag::Other if self.tag_name.len == 4 && self.tag_name.get() == b"time" => {
                 self.mark_tag()
             }
+            Tag::A if self.limits.links => self.mark_anchor(),
             _ => {}
         }
     }

@@ -1,0 +1,222 @@
+//! Outlinks on hand-written pages (`Options::links`): hrefs resolved
+//! against `<base>` or the page's URL (relative, absolute,
+//! protocol-relative), fragments cut, links into the page itself and
+//! other schemes left out, `rel` read, links in the article told from
+//! those in the menu and footer, the canonical URL resolved as the links
+//! are, the cap on links a page, and nothing read when links are off.
+
+use linesift::extract::links::{Link, MAX_LINKS};
+use linesift::{Document, Extractor, Hints, Options};
+
+const ARTICLE: &str = include_str!("fixtures/links/article.html");
+
+fn extract_with(html: &str, url: Option<&str>, options: Options) -> Document {
+    let hints = Hints {
+        url: url.map(str::to_string),
+        ..Hints::default()
+    };
+    Extractor::new(options)
+        .extract(html.as_bytes(), &hints)
+        .expect("extracts")
+}
+
+fn extract(html: &str, url: Option<&str>) -> Document {
+    let options = Options {
+        links: true,
+        ..Options::default()
+    };
+    extract_with(html, url, options)
+}
+
+fn link(url: &str, text: &str, rel: &str, in_content: bool) -> Link {
+    Link {
+        url: url.into(),
+        text: text.into(),
+        rel: rel.into(),
+        in_content,
+    }
+}
+
+#[test]
+fn links_resolve_against_the_base_and_are_told_in_content_or_not() {
+    let doc = extract(ARTICLE, Some("https://coast.example/2024/tides.html"));
+    assert!(doc.text.contains("crossing times"), "{}", doc.text);
+    assert!(!doc.text.contains("Archive"), "{}", doc.text);
+    let want = [
+        link("https://coast.example/", "Home", "", false),
+        link("https://coast.example/notes/archive/", "Archive", "", false),
+        link(
+            "https://survey.example.org/bay-2024",
+            "2024 survey of the bay",
+            "external nofollow",
+            true,
+        ),
+        link(
+            "https://coast.example/notes/crossing.html",
+            "crossing times",
+            "",
+            true,
+        ),
+        link(
+            "https://archive.example.net/tides/1998",
+            "tables from 1998",
+            "",
+            true,
+        ),
+        link(
+            "https://coast.example/errata.html",
+            "errata page",
+            "help",
+            true,
+        ),
+        link(
+            "https://coast.example/feed.xml",
+            "feed of new notes",
+            "alternate",
+            true,
+        ),
+        link(
+            "https://coast.example/privacy",
+            "Privacy & cookies",
+            "",
+            false,
+        ),
+    ];
+    assert_eq!(doc.links.as_deref(), Some(&want[..]));
+    // The canonical URL is resolved against the base too.
+    assert_eq!(
+        doc.meta.canonical.as_deref(),
+        Some("https://coast.example/notes/tides.html?print=0")
+    );
+}
+
+/// Without a page URL, a relative `<base>` resolves nothing: relative
+/// hrefs stay as written (fragments cut), absolute ones resolve.
+#[test]
+fn without_a_url_relative_links_stay_as_written() {
+    let doc = extract(ARTICLE, None);
+    let links = doc.links.unwrap_or_default();
+    let urls: Vec<&str> = links.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "/",
+            "archive/",
+            "https://survey.example.org/bay-2024",
+            "crossing.html",
+            "//archive.example.net/tides/1998",
+            "../errata.html",
+            "https://coast.example/feed.xml",
+            "/privacy",
+        ]
+    );
+    assert_eq!(doc.meta.canonical, None);
+}
+
+/// The page's URL is the base when there is no `<base>`; an absolute
+/// `<base>` counts even without one.
+#[test]
+fn the_page_url_or_an_absolute_base_resolves() {
+    let page = |head: &str| {
+        format!(
+            "<html><head>{head}</head><body><p>Some text about a thing with \
+             <a href=\"next.html\">a link</a> in it and more words after it.</p></body></html>"
+        )
+    };
+    let first_url = |doc: Document| doc.links.unwrap_or_default()[0].url.clone();
+    let doc = extract(&page(""), Some("http://site.example/a/b.html?x=1"));
+    assert_eq!(first_url(doc), "http://site.example/a/next.html");
+    let doc = extract(&page("<base href=\"https://cdn.example/c/\">"), None);
+    assert_eq!(first_url(doc), "https://cdn.example/c/next.html");
+    // The first <base> with an href counts.
+    let doc = extract(
+        &page("<base target=_blank><base href=\"/d/\"><base href=\"/e/\">"),
+        Some("http://site.example/a/b.html"),
+    );
+    assert_eq!(first_url(doc), "http://site.example/d/next.html");
+}
+
+/// An anchor left open ends at the next `<a>` or at the page's end, and
+/// its text is cut there.
+#[test]
+fn unclosed_anchors_end_at_the_next_one() {
+    let html = "<html><body><p>Words before <a href=\"/one\">first <b>one</b> \
+                <a href=\"/two\">second</a> and <a href=\"/three\">third to the end";
+    let doc = extract(html, Some("https://x.example/"));
+    let texts: Vec<(String, String)> = doc
+        .links
+        .unwrap_or_default()
+        .into_iter()
+        .map(|l| (l.url, l.text))
+        .collect();
+    let want = [
+        ("https://x.example/one", "first one"),
+        ("https://x.example/two", "second"),
+        ("https://x.example/three", "third to the end"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(u, t)| (u.to_string(), t.to_string()))
+        .collect();
+    assert_eq!(texts, want);
+}
+
+/// At most `MAX_LINKS` links a page, the first ones.
+#[test]
+fn links_a_page_are_capped() {
+    let mut html = String::from("<html><body><div>");
+    for i in 0..MAX_LINKS + 500 {
+        html.push_str(&format!("<a href=\"/p{i}\">p{i}</a> "));
+    }
+    html.push_str("</div></body></html>");
+    let doc = extract(&html, Some("https://many.example/"));
+    let links = doc.links.unwrap_or_default();
+    assert_eq!(links.len(), MAX_LINKS);
+    assert_eq!(links[0].url, "https://many.example/p0");
+    assert_eq!(
+        links[MAX_LINKS - 1].url,
+        format!("https://many.example/p{}", MAX_LINKS - 1)
+    );
+}
+
+/// Links off (the default): no `links` field, no canonical from them, and
+/// the rest of the document as with links on.
+#[test]
+fn links_off_leave_the_document_as_it_was() {
+    let url = Some("https://coast.example/2024/tides.html");
+    let off = extract_with(ARTICLE, url, Options::default());
+    assert_eq!(off.links, None);
+    assert_eq!(off.meta.canonical, None);
+    let json = serde_json::to_value(&off).expect("serializes");
+    assert!(json.get("links").is_none());
+    let mut on = extract(ARTICLE, url);
+    assert!(on.links.take().is_some_and(|l| !l.is_empty()));
+    on.meta.canonical = None;
+    on.timings = off.timings;
+    assert_eq!(on, off);
+}
+
+/// A page fed in chunks of any size gives the same links as a whole one.
+#[test]
+fn streamed_pages_give_the_same_links() {
+    let options = Options {
+        links: true,
+        ..Options::default()
+    };
+    let extractor = Extractor::new(options);
+    let hints = Hints {
+        url: Some("https://coast.example/2024/tides.html".into()),
+        ..Hints::default()
+    };
+    let whole = extractor
+        .extract(ARTICLE.as_bytes(), &hints)
+        .expect("extracts");
+    for size in [1, 7, 64, 1000] {
+        let mut page = extractor.stream(hints.clone());
+        for chunk in ARTICLE.as_bytes().chunks(size) {
+            page.feed(chunk).expect("feeds");
+        }
+        let doc = page.finish().expect("finishes");
+        assert_eq!(doc.links, whole.links, "chunks of {size}");
+    }
+}
