@@ -9,6 +9,8 @@ use linesift::Extractor;
 use linesift::fetch::{FetchOptions, Guard};
 use linesift::proto::Encoding;
 use linesift::warc::ReaderOptions;
+use linesift::worker::config::LinksRoute;
+use linesift::worker::topology::{ROUTING_DOCUMENT, ROUTING_FAILURE};
 use linesift::worker::{self, Names, Shutdown, WorkerConfig};
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -187,6 +189,16 @@ pub struct Args {
     /// routing key), and its task is retried, then dead-lettered.
     #[arg(long, env = "LINESIFT_NO_BIND_RESULTS", value_parser = BoolishValueParser::new())]
     no_bind_results: bool,
+    /// Publish each document's outlinks to the results exchange under this
+    /// routing key, one message (PageLinks) per document, for a crawl
+    /// frontier; confirmed as documents are. Documents carry them too only
+    /// with --links.
+    #[arg(long, env = "LINESIFT_LINKS_ROUTING_KEY", value_name = "KEY")]
+    links_routing_key: Option<String>,
+    /// Queue the worker declares and binds to the results exchange for the
+    /// links routing key (default PREFIX.links).
+    #[arg(long, env = "LINESIFT_LINKS_QUEUE")]
+    links_queue: Option<String>,
     #[command(flatten)]
     task: TaskArgs,
     /// Log format on stderr: `text` (a line per event: time, level, what,
@@ -357,7 +369,35 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         max_deferrals: args.max_deferrals,
         dead_letter_outcomes: args.dead_letter_outcomes,
         bind_results: !args.no_bind_results,
+        links: links_route(args)?,
+        links_in_documents: args.task.extract.links,
     })
+}
+
+/// `--links-routing-key` and the queue bound for it.
+fn links_route(args: &Args) -> anyhow::Result<Option<LinksRoute>> {
+    let Some(routing_key) = &args.links_routing_key else {
+        anyhow::ensure!(
+            args.links_queue.is_none(),
+            "--links-queue: needs --links-routing-key"
+        );
+        return Ok(None);
+    };
+    anyhow::ensure!(
+        !routing_key.is_empty()
+            && routing_key != ROUTING_DOCUMENT
+            && routing_key != ROUTING_FAILURE,
+        "--links-routing-key: {routing_key:?} must be a routing key of its own (not empty, \
+         `document` or `failure`)"
+    );
+    let queue = args
+        .links_queue
+        .clone()
+        .unwrap_or_else(|| format!("{}.links", args.queue.prefix));
+    Ok(Some(LinksRoute {
+        routing_key: routing_key.clone(),
+        queue,
+    }))
 }
 
 /// `--max-host-wait`, checked against the settings it works with: a
@@ -495,5 +535,47 @@ mod tests {
         let names = queue_args("crawl", Some("jobs"), None).names();
         assert_eq!(names.tasks, "jobs");
         assert_eq!(names.dead_letter_queue, "crawl.dead");
+    }
+
+    /// `--links-routing-key` names the links' routing key and, by default,
+    /// a `PREFIX.links` queue; `--links-queue` names it; a key of the
+    /// documents' or failures' own, an empty one, or a queue without a
+    /// key is refused with the flag's name.
+    #[test]
+    fn the_links_route_follows_its_flags() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let route = |flags: &[&str]| {
+            let argv = ["worker"].iter().chain(flags).copied();
+            let cli = <Cli as clap::Parser>::try_parse_from(argv).expect("parses");
+            links_route(&cli.args).map_err(|e| e.to_string())
+        };
+        assert_eq!(route(&[]), Ok(None));
+        let want = |key: &str, queue: &str| {
+            Ok(Some(LinksRoute {
+                routing_key: key.into(),
+                queue: queue.into(),
+            }))
+        };
+        assert_eq!(
+            route(&["--prefix", "crawl", "--links-routing-key", "frontier"]),
+            want("frontier", "crawl.links")
+        );
+        assert_eq!(
+            route(&["--links-routing-key", "a.b", "--links-queue", "q"]),
+            want("a.b", "q")
+        );
+        for bad in [
+            &["--links-routing-key", "document"][..],
+            &["--links-routing-key", "failure"],
+            &["--links-routing-key", ""],
+            &["--links-queue", "q"],
+        ] {
+            let e = route(bad).expect_err("refused");
+            assert!(e.contains("--links-"), "{e}");
+        }
     }
 }

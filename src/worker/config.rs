@@ -57,6 +57,23 @@ pub struct WorkerConfig {
     /// `names.failures`) and bind them to the results exchange; off for
     /// deployments that bind their own.
     pub bind_results: bool,
+    /// Publish each document's outlinks apart, for a crawl frontier
+    /// (`None`: not published).
+    pub links: Option<LinksRoute>,
+    /// Documents carry their outlinks (`links`) too; off, the links are
+    /// published under `links` alone.
+    pub links_in_documents: bool,
+}
+
+/// Where a document's outlinks go: one `PageLinks` message per document,
+/// on the results exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinksRoute {
+    /// The routing key of the links messages.
+    pub routing_key: String,
+    /// The queue the worker declares and binds with that routing key (when
+    /// it binds its results queues).
+    pub queue: String,
 }
 
 impl WorkerConfig {
@@ -67,7 +84,7 @@ impl WorkerConfig {
              delivery_limit={} retry_delay={:?} encoding={:?} drain={:?} http={} \
              max_payload={} max_member={} task_deadline={} delay={} max_host_wait={} \
              defer_delay={:?} max_deferrals={} dead_letter_outcomes={} documents={} \
-             failures={} bind_results={}",
+             failures={} bind_results={} links={}",
             mask_password(&self.amqp_url),
             self.names.tasks,
             self.names.dead_letter_exchange,
@@ -94,6 +111,10 @@ impl WorkerConfig {
             self.names.documents,
             self.names.failures,
             self.bind_results,
+            self.links.as_ref().map_or_else(
+                || "off".to_string(),
+                |l| format!("{}->{}", l.routing_key, l.queue)
+            ),
         )
     }
 }

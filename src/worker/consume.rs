@@ -74,7 +74,7 @@ use super::topology::{
     self, HEADER_ATTEMPTS, HEADER_DEFERRALS, HEADER_DELIVERY_COUNT, ROUTING_DOCUMENT,
     ROUTING_FAILURE,
 };
-use crate::proto::{self, Task};
+use crate::proto::{self, DocumentMessage, PageLinks, Task};
 use futures_util::FutureExt;
 use futures_util::StreamExt;
 use lapin::message::Delivery;
@@ -137,6 +137,9 @@ struct Context {
     outcomes: Publisher,
     /// Dead letters to the dead-letter exchange.
     dead_letters: Publisher,
+    /// Documents' outlinks to the results exchange, under the links
+    /// routing key (when configured), `mandatory` as documents are.
+    links: Option<Publisher>,
     /// Deferred tasks to the delay queue (when deferring is on). A channel
     /// of its own: a return for an unroutable message is matched to its
     /// confirm only when one channel carries one route (see `publish`).
@@ -194,6 +197,7 @@ struct Setup {
     events: Publisher,
     outcomes: Publisher,
     dead_letters: Publisher,
+    links: Option<Publisher>,
     delays: Option<Publisher>,
 }
 
@@ -249,6 +253,7 @@ async fn session(
         events,
         outcomes,
         dead_letters,
+        links,
         delays,
     } = setup;
     health.set_ready(true);
@@ -261,6 +266,7 @@ async fn session(
         dead_letters.channel().clone(),
     ];
     watched.extend(delays.as_ref().map(|d| d.channel().clone()));
+    watched.extend(links.as_ref().map(|l| l.channel().clone()));
     let context = Arc::new(Context {
         config: config.clone(),
         processor: processor.clone(),
@@ -268,6 +274,7 @@ async fn session(
         events,
         outcomes,
         dead_letters,
+        links,
         delays,
         metrics: health.metrics.clone(),
         shutdown: shutdown.clone(),
@@ -327,6 +334,10 @@ async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
     let events = Publisher::open_unrouted_ok(&connection, config.encoding).await?;
     let outcomes = Publisher::open(&connection, config.encoding).await?;
     let dead_letters = Publisher::open(&connection, config.encoding).await?;
+    let links = match config.links {
+        Some(_) => Some(Publisher::open(&connection, config.encoding).await?),
+        None => None,
+    };
     let delays = match config.max_host_wait {
         Some(_) => {
             topology::declare_delay(&connection, &config.names, config.defer_delay).await?;
@@ -354,6 +365,7 @@ async fn set_up(config: &WorkerConfig) -> Result<Setup, SessionError> {
         events,
         outcomes,
         dead_letters,
+        links,
         delays,
     })
 }
@@ -380,7 +392,30 @@ async fn declare_results_queues(
             failures: names.failures.clone(),
             source,
         })?;
-    for ((queue, routing_key), verdict) in names.results_queues().into_iter().zip(found) {
+    let mut found = found;
+    if let Some(links) = &config.links {
+        let verdict =
+            topology::declare_results_queue(connection, names, &links.queue, &links.routing_key)
+                .await
+                .map_err(|source| SessionError::ResultsQueues {
+                    documents: names.documents.clone(),
+                    failures: names.failures.clone(),
+                    source,
+                })?;
+        found.push(verdict);
+        tracing::info!(
+            exchange = %names.results,
+            queue = %links.queue,
+            routing_key = %links.routing_key,
+            "links queue declared and bound"
+        );
+    }
+    let links = config
+        .links
+        .as_ref()
+        .map(|l| (l.queue.as_str(), l.routing_key.as_str()));
+    let queues = names.results_queues().into_iter().chain(links);
+    for ((queue, routing_key), verdict) in queues.zip(found) {
         if let topology::ResultsQueue::AsFound(reason) = verdict {
             tracing::warn!(
                 queue,
@@ -668,6 +703,9 @@ async fn redeclare_delay(context: &Context, delays: &Publisher) {
 /// What a task published, still to be confirmed.
 struct Published {
     documents: Vec<Pending>,
+    /// Links messages: confirmed as documents are (a frontier's links
+    /// lost would go unnoticed otherwise).
+    links: Vec<Pending>,
     failures: Vec<Pending>,
     error: Option<PublishError>,
 }
@@ -679,10 +717,11 @@ impl Published {
     async fn confirm(self) -> Result<u64, PublishError> {
         let count = self.documents.len() as u64;
         let documents = publish::confirm_all(self.documents).await;
+        let links = publish::confirm_all(self.links).await;
         let failures = publish::confirm_all(self.failures).await;
         match self.error {
             Some(e) => Err(e),
-            None => documents.and(failures).map(|()| count),
+            None => documents.and(links).and(failures).map(|()| count),
         }
     }
 }
@@ -696,11 +735,25 @@ async fn publish_outputs(
 ) -> Published {
     let mut published = Published {
         documents: Vec::new(),
+        links: Vec::new(),
         failures: Vec::new(),
         error: None,
     };
     let results = context.config.names.results.as_str();
-    while let Some(output) = rx.recv().await {
+    while let Some(mut output) = rx.recv().await {
+        if let (Output::Document(doc, _), Some(publisher), Some(route)) =
+            (&mut output, &context.links, &context.config.links)
+        {
+            let links = page_links(doc, context.config.links_in_documents);
+            let sent = publisher
+                .message(results, &route.routing_key, &links, &doc.document_id)
+                .await
+                .map(|p| published.links.push(p));
+            if let Err(e) = sent {
+                published.error = Some(e);
+                break;
+            }
+        }
         let sent = match &output {
             Output::Document(doc, _) => context
                 .documents
@@ -719,6 +772,22 @@ async fn publish_outputs(
         }
     }
     published
+}
+
+/// A document's links message; its links are taken out of the document
+/// unless documents carry them too (`keep`).
+fn page_links(doc: &mut DocumentMessage, keep: bool) -> PageLinks {
+    let links = match keep {
+        true => doc.links.clone(),
+        false => std::mem::take(&mut doc.links),
+    };
+    PageLinks {
+        document_id: doc.document_id.clone(),
+        task_id: doc.task_id.clone(),
+        url: doc.url.clone(),
+        canonical: doc.canonical.clone(),
+        links,
+    }
 }
 
 /// Settles a task that ended in an outcome (`TaskError::is_outcome`):
@@ -936,6 +1005,8 @@ mod tests {
             max_deferrals: 2,
             dead_letter_outcomes: false,
             bind_results: false,
+            links: None,
+            links_in_documents: false,
         };
         let bound = Some(Duration::from_secs(5));
         assert_eq!(host_wait_bound(&config, 0), bound);

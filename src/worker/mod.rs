@@ -72,6 +72,14 @@ pub async fn run(
         }
         None => None,
     };
+    // The links messages need the links read, whatever the options say.
+    let extractor = match config.links.is_some() && !extractor.options().links {
+        true => Extractor::new(crate::extract::Options {
+            links: true,
+            ..*extractor.options()
+        }),
+        false => extractor,
+    };
     let fetcher = Fetcher::new(extractor.clone(), fetch)?;
     let reader = ReaderOptions {
         max_payload: config.max_payload,

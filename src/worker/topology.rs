@@ -323,35 +323,48 @@ pub async fn declare_results_queues(
 ) -> Result<Vec<ResultsQueue>, lapin::Error> {
     let mut found = Vec::new();
     for (queue, routing_key) in names.results_queues() {
-        let channel = connection.create_channel().await?;
-        let mut args = FieldTable::default();
-        args.insert("x-queue-type".into(), long("quorum"));
-        let declared = channel
-            .queue_declare(queue.into(), QueueDeclareOptions::durable(), args)
-            .await;
-        let (channel, verdict) = match declared {
-            Ok(_) => (channel, ResultsQueue::Declared),
-            Err(e) => match precondition_failed(&e) {
-                Some(reason) => (
-                    connection.create_channel().await?,
-                    ResultsQueue::AsFound(reason),
-                ),
-                None => return Err(e),
-            },
-        };
-        channel
-            .queue_bind(
-                queue.into(),
-                names.results.as_str().into(),
-                routing_key.into(),
-                QueueBindOptions::default(),
-                FieldTable::default(),
-            )
-            .await?;
-        let _ = channel.close(200, "declared".into()).await;
-        found.push(verdict);
+        found.push(declare_results_queue(connection, names, queue, routing_key).await?);
     }
     Ok(found)
+}
+
+/// Declares one results queue, a durable quorum queue (or finds it with
+/// other arguments, and says so), and binds it to the results exchange
+/// with `routing_key`: a documents or failures queue, or the queue for a
+/// worker's links routing key.
+pub async fn declare_results_queue(
+    connection: &Connection,
+    names: &Names,
+    queue: &str,
+    routing_key: &str,
+) -> Result<ResultsQueue, lapin::Error> {
+    let channel = connection.create_channel().await?;
+    let mut args = FieldTable::default();
+    args.insert("x-queue-type".into(), long("quorum"));
+    let declared = channel
+        .queue_declare(queue.into(), QueueDeclareOptions::durable(), args)
+        .await;
+    let (channel, verdict) = match declared {
+        Ok(_) => (channel, ResultsQueue::Declared),
+        Err(e) => match precondition_failed(&e) {
+            Some(reason) => (
+                connection.create_channel().await?,
+                ResultsQueue::AsFound(reason),
+            ),
+            None => return Err(e),
+        },
+    };
+    channel
+        .queue_bind(
+            queue.into(),
+            names.results.as_str().into(),
+            routing_key.into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await?;
+    let _ = channel.close(200, "declared".into()).await;
+    Ok(verdict)
 }
 
 /// The broker's reason when `e` is a PRECONDITION_FAILED refusal (a

@@ -116,6 +116,8 @@ pub fn worker_config(names: &Names, amqp_url: String, drain_deadline: Duration) 
         // The tests bind their own sink queue to the results exchange (or
         // none, to see what the worker does with unroutable results).
         bind_results: false,
+        links: None,
+        links_in_documents: false,
     }
 }
 
