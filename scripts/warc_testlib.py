@@ -6,6 +6,7 @@ reads WARC/WET files back with warcio or FastWARC, talking JSON.
   warc_testlib.py lz4 IN OUT                           -> [{id, offset}]
   warc_testlib.py read PATH warcio|fastwarc          -> [{type, id, refers_to, target, date, content_type, payload,
                                                          filename, language, digest, digest_ok}]
+  warc_testlib.py records PATH warcio|fastwarc       -> {records: [{type, target, date, payload_hex}], error}
 
 digest_ok: the WARC-Block-Digest (sha1:BASE32) matches the block as read,
 null when there is none. warcio also checks it itself (check_digests="raise").
@@ -109,6 +110,36 @@ def read_fastwarc(path):
     return out
 
 
+def records(path, library):
+    """Every record the library reads from PATH (WARC or, for warcio, ARC),
+    as leniently as it reads them, with the HTTP payload as read (after the
+    HTTP head, when it parses one), and the error that ended reading, if
+    any: the records it gives before that are what a user of the library
+    gets."""
+    out, error = [], None
+    try:
+        if library == "warcio":
+            from warcio.archiveiterator import ArchiveIterator
+
+            with open(path, "rb") as f:
+                for rec in ArchiveIterator(f, arc2warc=True):
+                    h = rec.rec_headers
+                    payload = rec.content_stream().read()
+                    out.append({"type": rec.rec_type, "target": h.get_header("WARC-Target-URI"),
+                                "date": h.get_header("WARC-Date"), "payload_hex": payload.hex()})
+        else:
+            from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+            for rec in ArchiveIterator(str(path), record_types=WarcRecordType.any_type, parse_http=True):
+                h = rec.headers
+                payload = rec.reader.read()
+                out.append({"type": h.get("WARC-Type"), "target": h.get("WARC-Target-URI"),
+                            "date": h.get("WARC-Date"), "payload_hex": payload.hex()})
+    except Exception as e:  # what the library gave up with
+        error = f"{type(e).__name__}: {e}"
+    return {"records": out, "error": error}
+
+
 def lz4(src, out):
     from fastwarc.stream_io import Lz4Writer
     from fastwarc.warc import ArchiveIterator, WarcRecordType
@@ -128,6 +159,8 @@ def main():
         make(sys.argv[2], "--gzip" in sys.argv[3:])
     elif cmd == "lz4":
         json.dump(lz4(sys.argv[2], sys.argv[3]), sys.stdout)
+    elif cmd == "records":
+        json.dump(records(sys.argv[2], sys.argv[3]), sys.stdout)
     elif cmd == "read":
         reader = {"warcio": read_warcio, "fastwarc": read_fastwarc}[sys.argv[3]]
         json.dump(reader(sys.argv[2]), sys.stdout)

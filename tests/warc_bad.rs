@@ -839,21 +839,21 @@ fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
 }
 
-/// A file cut inside its first record: not one record of it was read, so
-/// the input failed (exit code 1), as docs/cli.md says, and with no input
-/// read at all the output is not written (an old OUT stays, none is
-/// made); a file cut later keeps what came before and exits 0.
+/// A file cut inside its first record's header: not one record of it was
+/// read, so the input failed (exit code 1), as docs/cli.md says, and with
+/// no input read at all the output is not written (an old OUT stays, none
+/// is made); a file cut later keeps what came before and exits 0.
 #[test]
 fn a_file_cut_inside_its_first_record_fails() {
     let (plain, written) = six();
     let records = split_records(&plain, &written);
-    let (gz, offsets) = gzip_file(&records);
+    let (gz, _) = gzip_file(&records);
     let out = scratch("cut-first.jsonl");
     let out = out.to_str().unwrap();
     let mut cut_files = Vec::new();
     for (name, bytes, cut) in [
-        ("cut-first.warc", &plain, written[0].length / 2),
-        ("cut-first.warc.gz", &gz, offsets[1] / 2),
+        ("cut-first.warc", &plain, 60),
+        ("cut-first.warc.gz", &gz, 40),
     ] {
         let path = scratch(name);
         std::fs::write(&path, &bytes[..cut as usize]).unwrap();
@@ -874,13 +874,22 @@ fn a_file_cut_inside_its_first_record_fails() {
     assert!(stderr.contains("no input could be read"), "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap(), "earlier results\n");
     assert_no_temporary_output(Path::new(out));
-    // Cut inside the second record: the first is kept, exit 0.
+    // Cut inside the second record's payload: the first is kept, and the
+    // second as far as the cut, flagged; exit 0.
     let path = scratch("cut-second.warc");
     let cut = written[1].offset + written[1].length / 2;
     std::fs::write(&path, &plain[..cut as usize]).unwrap();
     let (code, _, stderr) = linesift(&["warc", path.to_str().unwrap(), "-o", out]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].get("warc_repaired").is_none());
+    assert_eq!(lines[1]["warc_repaired"], serde_json::json!(["cut"]));
+    assert_eq!(lines[1]["warc_truncated"], "cut");
 }
 
 /// An empty input (a 0-byte file, as a failed download leaves, plain or

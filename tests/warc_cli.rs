@@ -303,23 +303,10 @@ fn an_lz4_warc_written_by_fastwarc_reads_as_its_gzip_twin() {
     assert_eq!(jsonl(&out).len(), 5, "{stderr}");
 }
 
-/// An ARC v1 file as the format's description lays it out: the
-/// `filedesc://` record (its version block), then a record of a page,
-/// each a header line `URL IP DATE MIME LENGTH`, LENGTH bytes and a line
-/// end.
-const ARC: &[u8] = b"filedesc://x.arc 0.0.0.0 20080101000000 text/plain 68\n\
-1 0 Example\n\
-URL IP-address Archive-date Content-type Archive-length\n\
-\n\
-http://a.example/ 192.0.2.1 20080101000001 text/html 56\n\
-HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<p>hello</p>\n";
-
 /// A file in a compression or archive format that is not read is named
 /// in one line, and nothing else is said of its records.
 #[test]
 fn an_unread_format_is_named_in_one_line() {
-    let at = ARC.windows(8).position(|w| w == b"http://a").unwrap();
-    let arc_records = [ARC[..at].to_vec(), ARC[at..].to_vec()];
     for (name, bytes, format) in [
         (
             "x.warc.bz2",
@@ -334,8 +321,6 @@ fn an_unread_format_is_named_in_one_line() {
             b"\x02\x21\x4c\x18\x10\x00\x00\x00 legacy",
             "legacy LZ4",
         ),
-        ("x.arc", ARC, "ARC file"),
-        ("x.arc.gz", &gzip_members(&arc_records)[..], "ARC file"),
     ] {
         let path = scratch(name);
         std::fs::write(&path, bytes).unwrap();

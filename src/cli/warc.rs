@@ -462,6 +462,7 @@ struct Written {
     date: Option<String>,
     http_date: Option<String>,
     truncated: Option<String>,
+    repairs: warc::Repairs,
     document: Box<Document>,
 }
 
@@ -689,6 +690,7 @@ fn write_all(
             date: w.date.as_deref(),
             http_date: w.http_date.as_deref(),
             truncated: w.truncated.as_deref(),
+            repairs: w.repairs,
         };
         match &mut sink {
             Sink::Jsonl(out) => out.write(&source, &w.document).map(drop),
@@ -722,6 +724,10 @@ struct Summary {
     /// (whose first is logged).
     unread_dates: u64,
     file_unread_dates: u64,
+    /// Pages read by a repair ([`warc::Repairs`]), by its name; mended
+    /// WARC-Dates of the current file (whose first is logged).
+    repaired: BTreeMap<&'static str, u64>,
+    file_mended_dates: u64,
     /// The progress bar that messages must not be drawn into.
     bar: Option<ProgressBar>,
 }
@@ -763,6 +769,7 @@ impl Summary {
                 self.file_records = 0;
                 self.file_errors = 0;
                 self.file_unread_dates = 0;
+                self.file_mended_dates = 0;
                 Ok(())
             }
         }
@@ -791,8 +798,11 @@ impl Summary {
             Item::Bad { .. } => self.file_errors += 1,
             _ => self.file_records += 1,
         }
-        if let Item::Page(_) = item {
+        if let Item::Page(page) = &item {
             self.html += 1;
+            if !page.repairs.is_empty() {
+                self.repaired(name, page);
+            }
         }
         match outcome {
             Outcome::Document(document) => {
@@ -809,6 +819,7 @@ impl Summary {
                         date: p.date,
                         http_date: p.http_date,
                         truncated: p.truncated,
+                        repairs: p.repairs,
                         document,
                     })?;
                 }
@@ -862,6 +873,42 @@ impl Summary {
         }
     }
 
+    /// Counts the repairs a page was read by, and logs them: a
+    /// Content-Length mended, a record cut by the file's end, and the
+    /// first mended WARC-Date of a file (a writer that writes it wrong
+    /// writes it so in every record).
+    fn repaired(&mut self, name: &str, page: &warc::Page) {
+        let at = format!(
+            "{name}: record at offset {}{}",
+            page.pos.offset,
+            inner_offset(page.pos)
+        );
+        for repair in page.repairs.names() {
+            *self.repaired.entry(repair).or_default() += 1;
+        }
+        if let Some(off) = page.repairs.length {
+            let way = if off > 0 { "short" } else { "long" };
+            let by = off.unsigned_abs();
+            self.log(format_args!(
+                "{at}: Content-Length is {by} bytes too {way}; the record is read to where                  the next one starts (flagged content_length)"
+            ));
+        }
+        if page.repairs.cut {
+            self.log(format_args!(
+                "{at}: the file ends inside this record; what came before the cut is kept                  (flagged cut)"
+            ));
+        }
+        if page.repairs.date {
+            self.file_mended_dates += 1;
+            if self.file_mended_dates == 1 {
+                self.log(format_args!(
+                    "{at}: WARC-Date {:?} has the day of the year for the day of the month;                      read as the day it names (flagged date); further ones in this file are                      only counted",
+                    page.date.as_deref().unwrap_or_default()
+                ));
+            }
+        }
+    }
+
     /// Logs a bad record (or garbage) with its file and offset.
     fn log_failure(&self, name: &str, item: &Item, pos: warc::RecordPos, message: &str) {
         let inner = inner_offset(pos);
@@ -892,8 +939,9 @@ impl Summary {
 
     fn print(&self) {
         let skipped: u64 = self.skipped.values().sum();
+        let repaired: u64 = self.repaired.values().sum();
         say!(
-            "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}{}",
+            "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}{}{}",
             self.records,
             self.html,
             self.extracted,
@@ -906,8 +954,20 @@ impl Summary {
             match self.unread_dates {
                 0 => String::new(),
                 n => format!(", {n} WARC-Dates not read"),
+            },
+            match repaired {
+                0 => String::new(),
+                n => format!(", {n} repairs"),
             }
         );
+        if !self.repaired.is_empty() {
+            let kinds: Vec<String> = self
+                .repaired
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            say!("  repaired: {}", kinds.join(", "));
+        }
         if !self.skipped.is_empty() {
             let reasons: Vec<String> = self
                 .skipped

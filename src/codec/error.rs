@@ -34,7 +34,7 @@ pub enum ContainerError {
     #[error("bad zstd dictionary frame at offset {offset}: {message}")]
     BadDictionary { offset: u64, message: String },
     /// A compression or archive format that is not read here (bzip2, xz,
-    /// zip, 7z, RAR, legacy LZ4, ARC), named.
+    /// zip, 7z, RAR, legacy LZ4), named.
     #[error("{0}")]
     Unsupported(&'static str),
     /// Bytes before the next member that open no member.

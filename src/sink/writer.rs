@@ -6,8 +6,8 @@
 
 use crate::Document;
 use crate::codec::container::Compression;
-use crate::warc::RecordPos;
 use crate::warc::date;
+use crate::warc::{RecordPos, Repairs};
 use flate2::write::GzEncoder;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -47,6 +47,8 @@ pub struct Source<'a> {
     pub http_date: Option<&'a str>,
     /// Why the record's payload is not whole ([`super::Page::truncated`]).
     pub truncated: Option<&'a str>,
+    /// What the reader mended to read the record ([`crate::warc::Page::repairs`]).
+    pub repairs: Repairs,
 }
 
 impl Source<'_> {
@@ -81,6 +83,10 @@ struct JsonlLine<'a> {
     /// or `segment`); absent when it is whole.
     #[serde(skip_serializing_if = "Option::is_none")]
     warc_truncated: Option<&'a str>,
+    /// What the reader mended to read the record (`content_length`,
+    /// `cut`, `date`: [`Repairs::names`]); absent when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warc_repaired: Vec<&'static str>,
     #[serde(flatten)]
     document: &'a Document,
 }
@@ -120,6 +126,7 @@ impl<W: Write> JsonlWriter<W> {
             warc_offset: source.pos.offset,
             warc_offset_inner: source.pos.inner,
             warc_truncated: source.truncated,
+            warc_repaired: source.repairs.names(),
             document,
         };
         self.write_value(&line)
@@ -411,6 +418,7 @@ mod tests {
             date: None,
             http_date: None,
             truncated: None,
+            repairs: Repairs::default(),
         })
     }
 
@@ -441,6 +449,7 @@ mod tests {
             date,
             http_date,
             truncated: None,
+            repairs: Repairs::default(),
         }
     }
 

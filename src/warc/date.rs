@@ -66,11 +66,49 @@ const MONTHS: [&str; 12] = [
 ];
 
 /// A record's `WARC-Date` header value as both writers and `linesift
-/// warc`'s summary take it: trimmed, then [`canonical_warc_date`]. One
-/// rule, so that what the summary calls unread is what the writers leave
-/// out.
+/// warc`'s summary take it: trimmed, then [`canonical_warc_date`], or else
+/// the fallback for a day of the year written for the day of the month
+/// ([`day_of_year_mended`]; the reader flags such a record, see
+/// [`mended`]). One rule, so that what the summary calls unread is what
+/// the writers leave out.
 pub fn record_warc_date(value: &str) -> Option<String> {
-    canonical_warc_date(value.trim())
+    let value = value.trim();
+    canonical_warc_date(value).or_else(|| canonical_warc_date(&day_of_year_mended(value)?))
+}
+
+/// Whether a record's `WARC-Date` is read by [`record_warc_date`]'s
+/// fallback only: it is malformed, and mended.
+pub fn mended(value: &str) -> bool {
+    let value = value.trim();
+    canonical_warc_date(value).is_none()
+        && day_of_year_mended(value).is_some_and(|d| canonical_warc_date(&d).is_some())
+}
+
+/// A WARC-Date whose day is the day of the year (Java's `DD` for `dd`:
+/// ClueWeb09's `2008-10-294T05:21:46-0700` is 20 October 2008, its 294th
+/// day) with the day of the month in its place, and the rest as written.
+/// Only when the day as written is no day of its month (in every month
+/// but January the day of the year is past the month's end) and the day
+/// of the year falls in the month written: a check that a day slipped in
+/// by chance does not pass.
+fn day_of_year_mended(value: &str) -> Option<String> {
+    let (date, time) = value.split_once('T')?;
+    let mut ymd = date.split('-');
+    let (y, m, d) = (ymd.next()?, ymd.next()?, ymd.next()?);
+    if ymd.next().is_some() {
+        return None;
+    }
+    let (year, month, day) = (
+        i64::from(digits(y, 4..=4)?),
+        digits(m, 2..=2)?,
+        digits(d, 2..=3)?,
+    );
+    if !(1..=12).contains(&month) || is_real_date(year, month, day) || day == 0 {
+        return None;
+    }
+    let days = days_from_civil(year, 1, 1) + i64::from(day) - 1;
+    let (in_year, in_month, day_of_month) = civil_from_days(days);
+    (in_year == year && in_month == month).then(|| format!("{y}-{m}-{day_of_month:02}T{time}"))
 }
 
 /// `value` as a WARC-Date in the one form this crate writes, as WARC 1.0
@@ -489,5 +527,33 @@ mod tests {
             let (y, m, d) = civil_from_days(days);
             assert_eq!(days_from_civil(y, m, d), days, "{y}-{m}-{d}");
         }
+    }
+
+    /// ClueWeb09's day of the year written for the day of the month is
+    /// read as the day it names, and flagged; a day that is no day of the
+    /// year in the month written, or a date that is right, is not mended.
+    #[test]
+    fn a_day_of_the_year_for_the_day_of_the_month_is_mended() {
+        for (value, want) in [
+            ("2008-10-294T05:21:46-0700", "2008-10-20T12:21:46Z"),
+            ("2009-03-65T08:43:19-0800", "2009-03-06T16:43:19Z"),
+            ("2009-02-45T00:00:00Z", "2009-02-14T00:00:00Z"),
+            ("2008-12-366T23:59:59Z", "2008-12-31T23:59:59Z"),
+        ] {
+            assert_eq!(record_warc_date(value).as_deref(), Some(want), "{value}");
+            assert!(mended(value), "{value}");
+        }
+        for value in [
+            "2008-10-20T05:21:46Z",
+            "2008-10-310T05:21:46Z",
+            "2009-12-366T00:00:00Z",
+            "2008-10-000T05:21:46Z",
+            "2008-10-294",
+            "2008-10-294T25:00:00Z",
+        ] {
+            assert!(!mended(value), "{value}");
+        }
+        assert_eq!(record_warc_date("2008-10-310T05:21:46Z"), None);
+        assert!(record_warc_date("2008-10-20T05:21:46Z").is_some());
     }
 }

@@ -1,4 +1,4 @@
-//! WARC in, records out: reading WARC 1.0/1.1 (and 0.18 quirks) files,
+//! WARC in, records out: reading WARC 1.0/1.1 (and 0.18 quirks) and ARC v1 files,
 //! uncompressed, gzip or zstd, as a stack of small stream layers. It
 //! decompresses nothing itself (`codec` does) and writes nothing (`sink`
 //! does).
@@ -12,6 +12,7 @@
 //! Nothing here holds a whole file in memory: payloads are buffered only
 //! for records the core will see, up to a limit.
 
+pub mod arc;
 pub(crate) mod date;
 pub mod driver;
 pub mod error;
@@ -23,7 +24,7 @@ pub mod stream;
 
 pub use crate::codec::container::Compression;
 pub use error::WarcError;
-pub use page::{Page, PageError};
+pub use page::{Page, PageError, Repairs};
 pub use reader::{Item, ReaderOptions, SkipReason, WarcReader};
 pub use stream::RecordPos;
 
@@ -87,22 +88,29 @@ fn check_record_start<R: Read + Seek>(
     length: Option<u64>,
 ) -> Result<(), WarcError> {
     seek(source, offset)?;
-    let mut head = [0u8; 16];
+    // Enough for an ARC record's header line, read only when the first
+    // bytes start no member or WARC record.
+    let mut head = [0u8; 4096];
     let mut limited = source.take(length.unwrap_or(u64::MAX));
     let mut got = 0;
-    while got < head.len() {
-        match limited.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(source) => return Err(WarcError::Io { offset, source }),
+    for want in [16, head.len()] {
+        while got < want {
+            match limited.read(&mut head[got..want]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(source) => return Err(WarcError::Io { offset, source }),
+            }
+        }
+        if container::is_record_start(&head[..got]) {
+            return Ok(());
         }
     }
-    match container::is_record_start(&head[..got]) {
+    match arc::begins_with_header(&head[..got]) {
         true => Ok(()),
         false => Err(WarcError::NoRecordAt {
             offset,
-            what: "not the start of a gzip member, zstd or lz4 frame or WARC record",
+            what: "not the start of a gzip member, zstd or lz4 frame or WARC or ARC record",
         }),
     }
 }

@@ -38,6 +38,50 @@ pub struct Page {
     pub coding: Coding,
     /// No type was declared: sniff the payload.
     pub sniff: bool,
+    /// What the reader mended to read the record; none for a record read
+    /// as written.
+    pub repairs: Repairs,
+}
+
+/// What the reader mended to read a record, as warcio and FastWARC read
+/// past it too, but said: each is flagged on the record's document
+/// (`warc_repaired` in JSONL) and counted in the summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Repairs {
+    /// The Content-Length was off by this many bytes (more than zero: the
+    /// record is longer than it says), and the record's end was found
+    /// where the next record starts (`record::Parser::end_record`).
+    pub length: Option<i8>,
+    /// The file ends inside the record (a gzip member, zstd or LZ4 frame,
+    /// or a plain file, cut short): the payload is what decoded before the
+    /// cut, and the record is flagged `truncated: cut` too.
+    pub cut: bool,
+    /// The WARC-Date is malformed and was read by the fallback
+    /// (`date::record_warc_date`: a day of the year written for the day
+    /// of the month, as ClueWeb09's `2008-10-294T05:21:46-0700`).
+    pub date: bool,
+}
+
+impl Repairs {
+    pub fn is_empty(&self) -> bool {
+        *self == Repairs::default()
+    }
+
+    /// The names of the repairs made, as JSONL's `warc_repaired` and the
+    /// summary write them: `content_length`, `cut`, `date`.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        if self.length.is_some() {
+            names.push("content_length");
+        }
+        if self.cut {
+            names.push("cut");
+        }
+        if self.date {
+            names.push("date");
+        }
+        names
+    }
 }
 
 impl Page {

@@ -13,8 +13,8 @@
 use super::date;
 use super::error::WarcError;
 use super::http::{self, Coding, HttpHead, Kind};
-use super::page::Page;
-use super::record::{Head, Next, Parser};
+use super::page::{Page, Repairs};
+use super::record::{Ending, Head, LengthFix, Next, Parser};
 use super::stream::{RecordPos, Stream};
 use crate::codec::container::{self as compression, Start};
 use std::io::Read;
@@ -217,7 +217,8 @@ impl<'r> WarcReader<'r> {
         match (item, boundary) {
             (Err(e), _) | (_, Err(e)) if !e.is_record_level() => Err(e),
             (_, Err(error)) | (Err(error), _) => Ok(Item::Bad { pos, error }),
-            (Ok(item), Ok(())) => Ok(item),
+            (Ok(item), Ok(ending)) if ending == Ending::default() => Ok(item),
+            (Ok(item), Ok(ending)) => Ok(mend(item, ending)),
         }
     }
 
@@ -327,11 +328,16 @@ impl<'r> WarcReader<'r> {
             let reason = SkipReason::TooLarge;
             return Ok(Item::Skipped { pos, reason });
         }
+        let date = head.get("WARC-Date");
+        let repairs = Repairs {
+            date: date.is_some_and(date::mended),
+            ..Repairs::default()
+        };
         Ok(Item::Page(Page {
             pos,
             record_id: head.record_id().unwrap_or_default().to_string(),
             target_uri: head.get("WARC-Target-URI").map(clean_uri),
-            date: head.get("WARC-Date").map(str::to_string),
+            date: date.map(str::to_string),
             // Parsed only for a page, and once: the writer takes it as is.
             http_date: http.and_then(first_http_date),
             warc_type: head.record_type().to_string(),
@@ -340,6 +346,7 @@ impl<'r> WarcReader<'r> {
             charset,
             coding: http.map(Coding::from_head).unwrap_or_default(),
             sniff: kind == Kind::Unknown,
+            repairs,
         }))
     }
 
@@ -363,6 +370,32 @@ impl<'r> WarcReader<'r> {
         }
         Ok(())
     }
+}
+
+/// A page whose record did not end as written: its payload mended to
+/// where the record really ends ([`LengthFix`]), or flagged as cut, and
+/// the repair flagged. Other items are read on as they are.
+fn mend(item: Item, ending: Ending) -> Item {
+    let Item::Page(mut page) = item else {
+        return item;
+    };
+    if ending.cut {
+        page.repairs.cut = true;
+        page.truncated = Some("cut".into());
+    }
+    match ending.fix {
+        Some(LengthFix::Short(extra)) => {
+            page.body.extend_from_slice(&extra);
+            // At most `record::LENGTH_WINDOW` bytes.
+            page.repairs.length = Some(i8::try_from(extra.len()).unwrap_or(i8::MAX));
+        }
+        Some(LengthFix::Long(k)) => {
+            page.body.truncate(page.body.len().saturating_sub(k));
+            page.repairs.length = Some(-i8::try_from(k).unwrap_or(i8::MAX));
+        }
+        None => {}
+    }
+    Item::Page(page)
 }
 
 /// Whether the record goes on with a payload begun in an earlier one: a

@@ -12,11 +12,15 @@
 //! rejects pre-1.0 quirks, and cannot resynchronise after garbage or a
 //! wrong Content-Length; the framing is small enough to own.
 
+use super::arc;
 use super::error::WarcError;
 use super::stream::{RecordPos, Stream};
-use crate::codec::container::{self, Compression};
+use crate::codec::container::Compression;
 
 const MAX_LINE: usize = 64 * 1024;
+/// How much of a record an index points at is looked at for a whole ARC
+/// header line.
+const ARC_LINE_PEEK: usize = 4 * 1024;
 const MAX_HEADER: usize = 1024 * 1024;
 
 /// A record's header block and where it starts.
@@ -60,6 +64,36 @@ pub(crate) fn values_named<'a>(
         .map(|(_, v)| v.as_str())
 }
 
+/// How a record's body ended, when it did not end as written.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Ending {
+    /// The file ends inside the body (a gzip member, zstd or LZ4 frame,
+    /// or a plain file, cut short): the body is what came before the cut.
+    pub cut: bool,
+    /// The Content-Length was a few bytes off, and the record's end was
+    /// found where the next record starts.
+    pub fix: Option<LengthFix>,
+}
+
+/// How a record's body is mended when its Content-Length is a few bytes
+/// off (see [`Parser::end_record`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum LengthFix {
+    /// The length is short: these bytes after it, up to the record
+    /// separator, belong to the body.
+    Short(Vec<u8>),
+    /// The length is long by this many bytes (1 to 3), the start of the
+    /// record separator that the body took in.
+    Long(usize),
+}
+
+/// How far past a record's declared end its separator and the next record
+/// are looked for when they are not there ([`LengthFix::Short`]).
+pub const LENGTH_WINDOW: usize = 16;
+
+/// The separator WARC writes after a record's block.
+const SEPARATOR: &[u8] = b"\r\n\r\n";
+
 /// What the parser found next.
 #[derive(Debug)]
 pub enum Next {
@@ -100,6 +134,16 @@ pub struct Parser<'r> {
     /// The first member must begin with a record (see
     /// [`Parser::at_record`]): nothing is scanned for.
     exact: bool,
+    /// The file is an ARC file (it began with a `filedesc://` record, or
+    /// the record an index points at has an ARC header line): records are
+    /// framed by ARC header lines ([`arc`]), not `WARC/` heads.
+    arc: bool,
+    /// The last (up to) three bytes of the current body consumed, for
+    /// telling a Content-Length that is long by a few bytes (the body took
+    /// in the start of the separator).
+    tail: [u8; 3],
+    /// The file ends inside the current body ([`Ending::cut`]).
+    body_cut: bool,
 }
 
 impl<'r> Parser<'r> {
@@ -112,6 +156,9 @@ impl<'r> Parser<'r> {
             resynced: false,
             carried: None,
             exact: false,
+            arc: false,
+            tail: [0; 3],
+            body_cut: false,
         }
     }
 
@@ -139,6 +186,7 @@ impl<'r> Parser<'r> {
     /// without reporting what it skips.
     pub fn abandon_member(&mut self) {
         self.body = None;
+        self.body_cut = false;
         self.carried = None;
         self.resyncing = true;
         self.stream.abandon_member();
@@ -158,13 +206,16 @@ impl<'r> Parser<'r> {
             if self.exact {
                 self.check_record_start(member)?;
             } else if member && self.stream.fill_at_least(11)?.starts_with(b"filedesc://") {
-                // An `.arc.gz` file: its first member is ARC's file
-                // header, not a record to count as garbage.
-                return Err(WarcError::NotWarc(container::ARC_FILE.into()));
+                // An ARC file, plain or `.arc.gz` (its first member holds
+                // the file's header record).
+                self.arc = true;
             }
             if !member {
                 return Ok(Next::End);
             }
+        }
+        if self.arc {
+            return self.next_arc_head();
         }
         // A record whose start was carried over a member end was found by
         // the last scan, which reported the garbage before it.
@@ -194,7 +245,9 @@ impl<'r> Parser<'r> {
             Compression::Gzip => "the gzip member there does not begin with a WARC record",
             Compression::Zstd => "the zstd frame there does not begin with a WARC record",
             Compression::Lz4 => "the lz4 frame there does not begin with a WARC record",
-            Compression::None => "not the start of a gzip member, zstd or lz4 frame or WARC record",
+            Compression::None => {
+                "not the start of a gzip member, zstd or lz4 frame or WARC or ARC record"
+            }
         };
         let no_record = WarcError::NoRecordAt { offset, what };
         if !member || self.stream.garbage_pending() {
@@ -205,9 +258,104 @@ impl<'r> Parser<'r> {
             .iter()
             .take_while(|b| matches!(b, b'\r' | b'\n'))
             .count();
-        match buf[blank..].starts_with(b"WARC/") {
-            true => Ok(()),
-            false => Err(no_record),
+        if buf[blank..].starts_with(b"WARC/") {
+            return Ok(());
+        }
+        // A record of an ARC file: its whole header line is there.
+        if arc::begins_with_header(self.stream.fill_at_least(ARC_LINE_PEEK)?) {
+            self.arc = true;
+            return Ok(());
+        }
+        Err(no_record)
+    }
+
+    /// The next record of an ARC file: blank lines (and member ends) are
+    /// skipped, then a header line is read. A line that is none is a bad
+    /// record, and the lines after it are skipped, unreported, up to the
+    /// next header line; garbage the layer skipped between members is
+    /// reported as in a WARC file.
+    fn next_arc_head(&mut self) -> Result<Next, WarcError> {
+        let mut garbage = 0u64;
+        let mut at = None;
+        if self.stream.garbage_pending() {
+            let more = self.stream.in_member();
+            self.count_skipped(more, &mut garbage, &mut at);
+        }
+        loop {
+            let buf = self.stream.fill()?;
+            if buf.is_empty() {
+                let more = self.stream.next_member()?;
+                self.count_skipped(more, &mut garbage, &mut at);
+                if !more {
+                    break;
+                }
+                continue;
+            }
+            let blank = buf
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
+                .count();
+            if blank > 0 {
+                self.stream.consume(blank);
+                continue;
+            }
+            if garbage > 0 && !self.resyncing {
+                let pos = at.unwrap_or_else(|| self.stream.position());
+                let error = WarcError::Garbage { len: garbage };
+                return Ok(Next::Bad { pos, error });
+            }
+            let pos = self.stream.position();
+            let aligned = self.stream.at_member_start() && self.compression() != Compression::None;
+            let line = self.read_member_line()?;
+            match arc::parse_header_line(&line) {
+                Ok(header) => {
+                    self.resyncing = false;
+                    let head = arc::head(&header, &line, pos);
+                    return self.start_body(head, pos, aligned);
+                }
+                Err(_) if self.resyncing => {}
+                Err(error) => {
+                    self.resyncing = true;
+                    return Ok(Next::Bad { pos, error });
+                }
+            }
+        }
+        if garbage > 0 && !std::mem::take(&mut self.resyncing) {
+            let pos = at.unwrap_or_else(|| self.stream.position());
+            return Ok(Next::Bad {
+                pos,
+                error: WarcError::Garbage { len: garbage },
+            });
+        }
+        Ok(Next::End)
+    }
+
+    /// One line of the current member, without its line end; at the
+    /// member's end, what is left of it (an ARC header line never goes on
+    /// in the next member).
+    fn read_member_line(&mut self) -> Result<Vec<u8>, WarcError> {
+        let mut line = Vec::new();
+        loop {
+            let buf = self.stream.fill()?;
+            if buf.is_empty() {
+                return Ok(line);
+            }
+            if let Some(i) = memchr::memchr(b'\n', buf) {
+                line.extend_from_slice(&buf[..i]);
+                self.stream.consume(i + 1);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(line);
+            }
+            line.extend_from_slice(buf);
+            let n = buf.len();
+            self.stream.consume(n);
+            if line.len() > MAX_LINE {
+                return Err(WarcError::BadHeader(
+                    "ARC header line longer than 64 KiB".into(),
+                ));
+            }
         }
     }
 
@@ -341,7 +489,8 @@ impl<'r> Parser<'r> {
     /// when the next member is not read from (any garbage before it is
     /// left to the next scan).
     fn continue_member(&mut self) -> Result<bool, WarcError> {
-        if self.compression() == Compression::None || !self.stream.next_member()? {
+        // ARC files are written a member per record (or one member).
+        if self.arc || self.compression() == Compression::None || !self.stream.next_member()? {
             return Ok(false);
         }
         if self.stream.garbage_pending() {
@@ -412,6 +561,8 @@ impl<'r> Parser<'r> {
             remaining: declared,
             aligned,
         });
+        self.tail = [0; 3];
+        self.body_cut = false;
         Ok(Next::Record(Head { pos, ..head }))
     }
 
@@ -475,7 +626,12 @@ impl<'r> Parser<'r> {
         while self.stream.at_member_end()?
             && let Some(body) = &self.body
         {
-            self.cross_member(body.aligned, body.declared)?;
+            let (aligned, declared) = (body.aligned, body.declared);
+            if self.stream.is_cut() {
+                self.cut_body();
+                return Ok(&[]);
+            }
+            self.cross_member(aligned, declared)?;
         }
         let want = n.min(usize::try_from(remaining).unwrap_or(usize::MAX));
         let buf = self.stream.fill_at_least(want)?;
@@ -493,6 +649,10 @@ impl<'r> Parser<'r> {
         let (aligned, declared) = (body.aligned, body.declared);
         // A loop: the next member may be empty.
         while self.stream.at_member_end()? {
+            if self.stream.is_cut() {
+                self.cut_body();
+                return Ok(&[]);
+            }
             self.cross_member(aligned, declared)?;
         }
         let remaining = self.body.as_ref().map_or(0, |b| b.remaining);
@@ -519,7 +679,18 @@ impl<'r> Parser<'r> {
             let detail = "the body runs past the end of its compressed member";
             return Err(WarcError::LengthMismatch { declared, detail });
         }
-        if plain || !self.stream.next_member()? {
+        if plain {
+            // A plain file cut inside the record: its body ends here, and
+            // the file's end is told after it.
+            let cut = WarcError::Truncated {
+                offset: self.file_offset(),
+                what: format!("the last record declares {declared} bytes but the file ends first"),
+            };
+            self.stream.cut_here(cut);
+            self.cut_body();
+            return Ok(());
+        }
+        if !self.stream.next_member()? {
             self.body = None;
             return Err(WarcError::Truncated {
                 offset: self.file_offset(),
@@ -529,18 +700,33 @@ impl<'r> Parser<'r> {
         Ok(())
     }
 
+    /// The file ends inside the current body: what was read of it is all
+    /// of it ([`Ending::cut`]).
+    fn cut_body(&mut self) {
+        if let Some(body) = &mut self.body {
+            body.remaining = 0;
+            self.body_cut = true;
+        }
+    }
+
     pub fn consume_body(&mut self, n: usize) {
         if let Some(body) = &mut self.body {
-            let n = (n as u64).min(body.remaining);
-            body.remaining -= n;
-            self.stream.consume(n as usize);
+            let n = (n as u64).min(body.remaining) as usize;
+            body.remaining -= n as u64;
+            let consumed = self.stream.buffered();
+            keep_tail(&mut self.tail, &consumed[..n.min(consumed.len())]);
+            self.stream.consume(n);
         }
     }
 
     /// Skips what is left of the body and checks that a record boundary
     /// (blank lines, then another record, a member end or the file end)
-    /// follows.
-    pub fn end_record(&mut self) -> Result<(), WarcError> {
+    /// follows. A WARC record whose Content-Length is a few bytes off is
+    /// mended ([`Ending::fix`]) when its separator and the next record (or
+    /// the member's or file's end) are found within [`LENGTH_WINDOW`]
+    /// bytes past the declared end, or when the body took in the first 1
+    /// to 3 bytes of the separator `CRLF CRLF`.
+    pub fn end_record(&mut self) -> Result<Ending, WarcError> {
         loop {
             let n = self.body_chunk()?.len();
             if n == 0 {
@@ -548,23 +734,31 @@ impl<'r> Parser<'r> {
             }
             self.consume_body(n);
         }
+        let cut = std::mem::take(&mut self.body_cut);
         let Some(body) = self.body.take() else {
-            return Ok(());
+            return Ok(Ending::default());
         };
-        if self.boundary_follows()? {
-            return Ok(());
+        if cut {
+            return Ok(Ending { cut, fix: None });
         }
-        self.resyncing = true;
-        Err(WarcError::LengthMismatch {
-            declared: body.declared,
-            detail: "no record boundary follows the declared length",
-        })
+        match self.boundary_follows()? {
+            Some(fix) => Ok(Ending { cut, fix }),
+            None => {
+                self.resyncing = true;
+                Err(WarcError::LengthMismatch {
+                    declared: body.declared,
+                    detail: "no record boundary follows the declared length",
+                })
+            }
+        }
     }
 
     /// After a body: a blank line (CRLF CRLF, or LF LF in old files), or
-    /// directly the next record, the member's end or the file's end.
-    /// Anything after a proper blank line is the next scan's business.
-    fn boundary_follows(&mut self) -> Result<bool, WarcError> {
+    /// directly the next record, the member's end or the file's end
+    /// (`Some`, with the mending of a Content-Length a few bytes off, if
+    /// it is); `None` if no record boundary is near. Anything after a
+    /// proper blank line is the next scan's business.
+    fn boundary_follows(&mut self) -> Result<Option<Option<LengthFix>>, WarcError> {
         let buf = self.stream.fill_at_least(9)?;
         let blank = buf
             .iter()
@@ -572,12 +766,76 @@ impl<'r> Parser<'r> {
             .count();
         let newlines = buf[..blank].iter().filter(|b| **b == b'\n').count();
         let rest = &buf[blank..];
-        let ok = newlines >= 2 || rest.is_empty() || rest.starts_with(b"WARC/");
-        if ok {
+        // An ARC record is followed by one line end.
+        let wanted = if self.arc { 1 } else { 2 };
+        if newlines >= wanted || rest.is_empty() || rest.starts_with(b"WARC/") {
+            let next = rest.is_empty() || rest.starts_with(b"WARC/");
+            let fix = match self.arc || !next {
+                true => None,
+                false => long_by(&self.tail, &buf[..blank]).map(LengthFix::Long),
+            };
             self.stream.consume(blank);
+            return Ok(Some(fix));
         }
-        Ok(ok)
+        if self.arc {
+            return Ok(None);
+        }
+        // The window, the separator, a few more line ends and `WARC/`.
+        let want = LENGTH_WINDOW + 32;
+        let buf = self.stream.fill_at_least(want)?;
+        let at_end = buf.len() < want;
+        match short_by(buf, at_end) {
+            Some(k) => {
+                let extra = buf[..k].to_vec();
+                self.stream.consume(k);
+                Ok(Some(Some(LengthFix::Short(extra))))
+            }
+            None => Ok(None),
+        }
     }
+}
+
+/// Keeps the last three bytes of a body consumed so far in `tail`, with
+/// `bytes` just consumed.
+fn keep_tail(tail: &mut [u8; 3], bytes: &[u8]) {
+    let n = bytes.len().min(3);
+    tail.copy_within(n.., 0);
+    tail[3 - n..].copy_from_slice(&bytes[bytes.len() - n..]);
+}
+
+/// How many bytes (1 to 3) of the separator `CRLF CRLF` a body ending in
+/// `tail` took in, when the line ends after it (`blank`, fewer than four
+/// bytes) are the rest of it: a Content-Length long by that many. Four or
+/// more (a body ending in `CRLF CRLF` followed directly by the next
+/// record) is not told from a writer that leaves the separator out.
+fn long_by(tail: &[u8; 3], blank: &[u8]) -> Option<usize> {
+    if blank.len() >= SEPARATOR.len() || !SEPARATOR.ends_with(blank) {
+        return None;
+    }
+    let k = SEPARATOR.len() - blank.len();
+    (k <= 3 && tail.ends_with(&SEPARATOR[..k])).then_some(k)
+}
+
+/// Where, 1 to [`LENGTH_WINDOW`] bytes into `buf` (the bytes after a
+/// body's declared end), the separator (`CRLF CRLF`, or `LF LF` in old
+/// files) starts that is followed, after any more line ends, by the next
+/// record or by the end of the member or file (`at_end`: `buf` holds all
+/// of it): a Content-Length short by that many bytes.
+fn short_by(buf: &[u8], at_end: bool) -> Option<usize> {
+    (1..=LENGTH_WINDOW.min(buf.len())).find(|&k| {
+        let sep = match &buf[k..] {
+            b if b.starts_with(SEPARATOR) => SEPARATOR.len(),
+            b if b.starts_with(b"\n\n") => 2,
+            _ => return false,
+        };
+        let after = &buf[k + sep..];
+        let blank = after
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        let rest = &after[blank..];
+        rest.starts_with(b"WARC/") || (rest.is_empty() && at_end)
+    })
 }
 
 /// How many of the last bytes of `buf` (at most four) begin `WARC/`.

@@ -33,6 +33,10 @@ pub struct Stream<'r> {
     garbage: u64,
     /// Where the garbage not asked about yet starts, when the layer said.
     garbage_from: Option<u64>,
+    /// The file ends inside the current member (the layer said
+    /// `Truncated`): what decoded before the cut is served, then the
+    /// member ends, and [`Stream::next_member`] fails with this.
+    cut: Option<WarcError>,
 }
 
 impl<'r> Stream<'r> {
@@ -48,6 +52,7 @@ impl<'r> Stream<'r> {
             no_member: true,
             garbage: 0,
             garbage_from: None,
+            cut: None,
         }
     }
 
@@ -98,7 +103,7 @@ impl<'r> Stream<'r> {
         if self.start == self.end && !self.member_done {
             self.start = 0;
             self.end = 0;
-            self.end = self.layer.read(&mut self.buf)?;
+            self.end = self.read_layer(0)?;
             self.member_done = self.end == 0;
         }
         Ok(&self.buf[self.start..self.end])
@@ -113,12 +118,46 @@ impl<'r> Stream<'r> {
             self.end -= self.start;
             self.start = 0;
             while self.end < n && !self.member_done {
-                let got = self.layer.read(&mut self.buf[self.end..])?;
+                let got = self.read_layer(self.end)?;
                 self.end += got;
                 self.member_done = got == 0;
             }
         }
         Ok(&self.buf[self.start..self.end])
+    }
+
+    /// Decompressed bytes into the buffer from `from` on; a cut (the file
+    /// ends inside the member) reads as the member's end, and is kept for
+    /// [`Stream::next_member`] to tell.
+    fn read_layer(&mut self, from: usize) -> Result<usize, WarcError> {
+        match self.layer.read(&mut self.buf[from..]) {
+            Ok(n) => Ok(n),
+            Err(e @ ContainerError::Truncated { .. }) => {
+                self.cut = Some(e.into());
+                Ok(0)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Whether the file ends inside the current member: its bytes end
+    /// where the cut is.
+    pub fn is_cut(&self) -> bool {
+        self.cut.is_some()
+    }
+
+    /// Says the file ends here, inside the current member or record
+    /// (`error` tells where): the member ends, and [`Stream::next_member`]
+    /// fails with `error`.
+    pub fn cut_here(&mut self, error: WarcError) {
+        self.start = self.end;
+        self.member_done = true;
+        self.cut = Some(error);
+    }
+
+    /// The bytes buffered of the current member, without reading more.
+    pub fn buffered(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
     }
 
     pub fn consume(&mut self, n: usize) {
@@ -135,6 +174,9 @@ impl<'r> Stream<'r> {
     /// Moves to the next member (discarding what is left of this one);
     /// `false` at the end of the file.
     pub fn next_member(&mut self) -> Result<bool, WarcError> {
+        if let Some(cut) = self.cut.take() {
+            return Err(cut);
+        }
         self.start = 0;
         self.end = 0;
         let next = self.layer.next_member();

@@ -51,6 +51,7 @@ pub struct Capture {
     pub date: Option<String>,
     pub http_date: Option<String>,
     pub truncated: Option<String>,
+    pub repairs: warc::Repairs,
 }
 
 impl Capture {
@@ -62,6 +63,7 @@ impl Capture {
             date: page.date.clone(),
             http_date: page.http_date.clone(),
             truncated: page.truncated.clone(),
+            repairs: page.repairs,
         })
     }
 }

@@ -152,6 +152,18 @@ pub fn read_back(path: &Path, library: &str) -> Vec<Value> {
     }
 }
 
+/// Every record `library` (`warcio` or `fastwarc`) reads from `path`, as
+/// leniently as it reads (warcio reads ARC files too), with its type,
+/// target, date and HTTP payload (`payload_hex`), and the error it gave up
+/// with, if any.
+pub fn library_records(path: &Path, library: &str) -> (Vec<Value>, Option<String>) {
+    let args = ["records".as_ref(), path.as_os_str(), library.as_ref()];
+    let what = format!("{library} could not be run on {}", path.display());
+    let answer = testlib(&args, &what);
+    let records = answer["records"].as_array().cloned().unwrap_or_default();
+    (records, answer["error"].as_str().map(str::to_string))
+}
+
 /// Rewrites the plain WARC file `plain` with FastWARC as an LZ4 WARC, one
 /// LZ4 frame a record; returns the file and each record's id and offset
 /// (its frame's start) as FastWARC reads them back.

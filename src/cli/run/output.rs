@@ -131,6 +131,7 @@ fn wet_record<T>(
             date: c.date.as_deref(),
             http_date: c.http_date.as_deref(),
             truncated: c.truncated.as_deref(),
+            repairs: c.repairs,
         },
         None => Source {
             file,
@@ -143,6 +144,7 @@ fn wet_record<T>(
             date: None,
             http_date: None,
             truncated: doc.truncated.then_some("length"),
+            repairs: linesift::warc::Repairs::default(),
         },
     };
     let document = Document {

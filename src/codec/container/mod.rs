@@ -610,7 +610,9 @@ pub fn open<'r, R: Read + Send + 'r>(
     // member (`Capped`). Before a plain file's first record, the record
     // layer's own scan skips and reports it.
     let mut junk = (0, base);
-    if compression == Compression::None && start == Start::File && !head.starts_with(b"WARC/") {
+    // An ARC file (`filedesc://`) is plain too, read by the record layer.
+    let record = head.starts_with(b"WARC/") || head.starts_with(b"filedesc");
+    if compression == Compression::None && start == Start::File && !record {
         check_plain(&head)?;
         if let Some((at, found @ (Compression::Gzip | Compression::Zstd))) = find_start(
             input.peek(DETECT_WINDOW + CHECK_AHEAD)?,
@@ -747,10 +749,6 @@ impl Decode for Capped<'_> {
     }
 }
 
-/// What an ARC file (plain, or in gzip members as `.arc.gz`) is told.
-pub const ARC_FILE: &str =
-    "this looks like an ARC file (it begins with a filedesc:// record); ARC is not supported";
-
 /// Refuses well-known non-WARC formats early with a clear message.
 fn check_plain(head: &[u8]) -> Result<(), ContainerError> {
     let what = if head.starts_with(b"BZh") {
@@ -765,8 +763,6 @@ fn check_plain(head: &[u8]) -> Result<(), ContainerError> {
         "this is a RAR archive"
     } else if head.starts_with(&lz4::LEGACY_MAGIC) {
         "the legacy LZ4 format (lz4 -l) is not supported; LZ4 frames (lz4's default) are"
-    } else if head.starts_with(b"filedesc") {
-        ARC_FILE
     } else {
         return Ok(());
     };
