@@ -53,6 +53,10 @@ fn generate_messages() -> Result<(), Box<dyn std::error::Error>> {
             "#[serde(skip_serializing_if = \"Vec::is_empty\")]",
         )
         .field_attribute(
+            "linesift.v1.DocumentMessage.warc_repaired",
+            "#[serde(skip_serializing_if = \"Vec::is_empty\")]",
+        )
+        .field_attribute(
             "linesift.v1.DocumentMessage.markdown",
             "#[serde(skip_serializing_if = \"Option::is_none\")]",
         )

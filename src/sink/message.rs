@@ -30,6 +30,9 @@ pub struct Origin {
     /// The page is not whole (a body cut at `max_body`; a WARC record's
     /// `WARC-Truncated`, or a first segment).
     pub truncated: bool,
+    /// What the reader mended to read a WARC record
+    /// ([`crate::warc::Repairs::names`]).
+    pub repaired: Vec<&'static str>,
 }
 
 impl DocumentMessage {
@@ -89,6 +92,7 @@ impl DocumentMessage {
                 .into_iter()
                 .map(link_message)
                 .collect(),
+            warc_repaired: origin.repaired.into_iter().map(String::from).collect(),
         }
     }
 }
@@ -237,5 +241,35 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
         assert!(json.get("links").is_none());
+
+    }
+
+    /// What the reader mended is carried in both encodings, and left out
+    /// of the JSON when nothing was.
+    #[test]
+    fn repairs_are_carried_in_both_encodings() {
+        use crate::proto::{Encoding, decode, encode};
+        let origin = Origin {
+            truncated: true,
+            repaired: vec!["content_length", "cut"],
+            ..Origin::default()
+        };
+        let message = DocumentMessage::from_document("t", origin, Document::default());
+        for encoding in [Encoding::Protobuf, Encoding::Json] {
+            let (bytes, content_type) = encode(&message, encoding);
+            let back: Result<DocumentMessage, _> = decode(&bytes, Some(content_type));
+            assert_eq!(back.ok().as_ref(), Some(&message), "{encoding:?}");
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
+        assert_eq!(
+            json["warc_repaired"],
+            serde_json::json!(["content_length", "cut"])
+        );
+        let plain = DocumentMessage::from_document("t", Origin::default(), Document::default());
+        let json: serde_json::Value =
+            serde_json::from_slice(&encode(&plain, Encoding::Json).0).unwrap_or_default();
+        assert!(json.get("warc_repaired").is_none());
+
     }
 }

@@ -568,6 +568,7 @@ fn document_message(task_id: &str, page: &warc::Page, doc: Document) -> Document
             .unwrap_or_default(),
         warc_record_id: page.record_id.clone(),
         truncated: page.truncated.is_some(),
+        repaired: page.repairs.names(),
         ..Origin::default()
     };
     DocumentMessage::from_document(task_id, origin, doc)
