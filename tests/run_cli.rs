@@ -604,3 +604,43 @@ fn a_record_over_max_payload_is_a_too_large_failure_in_file_and_record_tasks() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A record whose Content-Length is 2 bytes short is mended as `linesift
+/// warc` mends it, in a file task and a record task alike: its document
+/// carries `warc_repaired`, the others none, and the summary counts the
+/// repairs.
+#[test]
+fn a_mended_record_is_flagged_in_file_and_record_tasks() {
+    let dir = folder("mended");
+    let good = warc_response("r0", &article("First", 4));
+    let text = String::from_utf8(warc_response("r1", &article("Short", 4))).unwrap();
+    let at = text.find("Content-Length: ").unwrap() + "Content-Length: ".len();
+    let end = at + text[at..].find('\r').unwrap();
+    let declared: usize = text[at..end].parse().unwrap();
+    let short = format!("{}{}{}", &text[..at], declared - 2, &text[end..]);
+    let warc = dir.join("mended.warc");
+    std::fs::write(&warc, [good.clone(), short.clone().into_bytes()].concat()).unwrap();
+    let lines = [
+        warc.display().to_string(),
+        format!("{} {} {}", warc.display(), good.len(), short.len()),
+    ];
+    let list = dir.join("tasks.txt");
+    std::fs::write(&list, lines.join("\n") + "\n").unwrap();
+    let out = dir.join("out.jsonl");
+    let run = linesift(&["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{said}");
+    assert!(said.contains("repaired: content_length 2"), "{said}");
+    let docs = json_lines(&out);
+    assert_eq!(docs.len(), 3, "{said}");
+    for doc in &docs {
+        let flagged = doc.get("warc_repaired").cloned();
+        match field(doc, "url") {
+            "http://run.example/r1" => {
+                assert_eq!(flagged, Some(serde_json::json!(["content_length"])));
+                assert!(field(doc, "text").contains("Short"), "{doc}");
+            }
+            _ => assert_eq!(flagged, None, "{doc}"),
+        }
+    }
+}

@@ -362,6 +362,7 @@ fn failed(id: String, stage: &str, kind: &str, reason: &str) -> Finished {
         id,
         documents: Vec::new(),
         document_count: 0,
+        repairs: BTreeMap::new(),
         first_date: None,
         failures: vec![failure],
         failed: true,
@@ -417,6 +418,8 @@ struct Summary {
     failed: u64,
     documents: u64,
     kinds: BTreeMap<String, u64>,
+    /// Documents read by a repair of their WARC record, by repair.
+    repairs: BTreeMap<String, u64>,
 }
 
 impl Summary {
@@ -437,6 +440,7 @@ impl Summary {
             failed: 0,
             documents: 0,
             kinds: BTreeMap::new(),
+            repairs: BTreeMap::new(),
         }
     }
 
@@ -471,6 +475,9 @@ impl Summary {
                 false => self.ok += 1,
             }
             self.documents += finished.document_count;
+            for (repair, n) in &finished.repairs {
+                *self.repairs.entry(repair.clone()).or_default() += n;
+            }
             for failure in &finished.failures {
                 *self.kinds.entry(failure.kind.clone()).or_default() += 1;
             }
@@ -489,6 +496,14 @@ impl Summary {
         if !self.kinds.is_empty() {
             let kinds: Vec<String> = self.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
             line.push_str(&format!("; failures: {}", kinds.join(", ")));
+        }
+        if !self.repairs.is_empty() {
+            let kinds: Vec<String> = self
+                .repairs
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
+            line.push_str(&format!("; repaired: {}", kinds.join(", ")));
         }
         if self.before > 0 {
             line.push_str(&format!(

@@ -15,6 +15,7 @@ use linesift::proto::{DocumentMessage, Failure, Task, task};
 use linesift::sink::{JsonlWriter, Source, WetInfo, WetWriter, writer};
 use linesift::warc::{Compression, RecordPos};
 use linesift::worker::process::Capture;
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,9 @@ pub struct TaskDocuments {
     encoding: Encoding,
     sink: Option<DocumentSink>,
     pub count: u64,
+    /// Documents whose WARC record the reader mended, by repair
+    /// (`warc_repaired`).
+    pub repairs: BTreeMap<String, u64>,
     /// The WARC-Date of the task's first WET record: a fresh file's
     /// warcinfo record is dated by it, as `linesift warc` dates it.
     pub first_date: Option<String>,
@@ -59,6 +63,7 @@ impl TaskDocuments {
             encoding,
             sink: None,
             count: 0,
+            repairs: BTreeMap::new(),
             first_date: None,
         }
     }
@@ -91,6 +96,9 @@ impl TaskDocuments {
             }
         }
         self.count += 1;
+        for repair in &doc.warc_repaired {
+            *self.repairs.entry(repair.clone()).or_default() += 1;
+        }
         Ok(())
     }
 
@@ -161,6 +169,8 @@ pub struct Finished {
     pub id: String,
     pub documents: Vec<u8>,
     pub document_count: u64,
+    /// [`TaskDocuments::repairs`].
+    pub repairs: BTreeMap<String, u64>,
     /// [`TaskDocuments::first_date`].
     pub first_date: Option<String>,
     pub failures: Vec<Failure>,

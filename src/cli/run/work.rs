@@ -108,6 +108,7 @@ fn empty(encoding: Encoding) -> Tried {
 fn finished(task: &Task, tried: Tried, failure: Option<Failure>) -> Finished {
     let count = tried.documents.count;
     let first_date = tried.documents.first_date.clone();
+    let repairs = tried.documents.repairs.clone();
     let (documents, document_count, failure) = match tried.documents.finish() {
         Ok(bytes) => (bytes, count, failure),
         // The documents are lost: the task failed, if it had not already.
@@ -124,6 +125,7 @@ fn finished(task: &Task, tried: Tried, failure: Option<Failure>) -> Finished {
         id: task.id.clone(),
         documents,
         document_count,
+        repairs,
         first_date,
         failures,
         failed,
