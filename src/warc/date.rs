@@ -80,7 +80,9 @@ pub fn record_warc_date(value: &str) -> Option<String> {
 /// fallback only: it is malformed, and mended.
 pub fn mended(value: &str) -> bool {
     let value = value.trim();
-    canonical_warc_date(value).is_none()
+    // A date that reads is not mended (whether it is in range or not):
+    // checked without writing it, as the reader asks for every page.
+    warc_date_seconds(value).is_none()
         && day_of_year_mended(value).is_some_and(|d| canonical_warc_date(&d).is_some())
 }
 
