@@ -1,4 +1,4 @@
-//! `linesift warc`: WARC files in, JSONL or WET out. A reader thread
+//! `linesift warc`: WARC (and ARC) files in, JSONL or WET out. A reader thread
 //! decompresses and frames records into bounded batches; the batches are
 //! extracted on `--jobs` threads; a writer thread serialises, compresses
 //! and writes the documents in input order, so output compression overlaps
@@ -39,8 +39,9 @@ use std::time::Instant;
 pub struct Args {
     /// WARC files: plain, gzip, zstd or LZ4 (told from the bytes; junk
     /// before the first gzip member, zstd frame or record is skipped,
-    /// within the first 64 KiB, and logged); `-` for stdin. Other formats
-    /// (bzip2, xz, zip, 7z...) are refused, named.
+    /// within the first 64 KiB, and logged), or ARC v1 files (`.arc`,
+    /// `.arc.gz`); `-` for stdin. Other formats (bzip2, xz, zip, 7z...) are
+    /// refused, named.
     // Paths: a file name need not be UTF-8.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
@@ -63,8 +64,8 @@ pub struct Args {
     #[arg(long, short)]
     jobs: Option<usize>,
     /// Read the one record at this file offset (as in a CDX index). An
-    /// offset where no gzip member, zstd or LZ4 frame or WARC record begins fails
-    /// at once (exit 1); OUT is then left as it was.
+    /// offset where no gzip member, zstd or LZ4 frame or WARC or ARC record
+    /// begins fails at once (exit 1); OUT is then left as it was.
     #[arg(long)]
     offset: Option<u64>,
     /// Compressed length of the record at --offset.

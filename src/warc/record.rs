@@ -144,6 +144,9 @@ pub struct Parser<'r> {
     tail: [u8; 3],
     /// The file ends inside the current body ([`Ending::cut`]).
     body_cut: bool,
+    /// The current record goes on across a member's end (members that do
+    /// not follow records, as BGZF's): a member's end is no record's end.
+    spanned: bool,
 }
 
 impl<'r> Parser<'r> {
@@ -159,6 +162,7 @@ impl<'r> Parser<'r> {
             arc: false,
             tail: [0; 3],
             body_cut: false,
+            spanned: false,
         }
     }
 
@@ -496,7 +500,9 @@ impl<'r> Parser<'r> {
         if self.stream.garbage_pending() {
             return Ok(false);
         }
-        Ok(!self.stream.fill_at_least(5)?.starts_with(b"WARC/"))
+        let goes_on = !self.stream.fill_at_least(5)?.starts_with(b"WARC/");
+        self.spanned |= goes_on;
+        Ok(goes_on)
     }
 
     /// Reads one line, without its line end; it may go on in the next
@@ -532,6 +538,7 @@ impl<'r> Parser<'r> {
 
     fn parse_head(&mut self) -> Result<Next, WarcError> {
         let carried = self.carried.take();
+        self.spanned = carried.is_some();
         let pos = carried.as_ref().map_or(self.stream.position(), |c| c.0);
         let aligned = carried.is_none()
             && (self.stream.at_member_start() || self.resynced)
@@ -690,6 +697,7 @@ impl<'r> Parser<'r> {
             self.cut_body();
             return Ok(());
         }
+        self.spanned = true;
         if !self.stream.next_member()? {
             self.body = None;
             return Err(WarcError::Truncated {
@@ -741,7 +749,7 @@ impl<'r> Parser<'r> {
         if cut {
             return Ok(Ending { cut, fix: None });
         }
-        match self.boundary_follows()? {
+        match self.boundary_follows(body.aligned)? {
             Some(fix) => Ok(Ending { cut, fix }),
             None => {
                 self.resyncing = true;
@@ -757,8 +765,12 @@ impl<'r> Parser<'r> {
     /// directly the next record, the member's end or the file's end
     /// (`Some`, with the mending of a Content-Length a few bytes off, if
     /// it is); `None` if no record boundary is near. Anything after a
-    /// proper blank line is the next scan's business.
-    fn boundary_follows(&mut self) -> Result<Option<Option<LengthFix>>, WarcError> {
+    /// proper blank line is the next scan's business. The end of the
+    /// member ends the record, for mending, only if the file is plain or
+    /// the record began its member (`aligned`) and stayed in it: where
+    /// members do not follow records (BGZF), a member may end anywhere.
+    fn boundary_follows(&mut self, aligned: bool) -> Result<Option<Option<LengthFix>>, WarcError> {
+        let ends = (aligned && !self.spanned) || self.compression() == Compression::None;
         let buf = self.stream.fill_at_least(9)?;
         let blank = buf
             .iter()
@@ -769,7 +781,7 @@ impl<'r> Parser<'r> {
         // An ARC record is followed by one line end.
         let wanted = if self.arc { 1 } else { 2 };
         if newlines >= wanted || rest.is_empty() || rest.starts_with(b"WARC/") {
-            let next = rest.is_empty() || rest.starts_with(b"WARC/");
+            let next = (rest.is_empty() && ends) || rest.starts_with(b"WARC/");
             let fix = match self.arc || !next {
                 true => None,
                 false => long_by(&self.tail, &buf[..blank]).map(LengthFix::Long),
@@ -783,7 +795,7 @@ impl<'r> Parser<'r> {
         // The window, the separator, a few more line ends and `WARC/`.
         let want = LENGTH_WINDOW + 32;
         let buf = self.stream.fill_at_least(want)?;
-        let at_end = buf.len() < want;
+        let at_end = buf.len() < want && ends;
         match short_by(buf, at_end) {
             Some(k) => {
                 let extra = buf[..k].to_vec();
