@@ -241,7 +241,6 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
         assert!(json.get("links").is_none());
-
     }
 
     /// What the reader mended is carried in both encodings, and left out
@@ -270,6 +269,5 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_slice(&encode(&plain, Encoding::Json).0).unwrap_or_default();
         assert!(json.get("warc_repaired").is_none());
-
     }
 }
