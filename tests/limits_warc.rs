@@ -10,7 +10,9 @@
 mod bombs;
 
 use bombs::encoded;
-use linesift::warc::{Item, PageError, ReaderOptions, SkipReason, WarcError, WarcReader};
+use linesift::warc::{
+    ContainerError, Item, PageError, ReaderOptions, SkipReason, WarcError, WarcReader,
+};
 use linesift::{Extractor, Options};
 use std::io::{Cursor, Write};
 
@@ -127,11 +129,11 @@ fn gzip_member_at_max_member_passes_one_byte_over_is_given_up() {
         Ok(Item::Bad {
             pos,
             error:
-                e @ WarcError::MemberTooLarge {
+                e @ WarcError::Container(ContainerError::MemberTooLarge {
                     format,
                     limit: l,
                     offset,
-                },
+                }),
         }) => {
             assert_eq!((*format, *l), ("gzip", limit - 1));
             assert_eq!((pos.offset, *offset), (second_at, second_at));
@@ -180,11 +182,11 @@ fn assert_bomb_is_given_up(file: Vec<u8>, bomb_at: u64, format: &str, max_member
             Ok(Item::Bad {
                 pos,
                 error:
-                    WarcError::MemberTooLarge {
+                    WarcError::Container(ContainerError::MemberTooLarge {
                         format: f,
                         limit,
                         offset,
-                    },
+                    }),
             }),
             Ok(Item::Page(after)),
         ] => {
@@ -440,7 +442,7 @@ fn random_access_refuses_a_dictionary_frame_over_the_limit_before_reading_it() {
     let result =
         linesift::warc::read_record_from(&mut file, offset, None, ReaderOptions::default());
     match result {
-        Err(e @ WarcError::BadDictionary { .. }) => {
+        Err(e @ WarcError::Container(ContainerError::BadDictionary { .. })) => {
             assert!(e.to_string().contains("too large"), "{e}");
         }
         other => panic!("{other:?}"),

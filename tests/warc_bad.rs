@@ -7,7 +7,7 @@
 mod warc_support;
 
 use linesift::codec::container::DETECT_WINDOW;
-use linesift::warc::{Item, ReaderOptions, WarcError, WarcReader};
+use linesift::warc::{ContainerError, Item, ReaderOptions, WarcError, WarcReader};
 use std::io::Cursor;
 use std::path::Path;
 use warc_support::*;
@@ -66,7 +66,13 @@ fn truncated_gzip_keeps_the_records_before() {
     let (items, error) = read(bytes[..cut as usize].to_vec());
     assert_eq!(ids(&items), all_ids(&written[..3]));
     let error = error.expect("a truncation error");
-    assert!(matches!(error, WarcError::Truncated { .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            WarcError::Container(ContainerError::Truncated { .. })
+        ),
+        "{error}"
+    );
     assert!(
         error
             .to_string()
@@ -83,7 +89,10 @@ fn truncated_zstd_keeps_the_records_before() {
     let (items, error) = read(zst[..cut as usize].to_vec());
     assert_eq!(ids(&items), all_ids(&written[..4]));
     assert!(
-        matches!(error, Some(WarcError::Truncated { .. })),
+        matches!(
+            error,
+            Some(WarcError::Container(ContainerError::Truncated { .. }))
+        ),
         "{error:?}"
     );
 }
@@ -95,7 +104,10 @@ fn truncated_plain_file_inside_a_record() {
     let (items, error) = read(plain[..cut as usize].to_vec());
     assert_eq!(ids(&items), all_ids(&written[..5]));
     assert!(
-        matches!(error, Some(WarcError::Truncated { .. })),
+        matches!(
+            error,
+            Some(WarcError::Container(ContainerError::Truncated { .. }))
+        ),
         "{error:?}"
     );
 }
@@ -540,7 +552,10 @@ fn zstd_without_its_dictionary_fails_clearly() {
     assert!(items.is_empty());
     let error = error.expect("an error");
     assert!(
-        matches!(error, WarcError::MissingDictionary { offset: 0, .. }),
+        matches!(
+            error,
+            WarcError::Container(ContainerError::MissingDictionary { offset: 0, .. })
+        ),
         "{error}"
     );
     assert!(error.to_string().contains("dictionary"));
@@ -594,7 +609,7 @@ fn corrupt_errors(items: &[Item]) -> Vec<u64> {
         .filter_map(|i| match i {
             Item::Bad {
                 pos,
-                error: WarcError::Corrupt { offset, .. },
+                error: WarcError::Container(ContainerError::Corrupt { offset, .. }),
             } => {
                 assert_eq!(pos.offset, *offset);
                 Some(*offset)
@@ -1096,7 +1111,7 @@ fn bombs_reported(items: &[Item]) -> Vec<u64> {
         .filter_map(|i| match i {
             Item::Bad {
                 pos,
-                error: WarcError::MemberTooLarge { offset, .. },
+                error: WarcError::Container(ContainerError::MemberTooLarge { offset, .. }),
             } => {
                 assert_eq!(pos.offset, *offset);
                 Some(*offset)

@@ -23,7 +23,9 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use linesift::sink::{JsonlWriter, Source, WetInfo, WetWriter};
 use linesift::warc::driver::{Driver, Outcome};
-use linesift::warc::{self, Compression, Item, ReaderOptions, WarcError, WarcReader};
+use linesift::warc::{
+    self, Compression, ContainerError, Item, ReaderOptions, WarcError, WarcReader,
+};
 use linesift::{Document, Extractor, Options};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -350,11 +352,11 @@ fn open(input: &Path) -> Result<Box<dyn Read + Send>, WarcError> {
         let opened = remote.map_err(|e| e.into_io()).and_then(|r| r.open_whole());
         return opened
             .map(|r| Box::new(r) as Box<dyn Read + Send>)
-            .map_err(|source| WarcError::Io { offset: 0, source });
+            .map_err(|source| WarcError::io(0, source));
     }
     match std::fs::File::open(input) {
         Ok(f) => Ok(Box::new(f)),
-        Err(source) => Err(WarcError::Io { offset: 0, source }),
+        Err(source) => Err(WarcError::io(0, source)),
     }
 }
 
@@ -789,7 +791,7 @@ impl Summary {
         if !matches!(
             item,
             Item::Bad {
-                error: WarcError::Garbage { .. },
+                error: WarcError::Container(ContainerError::Garbage { .. }),
                 ..
             }
         ) {
@@ -840,7 +842,7 @@ impl Summary {
             // A cut keeps the records before it. With none before it (the
             // file ends inside its first record, or every member was
             // corrupt) nothing of the file was read: it failed, below.
-            WarcError::Truncated { .. } if self.file_records > 0 => {
+            WarcError::Container(ContainerError::Truncated { .. }) if self.file_records > 0 => {
                 self.truncated_files += 1;
                 self.log(format_args!(
                     "{name}: {error}; the records before it are kept"
@@ -920,7 +922,7 @@ impl Summary {
                 "{name}: {message}; reading goes on at the next member"
             )),
             Item::Bad {
-                error: WarcError::Garbage { .. },
+                error: WarcError::Container(ContainerError::Garbage { .. }),
                 ..
             } => self.log(format_args!("{name}: at offset {offset}{inner}: {message}")),
             _ => self.log(format_args!(

@@ -116,10 +116,7 @@ impl Failure {
     /// (tried again by the worker), the others are final.
     fn into_warc(self, offset: u64) -> WarcError {
         match self.kind {
-            FailureKind::Transient => WarcError::Io {
-                offset,
-                source: self.into_io(),
-            },
+            FailureKind::Transient => WarcError::io(offset, self.into_io()),
             _ => WarcError::Remote(self.message),
         }
     }

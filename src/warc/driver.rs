@@ -21,6 +21,7 @@
 use super::error::WarcError;
 use super::page::PageError;
 use super::reader::{Item, ReaderOptions, SkipReason};
+use crate::codec::error::ContainerError;
 use crate::{Document, Extractor};
 
 /// Judges records by one extractor and one set of reader limits.
@@ -122,7 +123,7 @@ impl<'a> Driver<'a> {
 /// its bytes.
 pub fn record_failure(error: &WarcError) -> Failure {
     let kind = match error {
-        WarcError::MemberTooLarge { .. } => "too_large",
+        WarcError::Container(ContainerError::MemberTooLarge { .. }) => "too_large",
         _ => "bad_record",
     };
     Failure {
@@ -190,11 +191,11 @@ mod tests {
         );
         let bomb = Item::Bad {
             pos,
-            error: WarcError::MemberTooLarge {
+            error: WarcError::Container(ContainerError::MemberTooLarge {
                 format: "gzip",
                 offset: 7,
                 limit: 1 << 20,
-            },
+            }),
         };
         assert_eq!(failure_of(&bomb).kind, "too_large");
         let bad = Item::Bad {

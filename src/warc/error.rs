@@ -1,40 +1,26 @@
-//! Errors of the WARC layers. Record-level errors (`BadRecord` and friends)
-//! let the reader carry on with the next record; member-level ones (a
-//! corrupt gzip member or zstd frame, or one decompressing past
-//! `max_member`) with the next member; the others end the file.
-//! It does not decide what to print or how to count: the caller does.
+//! Errors of the WARC layers. A failure of the file's compression or of
+//! reading its bytes (I/O, truncation, a corrupt member, garbage between
+//! members or records, a member past `max_member`) is a
+//! [`ContainerError`], told as it is there; the variants here are the WARC
+//! layers' own (headers, records, payloads, indexes, remote locations).
+//! Record-level errors (`BadHeader` and friends) let the reader carry on
+//! with the next record; member-level ones
+//! ([`ContainerError::is_member_level`]) with the next member; the others
+//! end the file. It does not decide what to print or how to count: the
+//! caller does.
 
 use crate::codec::error::ContainerError;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum WarcError {
-    /// Reading the underlying file failed.
-    #[error("I/O error near offset {offset}: {source}")]
-    Io {
-        offset: u64,
-        #[source]
-        source: std::io::Error,
-    },
-    /// The file ends inside a compressed member or a record.
-    #[error("file is truncated at offset {offset}: {what}")]
-    Truncated { offset: u64, what: String },
-    /// A gzip member or zstd frame could not be decompressed. The reader
-    /// reports it and resumes at the next member header.
-    #[error("corrupt {format} data in the member starting at offset {offset}: {message}")]
-    Corrupt {
-        format: &'static str,
-        offset: u64,
-        message: String,
-    },
-    /// A zstd frame needs a dictionary the file does not carry.
-    #[error(
-        "zstd frame at offset {offset} needs dictionary {id}, but the file has no dictionary frame (IIPC .warc.zst files start with a skippable frame 0x184D2A5D holding it)"
-    )]
-    MissingDictionary { offset: u64, id: u32 },
-    /// The dictionary frame of a `.warc.zst` file is unusable.
-    #[error("bad zstd dictionary frame at offset {offset}: {message}")]
-    BadDictionary { offset: u64, message: String },
+    /// The file's bytes or their compression failed: an I/O error, a file
+    /// that ends inside a compressed member or a record, a corrupt or
+    /// too-large member, a dictionary missing or bad, or garbage before the
+    /// next member or record. Told as the container tells it. A format that
+    /// is not read comes as `NotWarc`, not as this.
+    #[error(transparent)]
+    Container(ContainerError),
     /// The input is neither a WARC file nor a compressed one.
     #[error("not a WARC file: {0}")]
     NotWarc(String),
@@ -46,12 +32,10 @@ pub enum WarcError {
     NoRecordAt { offset: u64, what: &'static str },
     /// A remote WARC location cannot be read, and another try would not
     /// change that (missing, forbidden, a wrong Content-Range, changed
-    /// while read). A failure that may pass is an `Io` error.
+    /// while read). A failure that may pass is an I/O error
+    /// ([`WarcError::io`]).
     #[error("{0}")]
     Remote(String),
-    /// Bytes between records that are not a record.
-    #[error("{len} bytes of garbage before the next record")]
-    Garbage { len: u64 },
     /// A record header that cannot be parsed.
     #[error("bad record header: {0}")]
     BadHeader(String),
@@ -64,21 +48,6 @@ pub enum WarcError {
     /// The HTTP response inside a `response` record cannot be parsed.
     #[error("bad HTTP response: {0}")]
     BadHttp(String),
-    /// A gzip member or zstd frame decompresses to more than
-    /// `ReaderOptions::max_member` bytes: a decompression bomb, or a
-    /// whole-file stream larger than the operator allowed. The member is
-    /// lost with its records, without decompressing the rest of it; the
-    /// reader reports it and resumes at the next member (a zstd frame's
-    /// end is in its block headers; after a gzip member, the next member
-    /// header is looked for, as after a corrupt member).
-    #[error(
-        "{format} member at offset {offset} decompresses to more than the limit of {limit} bytes (max_member)"
-    )]
-    MemberTooLarge {
-        format: &'static str,
-        offset: u64,
-        limit: u64,
-    },
     /// A payload's Content-Encoding decodes to more than the core's page
     /// limit (`Options::max_bytes`).
     #[error("{coding}-encoded payload decodes to more than the limit of {limit} bytes (max_bytes)")]
@@ -89,11 +58,37 @@ pub enum WarcError {
 }
 
 impl WarcError {
+    /// Reading the file (or a remote location) failed near `offset`.
+    pub fn io(offset: u64, source: std::io::Error) -> Self {
+        WarcError::Container(ContainerError::Io { offset, source })
+    }
+
+    /// The file ends at `offset`, inside `what` (a member or a record).
+    pub fn truncated(offset: u64, what: impl Into<String>) -> Self {
+        WarcError::Container(ContainerError::Truncated {
+            offset,
+            what: what.into(),
+        })
+    }
+
+    /// `len` bytes between records that are not a record.
+    pub fn garbage(len: u64) -> Self {
+        WarcError::Container(ContainerError::Garbage { len })
+    }
+
+    /// The container error this is, if it is one.
+    pub fn container(&self) -> Option<&ContainerError> {
+        match self {
+            WarcError::Container(e) => Some(e),
+            _ => None,
+        }
+    }
+
     /// Whether the reader can carry on after this error.
     pub fn is_record_level(&self) -> bool {
         matches!(
             self,
-            WarcError::Garbage { .. }
+            WarcError::Container(ContainerError::Garbage { .. })
                 | WarcError::BadHeader(_)
                 | WarcError::MissingField(_)
                 | WarcError::LengthMismatch { .. }
@@ -104,55 +99,26 @@ impl WarcError {
     }
 
     /// Whether the reader can carry on with the next compressed member
-    /// after this error (the member itself is lost).
+    /// after this error (the member itself is lost): see
+    /// [`ContainerError::is_member_level`].
     pub fn is_member_level(&self) -> bool {
-        self.lost_member().is_some()
+        self.container()
+            .is_some_and(ContainerError::is_member_level)
     }
 
     /// The file offset of the member a member-level error lost.
     pub fn lost_member(&self) -> Option<u64> {
-        match self {
-            WarcError::Corrupt { offset, .. } | WarcError::MemberTooLarge { offset, .. } => {
-                Some(*offset)
-            }
-            _ => None,
-        }
+        self.container().and_then(ContainerError::lost_member)
     }
 }
 
-/// A container error as the WARC layers tell it: the same variant, or
-/// `NotWarc` for a format that is not read.
+/// A container error as the WARC layers tell it: as it is, or `NotWarc`
+/// for a format that is not read.
 impl From<ContainerError> for WarcError {
     fn from(e: ContainerError) -> Self {
         match e {
-            ContainerError::Io { offset, source } => WarcError::Io { offset, source },
-            ContainerError::Truncated { offset, what } => WarcError::Truncated { offset, what },
-            ContainerError::Corrupt {
-                format,
-                offset,
-                message,
-            } => WarcError::Corrupt {
-                format,
-                offset,
-                message,
-            },
-            ContainerError::MissingDictionary { offset, id } => {
-                WarcError::MissingDictionary { offset, id }
-            }
-            ContainerError::BadDictionary { offset, message } => {
-                WarcError::BadDictionary { offset, message }
-            }
             ContainerError::Unsupported(what) => WarcError::NotWarc(what.to_string()),
-            ContainerError::Garbage { len } => WarcError::Garbage { len },
-            ContainerError::MemberTooLarge {
-                format,
-                offset,
-                limit,
-            } => WarcError::MemberTooLarge {
-                format,
-                offset,
-                limit,
-            },
+            e => WarcError::Container(e),
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod record;
 pub mod stream;
 
 pub use crate::codec::container::Compression;
+pub use crate::codec::error::ContainerError;
 pub use error::WarcError;
 pub use page::{Page, PageError, Repairs};
 pub use reader::{Item, ReaderOptions, SkipReason, WarcReader};
@@ -51,7 +52,7 @@ pub fn read_record_at(
         let remote = remote.map_err(|e| WarcError::Remote(e.message))?;
         return remote.read_record(offset, length, options);
     }
-    let file = std::fs::File::open(path).map_err(|source| WarcError::Io { offset: 0, source })?;
+    let file = std::fs::File::open(path).map_err(|source| WarcError::io(0, source))?;
     read_record_from(file, offset, length, options)
 }
 
@@ -99,7 +100,7 @@ fn check_record_start<R: Read + Seek>(
                 Ok(0) => break,
                 Ok(n) => got += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(source) => return Err(WarcError::Io { offset, source }),
+                Err(source) => return Err(WarcError::io(offset, source)),
             }
         }
         if container::is_record_start(&head[..got]) {
@@ -119,7 +120,7 @@ fn seek<R: Seek>(source: &mut R, offset: u64) -> Result<(), WarcError> {
     source
         .seek(SeekFrom::Start(offset))
         .map(drop)
-        .map_err(|source| WarcError::Io { offset, source })
+        .map_err(|source| WarcError::io(offset, source))
 }
 
 /// The dictionary frame at the start of a zstd file, when `offset` points
@@ -128,7 +129,7 @@ fn zstd_dictionary_frame<R: Read + Seek>(
     source: &mut R,
     offset: u64,
 ) -> Result<Vec<u8>, WarcError> {
-    let io = |source| WarcError::Io { offset, source };
+    let io = |source| WarcError::io(offset, source);
     let mut magic = [0u8; 4];
     seek(source, offset)?;
     if source.read_exact(&mut magic).is_err() || magic != container::ZSTD_MAGIC || offset == 0 {
@@ -148,10 +149,10 @@ fn zstd_dictionary_frame<R: Read + Seek>(
     // the file from its start: a size field of up to 4 GiB is no reason to
     // read (and hold) that much for one record.
     if size > container::zstd::MAX_DICTIONARY {
-        return Err(WarcError::BadDictionary {
+        return Err(WarcError::Container(ContainerError::BadDictionary {
             offset: 0,
             message: format!("{size} bytes is too large"),
-        });
+        }));
     }
     let mut frame = head.to_vec();
     source.take(size).read_to_end(&mut frame).map_err(io)?;

@@ -231,7 +231,7 @@ impl<'r> Parser<'r> {
             if garbage > 0 && !resyncing {
                 return Ok(Next::Bad {
                     pos: at,
-                    error: WarcError::Garbage { len: garbage },
+                    error: WarcError::garbage(garbage),
                 });
             }
             if self.carried.is_none() && self.stream.fill()?.is_empty() {
@@ -305,7 +305,7 @@ impl<'r> Parser<'r> {
             }
             if garbage > 0 && !self.resyncing {
                 let pos = at.unwrap_or_else(|| self.stream.position());
-                let error = WarcError::Garbage { len: garbage };
+                let error = WarcError::garbage(garbage);
                 return Ok(Next::Bad { pos, error });
             }
             let pos = self.stream.position();
@@ -328,7 +328,7 @@ impl<'r> Parser<'r> {
             let pos = at.unwrap_or_else(|| self.stream.position());
             return Ok(Next::Bad {
                 pos,
-                error: WarcError::Garbage { len: garbage },
+                error: WarcError::garbage(garbage),
             });
         }
         Ok(Next::End)
@@ -579,10 +579,7 @@ impl<'r> Parser<'r> {
         let offset = self.file_offset();
         let plain = self.compression() == Compression::None;
         let truncated = || match plain {
-            true => WarcError::Truncated {
-                offset,
-                what: "the file ends inside a record header".into(),
-            },
+            true => WarcError::truncated(offset, "the file ends inside a record header"),
             false => WarcError::BadHeader("header runs past the end of its member".into()),
         };
         let first = [carried, self.read_line()?.ok_or_else(truncated)?].concat();
@@ -689,10 +686,10 @@ impl<'r> Parser<'r> {
         if plain {
             // A plain file cut inside the record: its body ends here, and
             // the file's end is told after it.
-            let cut = WarcError::Truncated {
-                offset: self.file_offset(),
-                what: format!("the last record declares {declared} bytes but the file ends first"),
-            };
+            let cut = WarcError::truncated(
+                self.file_offset(),
+                format!("the last record declares {declared} bytes but the file ends first"),
+            );
             self.stream.cut_here(cut);
             self.cut_body();
             return Ok(());
@@ -700,10 +697,10 @@ impl<'r> Parser<'r> {
         self.spanned = true;
         if !self.stream.next_member()? {
             self.body = None;
-            return Err(WarcError::Truncated {
-                offset: self.file_offset(),
-                what: format!("the last record declares {declared} bytes but the file ends first"),
-            });
+            return Err(WarcError::truncated(
+                self.file_offset(),
+                format!("the last record declares {declared} bytes but the file ends first"),
+            ));
         }
         Ok(())
     }

@@ -23,7 +23,7 @@ use crate::proto::{DocumentMessage, Failure, Task, task};
 use crate::remote::WarcFile;
 use crate::sink::message::Origin;
 use crate::warc::driver::{Driver, Outcome, Skip};
-use crate::warc::{self, Item, PageError, ReaderOptions, WarcError, WarcReader};
+use crate::warc::{self, ContainerError, Item, PageError, ReaderOptions, WarcError, WarcReader};
 use crate::{Document, Extractor};
 use std::path::Path;
 use std::sync::Arc;
@@ -99,7 +99,7 @@ impl TaskError {
     /// otherwise (the bytes are what they are).
     fn warc_read(error: &WarcError, reason: String) -> Self {
         match error {
-            WarcError::Io { .. } => TaskError::Transient {
+            WarcError::Container(ContainerError::Io { .. }) => TaskError::Transient {
                 stage: "warc",
                 kind: "io".into(),
                 reason,
@@ -107,7 +107,9 @@ impl TaskError {
             // The record's member decompresses past `max_member`: a bomb,
             // the answer about that record as a payload over `max_payload`
             // is (`skipped`), and named as a WARC file task names it.
-            WarcError::MemberTooLarge { .. } => TaskError::permanent("warc", "too_large", reason),
+            WarcError::Container(ContainerError::MemberTooLarge { .. }) => {
+                TaskError::permanent("warc", "too_large", reason)
+            }
             // A stale index line: the kind it had before the offset was
             // checked (no record was found there), which dashboards and
             // alerts on `bad_record` count.
@@ -579,7 +581,7 @@ fn document_message(task_id: &str, page: &warc::Page, doc: Document) -> Document
 /// again with the same ids); a file cut short (truncated compression
 /// and the like) keeps what came before, and the rest is a failure.
 fn file_cut(task_id: &str, path: &Path, e: WarcError) -> Result<Output, TaskError> {
-    if let WarcError::Io { .. } = e {
+    if let WarcError::Container(ContainerError::Io { .. }) = e {
         let reason = format!("{}: {e}", path.display());
         return Err(TaskError::warc_read(&e, reason));
     }
@@ -998,19 +1000,13 @@ mod tests {
             .map(fetch_error)
             .collect();
         let reading = [
-            WarcError::Io {
-                offset: 7,
-                source: std::io::Error::other("EIO"),
-            },
-            WarcError::Truncated {
-                offset: 7,
-                what: "a record".into(),
-            },
-            WarcError::MemberTooLarge {
+            WarcError::io(7, std::io::Error::other("EIO")),
+            WarcError::truncated(7, "a record"),
+            WarcError::Container(ContainerError::MemberTooLarge {
                 format: "gzip",
                 offset: 7,
                 limit: 1,
-            },
+            }),
             WarcError::NoRecordAt {
                 offset: 7,
                 what: "nothing",
@@ -1151,18 +1147,12 @@ mod tests {
     /// What the bytes hold does not change: that stays permanent.
     #[test]
     fn a_warc_io_error_is_transient_and_bad_bytes_permanent() {
-        let io = WarcError::Io {
-            offset: 7,
-            source: std::io::Error::other("EIO"),
-        };
+        let io = WarcError::io(7, std::io::Error::other("EIO"));
         assert!(matches!(
             TaskError::warc_read(&io, "f.warc: io".into()),
             TaskError::Transient { stage: "warc", ref kind, .. } if kind == "io"
         ));
-        let cut = WarcError::Truncated {
-            offset: 7,
-            what: "a record".into(),
-        };
+        let cut = WarcError::truncated(7, "a record");
         assert!(matches!(
             TaskError::warc_read(&cut, "f.warc: cut".into()),
             TaskError::Permanent { stage: "warc", ref kind, .. } if kind == "read"
@@ -1170,11 +1160,11 @@ mod tests {
         // A record whose member is a bomb is the answer about that record
         // (as a WARC file task reports it: `too_large`), not a damaged
         // archive to look at.
-        let bomb = WarcError::MemberTooLarge {
+        let bomb = WarcError::Container(ContainerError::MemberTooLarge {
             format: "gzip",
             offset: 7,
             limit: 1 << 20,
-        };
+        });
         let error = TaskError::warc_read(&bomb, "f.warc.gz: bomb".into());
         assert!(
             matches!(error, TaskError::Permanent { stage: "warc", ref kind, .. } if kind == "too_large")
