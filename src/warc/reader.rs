@@ -32,7 +32,7 @@ pub struct ReaderOptions {
     /// record.
     pub max_payload: usize,
     /// Decompressed bytes of one gzip member, zstd or LZ4 frame. Over it the
-    /// member is given up as [`WarcError::MemberTooLarge`] (an
+    /// member is given up as [`ContainerError::MemberTooLarge`](crate::codec::error::ContainerError::MemberTooLarge) (an
     /// [`Item::Bad`]) and reading goes on with the next one: that is a
     /// bomb, or a whole-file-compressed WARC larger than allowed (such a
     /// file is one member, so keep this above the largest one you read).
