@@ -2,8 +2,9 @@
 //! (tests/remote_support): a whole file streamed and a record read by
 //! one ranged request give what the local file gives, with faults
 //! injected — a connection cut mid-body (resumed from the byte it
-//! reached), 503s, a stalled origin (a read timeout, then a resume) —
-//! and a wrong `Content-Range` or a missing file is a clear error. Also
+//! reached), 503s, a stalled origin (a read timeout, then a resume), a
+//! wrong `Content-Range` (asked again) — and a `Content-Range` that stays
+//! wrong or a missing file is a clear error. Also
 //! the worker's processor on remote record batches and missing files.
 
 mod remote_support;
@@ -122,20 +123,75 @@ fn a_stalled_origin_times_out_and_the_read_resumes() {
 }
 
 #[test]
-fn a_wrong_content_range_on_resume_is_a_clear_error() {
+fn a_wrong_content_range_on_resume_is_tried_again() {
     let (origin, url, local, _, _) = served("wrong");
     origin.script(&[Fault::CutAfter(4000), Fault::WrongRange]);
     let (code, stderr, remote) = warc(&url, "wrong-remote", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local);
+    // The wrong answer's body is not taken: the same range is asked for
+    // again.
+    assert_eq!(
+        origin.requests(),
+        vec!["-".to_string(), "bytes=4000-".into(), "bytes=4000-".into()]
+    );
+}
+
+#[test]
+fn a_content_range_that_stays_wrong_fails_the_input_in_one_line() {
+    let (origin, url, local, _, _) = served("wrong-always");
+    origin.script(&[
+        Fault::CutAfter(4000),
+        Fault::WrongRange,
+        Fault::WrongRange,
+        Fault::WrongRange,
+    ]);
+    let (code, stderr, remote) = warc(&url, "wrong-always-remote", &[]);
+    assert_ne!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("Content-Range"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    let line = lines[0];
     assert!(
-        stderr.contains("Content-Range \"bytes 0-")
-            && stderr.contains("does not answer Range bytes=4000-")
-            && stderr.contains("starts at byte 0, not 4000"),
+        line.contains(&url)
+            && line.contains("Content-Range \"bytes 0-")
+            && line.contains("does not answer Range bytes=4000-")
+            && line.contains("starts at byte 0, not 4000")
+            && line.contains("after 4 tries"),
         "{stderr}"
     );
-    assert_ne!(code, 0, "{stderr}");
     // What came before the cut is kept, and nothing after it.
     assert!(remote.len() < local.len(), "{} documents", remote.len());
     same(&remote, &local[..remote.len()]);
+    // The cut, then the wrong answers: four tries since the last byte.
+    assert_eq!(origin.requests().len(), 4);
+}
+
+#[test]
+fn a_wrong_content_range_within_a_record_is_tried_again() {
+    let (origin, url, local, written, _) = served("record-wrong");
+    let w = &written[5];
+    origin.script(&[Fault::WrongRange, Fault::CutAfter(100), Fault::WrongRange]);
+    let (offset, length) = (w.offset.to_string(), w.length.to_string());
+    let (code, stderr, remote) = warc(
+        &url,
+        "record-wrong-remote",
+        &["--offset", &offset, "--length", &length],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    same(&remote, &local[5..6]);
+    let last = w.offset + w.length - 1;
+    assert_eq!(
+        origin.requests(),
+        vec![
+            format!("bytes={}-{last}", w.offset),
+            format!("bytes={}-{last}", w.offset),
+            format!("bytes={}-{last}", w.offset + 100),
+            format!("bytes={}-{last}", w.offset + 100),
+        ]
+    );
 }
 
 #[test]

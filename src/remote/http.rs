@@ -143,7 +143,10 @@ fn check_status(
 
 /// Checks a 206's `Content-Range: bytes FIRST-LAST/TOTAL` against the range
 /// asked for: it must start at `start` and end within `end`. Returns the
-/// file's size (`None` for `*`).
+/// file's size (`None` for `*`). A wrong one is transient: its body is
+/// not taken, and the range is asked for again (a cache or proxy on the
+/// way may have answered for another request); one that stays wrong fails
+/// once the retries are spent.
 fn check_content_range(
     value: Option<&str>,
     start: u64,
@@ -152,7 +155,7 @@ fn check_content_range(
 ) -> Result<Option<u64>, Failure> {
     let asked = asked.unwrap_or("the whole file");
     let wrong = |why: &str| {
-        Failure::permanent(format!(
+        Failure::transient(format!(
             "the server's Content-Range {} does not answer Range {asked}: {why}",
             value.map_or_else(|| "(none)".to_string(), |v| format!("{v:?}"))
         ))
@@ -235,7 +238,7 @@ mod tests {
             wrong.message.contains("starts at byte 0, not 100"),
             "{wrong}"
         );
-        assert_eq!(wrong.kind, FailureKind::Permanent);
+        assert_eq!(wrong.kind, FailureKind::Transient);
         assert!(check("bytes 100-200/1000", 100, Some(150)).is_err());
         assert!(check("bytes 100-1200/1000", 100, None).is_err());
         assert!(check("items 1-2/3", 1, None).is_err());

@@ -71,14 +71,15 @@ pub struct Failure {
 /// Whether a failure may pass on another try.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {
-    /// 5xx, 429, timeouts, cut connections: tried again.
+    /// 5xx, 429, timeouts, cut connections, a `Content-Range` that
+    /// does not answer the range asked for: tried again.
     Transient,
     /// No such file (404, NoSuchKey): not tried again.
     NotFound,
     /// Not allowed (401, 403): not tried again.
     Denied,
-    /// Anything else that another try would not change (a wrong
-    /// Content-Range, a file changed while it was read, a bad URL).
+    /// Anything else that another try would not change (a file changed
+    /// while it was read, a 200 to a range request, a bad URL).
     Permanent,
     /// The range starts at or past the file's end (HTTP 416).
     PastEnd,

@@ -58,8 +58,9 @@ impl S3 {
             .get_opts(&self.key, options)
             .await
             .map_err(failure)?;
+        // Tried again, as a wrong HTTP Content-Range is.
         if result.range.start != start {
-            return Err(Failure::permanent(format!(
+            return Err(Failure::transient(format!(
                 "the object's range starts at byte {}, not {start}",
                 result.range.start
             )));

@@ -173,7 +173,7 @@ pub const FAILURE_KINDS: &[FailureKind] = &[
         "warc",
         "read",
         Fault,
-        "a record task's record cannot be read (truncated, corrupt; remote: missing, forbidden, a wrong `Content-Range`)",
+        "a record task's record cannot be read (truncated, corrupt; remote: missing, forbidden, changed while read)",
     ),
     row(
         "warc",
