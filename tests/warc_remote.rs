@@ -385,6 +385,71 @@ fn an_index_read_over_http_with_faults_gives_what_the_local_file_gives() {
     );
 }
 
+/// A gzip index file (several members, as Common Crawl's
+/// `cdx-NNNNN.gz`) is read by `run` as it is, told by its bytes under a
+/// name that says nothing of gzip: its documents are the plain index's.
+#[test]
+fn a_gzipped_index_is_read_as_the_plain_one() {
+    use std::io::Write;
+    let (path, written) = archive("index-gz");
+    let file = path.file_name().unwrap().to_str().unwrap();
+    let dir = format!("{}/", path.parent().unwrap().display());
+    let index = cdx_index(file, &written);
+    let args = [
+        "--warc-prefix",
+        dir.as_str(),
+        "--status",
+        "200",
+        "--jobs",
+        "2",
+    ];
+    let (code, stderr, plain) = run_index("index-gz-plain", &index, &args);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(plain.len(), 40, "{stderr}");
+    let (head, tail) = index.split_at(index.len() / 2);
+    let split = head.rfind('\n').unwrap() + 1;
+    let (head, tail) = (&index[..split], [&head[split..], tail].concat());
+    let mut gz = Vec::new();
+    for part in [head, tail.as_str()] {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(part.as_bytes()).unwrap();
+        gz.extend(e.finish().unwrap());
+    }
+    let list = scratch("index-gz").with_extension("txt");
+    std::fs::write(&list, &gz).unwrap();
+    let out = scratch("index-gz-read").with_extension("jsonl");
+    let mut all = vec!["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    all.extend(args);
+    let (code, stderr) = linesift_remote(&all);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(".txt:12: \"offset\" is not a byte count"),
+        "{stderr}"
+    );
+    let read: std::collections::BTreeMap<String, Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let fields = v.as_object_mut().unwrap();
+            for id in ["task_id", "document_id", "timings"] {
+                fields.remove(id);
+            }
+            (fields["warc_record_id"].as_str().unwrap().to_string(), v)
+        })
+        .collect();
+    assert_eq!(read.len(), 40, "{stderr}");
+    assert!(read == plain, "the gzip index's documents differ");
+    // Cut short, the list is an error naming it.
+    std::fs::write(&list, &gz[..gz.len() - 8]).unwrap();
+    let (code, stderr) = linesift_remote(&all);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(list.to_str().unwrap()) && stderr.contains("corrupt or cut gzip"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_run_list_names_a_remote_warc_file_by_its_url() {
     let (origin, url, local, _, size) = served("run-file");

@@ -1643,6 +1643,60 @@ async fn enqueue_batches_consecutive_records_of_one_file() {
     teardown(conn, &ch, &names).await;
 }
 
+/// A gzip index (as Common Crawl's `cdx-NNNNN.gz`: several members) is
+/// told by its bytes, not its name, and read as the plain one is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enqueue_reads_a_gzipped_index_by_its_bytes() {
+    use std::io::Write;
+    let names = Names::with_prefix(&unique("cdxgz"));
+    let (conn, ch, _sink) = setup(&names).await;
+    let member = |text: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    };
+    let first = b"example,a)/0 20240101000000 {\"url\": \"http://a/0\", \"status\": \"200\", \
+        \"mime\": \"text/html\", \"filename\": \"seg/a.warc.gz\", \"offset\": \"0\", \"length\": \"10\"}\n";
+    let second = b"example,a)/1 20240101000000 {\"url\": \"http://a/1\", \"status\": \"404\", \
+        \"mime\": \"text/html\", \"filename\": \"seg/a.warc.gz\", \"offset\": \"10\", \"length\": \"10\"}\n\
+        example,b)/ 20240101000000 {\"url\": \"http://b/\", \"status\": \"200\", \
+        \"mime\": \"text/html\", \"filename\": \"seg/b.warc.gz\", \"offset\": \"50\", \"length\": \"10\"}\n";
+    let list = [member(first), member(second)].concat();
+    let args = [
+        "--kind",
+        "cdx",
+        "--warc-prefix",
+        "https://data.commoncrawl.org/",
+        "--status",
+        "200",
+        "--encoding",
+        "json",
+    ];
+    let (code, stderr) = enqueue_cli(&names, &list, &args).await;
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("2 task(s) confirmed"), "{stderr}");
+    assert!(stderr.contains("1 index entries passed over"), "{stderr}");
+    let tasks = dead_letters(&ch, &names.tasks, 2).await;
+    let bodies: Vec<String> = tasks
+        .iter()
+        .map(|(body, _, _)| String::from_utf8_lossy(body).into_owned())
+        .collect();
+    assert_eq!(bodies.len(), 2, "{bodies:?}");
+    assert!(
+        bodies[0].contains("https://data.commoncrawl.org/seg/a.warc.gz"),
+        "{bodies:?}"
+    );
+    assert!(
+        bodies[1].contains("https://data.commoncrawl.org/seg/b.warc.gz"),
+        "{bodies:?}"
+    );
+    // Cut short, it fails in one line naming the list.
+    let (code, stderr) = enqueue_cli(&names, &list[..list.len() - 8], &args).await;
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("corrupt or cut gzip"), "{stderr}");
+    teardown(conn, &ch, &names).await;
+}
+
 /// Common Crawl's index through `enqueue --kind cdx`: a CSV export's
 /// header still names the columns when `--skip` passes over it, entries
 /// of other statuses and types are passed over and counted, a bad row is

@@ -1,7 +1,7 @@
 //! `linesift enqueue`: publish tasks from a list (URLs, WARC files, or
-//! `path offset length` WARC records; `-` reads stdin) to the task queue,
-//! with publisher confirms, streaming the list. Prints how many were
-//! confirmed; bad lines are reported by number and skipped, and counted
+//! `path offset length` WARC records; `-` reads stdin; gzip told by its
+//! bytes) to the task queue, with publisher confirms, streaming the list.
+//! Prints how many were confirmed; bad lines are reported by number and skipped, and counted
 //! at the end however the run ends (exit 1); a run the broker stops (a
 //! refusal, a dropped connection) says how far it got and how to resume
 //! (`--skip`, exit 2); so does one stopped by Ctrl-C (which says at once
@@ -89,10 +89,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             say!("linesift enqueue: {list}: {e} (skipped)");
         }
     };
+    // A gzip list (Common Crawl's `cdx-NNNNN.gz`) is told by its bytes.
+    let gzip = super::list::is_gzip(list).with_context(|| format!("reading {list}"))?;
     // Read as the tasks go out, a window at a time: a list of any length
     // in little memory.
     let outcome = runtime.block_on(async {
-        let input: Box<dyn AsyncRead + Unpin> = if list == "-" {
+        let input: Box<dyn AsyncRead + Unpin> = if gzip {
+            Box::new(super::list::gunzipped(list).with_context(|| format!("reading {list}"))?)
+        } else if list == "-" {
             Box::new(tokio::io::stdin())
         } else {
             Box::new(

@@ -17,6 +17,7 @@ mod explain;
 mod extract;
 mod index;
 mod interrupt;
+mod list;
 mod options;
 mod progress;
 mod results;

@@ -31,7 +31,8 @@ pub struct Plan {
     pub duplicates: usize,
 }
 
-/// Reads every list (`-`: stdin) and parses its lines; blank lines and
+/// Reads every list (`-`: stdin; gzip told by its bytes and
+/// decompressed) and parses its lines; blank lines and
 /// `#` comments are no tasks. A list whose first line is an index entry
 /// or header (see `cdx`) is read as Common Crawl's index, with `index`'s
 /// prefix and filters. A list that cannot be read is an error.
@@ -108,7 +109,7 @@ fn read_list(list: &Path) -> std::io::Result<Vec<u8>> {
     } else {
         std::fs::File::open(list)?.read_to_end(&mut bytes)?;
     }
-    Ok(bytes)
+    crate::cli::list::decoded(bytes)
 }
 
 /// The task on line `number` of list `name`; `None` for a blank line or a
