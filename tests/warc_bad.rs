@@ -1,6 +1,7 @@
 //! Bad input: truncated gzip and zstd, garbage between records and
-//! members, wrong Content-Length, a missing WARC-Record-ID, a zstd file
-//! without its dictionary, corrupt gzip members and zstd frames, members
+//! members and before the first gzip member or zstd or LZ4 frame, wrong
+//! Content-Length, a missing WARC-Record-ID, a zstd file without its
+//! dictionary, corrupt gzip members and zstd frames, members
 //! and frames decompressing past `max_member` (bombs). Each is counted as
 //! an error, reading carries on where it can, and nothing panics.
 
@@ -206,6 +207,61 @@ fn junk_before_the_first_member_is_skipped_and_reported_once() {
     let path = scratch("junk-first.warc.gz");
     std::fs::write(&path, [&junks[0][..], &gz].concat()).unwrap();
     let out = scratch("junk-first.jsonl");
+    let (code, _, stderr) =
+        linesift(&["warc", path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let want = format!(
+        "{}: at offset 0: {} bytes of garbage",
+        path.display(),
+        junks[0].len()
+    );
+    assert_eq!(stderr.matches("garbage").count(), 1, "{stderr}");
+    assert!(stderr.contains(&want), "{stderr}");
+    let lines = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(lines.lines().count(), written.len());
+}
+
+/// An LZ4 WARC as FastWARC writes it (a frame a record) with bytes before
+/// its first frame is read whole as a gzip or zstd file is: the junk is
+/// reported once, at offset 0, as garbage, and each record keeps the
+/// offset FastWARC gives it, shifted by the junk.
+#[test]
+fn junk_before_the_first_lz4_frame_is_skipped_and_reported_once() {
+    let (path, written) = make_warc("six-lz4.warc", &simple_spec(6), false);
+    let (lz4, frames) = fastwarc_lz4(&path, "six.warc.lz4");
+    let lz4 = std::fs::read(lz4).unwrap();
+    assert!(lz4.starts_with(&[0x04, 0x22, 0x4d, 0x18]));
+    let junks: [Vec<u8>; 3] = [
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/warc\r\n\r\n".to_vec(),
+        // A frame magic that starts no frame.
+        b"junk \x04\x22\x4d\x18\x64\x40\x00 not a frame".to_vec(),
+        noise(40 << 10, 11),
+    ];
+    for junk in &junks {
+        let what = format!("LZ4 after {} bytes of junk", junk.len());
+        let (items, error) = read([&junk[..], &lz4].concat());
+        assert!(error.is_none(), "{what}: {error:?}");
+        assert_eq!(ids(&items), all_ids(&written), "{what}");
+        let garbage = format!("{} bytes of garbage before the next record", junk.len());
+        assert_eq!(errors(&items), vec![garbage], "{what}");
+        assert!(
+            matches!(&items[0], Item::Bad { pos, .. } if pos.offset == 0),
+            "{what}: {:?}",
+            items[0]
+        );
+        let pages: Vec<u64> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Page(p) => Some(p.pos.offset),
+                _ => None,
+            })
+            .collect();
+        let shifted: Vec<u64> = frames.iter().map(|(_, o)| o + junk.len() as u64).collect();
+        assert_eq!(pages, shifted, "{what}");
+    }
+    let path = scratch("junk-first.warc.lz4");
+    std::fs::write(&path, [&junks[0][..], &lz4].concat()).unwrap();
+    let out = scratch("junk-first-lz4.jsonl");
     let (code, _, stderr) =
         linesift(&["warc", path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");

@@ -45,7 +45,7 @@ pub fn detect(prefix: &[u8]) -> Compression {
     }
 }
 
-/// How far into a file its first gzip member, zstd frame or `WARC/` record
+/// How far into a file its first gzip member, zstd or LZ4 frame or `WARC/` record
 /// is looked for when the file does not begin with one (a candidate is
 /// checked against [`CHECK_AHEAD`] bytes more: bytes the input buffer
 /// holds anyway, not copied; only the decoder that checks a candidate
@@ -56,7 +56,7 @@ pub const DETECT_WINDOW: usize = 64 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Start {
     /// A file (or stream) from its beginning. One that does not begin with
-    /// a gzip member, zstd frame or record has the first one looked for in
+    /// a gzip member, zstd or LZ4 frame or record has the first one looked for in
     /// its first [`DETECT_WINDOW`] bytes ([`find_start`]); the bytes before
     /// it are reported as garbage at their offset, once, as garbage between
     /// members is. Found nowhere there, the file is read as uncompressed.
@@ -87,7 +87,7 @@ pub const CHECK_AHEAD: usize = 128 * 1024 + 2 * 1024;
 /// bytes for each of thousands of such candidates.
 pub const MAX_GZIP_HEADER: usize = 1024;
 
-/// The earliest start of a gzip member, zstd frame (or skippable frame) or
+/// The earliest start of a gzip member, zstd frame (or skippable frame), LZ4 frame or
 /// `WARC/` record in the first [`DETECT_WINDOW`] bytes of `bytes`, and
 /// which it is; `None` if there is none. `bytes` are the first bytes of a
 /// file, [`DETECT_WINDOW`] + [`CHECK_AHEAD`] of them when it has that
@@ -97,7 +97,7 @@ pub const MAX_GZIP_HEADER: usize = 1024;
 /// part way through a record (`tail -c`): stricter than [`detect`], since
 /// junk (a cut-off record's payload above all) is where such bytes turn up
 /// by chance, and may be a real gzip member (a `Content-Encoding: gzip`
-/// body). A gzip member or zstd frame is taken only if the first bytes it
+/// body). A gzip member, zstd or LZ4 frame is taken only if the first bytes it
 /// decompresses to (from `bytes` alone, a few hundred at most) are line
 /// ends and then `WARC/`: a WARC file's first member holds a record. Its
 /// header is checked first (a gzip header must say deflate, set no
@@ -128,17 +128,26 @@ pub fn find_start(bytes: &[u8], window_log: u32) -> Option<(usize, Compression)>
         .take_while(|&i| i <= DETECT_WINDOW)
         .filter(|&i| i > 0 && bytes[i - 1] & 0xf0 == 0x50)
         .map(|i| (i - 1, Candidate::Skippable));
+    let lz4 = memchr::memmem::find_iter(bytes, &lz4::MAGIC)
+        .take_while(before_window)
+        .map(|i| (i, Candidate::Lz4));
     let warc = memchr::memmem::find_iter(bytes, b"WARC/")
         .take_while(before_window)
         .filter(|&i| bytes.get(i + 5).is_some_and(u8::is_ascii_digit))
         .map(|i| (i, Candidate::Record));
-    let mut candidates: Vec<_> = gzip.chain(zstd).chain(skippable).chain(warc).collect();
+    let mut candidates: Vec<_> = gzip
+        .chain(zstd)
+        .chain(skippable)
+        .chain(lz4)
+        .chain(warc)
+        .collect();
     candidates.sort_unstable_by_key(|&(at, _)| at);
     candidates.into_iter().find_map(|(at, candidate)| {
         let rest = bytes.get(at..)?;
         let compression = match candidate {
             Candidate::Gzip(_) => Compression::Gzip,
             Candidate::Zstd | Candidate::Skippable => Compression::Zstd,
+            Candidate::Lz4 => Compression::Lz4,
             Candidate::Record => Compression::None,
         };
         let taken = match candidate {
@@ -152,6 +161,9 @@ pub fn find_start(bytes: &[u8], window_log: u32) -> Option<(usize, Compression)>
                 .and_then(|mut d| d.window_log_max(window_log).map(|()| d))
                 .is_ok_and(|d| decodes_to_a_record(d.single_frame())),
             Candidate::Skippable => plausible_skippable(rest),
+            // lz4_flex checks the frame header's checksum (and a block's,
+            // when the frame has them) before it gives anything.
+            Candidate::Lz4 => decodes_to_a_record(lz4_flex::frame::FrameDecoder::new(rest)),
             Candidate::Record => true,
         };
         taken.then_some((at, compression))
@@ -165,6 +177,7 @@ enum Candidate {
     Gzip(usize),
     Zstd,
     Skippable,
+    Lz4,
     Record,
 }
 
@@ -614,10 +627,12 @@ pub fn open<'r, R: Read + Send + 'r>(
     let record = head.starts_with(b"WARC/") || head.starts_with(b"filedesc");
     if compression == Compression::None && start == Start::File && !record {
         check_plain(&head)?;
-        if let Some((at, found @ (Compression::Gzip | Compression::Zstd))) = find_start(
-            input.peek(DETECT_WINDOW + CHECK_AHEAD)?,
-            zstd::window_log_max(max_payload),
-        ) {
+        if let Some((at, found @ (Compression::Gzip | Compression::Zstd | Compression::Lz4))) =
+            find_start(
+                input.peek(DETECT_WINDOW + CHECK_AHEAD)?,
+                zstd::window_log_max(max_payload),
+            )
+        {
             input.consume(at);
             (junk.0, compression) = (at as u64, found);
         }
@@ -801,6 +816,13 @@ pub(crate) mod tests {
         ::zstd::encode_all(data, 3).unwrap()
     }
 
+    fn lz4_frame(data: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
     const RECORD: &[u8] = b"WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
 
     /// The earliest start wins; bytes that begin no member, or a member
@@ -844,6 +866,23 @@ pub(crate) mod tests {
         assert_eq!(
             at(&[junk, &other, RECORD]).map(|s| s.1),
             Some(Compression::None)
+        );
+        let lz4 = lz4_frame(RECORD);
+        assert_eq!(at(&[junk, &lz4]), Some((junk.len(), Compression::Lz4)));
+        // A frame magic with a wrong header checksum, a frame cut in its
+        // first block, a frame of something else: no LZ4 (the record's
+        // first bytes, LZ4 literals, are found as a plain record).
+        let mut bad_header = lz4.clone();
+        bad_header[6] ^= 0xff;
+        for bad in [&bad_header[..], &lz4[..lz4.len() / 2]] {
+            let found = at(&[junk, bad]);
+            assert!(found.is_none_or(|s| s.1 == Compression::None), "{found:?}");
+        }
+        let other = lz4_frame(b"<html>lz4 body</html>");
+        assert_eq!(at(&[junk, &other]), None);
+        assert_eq!(
+            at(&[junk, &other, &lz4]).map(|s| s.1),
+            Some(Compression::Lz4)
         );
         // A dictionary frame holding a compressed dictionary, a dictionary,
         // or neither.
