@@ -31,9 +31,9 @@ pub enum WarcError {
     #[error("no record starts at offset {offset}: {what}")]
     NoRecordAt { offset: u64, what: &'static str },
     /// A remote WARC location cannot be read, and another try would not
-    /// change that (missing, forbidden, a wrong Content-Range, changed
-    /// while read). A failure that may pass is an I/O error
-    /// ([`WarcError::io`]).
+    /// change that (missing, forbidden, a 200 to a range request, changed
+    /// while read). A failure that may pass (a wrong Content-Range among
+    /// them) is an I/O error ([`WarcError::io`]), tried again first.
     #[error("{0}")]
     Remote(String),
     /// A record header that cannot be parsed.
