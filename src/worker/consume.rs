@@ -385,23 +385,19 @@ async fn declare_results_queues(
         );
         return Ok(());
     }
-    let found = topology::declare_results_queues(connection, names)
+    let failed = |source| SessionError::ResultsQueues {
+        documents: names.documents.clone(),
+        failures: names.failures.clone(),
+        source,
+    };
+    let mut found = topology::declare_results_queues(connection, names)
         .await
-        .map_err(|source| SessionError::ResultsQueues {
-            documents: names.documents.clone(),
-            failures: names.failures.clone(),
-            source,
-        })?;
-    let mut found = found;
+        .map_err(failed)?;
     if let Some(links) = &config.links {
         let verdict =
             topology::declare_results_queue(connection, names, &links.queue, &links.routing_key)
                 .await
-                .map_err(|source| SessionError::ResultsQueues {
-                    documents: names.documents.clone(),
-                    failures: names.failures.clone(),
-                    source,
-                })?;
+                .map_err(failed)?;
         found.push(verdict);
         tracing::info!(
             exchange = %names.results,
