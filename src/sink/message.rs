@@ -144,6 +144,18 @@ fn block_message(block: Block) -> proto::Block {
 mod tests {
     use super::*;
 
+    /// Asserts that `message` comes back the same from protobuf and from
+    /// JSON, and returns its JSON.
+    fn round_trips(message: &DocumentMessage) -> serde_json::Value {
+        use crate::proto::{Encoding, decode, encode};
+        for encoding in [Encoding::Protobuf, Encoding::Json] {
+            let (bytes, content_type) = encode(message, encoding);
+            let back: Result<DocumentMessage, _> = decode(&bytes, Some(content_type));
+            assert_eq!(back.ok().as_ref(), Some(message), "{encoding:?}");
+        }
+        serde_json::from_slice(&encode(message, Encoding::Json).0).unwrap_or_default()
+    }
+
     #[test]
     fn document_ids_are_stable_and_distinct() {
         assert_eq!(document_id("t", "r"), document_id("t", "r"));
@@ -156,7 +168,7 @@ mod tests {
     /// `markdown` only when they are set.
     #[test]
     fn blocks_and_markdown_are_carried_in_both_encodings() {
-        use crate::proto::{Encoding, decode, encode};
+        use crate::proto::{Encoding, encode};
         let doc = Document {
             blocks: vec![
                 Block::Heading {
@@ -187,13 +199,7 @@ mod tests {
                 ..proto::Block::default()
             }
         );
-        for encoding in [Encoding::Protobuf, Encoding::Json] {
-            let (bytes, content_type) = encode(&message, encoding);
-            let back: Result<DocumentMessage, _> = decode(&bytes, Some(content_type));
-            assert_eq!(back.ok().as_ref(), Some(&message), "{encoding:?}");
-        }
-        let json: serde_json::Value =
-            serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
+        let json = round_trips(&message);
         assert_eq!(json["markdown"], "## H");
         assert_eq!(json["blocks"][0]["level"], 2);
         assert_eq!(
@@ -210,7 +216,7 @@ mod tests {
     /// of the JSON when there are none.
     #[test]
     fn links_are_carried_in_both_encodings() {
-        use crate::proto::{Encoding, decode, encode};
+        use crate::proto::{Encoding, encode};
         let doc = Document {
             links: Some(vec![Link {
                 url: "https://example.com/b".into(),
@@ -221,13 +227,7 @@ mod tests {
             ..Document::default()
         };
         let message = DocumentMessage::from_document("t", Origin::default(), doc);
-        for encoding in [Encoding::Protobuf, Encoding::Json] {
-            let (bytes, content_type) = encode(&message, encoding);
-            let back: Result<DocumentMessage, _> = decode(&bytes, Some(content_type));
-            assert_eq!(back.ok().as_ref(), Some(&message), "{encoding:?}");
-        }
-        let json: serde_json::Value =
-            serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
+        let json = round_trips(&message);
         assert_eq!(
             json["links"],
             serde_json::json!([{"url": "https://example.com/b", "text": "B",
@@ -247,20 +247,14 @@ mod tests {
     /// of the JSON when nothing was.
     #[test]
     fn repairs_are_carried_in_both_encodings() {
-        use crate::proto::{Encoding, decode, encode};
+        use crate::proto::{Encoding, encode};
         let origin = Origin {
             truncated: true,
             repaired: vec!["content_length", "cut"],
             ..Origin::default()
         };
         let message = DocumentMessage::from_document("t", origin, Document::default());
-        for encoding in [Encoding::Protobuf, Encoding::Json] {
-            let (bytes, content_type) = encode(&message, encoding);
-            let back: Result<DocumentMessage, _> = decode(&bytes, Some(content_type));
-            assert_eq!(back.ok().as_ref(), Some(&message), "{encoding:?}");
-        }
-        let json: serde_json::Value =
-            serde_json::from_slice(&encode(&message, Encoding::Json).0).unwrap_or_default();
+        let json = round_trips(&message);
         assert_eq!(
             json["warc_repaired"],
             serde_json::json!(["content_length", "cut"])
