@@ -10,7 +10,8 @@
 //!
 //! Output: entities decoded, whitespace collapsed (kept inside `<pre>`),
 //! one paragraph per line; inline tags never split words, block tags and
-//! `<br>` always break. Script, style, svg, select, template, button and
+//! `<br>` always break. Whitespace at a tag before a full stop or comma,
+//! or between two kanji, is the source's layout and no space. Script, style, svg, select, template, button and
 //! the like contribute nothing, and neither do ruby annotations (`<rt>`,
 //! `<rp>`, `<rtc>`): 漢字<rt>かんじ</rt> reads 漢字, the base text alone.
 //! Nor do `nav`, `aside`, `footer` and `figcaption` that open inside the
@@ -157,6 +158,9 @@ struct Renderer<'a, B: Structure = ()> {
     base: usize,
     anchors: Anchors,
     pending_space: bool,
+    /// A tag came since the last word: a pending space is then whitespace
+    /// at a tag (see [`formatting_space`]).
+    tag_since_word: bool,
     skip: u32,
     pre: u32,
     in_anchor: bool,
@@ -212,6 +216,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
             out,
             anchors,
             pending_space: false,
+            tag_since_word: false,
             skip: 0,
             pre: 0,
             in_anchor: false,
@@ -246,6 +251,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
     }
 
     fn start_tag(&mut self, name: &[u8], tag: Tag) {
+        self.tag_since_word = true;
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip += 1;
@@ -288,6 +294,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
     }
 
     fn end_tag(&mut self, name: &[u8], tag: Tag) {
+        self.tag_since_word = true;
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip -= 1;
@@ -354,10 +361,14 @@ impl<'a, B: Structure> Renderer<'a, B> {
         if B::ON && self.at_line_start() {
             self.structure.line(self.out.len());
         }
-        if self.pending_space && !self.at_line_start() {
+        if self.pending_space
+            && !self.at_line_start()
+            && !(self.tag_since_word && formatting_space(&self.out[self.base..], word))
+        {
             self.out.push(' ');
         }
         self.pending_space = false;
+        self.tag_since_word = false;
         self.out.push_str(word);
     }
 
@@ -414,6 +425,32 @@ impl<'a, B: Structure> Renderer<'a, B> {
             self.out.pop();
         }
     }
+}
+
+/// Is whitespace at a tag between `before` and `word` only the markup's
+/// formatting? Between two East Asian wide characters it is (CSS Text
+/// removes a line break there: those scripts put no space between
+/// words). Before a full stop, a comma or a closing bracket or quote
+/// (`word\n</a>.`), and after an opening one, it is too: no writer means
+/// a space there, and the text would change with how the page's source is
+/// laid out. Not before `!?:;` or around guillemets, which French spaces,
+/// nor before an ellipsis, which writers space as often as not.
+fn formatting_space(before: &str, word: &str) -> bool {
+    let (Some(last), Some(first)) = (before.chars().next_back(), word.chars().next()) else {
+        return false;
+    };
+    let ellipsis = word.starts_with("..");
+    (east_asian_wide(last) && east_asian_wide(first))
+        || (matches!(first, '.' | ',' | ')' | ']' | '”') && !ellipsis)
+        || matches!(last, '(' | '[' | '„' | '¿' | '¡')
+}
+
+/// Han, kana and the CJK symbols and full-width forms: the wide scripts
+/// written without spaces. Hangul is left out: Korean spaces its words.
+fn east_asian_wide(c: char) -> bool {
+    matches!(c,
+        '\u{3000}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}' | '\u{FF00}'..='\u{FF60}' | '\u{FFE0}'..='\u{FFEF}')
 }
 
 /// The parts of a ruby the renderer tells apart: annotations (`rt`,
@@ -536,6 +573,43 @@ mod tests {
     /// Ruby text renders its base alone: the annotation (`<rt>`, with or
     /// without its end tag, in an `<rtc>`) and the fallback parentheses
     /// (`<rp>`) are left out, and text after the ruby is kept.
+    #[test]
+    fn a_line_break_at_a_tag_is_no_space_before_a_full_stop_or_between_kanji() {
+        let cases = [
+            (
+                "<p>nach <a>§ 315 BGB\n</a>. Dazu</p>",
+                "nach § 315 BGB. Dazu",
+            ),
+            ("<p>Speech\n</i>, by Sapir</p>", "Speech, by Sapir"),
+            (
+                "<p>(\n<a>see here</a>\n) and „\n<b>so</b>“</p>",
+                "(see here) and „so“",
+            ),
+            ("<p>子\n<ruby>供<rt>ども</rt></ruby>\nへの</p>", "子供への"),
+            ("<p>Hello\n<b>world</b>\n.</p>", "Hello world."),
+        ];
+        for (html, text) in cases {
+            assert_eq!(render_fragment(html), text, "{html}");
+        }
+    }
+
+    #[test]
+    fn spaces_inside_text_and_before_french_or_ellipsis_punctuation_stay() {
+        let cases = [
+            ("<p>in 1959\n, W.R. said</p>", "in 1959 , W.R. said"),
+            ("<p>Vive <em>Raoult</em> !</p>", "Vive Raoult !"),
+            ("<p>« <i>mot</i> »</p>", "« mot »"),
+            (
+                "<p>For example: <b>...its flaws</b></p>",
+                "For example: ...its flaws",
+            ),
+            ("<p>한국\n<b>어</b></p>", "한국 어"),
+        ];
+        for (html, text) in cases {
+            assert_eq!(render_fragment(html), text, "{html}");
+        }
+    }
+
     #[test]
     fn ruby_annotations_are_left_out_of_the_text() {
         let cases = [
