@@ -573,6 +573,12 @@ mod tests {
     /// Ruby text renders its base alone: the annotation (`<rt>`, with or
     /// without its end tag, in an `<rtc>`) and the fallback parentheses
     /// (`<rp>`) are left out, and text after the ruby is kept.
+    fn renders_as(cases: &[(&str, &str)]) {
+        for (html, text) in cases {
+            assert_eq!(render_fragment(html), *text, "{html}");
+        }
+    }
+
     #[test]
     fn a_line_break_at_a_tag_is_no_space_before_a_full_stop_or_between_kanji() {
         let cases = [
@@ -588,9 +594,7 @@ mod tests {
             ("<p>子\n<ruby>供<rt>ども</rt></ruby>\nへの</p>", "子供への"),
             ("<p>Hello\n<b>world</b>\n.</p>", "Hello world."),
         ];
-        for (html, text) in cases {
-            assert_eq!(render_fragment(html), text, "{html}");
-        }
+        renders_as(&cases);
     }
 
     #[test]
@@ -605,9 +609,7 @@ mod tests {
             ),
             ("<p>한국\n<b>어</b></p>", "한국 어"),
         ];
-        for (html, text) in cases {
-            assert_eq!(render_fragment(html), text, "{html}");
-        }
+        renders_as(&cases);
     }
 
     #[test]
