@@ -19,7 +19,9 @@
 //! Proxies named by the usual environment variables (`HTTPS_PROXY`,
 //! `NO_PROXY`) are used.
 
+mod ahead;
 mod http;
+mod profile;
 mod s3;
 mod transfer;
 
@@ -32,6 +34,7 @@ use std::pin::Pin;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+pub use ahead::{Span, plan as plan_reads};
 pub use transfer::Policy;
 
 /// Body chunks a whole-file read keeps ahead of its reader.
@@ -50,6 +53,8 @@ const SMALL_WINDOW: u64 = 1 << 20;
 #[derive(Debug)]
 pub struct Remote {
     backend: Backend,
+    /// The location as named, for the read-ahead plan ([`plan_reads`]).
+    location: String,
     /// The last bytes read outside a record (a `.warc.zst` file's
     /// dictionary frame), kept for the next record of the same file.
     kept: std::sync::Mutex<Window>,
@@ -199,6 +204,7 @@ impl Remote {
         };
         Some(backend.map(|backend| Remote {
             backend,
+            location: location.to_string(),
             kept: std::sync::Mutex::default(),
         }))
     }
@@ -229,8 +235,9 @@ impl Remote {
         crate::warc::read_record_from(source, offset, length, options)
     }
 
-    fn fetch(&self, start: u64, end: u64) -> Result<(Vec<u8>, Option<u64>), Failure> {
+    fn fetch(&self, start: u64, end: u64) -> Result<(Bytes, Option<u64>), Failure> {
         transfer::fetch(&self.backend, start, end, Policy::from_env())
+            .map(|(bytes, total)| (Bytes::from(bytes), total))
     }
 }
 
@@ -364,7 +371,7 @@ struct Ranged<'a> {
 #[derive(Debug, Default)]
 struct Window {
     start: u64,
-    bytes: Vec<u8>,
+    bytes: Bytes,
 }
 
 impl Window {
@@ -404,7 +411,15 @@ impl<'a> Ranged<'a> {
             (false, _) if pos < self.start => self.start.min(pos.saturating_add(SMALL_WINDOW)),
             _ => pos.saturating_add(SMALL_WINDOW),
         };
-        let (bytes, total) = self.remote.fetch(pos, end)?;
+        // The record's own range may come from a request made for the
+        // records listed after it too (see `ahead`).
+        let planned = (in_record && pos == self.start && self.end == Some(end))
+            .then(|| ahead::read(self.remote, pos, end))
+            .flatten();
+        let (bytes, total) = match planned {
+            Some(got) => got,
+            None => self.remote.fetch(pos, end)?,
+        };
         self.total = total.or(self.total);
         if bytes.is_empty() {
             // Past the end: no need to ask again.
@@ -493,7 +508,7 @@ mod tests {
     fn a_window_holds_only_its_own_bytes() {
         let w = Window {
             start: 10,
-            bytes: vec![1, 2, 3],
+            bytes: Bytes::from_static(&[1, 2, 3]),
         };
         assert_eq!(w.holds(9), None);
         assert_eq!(w.holds(10), Some(&[1u8, 2, 3][..]));

@@ -129,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(code) = summary.nothing_to_do(todo.len(), journal.as_deref()) {
         return Ok(code);
     }
+    plan_remote_reads(&todo);
     let stopped = runtime.block_on(job.run(todo, outputs, &mut summary))?;
     runtime.shutdown_background();
     summary.print();
@@ -137,6 +138,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         interrupt::die_by_interrupt();
     }
     Ok(summary.exit_code())
+}
+
+/// Tells the remote reader the records to come, in order: those of one
+/// remote file listed one after the other are read by one request (see
+/// `linesift::remote::plan_reads`).
+fn plan_remote_reads(todo: &[Planned]) {
+    use linesift::proto::task::Source;
+    let spans: Vec<linesift::remote::Span> = todo
+        .iter()
+        .filter_map(|p| match p.task.as_ref().ok()?.source.as_ref()? {
+            Source::WarcRecord(r) if linesift::remote::is_remote(&r.path) => {
+                Some(linesift::remote::Span {
+                    location: r.path.clone(),
+                    offset: r.offset,
+                    length: r.length,
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    if !spans.is_empty() {
+        linesift::remote::plan_reads(&spans);
+    }
 }
 
 /// How documents and failures are encoded, by the flags and names.
