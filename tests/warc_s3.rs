@@ -234,3 +234,158 @@ fn an_s3_read_cut_mid_body_or_refused_with_503_resumes_where_it_stopped() {
     let asked = format!("bytes={}-{}", w.offset, w.offset + w.length - 1);
     assert_eq!(origin.requests()[3..], [asked]);
 }
+
+/// Writes the AWS shared files a profile test reads: `credentials` and
+/// `config` in `dir`.
+fn shared_files(dir: &Path, credentials: &str, config: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("credentials"), credentials).unwrap();
+    std::fs::write(dir.join("config"), config).unwrap();
+}
+
+/// `linesift warc URL --offset --length` of written record `w`, with a
+/// clean AWS environment (no keys, no region, no profile) plus `env`.
+fn read_record_s3(
+    endpoint: &str,
+    url: &str,
+    w: &Written,
+    out: &Path,
+    env: &[(&str, &str)],
+) -> (Option<i32>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_linesift"));
+    cmd.args(["warc", url, "-o", out.to_str().unwrap()])
+        .args(["--offset", &w.offset.to_string()])
+        .args(["--length", &w.length.to_string()])
+        .env("AWS_ENDPOINT_URL", endpoint)
+        .env("NO_PROXY", "127.0.0.1")
+        .env("LINESIFT_REMOTE_RETRIES", "0");
+    for name in [
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+        "AWS_PROFILE",
+        "AWS_SKIP_SIGNATURE",
+        "AWS_SHARED_CREDENTIALS_FILE",
+        "AWS_CONFIG_FILE",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    ] {
+        cmd.env_remove(name);
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const CREDENTIALS: &str = "\
+[default]
+aws_access_key_id = AKIDDEFAULT
+aws_secret_access_key = secretdefault
+
+[crawler]
+aws_access_key_id = AKIDCRAWLER
+aws_secret_access_key = secretcrawler
+aws_session_token = tokencrawler
+";
+
+const CONFIG: &str = "\
+[default]
+region = ap-south-1
+
+[profile crawler]
+region = eu-west-3
+s3 =
+  region = nowhere-1
+";
+
+/// With no keys in the environment, a profile of the shared files signs
+/// the requests: `AWS_PROFILE`'s keys (from `~/.aws/credentials`) and
+/// region (from `~/.aws/config`) are in the signature and its session
+/// token is sent; without `AWS_PROFILE` the default profile of the files
+/// `AWS_SHARED_CREDENTIALS_FILE` and `AWS_CONFIG_FILE` name is; keys and
+/// region in the environment come before any profile.
+#[test]
+fn s3_requests_are_signed_with_a_profile_of_the_shared_files() {
+    let (path, written) = make_warc("s3-profile", &simple_spec(5), true);
+    let (_, stderr, local) = warc_out("s3-profile-local", path.to_str().unwrap(), None, &[]);
+    assert_eq!(local.len(), 5, "{stderr}");
+    let origin = Origin::serve(std::fs::read(&path).unwrap());
+    let endpoint = origin.base.trim_end_matches('/');
+    let home = scratch("s3-profile-home");
+    shared_files(&home.join(".aws"), CREDENTIALS, CONFIG);
+    let elsewhere = scratch("s3-profile-files");
+    shared_files(
+        &elsewhere,
+        "[default]\naws_access_key_id=AKIDELSEWHERE\naws_secret_access_key=s\n",
+        "[default]\nregion=sa-east-1\n",
+    );
+    let home = home.to_str().unwrap();
+    let (credentials, config) = (elsewhere.join("credentials"), elsewhere.join("config"));
+    let cases: [(&[(&str, &str)], &str, &str); 3] = [
+        (
+            &[("HOME", home), ("AWS_PROFILE", "crawler")],
+            "Credential=AKIDCRAWLER/",
+            "/eu-west-3/s3/aws4_request",
+        ),
+        (
+            &[
+                ("HOME", home),
+                ("AWS_SHARED_CREDENTIALS_FILE", credentials.to_str().unwrap()),
+                ("AWS_CONFIG_FILE", config.to_str().unwrap()),
+            ],
+            "Credential=AKIDELSEWHERE/",
+            "/sa-east-1/s3/aws4_request",
+        ),
+        (
+            &[
+                ("HOME", home),
+                ("AWS_PROFILE", "crawler"),
+                ("AWS_ACCESS_KEY_ID", "AKIDENV"),
+                ("AWS_SECRET_ACCESS_KEY", "secretenv"),
+                ("AWS_REGION", "us-east-2"),
+            ],
+            "Credential=AKIDENV/",
+            "/us-east-2/s3/aws4_request",
+        ),
+    ];
+    let out = scratch("s3-profile").with_extension("jsonl");
+    for (i, (env, key, scope)) in cases.into_iter().enumerate() {
+        let (code, stderr) = read_record_s3(endpoint, "s3://crawl/x.warc.gz", &written[2], &out, env);
+        assert_eq!(code, Some(0), "case {i}: {stderr}");
+        assert!(documents(&out)[..] == local[2..3], "case {i}");
+        let (authorization, token) = origin.signed().pop().unwrap();
+        assert!(
+            authorization.contains(key) && authorization.contains(scope),
+            "case {i}: {authorization}"
+        );
+        // Only the crawler profile's own keys carry its token.
+        let expected = if i == 0 { "tokencrawler" } else { "" };
+        assert_eq!(token, expected, "case {i}");
+    }
+}
+
+/// moto reads a private object for a request signed with a profile's keys
+/// (moto takes any signature: what it shows is that the profile gives
+/// keys to sign with, where the environment has none).
+#[test]
+fn a_private_s3_object_is_read_with_a_profile_of_the_shared_files() {
+    let (path, written) = make_warc("s3-profile-moto", &simple_spec(4), true);
+    let (_, stderr, local) = warc_out("s3-profile-moto-local", path.to_str().unwrap(), None, &[]);
+    assert_eq!(local.len(), 4, "{stderr}");
+    let moto = Moto::start();
+    moto.put("crawl", "private/y.warc.gz", "private", &std::fs::read(&path).unwrap());
+    let home = scratch("s3-profile-moto-home");
+    shared_files(&home.join(".aws"), CREDENTIALS, CONFIG);
+    let out = scratch("s3-profile-moto").with_extension("jsonl");
+    let env = [("HOME", home.to_str().unwrap()), ("AWS_PROFILE", "crawler")];
+    let url = "s3://crawl/private/y.warc.gz";
+    let (code, stderr) = read_record_s3(&moto.endpoint, url, &written[1], &out, &env);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(documents(&out)[..] == local[1..2]);
+}

@@ -1,8 +1,10 @@
 //! `s3://BUCKET/KEY` WARC locations through object_store: one ranged GET
 //! a request, a resume pinned to the first response's ETag (`If-Match`).
 //! Configured by the AWS environment: credentials (`AWS_ACCESS_KEY_ID`,
-//! `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, web identity, the ECS
-//! container and EC2 instance metadata), `AWS_REGION`,
+//! `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, then a profile's static
+//! keys from the shared files (`profile`), web identity, the ECS
+//! container and EC2 instance metadata), `AWS_REGION` (else the
+//! profile's),
 //! `AWS_ENDPOINT_URL` (an S3-compatible server; `http://` allowed when
 //! named so) and `AWS_SKIP_SIGNATURE=true` for public buckets read
 //! anonymously. Retrying is `transfer`'s (object_store's own is off).
@@ -108,6 +110,7 @@ fn store(bucket: &str) -> Result<Arc<AmazonS3>, Failure> {
         // A whole WARC takes as long as it takes; a stalled read is what
         // fails (the read timeout).
         .with_config(AmazonS3ConfigKey::Client(ClientConfigKey::Timeout), "7days");
+    builder = with_profile(builder, super::profile::from_env());
     let endpoint = ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_ENDPOINT"]
         .iter()
         .find_map(|name| std::env::var(name).ok());
@@ -120,6 +123,30 @@ fn store(bucket: &str) -> Result<Arc<AmazonS3>, Failure> {
     let store = Arc::new(store);
     stores.insert(bucket.to_string(), store.clone());
     Ok(store)
+}
+
+/// The shared files' profile where the environment says nothing: its
+/// keys when no key is set (the environment's keys come first, then the
+/// profile's, then web identity and the rest of object_store's chain, as
+/// the AWS SDKs order them), its region when no region is.
+fn with_profile(mut builder: AmazonS3Builder, profile: super::profile::Profile) -> AmazonS3Builder {
+    let set = |b: &AmazonS3Builder, key| b.get_config_value(&key).is_some();
+    if !set(&builder, AmazonS3ConfigKey::AccessKeyId)
+        && let (Some(id), Some(secret)) = (profile.access_key_id, profile.secret_access_key)
+    {
+        builder = builder
+            .with_access_key_id(id)
+            .with_secret_access_key(secret);
+        if let Some(token) = profile.session_token {
+            builder = builder.with_token(token);
+        }
+    }
+    // `AWS_DEFAULT_REGION` too: object_store keeps either as its region.
+    let region_set = set(&builder, AmazonS3ConfigKey::Region);
+    if let Some(region) = profile.region.filter(|_| !region_set) {
+        builder = builder.with_region(region);
+    }
+    builder
 }
 
 /// object_store's errors, by whether another try may help.

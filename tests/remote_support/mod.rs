@@ -51,6 +51,9 @@ struct State {
     faults: VecDeque<Fault>,
     /// Each request's `Range` header (`-` without one).
     requests: Vec<String>,
+    /// Each request's `Authorization` and `X-Amz-Security-Token`
+    /// headers (empty without one).
+    signed: Vec<(String, String)>,
 }
 
 pub struct Origin {
@@ -91,11 +94,18 @@ impl Origin {
     pub fn requests(&self) -> Vec<String> {
         self.state.lock().unwrap().requests.clone()
     }
+
+    /// The `Authorization` and `X-Amz-Security-Token` headers of each
+    /// request so far (empty for none).
+    pub fn signed(&self) -> Vec<(String, String)> {
+        self.state.lock().unwrap().signed.clone()
+    }
 }
 
 fn answer(stream: TcpStream, state: &Mutex<State>, body: &[u8]) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut range = None;
+    let (mut authorization, mut token) = (String::new(), String::new());
     let mut line = String::new();
     reader.read_line(&mut line)?;
     loop {
@@ -103,10 +113,15 @@ fn answer(stream: TcpStream, state: &Mutex<State>, body: &[u8]) -> std::io::Resu
         if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
             break;
         }
-        if let Some((name, value)) = header.split_once(':')
-            && name.eq_ignore_ascii_case("range")
-        {
-            range = Some(value.trim().to_string());
+        let Some((name, value)) = header.split_once(':') else {
+            continue;
+        };
+        let value = value.trim().to_string();
+        match name.to_ascii_lowercase().as_str() {
+            "range" => range = Some(value),
+            "authorization" => authorization = value,
+            "x-amz-security-token" => token = value,
+            _ => {}
         }
     }
     let fault = {
@@ -114,6 +129,7 @@ fn answer(stream: TcpStream, state: &Mutex<State>, body: &[u8]) -> std::io::Resu
         state
             .requests
             .push(range.clone().unwrap_or_else(|| "-".into()));
+        state.signed.push((authorization, token));
         state.faults.pop_front()
     };
     let mut out = stream;
