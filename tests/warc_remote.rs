@@ -377,10 +377,11 @@ fn an_index_read_over_http_with_faults_gives_what_the_local_file_gives() {
         local.len()
     );
     // Read ahead: the listed records follow each other in the file, and
-    // far fewer requests than records are made, faults and all (a
-    // window's request that fails leaves its records to their own).
+    // fewer requests than records are made, faults and all (a window's
+    // request that fails leaves the record that made it to its own range,
+    // and the others to a window of their own).
     let requests = origin.requests();
-    assert!(requests.len() < 20, "{requests:?}");
+    assert!(requests.len() < 30, "{requests:?}");
     assert!(
         requests.iter().all(|r| r.starts_with("bytes=")),
         "{requests:?}"

@@ -98,6 +98,8 @@ struct Window {
     end: u64,
     state: Mutex<State>,
     done: Condvar,
+    /// Where its listed records start.
+    offsets: Vec<u64>,
     /// Listed records in it not read yet: at 0 it is dropped.
     left: Mutex<usize>,
 }
@@ -210,6 +212,7 @@ fn window_for(location: &str, start: u64, end: u64) -> Option<(Arc<Window>, bool
         state: Mutex::new(State::Pending),
         done: Condvar::new(),
         left: Mutex::new(planned.offsets.len()),
+        offsets: planned.offsets.clone(),
     });
     let size = planned.end - planned.start;
     while ahead.kept() + size > MAX_KEPT && !ahead.windows.is_empty() {
@@ -237,7 +240,10 @@ pub(super) fn read(remote: &Remote, start: u64, end: u64) -> Option<(Bytes, Opti
                 bytes: Bytes::from(bytes),
                 total,
             },
-            Err(Failure { .. }) => State::Failed,
+            Err(Failure { .. }) => {
+                replan(&window, start);
+                State::Failed
+            }
         };
         window.settle(state);
     }
@@ -255,6 +261,32 @@ pub(super) fn read(remote: &Remote, start: u64, end: u64) -> Option<(Bytes, Opti
         }
     }
     got
+}
+
+/// After a window's request failed: its records after `start` (the one
+/// whose read made it) are planned again as one window, so that a failure
+/// costs one record its window, not all of them.
+fn replan(window: &Window, start: u64) {
+    let rest: Vec<u64> = window
+        .offsets
+        .iter()
+        .copied()
+        .filter(|o| *o > start)
+        .collect();
+    let Some(&first) = rest.first().filter(|_| rest.len() > 1) else {
+        return;
+    };
+    let planned = Arc::new(Planned {
+        start: first,
+        end: window.end,
+        offsets: rest,
+    });
+    if let Ok(mut ahead) = ahead().lock() {
+        let file = ahead.plan.entry(window.location.clone()).or_default();
+        for offset in &planned.offsets {
+            file.insert(*offset, planned.clone());
+        }
+    }
 }
 
 #[cfg(test)]
