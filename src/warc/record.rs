@@ -279,30 +279,9 @@ impl<'r> Parser<'r> {
     /// next header line; garbage the layer skipped between members is
     /// reported as in a WARC file.
     fn next_arc_head(&mut self) -> Result<Next, WarcError> {
-        let mut garbage = 0u64;
-        let mut at = None;
-        if self.stream.garbage_pending() {
-            let more = self.stream.in_member();
-            self.count_skipped(more, &mut garbage, &mut at);
-        }
-        loop {
-            let buf = self.stream.fill()?;
-            if buf.is_empty() {
-                let more = self.stream.next_member()?;
-                self.count_skipped(more, &mut garbage, &mut at);
-                if !more {
-                    break;
-                }
-                continue;
-            }
-            let blank = buf
-                .iter()
-                .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
-                .count();
-            if blank > 0 {
-                self.stream.consume(blank);
-                continue;
-            }
+        let (mut garbage, mut at) = self.garbage_skipped_in_record();
+        // Blank lines between records are no garbage, even after some.
+        while self.skip_to_text(1, false, &mut garbage, &mut at)? {
             if garbage > 0 && !self.resyncing {
                 let pos = at.unwrap_or_else(|| self.stream.position());
                 let error = WarcError::garbage(garbage);
@@ -339,10 +318,18 @@ impl<'r> Parser<'r> {
     /// in the next member).
     fn read_member_line(&mut self) -> Result<Vec<u8>, WarcError> {
         let mut line = Vec::new();
+        self.take_line(&mut line, "ARC header line longer than 64 KiB")?;
+        Ok(line)
+    }
+
+    /// Adds to `line` the rest of a line of the current member: `true`
+    /// when its line end was read (and dropped), `false` when the member
+    /// ended first. A line past [`MAX_LINE`] is a bad header (`too_long`).
+    fn take_line(&mut self, line: &mut Vec<u8>, too_long: &str) -> Result<bool, WarcError> {
         loop {
             let buf = self.stream.fill()?;
             if buf.is_empty() {
-                return Ok(line);
+                return Ok(false);
             }
             if let Some(i) = memchr::memchr(b'\n', buf) {
                 line.extend_from_slice(&buf[..i]);
@@ -350,15 +337,13 @@ impl<'r> Parser<'r> {
                 if line.last() == Some(&b'\r') {
                     line.pop();
                 }
-                return Ok(line);
+                return Ok(true);
             }
             line.extend_from_slice(buf);
             let n = buf.len();
             self.stream.consume(n);
             if line.len() > MAX_LINE {
-                return Err(WarcError::BadHeader(
-                    "ARC header line longer than 64 KiB".into(),
-                ));
+                return Err(WarcError::BadHeader(too_long.into()));
             }
         }
     }
@@ -366,37 +351,12 @@ impl<'r> Parser<'r> {
     /// Skips blank bytes and garbage up to the next `WARC/`; returns the
     /// garbage's size and position.
     fn scan_to_record(&mut self) -> Result<(u64, RecordPos), WarcError> {
-        let mut garbage = 0u64;
-        let mut at = None;
-        // Skipped while a record was read (see `continue_member`).
-        if self.stream.garbage_pending() {
-            let more = self.stream.in_member();
-            self.count_skipped(more, &mut garbage, &mut at);
-        }
-        loop {
+        let (mut garbage, mut at) = self.garbage_skipped_in_record();
+        // After garbage, white space up to the record is part of it, as
+        // when both are found in one look.
+        while self.skip_to_text(8, true, &mut garbage, &mut at)? {
             let pos = self.stream.position();
             let buf = self.stream.fill_at_least(8)?;
-            if buf.is_empty() {
-                let more = self.stream.next_member()?;
-                self.count_skipped(more, &mut garbage, &mut at);
-                if !more {
-                    break;
-                }
-                continue;
-            }
-            let blank = buf
-                .iter()
-                .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
-                .count();
-            if blank > 0 {
-                // After garbage, white space up to the record is part of
-                // it, as when both are found in one look.
-                if at.is_some() {
-                    garbage += blank as u64;
-                }
-                self.stream.consume(blank);
-                continue;
-            }
             if buf.starts_with(b"WARC/") {
                 break;
             }
@@ -427,6 +387,53 @@ impl<'r> Parser<'r> {
             self.stream.consume(n);
         }
         Ok((garbage, at.unwrap_or_else(|| self.stream.position())))
+    }
+
+    /// The garbage the layer skipped while a record was read (see
+    /// `continue_member`), and where it began.
+    fn garbage_skipped_in_record(&mut self) -> (u64, Option<RecordPos>) {
+        let (mut garbage, mut at) = (0, None);
+        if self.stream.garbage_pending() {
+            let more = self.stream.in_member();
+            self.count_skipped(more, &mut garbage, &mut at);
+        }
+        (garbage, at)
+    }
+
+    /// The loop both framings read heads with: skips white space and
+    /// member ends (counting the garbage the layer skipped between
+    /// members, and the white space after garbage when `blank_is_garbage`)
+    /// until a byte that is not white space, with `want` bytes of its
+    /// member looked at; `false` at the file's end.
+    fn skip_to_text(
+        &mut self,
+        want: usize,
+        blank_is_garbage: bool,
+        garbage: &mut u64,
+        at: &mut Option<RecordPos>,
+    ) -> Result<bool, WarcError> {
+        loop {
+            let buf = self.stream.fill_at_least(want)?;
+            if buf.is_empty() {
+                let more = self.stream.next_member()?;
+                self.count_skipped(more, garbage, at);
+                if !more {
+                    return Ok(false);
+                }
+                continue;
+            }
+            let blank = buf
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
+                .count();
+            if blank == 0 {
+                return Ok(true);
+            }
+            if blank_is_garbage && at.is_some() {
+                *garbage += blank as u64;
+            }
+            self.stream.consume(blank);
+        }
     }
 
     /// Counts the garbage the layer skipped before the member just moved
@@ -510,28 +517,11 @@ impl<'r> Parser<'r> {
     fn read_line(&mut self) -> Result<Option<Vec<u8>>, WarcError> {
         let mut line = Vec::new();
         loop {
-            let buf = self.stream.fill()?;
-            if buf.is_empty() {
-                if self.continue_member()? {
-                    continue;
-                }
-                return Ok(None);
-            }
-            if let Some(i) = memchr::memchr(b'\n', buf) {
-                line.extend_from_slice(&buf[..i]);
-                self.stream.consume(i + 1);
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
+            if self.take_line(&mut line, "header line longer than 64 KiB")? {
                 return Ok(Some(line));
             }
-            line.extend_from_slice(buf);
-            let n = buf.len();
-            self.stream.consume(n);
-            if line.len() > MAX_LINE {
-                return Err(WarcError::BadHeader(
-                    "header line longer than 64 KiB".into(),
-                ));
+            if !self.continue_member()? {
+                return Ok(None);
             }
         }
     }
@@ -775,19 +765,17 @@ impl<'r> Parser<'r> {
             .count();
         let newlines = buf[..blank].iter().filter(|b| **b == b'\n').count();
         let rest = &buf[blank..];
-        // An ARC record is followed by one line end.
-        let wanted = if self.arc { 1 } else { 2 };
-        if newlines >= wanted || rest.is_empty() || rest.starts_with(b"WARC/") {
+        if self.arc {
+            return self.arc_boundary(ends);
+        }
+        if newlines >= 2 || rest.is_empty() || rest.starts_with(b"WARC/") {
             let next = (rest.is_empty() && ends) || rest.starts_with(b"WARC/");
-            let fix = match self.arc || !next {
-                true => None,
-                false => long_by(&self.tail, &buf[..blank]).map(LengthFix::Long),
+            let fix = match next {
+                false => None,
+                true => long_by(&self.tail, &buf[..blank]).map(LengthFix::Long),
             };
             self.stream.consume(blank);
             return Ok(Some(fix));
-        }
-        if self.arc {
-            return Ok(None);
         }
         // The window, the separator, a few more line ends and `WARC/`.
         let want = LENGTH_WINDOW + 32;
@@ -801,6 +789,70 @@ impl<'r> Parser<'r> {
             }
             None => Ok(None),
         }
+    }
+}
+
+impl Parser<'_> {
+    /// [`Parser::boundary_follows`] for an ARC record, which one line end
+    /// ends. Mended as a WARC record's length: long by one when the body
+    /// took in its line end (it ends in LF, and the next header line or
+    /// the member's or file's end follows directly); short by 1 to
+    /// [`LENGTH_WINDOW`] bytes when a line end followed by the next header
+    /// line (or the end) is found that far on, and not right after the
+    /// body. Line ends followed by anything else end the record unmended,
+    /// as ever: the next scan reads what follows.
+    fn arc_boundary(&mut self, ends: bool) -> Result<Option<Option<LengthFix>>, WarcError> {
+        let want = LENGTH_WINDOW + ARC_LINE_PEEK;
+        let buf = self.stream.fill_at_least(want)?;
+        let at_end = buf.len() < want && ends;
+        let blank = buf
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        let rest = &buf[blank..];
+        let next = |rest: &[u8]| {
+            arc::begins_with_header(rest)
+                || rest.starts_with(b"WARC/")
+                || (rest.is_empty() && at_end)
+        };
+        if blank == 0 && self.tail[2] == b'\n' && next(rest) {
+            return Ok(Some(Some(LengthFix::Long(1))));
+        }
+        let unmended = blank > 0 || rest.is_empty() || rest.starts_with(b"WARC/");
+        if unmended && next(rest) {
+            self.stream.consume(blank);
+            return Ok(Some(None));
+        }
+        // Where one line end, then the next record, follows; else where
+        // line ends do (a body that ends in a line end, short by less
+        // than it, is not told from one short by all of it).
+        let line_end = |k: usize| match &buf[k..] {
+            b if b.starts_with(b"\n") => Some(&b[1..]),
+            b if b.starts_with(b"\r\n") => Some(&b[2..]),
+            _ => None,
+        };
+        let window = 1..=LENGTH_WINDOW.min(buf.len());
+        let exact = window.clone().find(|&k| {
+            line_end(k).is_some_and(|r| !r.starts_with(b"\r") && !r.starts_with(b"\n") && next(r))
+        });
+        let short = exact.or_else(|| {
+            window.clone().find(|&k| {
+                line_end(k).is_some_and(|r| {
+                    let blank = r.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count();
+                    next(&r[blank..])
+                })
+            })
+        });
+        if let Some(k) = short {
+            let extra = buf[..k].to_vec();
+            self.stream.consume(k);
+            return Ok(Some(Some(LengthFix::Short(extra))));
+        }
+        if unmended {
+            self.stream.consume(blank);
+            return Ok(Some(None));
+        }
+        Ok(None)
     }
 }
 
