@@ -235,6 +235,70 @@ fn member_starts(records: &[Vec<u8>]) -> Vec<u64> {
     record_starts(&members)
 }
 
+/// An ARC record's length 2 bytes short, or 1 long (the record's line
+/// end taken in), plain and a gzip member per record: what warcio reads of
+/// the file, linesift reads, and every page besides; the mended page's
+/// payload is whole and as written, and it alone is flagged.
+#[test]
+fn an_arc_length_a_few_bytes_off_is_mended_and_flagged() {
+    let whole = pages(&arc_records().concat());
+    assert!(whole.len() >= 3);
+    for (name, delta) in [("short", -2i64), ("long", 1)] {
+        let mut records = arc_records();
+        let body = http_page(0);
+        let length = body.len() as i64 + delta;
+        let line = format!("http://a.example/ 192.0.2.7 20080101000001 text/html {length}\n");
+        records[1] = [line.as_bytes(), &body, b"\n"].concat();
+        for (kind, bytes) in [
+            ("arc", records.concat()),
+            ("arc.gz", gzip_members(&records)),
+        ] {
+            let label = format!("length-{name}.{kind}");
+            let path = scratch(&label);
+            std::fs::write(&path, &bytes).unwrap();
+            let (read, _) = library_records(&path, "warcio");
+            let by_warcio = responses(&read);
+            assert!(by_warcio.len() >= 2, "{label}: warcio read {read:?}");
+            let out = scratch(&format!("{label}.jsonl"));
+            let (code, stderr) = warc_to(&[&path], &out, &[]);
+            assert_eq!(code, 0, "{label}: {stderr}");
+            let docs = repaired(&jsonl(&out));
+            assert_eq!(docs.len(), 3, "{label}: {stderr}");
+            // The image and the DNS record are no documents.
+            let read_pages: BTreeSet<String> = by_warcio
+                .into_iter()
+                .filter(|t| !t.ends_with(".png") && !t.starts_with("dns:"))
+                .collect();
+            let targets: BTreeSet<String> = docs.iter().map(|d| d.0.clone()).collect();
+            assert!(
+                read_pages.is_subset(&targets),
+                "{label}: {read_pages:?} {targets:?}"
+            );
+            for (target, names) in &docs {
+                let want: Vec<String> = match target.as_str() {
+                    "http://a.example/" => vec!["content_length".into()],
+                    _ => vec![],
+                };
+                assert_eq!(names, &want, "{label}: {target}");
+            }
+            assert!(
+                stderr.contains(", 0 errors, 1 repairs"),
+                "{label}: {stderr}"
+            );
+            let mended = pages(&bytes);
+            assert_eq!(mended.len(), whole.len(), "{label}");
+            for (i, (page, want)) in mended.iter().zip(&whole).enumerate() {
+                assert_eq!(page.body, want.body, "{label}: page {i}");
+            }
+            assert_eq!(
+                mended[0].repairs.length,
+                i8::try_from(-delta).ok(),
+                "{label}"
+            );
+        }
+    }
+}
+
 /// Three pages written by warcio; the second record's Content-Length
 /// changed by `delta` (and the third's by `third`, if given).
 fn off_by(delta: i64, third: Option<i64>) -> (Vec<Vec<u8>>, Vec<Written>) {

@@ -356,7 +356,8 @@ fn s3_requests_are_signed_with_a_profile_of_the_shared_files() {
     ];
     let out = scratch("s3-profile").with_extension("jsonl");
     for (i, (env, key, scope)) in cases.into_iter().enumerate() {
-        let (code, stderr) = read_record_s3(endpoint, "s3://crawl/x.warc.gz", &written[2], &out, env);
+        let (code, stderr) =
+            read_record_s3(endpoint, "s3://crawl/x.warc.gz", &written[2], &out, env);
         assert_eq!(code, Some(0), "case {i}: {stderr}");
         assert!(documents(&out)[..] == local[2..3], "case {i}");
         let (authorization, token) = origin.signed().pop().unwrap();
@@ -379,7 +380,12 @@ fn a_private_s3_object_is_read_with_a_profile_of_the_shared_files() {
     let (_, stderr, local) = warc_out("s3-profile-moto-local", path.to_str().unwrap(), None, &[]);
     assert_eq!(local.len(), 4, "{stderr}");
     let moto = Moto::start();
-    moto.put("crawl", "private/y.warc.gz", "private", &std::fs::read(&path).unwrap());
+    moto.put(
+        "crawl",
+        "private/y.warc.gz",
+        "private",
+        &std::fs::read(&path).unwrap(),
+    );
     let home = scratch("s3-profile-moto-home");
     shared_files(&home.join(".aws"), CREDENTIALS, CONFIG);
     let out = scratch("s3-profile-moto").with_extension("jsonl");
