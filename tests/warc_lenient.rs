@@ -258,7 +258,9 @@ fn an_arc_length_a_few_bytes_off_is_mended_and_flagged() {
             std::fs::write(&path, &bytes).unwrap();
             let (read, _) = library_records(&path, "warcio");
             let by_warcio = responses(&read);
-            assert!(by_warcio.len() >= 2, "{label}: warcio read {read:?}");
+            // warcio stops at the plain file's record that is long by one.
+            let least = if label == "length-long.arc" { 1 } else { 2 };
+            assert!(by_warcio.len() >= least, "{label}: warcio read {read:?}");
             let out = scratch(&format!("{label}.jsonl"));
             let (code, stderr) = warc_to(&[&path], &out, &[]);
             assert_eq!(code, 0, "{label}: {stderr}");
