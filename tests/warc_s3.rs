@@ -327,7 +327,9 @@ fn s3_requests_are_signed_with_a_profile_of_the_shared_files() {
     );
     let home = home.to_str().unwrap();
     let (credentials, config) = (elsewhere.join("credentials"), elsewhere.join("config"));
-    let cases: [(&[(&str, &str)], &str, &str); 3] = [
+    // The environment, the key id the signature names, its scope's region.
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: [Case; 3] = [
         (
             &[("HOME", home), ("AWS_PROFILE", "crawler")],
             "Credential=AKIDCRAWLER/",

@@ -255,10 +255,10 @@ pub(super) fn read(remote: &Remote, start: u64, end: u64) -> Option<(Bytes, Opti
         }
         Err(_) => true,
     };
-    if finished || got.is_none() {
-        if let Ok(mut ahead) = ahead().lock() {
-            ahead.drop_window(&window);
-        }
+    if (finished || got.is_none())
+        && let Ok(mut ahead) = ahead().lock()
+    {
+        ahead.drop_window(&window);
     }
     got
 }
