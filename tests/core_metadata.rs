@@ -162,6 +162,19 @@ fn the_url_dates_a_page_that_says_nothing_else() {
 }
 
 #[test]
+fn a_title_put_where_the_canonical_url_belongs_gives_way_to_og_url_and_its_date() {
+    let head = r#"<link rel="canonical" href="Why the pier is rebuilt">
+        <meta property="og:url" content="https://gazette.example/news/2023/october/03/pier">"#;
+    let html = page(head, "<p class=\"date\">03/10/2023</p>");
+    let m = extract(&html, None).meta;
+    assert_eq!(
+        m.canonical.as_deref(),
+        Some("https://gazette.example/news/2023/october/03/pier")
+    );
+    assert_eq!(m.published.as_deref(), Some("2023-10-03"));
+}
+
+#[test]
 fn a_profile_url_is_no_author_and_a_comment_s_author_is_not_the_page_s() {
     let head = r#"<meta property="article:author" content="https://social.example/mara">"#;
     let html = page(head, "").replace(

@@ -169,7 +169,8 @@ fn number(b: &[u8]) -> u32 {
         .fold(0u32, |n, &c| n * 10 + u32::from(c.wrapping_sub(b'0')))
 }
 
-/// A date a URL's path names: `/2024/05/17/`, `/2024-05-17`, `/20240517/`.
+/// A date a URL's path names: `/2024/05/17/`, `/2024/may/17/`,
+/// `/2024-05-17`, `/20240517/`.
 pub fn in_url(url: &str) -> Option<Date> {
     let path = url.split(['?', '#']).next()?;
     let path = path.find("://").map_or(path, |i| &path[i + 3..]);
@@ -183,7 +184,11 @@ pub fn in_url(url: &str) -> Option<Date> {
                     .filter(|s| (1..=2).contains(&s.len()) && s.bytes().all(|c| c.is_ascii_digit()))
                     .map(|s| number(s.as_bytes()))
             };
-            if let (Some(m), Some(d)) = (part(i + 1), part(i + 2))
+            let month = part(i + 1).or_else(|| {
+                let name = segments.get(i + 1)?;
+                month_named(name).map(u32::from)
+            });
+            if let (Some(m), Some(d)) = (month, part(i + 2))
                 && let Some(date) = Date::new(number(seg.as_bytes()), m, d)
             {
                 return Some(date);
@@ -603,6 +608,13 @@ mod tests {
                 .as_deref(),
             Some("2024-05-17")
         );
+        assert_eq!(
+            in_url("https://example.com/blog/2023/october/03/wine-styles")
+                .map(Date::to_iso)
+                .as_deref(),
+            Some("2023-10-03")
+        );
+        assert!(in_url("https://example.com/2023/oct/about").is_none());
         assert_eq!(in_url("https://example.com/2024/about/"), None);
         assert_eq!(in_url("https://example.com/?d=2024/05/17"), None);
     }

@@ -306,8 +306,8 @@ impl Collector {
                     .any(|w| w.eq_ignore_ascii_case("canonical"))
             });
             if canonical {
-                self.canonical
-                    .offer(1, tag.get("href").map(|h| tag::decoded(h).into_owned()));
+                let href = tag.get("href").map(|h| tag::decoded(h).into_owned());
+                self.canonical.offer(1, href.filter(|h| is_url_like(h)));
             }
             return;
         }
@@ -358,7 +358,9 @@ impl Collector {
             "description" => self.description.offer(1, Some(content.to_string())),
             "og:description" => self.description.offer(2, Some(content.to_string())),
             "twitter:description" => self.description.offer(3, Some(content.to_string())),
-            "og:url" => self.canonical.offer(2, Some(content.to_string())),
+            "og:url" => self
+                .canonical
+                .offer(2, Some(content.to_string()).filter(|u| is_url_like(u))),
             "og:image" | "og:image:url" => self.image.offer(1, Some(content.to_string())),
             "og:image:secure_url" => self.image.offer(2, Some(content.to_string())),
             "twitter:image" | "twitter:image:src" => self.image.offer(3, Some(content.to_string())),
@@ -601,6 +603,12 @@ impl Collector {
 
 /// Does a class or id value that holds `author` or `byline` name a
 /// byline, not a picture or a comment's author?
+/// Could this be a URL? One with whitespace inside is a page's title or
+/// a template's placeholder put where its address belongs.
+fn is_url_like(v: &str) -> bool {
+    !v.trim().contains(char::is_whitespace)
+}
+
 fn names_byline(v: &str) -> bool {
     ![
         "avatar", "img", "image", "photo", "pic", "thumb", "icon", "social", "comment", "bio",
