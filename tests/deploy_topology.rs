@@ -84,6 +84,32 @@ fn prometheus(dir: &Path, targets: &[u16], port: u16) -> Killed {
     Killed(child)
 }
 
+/// Starts a server on a port that was free a moment ago and waits until
+/// it answers `path` as itself. Concurrent tests pick ports the same way,
+/// so a server that lost its port to another process exits, and is
+/// started again on a new port.
+fn on_a_free_port(
+    start: impl Fn(u16) -> Killed,
+    is_ours: impl Fn(&str) -> bool,
+    path: &str,
+) -> (Killed, u16) {
+    for _ in 0..5 {
+        let port = free_port();
+        let mut server = start(port);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if matches!(server.0.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            if http_get(port, path).is_some_and(|reply| is_ours(&reply)) {
+                return (server, port);
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    panic!("no server answered {path} on any of five free ports");
+}
+
 /// Polls the query API until both workers' series are there.
 fn wait_for_two_series(port: u16, query: &str) -> Result<String, String> {
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -127,10 +153,20 @@ fn prometheus_scrapes_two_workers_on_loopback() {
     let prefix = amqp_support::unique("lstest", "prom");
     let dir = std::env::temp_dir().join(format!("{prefix}-dir"));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let ports = [free_port(), free_port()];
-    let workers: Vec<Killed> = ports.iter().map(|&p| worker(&prefix, p)).collect();
-    let prom_port = free_port();
-    let prom = prometheus(&dir, &ports, prom_port);
+    let (workers, ports): (Vec<Killed>, Vec<u16>) = (0..2)
+        .map(|_| {
+            on_a_free_port(
+                |port| worker(&prefix, port),
+                |reply| reply.contains("linesift_"),
+                "/metrics",
+            )
+        })
+        .unzip();
+    let (prom, prom_port) = on_a_free_port(
+        |port| prometheus(&dir, &ports, port),
+        |reply| reply.contains("Prometheus"),
+        "/-/ready",
+    );
 
     let result = wait_for_two_series(prom_port, "linesift_tasks_in_flight");
 
@@ -141,7 +177,7 @@ fn prometheus_scrapes_two_workers_on_loopback() {
     let reply = result.unwrap_or_else(|last| {
         panic!("Prometheus never had both workers' linesift_tasks_in_flight; last reply: {last}")
     });
-    for port in ports {
+    for port in &ports {
         assert!(reply.contains(&format!("127.0.0.1:{port}")), "{reply}");
     }
 }
