@@ -1,6 +1,7 @@
 //! Dumps, for every chosen line of every page, the scanner's counts and
 //! the line's rendered text as JSON lines: the input of
-//! `scripts/train_line_filter.py`, which learns the line filter's weights.
+//! `scripts/train_line_filter.py`, which validates a learned line filter
+//! leaving one development set out.
 //!
 //! usage: cargo run --release --example line_features -- LIST > lines.jsonl
 //! LIST names one HTML file a line.
