@@ -161,6 +161,11 @@ struct Renderer<'a, B: Structure = ()> {
     /// A tag came since the last word: a pending space is then whitespace
     /// at a tag (see [`formatting_space`]).
     tag_since_word: bool,
+    /// Since the last word, whitespace came before the first tag, an end
+    /// tag, and after the last one, not between two (see
+    /// [`ends_an_element`]).
+    space_before_tag: bool,
+    space_after_tag: bool,
     skip: u32,
     pre: u32,
     in_anchor: bool,
@@ -217,6 +222,8 @@ impl<'a, B: Structure> Renderer<'a, B> {
             anchors,
             pending_space: false,
             tag_since_word: false,
+            space_before_tag: false,
+            space_after_tag: false,
             skip: 0,
             pre: 0,
             in_anchor: false,
@@ -251,7 +258,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
     }
 
     fn start_tag(&mut self, name: &[u8], tag: Tag) {
-        self.tag_since_word = true;
+        self.at_tag(false);
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip += 1;
@@ -283,7 +290,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
                 self.paragraph();
                 self.structure.open(name, t);
             }
-            Tag::Void if name == b"img" => self.pending_space = true,
+            Tag::Void if name == b"img" => self.space(),
             Tag::Other => match ruby_part(name) {
                 Some(RubyPart::Annotation) => self.annotation = true,
                 Some(RubyPart::Base | RubyPart::Ruby) => self.annotation = false,
@@ -294,7 +301,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
     }
 
     fn end_tag(&mut self, name: &[u8], tag: Tag) {
-        self.tag_since_word = true;
+        self.at_tag(true);
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip -= 1;
@@ -331,6 +338,22 @@ impl<'a, B: Structure> Renderer<'a, B> {
         }
     }
 
+    /// A tag: the whitespace pending since the last word, if any, came
+    /// before it, and ends the element when the tag is an end tag.
+    fn at_tag(&mut self, end: bool) {
+        if !self.tag_since_word {
+            self.space_before_tag = self.pending_space && end;
+        }
+        self.space_after_tag = false;
+        self.tag_since_word = true;
+    }
+
+    /// Whitespace in the text: after a tag, when one came since the word.
+    fn space(&mut self) {
+        self.pending_space = true;
+        self.space_after_tag |= self.tag_since_word;
+    }
+
     /// A text run, and whether it is all ASCII when that is known.
     fn text(&mut self, value: &str, ascii: Option<bool>) {
         if self.skip > 0 || self.annotation || (self.in_anchor && self.anchors == Anchors::Drop) {
@@ -348,12 +371,12 @@ impl<'a, B: Structure> Renderer<'a, B> {
         let ascii = ascii.unwrap_or_else(|| value.is_ascii());
         let trailing = words::each_phrase(value, ascii, |space, word| {
             if space {
-                self.pending_space = true;
+                self.space();
             }
             self.word(word);
         });
         if trailing {
-            self.pending_space = true;
+            self.space();
         }
     }
 
@@ -361,10 +384,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
         if B::ON && self.at_line_start() {
             self.structure.line(self.out.len());
         }
-        if self.pending_space
-            && !self.at_line_start()
-            && !(self.tag_since_word && formatting_space(&self.out[self.base..], word))
-        {
+        if self.pending_space && !self.at_line_start() && !self.formatting_space(word) {
             self.out.push(' ');
         }
         self.pending_space = false;
@@ -393,6 +413,19 @@ impl<'a, B: Structure> Renderer<'a, B> {
             self.newline();
             from = end + 1;
         }
+    }
+
+    /// Whether the pending space before `word` is only the markup's
+    /// formatting: whitespace at a tag ([`formatting_space`]), or
+    /// whitespace that ends an element with none after the tags
+    /// ([`ends_an_element`]).
+    fn formatting_space(&self, word: &str) -> bool {
+        let before = &self.out[self.base..];
+        self.tag_since_word
+            && (formatting_space(before, word)
+                || (self.space_before_tag
+                    && !self.space_after_tag
+                    && ends_an_element(before, word)))
     }
 
     fn at_line_start(&self) -> bool {
@@ -443,6 +476,27 @@ fn formatting_space(before: &str, word: &str) -> bool {
     (east_asian_wide(last) && east_asian_wide(first))
         || (matches!(first, '.' | ',' | ')' | ']' | '”') && !ellipsis)
         || matches!(last, '(' | '[' | '„' | '¿' | '¡')
+}
+
+/// Is whitespace that ends an element's text (`word\n</b>: more`), with
+/// none after the tags, only the markup's formatting before `phrase`?
+/// Before a word of `!?:;` alone it is, and before a hyphen that goes on
+/// with the word (`KI\n</abbr>-Systeme`). French spaces `!?:;`, but on
+/// the far side of the tag (`<b>Prix</b> : 10 €`), which this leaves
+/// alone; so does whitespace before a start tag (`the\n<code>?</code>
+/// operator`, `the\n<code>-a</code> flag`).
+fn ends_an_element(before: &str, phrase: &str) -> bool {
+    // A phrase's words are joined by single spaces.
+    let word = phrase.split(' ').next().unwrap_or(phrase);
+    let alphabetic = |c: Option<char>| c.is_some_and(char::is_alphabetic);
+    let mut ahead = word.chars();
+    let (first, second, third) = (ahead.next(), ahead.next(), ahead.next());
+    let punctuation = |c: char| matches!(c, '!' | '?' | ':' | ';');
+    (first.is_some() && word.chars().all(punctuation))
+        || (first == Some('-')
+            && alphabetic(before.chars().next_back())
+            && alphabetic(second)
+            && alphabetic(third))
 }
 
 /// Han, kana and the CJK symbols and full-width forms: the wide scripts
@@ -570,9 +624,6 @@ mod tests {
         }
     }
 
-    /// Ruby text renders its base alone: the annotation (`<rt>`, with or
-    /// without its end tag, in an `<rtc>`) and the fallback parentheses
-    /// (`<rp>`) are left out, and text after the ruby is kept.
     fn renders_as(cases: &[(&str, &str)]) {
         for (html, text) in cases {
             assert_eq!(render_fragment(html), *text, "{html}");
@@ -612,6 +663,47 @@ mod tests {
         renders_as(&cases);
     }
 
+    #[test]
+    fn a_line_break_ending_an_element_is_no_space_before_a_colon_or_a_hyphen_going_on() {
+        let cases = [
+            (
+                "<p><b><em>By Aaron Humes\n</em>\n</b>: The Americas</p>",
+                "By Aaron Humes: The Americas",
+            ),
+            ("<p><b>Wow\n</b>!</p>", "Wow!"),
+            ("<p>von <abbr>KI\n</abbr>-Systemen</p>", "von KI-Systemen"),
+        ];
+        renders_as(&cases);
+    }
+
+    #[test]
+    fn whitespace_after_a_tag_before_a_start_tag_or_around_a_dash_stays_a_space() {
+        let cases = [
+            ("<p><strong>Prix</strong> : 10 €</p>", "Prix : 10 €"),
+            ("<p><b>Prix</b>\n<i>:</i> 10 €</p>", "Prix : 10 €"),
+            ("<p>Prix \n<b> :</b> 10</p>", "Prix : 10"),
+            ("<p>Paris\n<b>-</b>\nBerlin</p>", "Paris - Berlin"),
+            ("<p>- <a>one</a></p>", "- one"),
+            ("<p>word\n<img src=x>-like</p>", "word -like"),
+            (
+                "<p><i>angle\n</i>-q and <b>job.\n</b>:) or <i>x\n</i>!=</p>",
+                "angle -q and job. :) or x !=",
+            ),
+            (
+                "<p>the\n<code>?</code> operator, the\n<code>-all</code> flag</p>",
+                "the ? operator, the -all flag",
+            ),
+            (
+                "<p>near Radon-\n<a>Situation</a></p>",
+                "near Radon- Situation",
+            ),
+        ];
+        renders_as(&cases);
+    }
+
+    /// Ruby text renders its base alone: the annotation (`<rt>`, with or
+    /// without its end tag, in an `<rtc>`) and the fallback parentheses
+    /// (`<rp>`) are left out, and text after the ruby is kept.
     #[test]
     fn ruby_annotations_are_left_out_of_the_text() {
         let cases = [
