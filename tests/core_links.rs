@@ -220,3 +220,32 @@ fn streamed_pages_give_the_same_links() {
         assert_eq!(doc.links, whole.links, "chunks of {size}");
     }
 }
+
+/// The canonical URL is one value whichever of metadata and links asks
+/// for it: the same pick, resolved against the page's `<base>`. A title
+/// put where the canonical URL belongs is no URL for either.
+#[test]
+fn metadata_links_or_both_give_the_same_canonical_url() {
+    let url = Some("https://coast.example/2024/tides.html");
+    let with = |metadata: bool, links: bool, html: &str| {
+        let options = Options {
+            metadata,
+            links,
+            ..Options::default()
+        };
+        extract_with(html, url, options).meta.canonical
+    };
+    let want = Some("https://coast.example/notes/tides.html?print=0".to_string());
+    assert_eq!(with(true, false, ARTICLE), want);
+    assert_eq!(with(false, true, ARTICLE), want);
+    assert_eq!(with(true, true, ARTICLE), want);
+
+    let titled = ARTICLE.replace(
+        "<head>",
+        r#"<head><link rel="canonical" href="Tides at the Bay | Coast">"#,
+    );
+    assert_ne!(titled, ARTICLE, "the fixture has a <head>");
+    for (metadata, links) in [(true, false), (false, true), (true, true)] {
+        assert_eq!(with(metadata, links, &titled), want, "{metadata} {links}");
+    }
+}

@@ -21,8 +21,8 @@
 //!   `<a>` tags; a URL longer than [`MAX_URL`] bytes is left out, an
 //!   anchor text is cut at [`MAX_TEXT`] bytes and `rel` at [`MAX_REL`].
 
-use super::meta::Marks as MetaMarks;
 use super::meta::tag::{self, StartTag};
+use super::meta::{Marks as MetaMarks, is_url_like};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use url::Url;
@@ -117,10 +117,8 @@ pub fn collect(
     marks: &Marks,
     meta: &MetaMarks,
     content: &[(usize, usize)],
-    url: Option<&str>,
+    base: Option<&Url>,
 ) -> Found {
-    let page = url.and_then(|u| Url::parse(u).ok());
-    let base = base_url(src, &marks.bases, page.as_ref()).or(page);
     let mut starts: Vec<(usize, usize)> = content.to_vec();
     starts.sort_unstable();
     let in_content = |at: usize| {
@@ -136,7 +134,7 @@ pub fn collect(
         let Some(tag) = src.get(start..end).and_then(StartTag::at) else {
             continue;
         };
-        let Some(url) = tag.get("href").and_then(|h| resolve(h, base.as_ref())) else {
+        let Some(url) = tag.get("href").and_then(|h| resolve(h, base)) else {
             continue;
         };
         let rel = tag.get("rel").map(rel_words).unwrap_or_default();
@@ -153,8 +151,15 @@ pub fn collect(
     }
     Found {
         links,
-        canonical: canonical(src, meta, base.as_ref()),
+        canonical: canonical(src, meta, base),
     }
+}
+
+/// What the page's relative URLs resolve against: its first `<base href>`
+/// (itself resolved against `url`), else `url`.
+pub fn page_base(src: &str, marks: &Marks, url: Option<&str>) -> Option<Url> {
+    let page = url.and_then(|u| Url::parse(u).ok());
+    base_url(src, &marks.bases, page.as_ref()).or(page)
 }
 
 /// The page's first `<base href>`, resolved against the page's URL (with
@@ -294,7 +299,10 @@ fn canonical(src: &str, meta: &MetaMarks, base: Option<&Url>) -> Option<String> 
                 r.split_ascii_whitespace()
                     .any(|w| w.eq_ignore_ascii_case("canonical"))
             });
-        canonical.then(|| tag.get("href")).flatten()
+        canonical
+            .then(|| tag.get("href"))
+            .flatten()
+            .filter(|h| is_url_like(h))
     });
     let og = || {
         tags().find_map(|tag| {
@@ -302,7 +310,9 @@ fn canonical(src: &str, meta: &MetaMarks, base: Option<&Url>) -> Option<String> 
                 && tag
                     .get("property")
                     .is_some_and(|p| p.eq_ignore_ascii_case("og:url"));
-            og.then(|| tag.get("content")).flatten()
+            og.then(|| tag.get("content"))
+                .flatten()
+                .filter(|h| is_url_like(h))
         })
     };
     let href = decode(link.or_else(og)?);

@@ -405,21 +405,23 @@ impl Extractor {
             text.shrink_to_fit();
         }
         let t25 = Instant::now();
+        let base = (o.metadata || o.links)
+            .then(|| links::page_base(&scan.src, &scan.info.links, hints.url.as_deref()))
+            .flatten();
         let mut metadata = match o.metadata {
-            true => self.metadata(scan, &sel, anchor, hints),
+            true => self.metadata(scan, &sel, anchor, hints, base.as_ref()),
             false => meta::Metadata::default(),
         };
         let links = o.links.then(|| {
-            let url = hints.url.as_deref();
             let found = links::collect(
                 &scan.src,
                 &scan.info.links,
                 &scan.info.meta,
                 &sel.ranges,
-                url,
+                base.as_ref(),
             );
-            // Resolved against the page's base, as its links are.
-            if found.canonical.is_some() {
+            // Without metadata, the links give the canonical URL.
+            if !o.metadata {
                 metadata.canonical = found.canonical;
             }
             found.links
@@ -548,6 +550,7 @@ impl Extractor {
         sel: &select::Selection,
         anchor: Option<u32>,
         hints: &Hints,
+        base: Option<&url::Url>,
     ) -> meta::Metadata {
         let first = sel.regions.first().map(|r| r.first);
         let top = match (anchor, first) {
@@ -568,7 +571,13 @@ impl Extractor {
             head: span(from, content + META_AFTER),
             tail: span(last, last + META_TAIL),
         };
-        meta::collect(&scan.src, &scan.info.meta, windows, hints.url.as_deref())
+        meta::collect(
+            &scan.src,
+            &scan.info.meta,
+            windows,
+            hints.url.as_deref(),
+            base,
+        )
     }
 }
 

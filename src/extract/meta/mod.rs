@@ -67,7 +67,7 @@ pub struct Metadata {
     #[serde(default)]
     pub description: Option<String>,
     /// `<link rel="canonical">`, else `og:url`; resolved against the
-    /// page's URL when relative.
+    /// page's base (its `<base href>`, else its URL) when relative.
     #[serde(default)]
     pub canonical: Option<String>,
     /// `og:image`, else `twitter:image`.
@@ -95,8 +95,15 @@ pub struct Windows {
 
 /// Reads the metadata of a page: `src` its decoded source, `marks` what
 /// the scanner marked, `windows` where bylines and dates are looked for,
-/// `url` the page's address when known.
-pub fn collect(src: &str, marks: &Marks, windows: Windows, url: Option<&str>) -> Metadata {
+/// `url` the page's address and `base` what its relative URLs resolve
+/// against, when known.
+pub fn collect(
+    src: &str,
+    marks: &Marks,
+    windows: Windows,
+    url: Option<&str>,
+    base: Option<&url::Url>,
+) -> Metadata {
     let mut c = Collector::default();
     for &(start, end) in &marks.tags {
         let (start, end) = (start as usize, end as usize);
@@ -115,7 +122,7 @@ pub fn collect(src: &str, marks: &Marks, windows: Windows, url: Option<&str>) ->
         c.window(w);
     }
     let tail = || window(src, windows.tail).and_then(dated_element);
-    c.finish(url, tail)
+    c.finish(url, base, tail)
 }
 
 /// The source in `range`, at most [`MAX_WINDOW`] bytes of it.
@@ -565,9 +572,14 @@ impl Collector {
     /// The fields as found, with the fallbacks for the publication date:
     /// the modification date, a date in the URL, and `tail` (a date
     /// below the article) when nothing else gave one.
-    fn finish(mut self, url: Option<&str>, tail: impl FnOnce() -> Option<String>) -> Metadata {
+    fn finish(
+        mut self,
+        url: Option<&str>,
+        base: Option<&url::Url>,
+        tail: impl FnOnce() -> Option<String>,
+    ) -> Metadata {
         if let Some(canonical) = &self.canonical.value
-            && let Some(base) = url.and_then(|u| url::Url::parse(u).ok())
+            && let Some(base) = base
             && let Ok(resolved) = base.join(canonical)
         {
             self.canonical.value = Some(resolved.to_string());
@@ -605,7 +617,7 @@ impl Collector {
 /// byline, not a picture or a comment's author?
 /// Could this be a URL? One with whitespace inside is a page's title or
 /// a template's placeholder put where its address belongs.
-fn is_url_like(v: &str) -> bool {
+pub(super) fn is_url_like(v: &str) -> bool {
     !v.trim().contains(char::is_whitespace)
 }
 

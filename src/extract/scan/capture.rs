@@ -28,7 +28,8 @@ impl Scanner<'_> {
         self.info.links.anchor(self.tag_start, end);
     }
 
-    /// Marks the `<base>` tag just closed (with `ScanLimits::links` only).
+    /// Marks the `<base>` tag just closed: links and metadata resolve
+    /// against it.
     pub(super) fn mark_base(&mut self) {
         let end = (self.pos + 1).min(self.src.len());
         self.info.links.base(self.tag_start, end);

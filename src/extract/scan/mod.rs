@@ -147,7 +147,7 @@ pub struct PageInfo {
     pub lang: String,
     /// Where the page's metadata lies (`<meta>`, `<link>`, JSON-LD).
     pub meta: super::meta::Marks,
-    /// Where its anchors and `<base>` lie, when `ScanLimits::links` asks.
+    /// Where its `<base>` lies, and its anchors when `ScanLimits::links` asks.
     pub links: super::links::Marks,
 }
 
@@ -165,8 +165,8 @@ pub struct ScanLimits {
     /// found as soon as it is true rather than after a page of empty `<p>`s
     /// was counted whole at some 24 times its size.
     pub max_lines: usize,
-    /// Mark `<a>` start tags, where their text ends, and `<base>`, for
-    /// the page's links (`PageInfo::links`). Off: nothing is marked.
+    /// Mark `<a>` start tags and where their text ends, for the page's
+    /// links (`PageInfo::links`). `<base>` is marked either way.
     pub links: bool,
 }
 

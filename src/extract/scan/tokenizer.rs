@@ -1254,7 +1254,7 @@ impl Scanner<'_> {
             }
             t if t.is_stacked() => self.push_open(t),
             Tag::Void if self.tag_name.get() == b"link" => self.mark_tag(),
-            Tag::Void if self.limits.links && self.tag_name.get() == b"base" => self.mark_base(),
+            Tag::Void if self.tag_name.get() == b"base" => self.mark_base(),
             t if t.stacks_when_hidden() && (self.tag_hidden || self.hidden_inline > 0) => {
                 let depth = self.stack.len();
                 self.push_open(t);
