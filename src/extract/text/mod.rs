@@ -72,12 +72,21 @@ pub(crate) fn render_structured(
     for &(start, end) in ranges {
         r.reset();
         let context = structure::context_before(src, previous_end, start);
-        direct::tokenize(context, &mut structure::Tags(&mut *r.structure), &mut chars);
+        tokens(context, &mut structure::Tags(&mut *r.structure), &mut chars);
         r.tokens(src.get(start..end).unwrap_or(""), &mut chars);
         r.paragraph();
         previous_end = end;
     }
     r.finish();
+}
+
+/// Reports the events of `html` to `sink`: directly as far as `direct`
+/// follows the markup, and from there by html5gum.
+fn tokens<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) {
+    let stop = direct::run(html, sink, chars);
+    if let Some(rest) = html.get(stop..).filter(|rest| !rest.is_empty()) {
+        direct::tokenize(rest, sink, chars);
+    }
 }
 
 fn render_into(
@@ -240,10 +249,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
 
     /// Tokenizes `html` in the state the renderer is in.
     fn tokens(&mut self, html: &str, chars: &mut Vec<u8>) {
-        let stop = direct::run(html, self, chars);
-        if let Some(rest) = html.get(stop..).filter(|rest| !rest.is_empty()) {
-            direct::tokenize(rest, self, chars);
-        }
+        tokens(html, self, chars);
     }
 
     /// Each run starts fresh: an element left open by one region must not

@@ -82,14 +82,20 @@ pub(crate) struct Tags<'b>(pub &'b mut Builder);
 
 impl Sink for Tags<'_> {
     fn start_tag(&mut self, name: &[u8]) {
-        let tag = Tag::classify(name);
+        self.start_tag_known(name, Tag::classify(name));
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        self.end_tag_known(name, Tag::classify(name));
+    }
+
+    fn start_tag_known(&mut self, name: &[u8], tag: Tag) {
         if tag.is_block() && tag != Tag::Pre {
             (&mut *self.0).open(name, tag);
         }
     }
 
-    fn end_tag(&mut self, name: &[u8]) {
-        let tag = Tag::classify(name);
+    fn end_tag_known(&mut self, name: &[u8], tag: Tag) {
         if tag.is_block() && tag != Tag::Pre {
             (&mut *self.0).close(name, tag);
         }
