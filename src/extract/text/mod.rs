@@ -170,10 +170,10 @@ struct Renderer<'a, B: Structure = ()> {
     /// A tag came since the last word: a pending space is then whitespace
     /// at a tag (see [`formatting_space`]).
     tag_since_word: bool,
-    /// Since the last word, whitespace came before the first tag, an end
-    /// tag, and after the last one, not between two (see
-    /// [`ends_an_element`]).
+    /// Whitespace came between the last word and the first tag after it,
+    /// and that tag is an end tag (see [`ends_an_element`]).
     space_before_tag: bool,
+    /// Whitespace came after the latest tag.
     space_after_tag: bool,
     skip: u32,
     pre: u32,
