@@ -11,10 +11,12 @@ mod fetch_support;
 
 use amqp_support::AMQP;
 use fetch_support::{Request, Server, Step, article, html, not_found};
-use lapin::options::{BasicPublishOptions, QueueBindOptions, QueueDeclareOptions};
+use lapin::options::{
+    BasicPublishOptions, QueueBindOptions, QueueDeclareOptions, QueueDeleteOptions,
+};
 use lapin::types::FieldTable;
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
-use linesift::proto::{self, Encoding, Failure};
+use linesift::proto::{self, Encoding, Failure, PageLinks};
 use linesift::worker::{Names, topology};
 use serde_json::Value as Json;
 use std::path::PathBuf;
@@ -466,4 +468,69 @@ async fn results_names_a_missing_queue_and_leaves_a_message_that_is_no_result() 
         "{stderr}"
     );
     assert_eq!(left.ok(), Some(1), "the message that is no result");
+}
+
+/// The links messages a worker publishes for a crawl frontier are read as
+/// `links` lines under the routing key `--links-routing-key` names (here
+/// the queue's own, as the default exchange routes); without the flag the
+/// same message is no result and stays in the queue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_messages_are_read_under_the_links_routing_key() {
+    let queue = unique("links");
+    let (conn, ch) = connect().await;
+    ch.queue_declare(
+        queue.as_str().into(),
+        QueueDeclareOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .expect("declare");
+    let links = PageLinks {
+        document_id: "d1".into(),
+        task_id: "t1".into(),
+        url: "http://127.0.0.1/p".into(),
+        canonical: None,
+        links: vec![proto::Link {
+            url: "http://127.0.0.1/q".into(),
+            text: "next".into(),
+            in_content: true,
+            ..proto::Link::default()
+        }],
+    };
+    let (body, content_type) = proto::encode(&links, Encoding::Protobuf);
+    amqp_support::publish_raw(&ch, &queue, &body, content_type).await;
+
+    let unread = results(&["--queue", &queue, "--max", "1", "--wait", "0"]).await;
+    let read = results(&[
+        "--queue",
+        &queue,
+        "--links-routing-key",
+        &queue,
+        "--max",
+        "1",
+        "--wait",
+        "10",
+    ])
+    .await;
+    ch.queue_delete(queue.as_str().into(), QueueDeleteOptions::default())
+        .await
+        .expect("delete");
+    let _ = conn.close(200, "done".into()).await;
+
+    let (code, stdout, stderr) = unread;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("--links-routing-key"), "{stderr}");
+    let (code, stdout, stderr) = read;
+    assert_eq!(code, Some(0), "{stderr}");
+    let lines = json_lines(&stdout);
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(lines[0]["type"], "links", "{}", lines[0]);
+    assert_eq!(lines[0]["document_id"], "d1", "{}", lines[0]);
+    assert_eq!(
+        lines[0]["links"][0]["url"], "http://127.0.0.1/q",
+        "{}",
+        lines[0]
+    );
+    assert!(stderr.contains("1 links message(s)"), "{stderr}");
 }

@@ -1,5 +1,5 @@
 //! `linesift results`: takes the worker's results from one queue (its
-//! documents queue, failures queue, or dead-letter queue) and writes each
+//! documents queue, failures queue, links queue or dead-letter queue) and writes each
 //! as a JSON line ([`linesift::worker::results`]), acking a message only
 //! once its line is written and flushed. Stops after `--max` messages, or
 //! once the queue has stayed empty for `--wait` seconds. A message that is
@@ -19,10 +19,14 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The queue to read (the worker's --documents-queue or
-    /// --failures-queue, or its dead-letter queue).
+    /// The queue to read (the worker's --documents-queue,
+    /// --failures-queue or --links-queue, or its dead-letter queue).
     #[arg(long, value_name = "NAME")]
     queue: String,
+    /// The routing key the worker publishes pages' links under (its
+    /// --links-routing-key): messages under it are read as links.
+    #[arg(long, value_name = "KEY")]
+    links_routing_key: Option<String>,
     /// Append the lines to this file (created if missing, never
     /// truncated: what was written is gone from the queue); `-` or none
     /// for stdout.
@@ -57,6 +61,7 @@ const POLL: Duration = Duration::from_millis(100);
 struct Counts {
     documents: u64,
     failures: u64,
+    links: u64,
     dead_letters: u64,
     /// Messages that are no result, left in the queue.
     left: u64,
@@ -64,13 +69,14 @@ struct Counts {
 
 impl Counts {
     fn written(&self) -> u64 {
-        self.documents + self.failures + self.dead_letters
+        self.documents + self.failures + self.links + self.dead_letters
     }
 
     fn add(&mut self, result: &ResultMessage) {
         match result {
             ResultMessage::Document(_) => self.documents += 1,
             ResultMessage::Failure(_) => self.failures += 1,
+            ResultMessage::Links(_) => self.links += 1,
             ResultMessage::DeadLetter { .. } => self.dead_letters += 1,
         }
     }
@@ -92,7 +98,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 anyhow::anyhow!("no answer from the broker within {CONNECT_TIMEOUT:?}")
             })??;
         let mut out = output(args.output.as_deref())?;
-        let counts = take(&channel, queue, &mut *out, args.max, wait).await;
+        let links_key = args.links_routing_key.as_deref();
+        let counts = take(&channel, queue, links_key, &mut *out, args.max, wait).await;
         // Closing hands the messages left unacked back to the queue.
         let _ = connection.close(200, "linesift results done".into()).await;
         counts
@@ -102,9 +109,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         n => format!("; {n} message(s) left in the queue: not results"),
     };
     say!(
-        "linesift results: {queue}: {} document(s), {} failure(s), {} dead letter(s) written{left}",
+        "linesift results: {queue}: {} document(s), {} failure(s), {} links message(s), \
+         {} dead letter(s) written{left}",
         counts.documents,
         counts.failures,
+        counts.links,
         counts.dead_letters
     );
     Ok(if counts.left > 0 {
@@ -159,6 +168,7 @@ fn output(path: Option<&std::path::Path>) -> anyhow::Result<Box<dyn Write>> {
 async fn take(
     channel: &Channel,
     queue: &str,
+    links_key: Option<&str>,
     out: &mut dyn Write,
     max: Option<u64>,
     wait: Duration,
@@ -182,6 +192,7 @@ async fn take(
         let properties = &delivery.properties;
         let decoded = results::decode(
             delivery.routing_key.as_str(),
+            links_key,
             properties.content_type().as_ref().map(|c| c.as_str()),
             properties.headers().as_ref(),
             &delivery.data,

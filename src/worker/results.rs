@@ -1,11 +1,11 @@
 //! The worker's results read back as JSON lines: a message taken from a
-//! results queue (a document, a failure event) or from the dead-letter
-//! queue (a task with its reason) becomes one JSON object, told apart by
-//! its `type`. Decodes and writes only; taking messages from the broker
+//! results queue (a document, a failure event, a page's links) or from
+//! the dead-letter queue (a task with its reason) becomes one JSON object,
+//! told apart by its `type`. Decodes and writes only; taking messages from the broker
 //! and settling them is the caller's.
 
 use super::topology::{HEADER_KIND, HEADER_REASON, ROUTING_DOCUMENT, ROUTING_FAILURE};
-use crate::proto::{self, DecodeError, DocumentMessage, Failure, Task};
+use crate::proto::{self, DecodeError, DocumentMessage, Failure, PageLinks, Task};
 use lapin::types::{AMQPValue, FieldTable};
 use serde::Serialize;
 
@@ -16,6 +16,8 @@ pub enum ResultMessage {
     Document(Box<DocumentMessage>),
     /// Routing key `failure`.
     Failure(Failure),
+    /// The routing key the worker's `--links-routing-key` names.
+    Links(PageLinks),
     /// A task the worker dead-lettered (it carries `x-linesift-reason`).
     DeadLetter {
         task: Task,
@@ -27,7 +29,10 @@ pub enum ResultMessage {
 /// A message that is none of the worker's results.
 #[derive(Debug, thiserror::Error)]
 pub enum NotAResult {
-    #[error("routing key {0:?} is neither document nor failure, and no dead letter's")]
+    #[error(
+        "routing key {0:?} is neither document, failure nor the links' (--links-routing-key), \
+         and no dead letter's"
+    )]
     RoutingKey(String),
     #[error("routing key {routing_key:?}: {source}")]
     Decode {
@@ -36,11 +41,13 @@ pub enum NotAResult {
     },
 }
 
-/// Decodes a message by what the worker publishes under its routing key;
-/// a message with the worker's dead-letter headers is a dead task,
-/// whatever its routing key (the task queue's name).
+/// Decodes a message by what the worker publishes under its routing key
+/// (`links_key`: the one its `--links-routing-key` names, if any); a
+/// message with the worker's dead-letter headers is a dead task, whatever
+/// its routing key (the task queue's name).
 pub fn decode(
     routing_key: &str,
+    links_key: Option<&str>,
     content_type: Option<&str>,
     headers: Option<&FieldTable>,
     body: &[u8],
@@ -60,6 +67,9 @@ pub fn decode(
             .map_err(failed),
         ROUTING_FAILURE => proto::decode(body, content_type)
             .map(ResultMessage::Failure)
+            .map_err(failed),
+        links if Some(links) == links_key => proto::decode(body, content_type)
+            .map(ResultMessage::Links)
             .map_err(failed),
         other => Err(NotAResult::RoutingKey(other.to_string())),
     }
@@ -97,11 +107,12 @@ struct DeadLine<'a> {
 }
 
 impl ResultMessage {
-    /// What `type` says: `document`, `failure` or `dead_letter`.
+    /// What `type` says: `document`, `failure`, `links` or `dead_letter`.
     pub fn kind(&self) -> &'static str {
         match self {
             ResultMessage::Document(_) => "document",
             ResultMessage::Failure(_) => "failure",
+            ResultMessage::Links(_) => "links",
             ResultMessage::DeadLetter { .. } => "dead_letter",
         }
     }
@@ -115,6 +126,7 @@ impl ResultMessage {
                 message: message.as_ref(),
             }),
             ResultMessage::Failure(message) => serde_json::to_vec(&Line { kind, message }),
+            ResultMessage::Links(message) => serde_json::to_vec(&Line { kind, message }),
             ResultMessage::DeadLetter {
                 task,
                 kind: k,
@@ -159,7 +171,8 @@ mod tests {
         };
         for encoding in [Encoding::Protobuf, Encoding::Json] {
             let (body, content_type) = proto::encode(&doc, encoding);
-            let read = decode("document", Some(content_type), None, &body).expect("a document");
+            let read =
+                decode("document", None, Some(content_type), None, &body).expect("a document");
             let line = json(&read);
             assert_eq!(line["type"], "document");
             assert_eq!(line["task_id"], "t1");
@@ -176,7 +189,8 @@ mod tests {
             ..Failure::default()
         };
         let (body, content_type) = proto::encode(&failure, Encoding::Protobuf);
-        let line = json(&decode("failure", Some(content_type), None, &body).expect("a failure"));
+        let line =
+            json(&decode("failure", None, Some(content_type), None, &body).expect("a failure"));
         assert_eq!(line["type"], "failure");
         assert_eq!(line["kind"], "http_status");
         assert_eq!(line["reason"], "HTTP 404");
@@ -198,7 +212,8 @@ mod tests {
         for (key, value) in [(HEADER_REASON, "gave up"), (HEADER_KIND, "timeout")] {
             headers.insert(key.into(), AMQPValue::LongString(LongString::from(value)));
         }
-        let read = decode("lx.tasks", Some(content_type), Some(&headers), &body).expect("dead");
+        let read =
+            decode("lx.tasks", None, Some(content_type), Some(&headers), &body).expect("dead");
         let line = json(&read);
         assert_eq!(line["type"], "dead_letter");
         assert_eq!(line["task"]["id"], "t3");
@@ -207,13 +222,51 @@ mod tests {
         assert_eq!(line["reason"], "gave up");
     }
 
+    /// A page's links are read under the routing key the worker was given
+    /// for them, and only there.
+    #[test]
+    fn links_are_read_under_their_own_routing_key() {
+        let links = PageLinks {
+            document_id: "d4".into(),
+            task_id: "t4".into(),
+            url: "http://127.0.0.1/p".into(),
+            canonical: Some("http://127.0.0.1/p".into()),
+            links: vec![proto::Link {
+                url: "http://127.0.0.1/q".into(),
+                text: "next".into(),
+                in_content: true,
+                ..proto::Link::default()
+            }],
+        };
+        for encoding in [Encoding::Protobuf, Encoding::Json] {
+            let (body, content_type) = proto::encode(&links, encoding);
+            let read = decode(
+                "frontier",
+                Some("frontier"),
+                Some(content_type),
+                None,
+                &body,
+            )
+            .expect("links");
+            assert_eq!(read, ResultMessage::Links(links.clone()));
+            let line = json(&read);
+            assert_eq!(line["type"], "links");
+            assert_eq!(line["document_id"], "d4");
+            assert_eq!(line["links"][0]["url"], "http://127.0.0.1/q");
+            assert_eq!(line["links"][0]["in_content"], true);
+            let e = decode("frontier", None, Some(content_type), None, &body).expect_err("no key");
+            assert!(e.to_string().contains("--links-routing-key"), "{e}");
+        }
+    }
+
     #[test]
     fn a_message_that_is_no_result_is_refused_by_routing_key_or_content() {
-        let e = decode("other", None, None, b"").expect_err("unknown key");
+        let e = decode("other", None, None, None, b"").expect_err("unknown key");
         assert!(e.to_string().contains("\"other\""), "{e}");
-        let e = decode("document", Some("application/json"), None, b"{").expect_err("bad JSON");
+        let e =
+            decode("document", None, Some("application/json"), None, b"{").expect_err("bad JSON");
         assert!(e.to_string().contains("invalid JSON"), "{e}");
-        let e = decode("failure", Some("text/plain"), None, b"x").expect_err("content type");
+        let e = decode("failure", None, Some("text/plain"), None, b"x").expect_err("content type");
         assert!(e.to_string().contains("text/plain"), "{e}");
     }
 }
