@@ -594,7 +594,9 @@ async fn run_and_settle(
             };
             retry(context, delivery, task, &error).await
         }
-        (Ok(()), Ok(documents)) => ack_as(delivery, Verdict::Acked { documents }).await,
+        (Ok(()), Ok((documents, links))) => {
+            ack_as(delivery, Verdict::Acked { documents, links }).await
+        }
         (Err(error @ TaskError::Transient { .. }), Ok(_)) => {
             retry(context, delivery, task, &error).await
         }
@@ -707,11 +709,12 @@ struct Published {
 }
 
 impl Published {
-    /// Waits for every confirm; Ok with the number of documents. Failure
-    /// events go out unrouted when no queue is bound for them (they are
-    /// informational); documents come back, and fail the task.
-    async fn confirm(self) -> Result<u64, PublishError> {
-        let count = self.documents.len() as u64;
+    /// Waits for every confirm; Ok with the numbers of documents and links
+    /// messages. Failure events go out unrouted when no queue is bound for
+    /// them (they are informational); documents come back, and fail the
+    /// task.
+    async fn confirm(self) -> Result<(u64, u64), PublishError> {
+        let count = (self.documents.len() as u64, self.links.len() as u64);
         let documents = publish::confirm_all(self.documents).await;
         let links = publish::confirm_all(self.links).await;
         let failures = publish::confirm_all(self.failures).await;

@@ -19,6 +19,7 @@ pub struct Metrics {
     pub tasks_dead_lettered: IntCounterVec,
     pub task_outcomes: IntCounterVec,
     pub documents_published: IntCounter,
+    pub links_published: IntCounter,
     pub bytes_in: IntCounter,
     pub stage_seconds: HistogramVec,
     pub fetch_status: IntCounterVec,
@@ -108,6 +109,10 @@ impl Metrics {
             documents_published: counter(
                 "linesift_documents_published_total",
                 "Documents confirmed by the broker",
+            )?,
+            links_published: counter(
+                "linesift_links_published_total",
+                "Links messages (--links-routing-key) confirmed by the broker",
             )?,
             bytes_in: counter(
                 "linesift_bytes_in_total",

@@ -16,8 +16,9 @@ use super::metrics::Metrics;
 /// How one delivery ended, as far as the broker knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// Acked with its results confirmed; the documents it published.
-    Acked { documents: u64 },
+    /// Acked with its results confirmed; the documents it published, and
+    /// the links messages with them.
+    Acked { documents: u64, links: u64 },
     /// Acked once its outcome's `Failure` event was confirmed, by kind.
     Outcome(String),
     /// Requeued by the worker (nack): a transient failure, or a dead
@@ -69,8 +70,9 @@ impl Drop for Tally {
 
 fn count(metrics: &Metrics, verdict: &Verdict) {
     match verdict {
-        Verdict::Acked { documents } => {
+        Verdict::Acked { documents, links } => {
             metrics.documents_published.inc_by(*documents);
+            metrics.links_published.inc_by(*links);
             metrics.tasks_acked.inc();
         }
         Verdict::Outcome(kind) => metrics.task_outcomes.with_label_values(&[kind]).inc(),
@@ -158,7 +160,10 @@ mod tests {
     fn every_verdict_is_counted_once_under_its_own_counter() -> Result<(), prometheus::Error> {
         let metrics = Metrics::new()?;
         let verdicts = [
-            Verdict::Acked { documents: 3 },
+            Verdict::Acked {
+                documents: 3,
+                links: 3,
+            },
             Verdict::Outcome("http_status".into()),
             Verdict::Retried,
             Verdict::Deferred,
@@ -184,6 +189,7 @@ mod tests {
         );
         assert!(totals.add_up());
         assert_eq!(metrics.documents_published.get(), 3);
+        assert_eq!(metrics.links_published.get(), 3);
         Ok(())
     }
 }
