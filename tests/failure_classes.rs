@@ -40,7 +40,7 @@ fixtures_support::fixture_tests! {
     #[ignore = "issue 53 class 4: the cards' titles and reading times are kept as a line of the body (the body is not cut)"]
     related_cards_mid_article_neither_stop_the_body_nor_join_it: "related-cards-mid-article",
     embedded_social_posts_do_not_cut_the_body_short: "social-embed-mid-article",
-    #[ignore = "issue 53 class 4: the table is lost but for its last cell"]
+    #[ignore = "issue 53 class 4: each row's last and next row's first cell are lost (the row tags' code)"]
     a_data_table_with_one_cell_per_line_is_kept: "data-table-one-cell-per-line",
 
     // 5. Text lost in splitting.

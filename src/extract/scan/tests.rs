@@ -384,3 +384,19 @@ fn tag_names_are_read_in_any_case() {
     assert!(want[0].0.iter().any(|l| l.heading == 1));
     assert_eq!(whole_and_bytewise(&upper), want);
 }
+
+/// A table cell written bare (`<td>`, `<th>`) wraps its text at no code
+/// cost, as an inline tag does; one with attributes, or with a space
+/// before its `>`, costs its tag as any container does.
+#[test]
+fn a_bare_table_cell_costs_no_code() {
+    let html = "<table>\n<tr>\n<td>12.4 m3</td>\n<TH>Field</TH>\n\
+        <td class=\"c\">9.8 m3</td>\n<td >1.0</td>\n</tr>\n</table>";
+    assert_lines(
+        html,
+        |l| l.inline_bare,
+        &[("12.4", 4), ("Field", 4), ("9.8", 0), ("1.0", 0)],
+    );
+    let [(lines, _, _), _] = whole_and_bytewise(html);
+    assert_eq!(line_holding(&lines, html, "12.4").bare, 9);
+}

@@ -1225,9 +1225,27 @@ impl Scanner<'_> {
 
     /// `>` of a tag: code, then act on the tag.
     #[inline(always)]
+    /// A table cell written bare (`<td>`, `<th>`: no attributes) wraps its
+    /// text as an inline tag does, at no code cost: data tables write
+    /// their cells so, often one a line, where layout tables carry widths,
+    /// classes and alignment on theirs.
+    fn bare_cell(&mut self) {
+        let cost = self.tag_name.len as u32 + 2;
+        let bare = self.pos + 1 - self.tag_start == cost as usize;
+        if bare
+            && matches!(self.tag_name.get(), b"td" | b"th")
+            && self.cur.bare >= self.cur.inline_bare + cost
+        {
+            self.cur.inline_bare += cost;
+        }
+    }
+
     fn tag_closed(&mut self) {
         if self.capture != Capture::None {
             self.end_value();
+        }
+        if !self.is_end_tag && self.tag == Tag::Container {
+            self.bare_cell();
         }
         self.add_code_byte(b'>');
         self.prev_space = false;
