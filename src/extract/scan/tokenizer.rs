@@ -1223,8 +1223,6 @@ impl Scanner<'_> {
         }
     }
 
-    /// `>` of a tag: code, then act on the tag.
-    #[inline(always)]
     /// A table cell written bare (`<td>`, `<th>`: no attributes) wraps its
     /// text as an inline tag does, at no code cost: data tables write
     /// their cells so, often one a line, where layout tables carry widths,
@@ -1240,6 +1238,8 @@ impl Scanner<'_> {
         }
     }
 
+    /// `>` of a tag: code, then act on the tag.
+    #[inline(always)]
     fn tag_closed(&mut self) {
         if self.capture != Capture::None {
             self.end_value();
