@@ -390,7 +390,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
         if B::ON && self.at_line_start() {
             self.structure.line(self.out.len());
         }
-        if self.pending_space && !self.at_line_start() && !self.formatting_space(word) {
+        if self.pending_space && !self.at_line_start() && !self.space_is_formatting(word) {
             self.out.push(' ');
         }
         self.pending_space = false;
@@ -425,7 +425,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
     /// formatting: whitespace at a tag ([`formatting_space`]), or
     /// whitespace that ends an element with none after the tags
     /// ([`ends_an_element`]).
-    fn formatting_space(&self, word: &str) -> bool {
+    fn space_is_formatting(&self, word: &str) -> bool {
         let before = &self.out[self.base..];
         self.tag_since_word
             && (formatting_space(before, word)
