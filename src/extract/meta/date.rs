@@ -331,47 +331,60 @@ enum Tok<'a> {
 }
 
 /// Splits text into numbers, words and single punctuation marks
-/// (whitespace dropped), at most `max` tokens.
-fn tokens(text: &str, max: usize) -> Vec<Tok<'_>> {
-    let mut out = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if out.len() >= max {
-            break;
+/// (whitespace dropped), one token at a time.
+struct Tokens<'a> {
+    text: &'a str,
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(text: &'a str) -> Tokens<'a> {
+        Tokens {
+            text,
+            chars: text.char_indices().peekable(),
         }
-        if c.is_whitespace() {
-            continue;
-        }
-        let same = |k: &dyn Fn(char) -> bool,
-                    chars: &mut std::iter::Peekable<std::str::CharIndices>| {
-            let mut end = i + c.len_utf8();
-            while let Some(&(j, d)) = chars.peek() {
-                if !k(d) {
-                    break;
-                }
-                end = j + d.len_utf8();
-                chars.next();
+    }
+
+    /// Where the run of characters `k` accepts that starts at `i` with
+    /// `c` ends, its characters taken.
+    fn run_end(&mut self, i: usize, c: char, k: impl Fn(char) -> bool) -> usize {
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = self.chars.peek() {
+            if !k(d) {
+                break;
             }
-            end
-        };
-        if c.is_ascii_digit() {
-            let end = same(&|d: char| d.is_ascii_digit(), &mut chars);
-            let run = &text[i..end];
+            end = j + d.len_utf8();
+            self.chars.next();
+        }
+        end
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Tok<'a>;
+
+    fn next(&mut self) -> Option<Tok<'a>> {
+        let (i, c) = self.chars.find(|(_, c)| !c.is_whitespace())?;
+        Some(if c.is_ascii_digit() {
+            let end = self.run_end(i, c, |d| d.is_ascii_digit());
+            let run = &self.text[i..end];
             let value = if run.len() <= 8 {
                 number(run.as_bytes())
             } else {
                 u32::MAX
             };
-            out.push(Tok::Num(value, run.len()));
+            Tok::Num(value, run.len())
         } else if c.is_alphabetic() {
-            let end = same(&|d: char| d.is_alphabetic(), &mut chars);
-            out.push(Tok::Word(&text[i..end]));
+            let end = self.run_end(i, c, char::is_alphabetic);
+            Tok::Word(&self.text[i..end])
         } else {
-            out.push(Tok::Punct(c));
-        }
+            Tok::Punct(c)
+        })
     }
-    out
 }
+
+/// Tokens read for dates in a text, at most.
+const MAX_TOKENS: usize = 4096;
 
 /// The first date written in `text` as prose or digits: `May 17, 2024`,
 /// `17 May 2024`, `17. Mai 2024`, `2024-05-17`, `17.05.2024`,
@@ -381,22 +394,37 @@ pub fn find_in_text(text: &str) -> Option<Date> {
     if !has_four_digits(text.as_bytes()) {
         return None;
     }
-    let toks = tokens(text, 4096);
+    // Tokens are read only as far as the first date needs: up to each
+    // year and the few after it a date may read (at most DATE_SPAN).
+    let mut source = Tokens::new(text).take(MAX_TOKENS);
+    let mut toks = Vec::new();
     // A date starts at most `DATE_SPAN` tokens before its year: only
     // those starts are tried, in order.
     let mut from = 0;
-    toks.iter()
-        .enumerate()
-        .filter(|(_, t)| matches!(t, Tok::Num(_, 4)))
-        .find_map(|(year, _)| {
-            let starts = from.max(year.saturating_sub(DATE_SPAN))..=year;
-            from = year + 1;
-            starts.into_iter().find_map(|i| date_at(&toks[i..]))
-        })
+    for year in 0.. {
+        if year == toks.len() {
+            toks.push(source.next()?);
+        }
+        if !matches!(toks[year], Tok::Num(_, 4)) {
+            continue;
+        }
+        toks.extend(
+            source
+                .by_ref()
+                .take((year + DATE_SPAN + 1).saturating_sub(toks.len())),
+        );
+        let starts = from.max(year.saturating_sub(DATE_SPAN))..=year;
+        from = year + 1;
+        if let Some(date) = starts.into_iter().find_map(|i| date_at(&toks[i..])) {
+            return Some(date);
+        }
+    }
+    None
 }
 
 /// More tokens than any date has before its year (the longest form
-/// [`date_at`] reads, `17 de mayo, de 2024`, has six).
+/// [`date_at`] reads, `17 de mayo, de 2024`, has six), and more than it
+/// reads after it (`2024-05-17`: four).
 const DATE_SPAN: usize = 8;
 
 /// Does `b` hold a run of exactly four ASCII digits?
@@ -416,7 +444,7 @@ fn has_four_digits(b: &[u8]) -> bool {
 
 /// Does `text` start with a date (prose or digits)?
 pub fn starts_with_date(text: &str) -> bool {
-    date_at(&tokens(text, 12)).is_some()
+    date_at(&Tokens::new(text).take(12).collect::<Vec<_>>()).is_some()
 }
 
 /// A date starting at the first token.
@@ -535,6 +563,33 @@ mod tests {
             find_in_text("on 17.05.2024").map(Date::to_iso).as_deref(),
             Some("2024-05-17")
         );
+    }
+
+    /// Tokens are read only as far as the first date needs; the dates
+    /// found are those of reading the whole text: a year's own date
+    /// before a later one, the tokens after a year that starts its date,
+    /// and nothing past the token limit.
+    #[test]
+    fn the_first_date_is_found_however_far_the_text_goes_on() {
+        let find = |t: &str| find_in_text(t).map(Date::to_iso);
+        let filler = "word ".repeat(100);
+        assert_eq!(
+            find(&format!("{filler}in 1999 on 2024-05-17 and May 3, 2021")).as_deref(),
+            Some("2024-05-17")
+        );
+        assert_eq!(
+            find(&format!("{filler}2023 Jan 7")).as_deref(),
+            Some("2023-01-07")
+        );
+        assert_eq!(find(&format!("{filler}2023 Jan")), None);
+        assert_eq!(
+            find(&format!("{filler}17 de mayo, de 2024 then")).as_deref(),
+            Some("2024-05-17")
+        );
+        let past_the_limit = format!("{}May 17, 2024", "w ".repeat(MAX_TOKENS));
+        assert_eq!(find(&past_the_limit), None);
+        let at_the_limit = format!("{}2024-05-17", "w ".repeat(MAX_TOKENS - 5));
+        assert_eq!(find(&at_the_limit).as_deref(), Some("2024-05-17"));
     }
 
     #[test]

@@ -613,14 +613,14 @@ impl Collector {
     }
 }
 
-/// Does a class or id value that holds `author` or `byline` name a
-/// byline, not a picture or a comment's author?
 /// Could this be a URL? One with whitespace inside is a page's title or
 /// a template's placeholder put where its address belongs.
 pub(super) fn is_url_like(v: &str) -> bool {
     !v.trim().contains(char::is_whitespace)
 }
 
+/// Does a class or id value that holds `author` or `byline` name a
+/// byline, not a picture or a comment's author?
 fn names_byline(v: &str) -> bool {
     ![
         "avatar", "img", "image", "photo", "pic", "thumb", "icon", "social", "comment", "bio",
