@@ -411,3 +411,74 @@ fn an_empty_input_is_warned_about_by_name() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stderr.contains("empty input"), "{stderr}");
 }
+
+/// `extract --format jsonl INPUT`.
+fn jsonl(input: &OsStr) -> [&OsStr; 4] {
+    let os = OsStr::new;
+    [os("extract"), os("--format"), os("jsonl"), input]
+}
+
+/// A regular file is read whole and extracted in memory, stdin and a FIFO
+/// in chunks: the documents are the same, for a UTF-8 page scanned where
+/// it lies and for a legacy-encoded one decoded. A file over
+/// `--max-bytes` is refused by name, as a stream over it is.
+#[test]
+fn a_file_a_fifo_and_stdin_give_the_same_document() {
+    let dir = scratch("whole");
+    let utf8 = page("glacier café");
+    let latin1: Vec<u8> = page("moraine")
+        .replace("utf-8", "iso-8859-1")
+        .replace("moraine", "moräne")
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap())
+        .collect();
+    for (name, bytes, word) in [
+        ("utf8", utf8.as_bytes(), "glacier café"),
+        ("latin1", &latin1[..], "moräne"),
+    ] {
+        let file = dir.join(format!("{name}.html"));
+        std::fs::write(&file, bytes).unwrap();
+        let (code, from_file, stderr) = linesift(&jsonl(file.as_os_str()));
+        assert_eq!(code, Some(0), "{stderr}");
+        let (code, from_stdin, stderr) = linesift_with_stdin(&jsonl(OsStr::new("-")), bytes);
+        assert_eq!(code, Some(0), "{stderr}");
+        let fifo = dir.join(format!("{name}.fifo"));
+        make_fifo(&fifo);
+        let writer = {
+            let (fifo, bytes) = (fifo.clone(), bytes.to_vec());
+            std::thread::spawn(move || std::fs::write(fifo, bytes).unwrap())
+        };
+        let (code, from_fifo, stderr) = linesift(&jsonl(fifo.as_os_str()));
+        writer.join().unwrap();
+        assert_eq!(code, Some(0), "{stderr}");
+        let doc = |out: &str| {
+            let mut r = records(out).remove(0);
+            r.as_object_mut()
+                .unwrap()
+                .retain(|k, _| k != "path" && k != "timings");
+            r
+        };
+        assert_eq!(doc(&from_file), doc(&from_stdin), "{name}");
+        assert_eq!(doc(&from_file), doc(&from_fifo), "{name}");
+        let text = doc(&from_file)["text"].as_str().unwrap().to_string();
+        assert!(
+            text.contains("glacier café") || text.contains("moräne"),
+            "{text}"
+        );
+    }
+    let file = dir.join("utf8.html");
+    let (code, stdout, stderr) = linesift(&[
+        OsStr::new("extract"),
+        OsStr::new("--format"),
+        OsStr::new("jsonl"),
+        OsStr::new("--max-bytes"),
+        OsStr::new("100"),
+        file.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("utf8.html: page is larger than the limit of 100 bytes"),
+        "{stderr}"
+    );
+    assert_eq!(records(&stdout)[0]["error_kind"], "too_large");
+}

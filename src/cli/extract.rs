@@ -503,13 +503,44 @@ fn extract_one(
         stream_from(extractor, hints, io::stdin().lock(), "reading stdin")?
     } else {
         let file = std::fs::File::open(input).context("reading file")?;
-        stream_from(extractor, hints, file, "reading file")?
+        match file.metadata() {
+            Ok(m) if m.is_file() => read_whole(extractor, &hints, file, m.len())?,
+            _ => stream_from(extractor, hints, file, "reading file")?,
+        }
     };
     Ok(Extracted {
         document,
         truncated: false,
         empty,
     })
+}
+
+/// Reads a regular file whole (`size` bytes, as its metadata says) and
+/// extracts it in memory: a page whose bytes are its text is then scanned
+/// where it lies, with no decoding copy and no buffer grown chunk by
+/// chunk. Memory still follows `--max-bytes`: a file over it is refused
+/// before it is read, and one that grew past it while read is refused
+/// after `--max-bytes` and one more byte. Returns the document and whether
+/// the file held no byte at all.
+fn read_whole(
+    extractor: &Extractor,
+    hints: &Hints,
+    file: std::fs::File,
+    size: u64,
+) -> anyhow::Result<(Document, bool)> {
+    let limit = extractor.options().max_bytes;
+    let too_large = || ExtractError::TooLarge { limit };
+    if size > limit as u64 {
+        return Err(too_large().into());
+    }
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .context("reading file")?;
+    if bytes.len() > limit {
+        return Err(too_large().into());
+    }
+    Ok((extractor.extract(&bytes, hints)?, bytes.is_empty()))
 }
 
 /// Feeds a reader to the core in chunks, so memory follows the core's
