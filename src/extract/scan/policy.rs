@@ -153,8 +153,11 @@ fn is_main_id(value: &[u8]) -> bool {
 /// the scanner. Ids are classified every time: they are unique on a page
 /// (`post-123`, `comment-456`; 97 % of them missed the memo on the
 /// corpus), so remembering them cost a hash and a copy each and pushed
-/// classes out of the memo's slots.
-#[inline]
+/// classes out of the memo's slots. Out of line, with the memo's lookup
+/// inlined in it: inlined into `Events::attr` (and so into the
+/// tokenizer's `attrs_run`), it left the lookup out of line and cost
+/// 1 M instructions more on every 15th page.
+#[inline(never)]
 pub(super) fn read_class_or_id(
     memo: &mut signals::Memo,
     capture: Capture,
