@@ -28,12 +28,19 @@
 //! buffers, interesting attribute values into one reused buffer (the
 //! class/id memo allocates its slots once per page, on the first value).
 //!
-//! **Layout.** This file holds the public types, [`Scanner`]'s API and the
-//! driver loop (`step`); `tokenizer` reads what the bytes are, `policy`
-//! says what an element and its attributes mean, `stack` keeps the open
-//! elements and the line counts, and `capture` the title and metadata. All
-//! are methods of the one [`Scanner`]: the byte states call the counts and
-//! the policy in place, with no event between them (see `tokenizer`).
+//! **Layout.** The scanner is two halves. `tokenizer` reads what the bytes
+//! are and reports them as events (text and markup counts, start and end
+//! tags, the attributes asked for, the ends of raw text), knowing nothing
+//! of what they mean. `Page`, the other half, takes those events (the
+//! `tokenizer::Events` it implements, in `policy`): `policy` says what an
+//! element and its attributes mean, `stack` keeps the open elements and the
+//! line counts, and `capture` the title and metadata. The tokenizer learns
+//! from the page only what HTML leaves to the tree builder: which elements
+//! hold raw text, whose attributes are worth handing over, and where to
+//! stop. It is generic over its events, so each event is inlined where it
+//! happens. This file holds the public types, [`Scanner`]'s API (the text,
+//! one of each half, and the driver that hands the one to the other) and
+//! `Page`'s state.
 
 mod capture;
 mod policy;
@@ -42,11 +49,10 @@ mod tokenizer;
 
 use super::signals::{self, Signal};
 use super::tags::Tag;
-use super::text_count::RunState;
 use policy::Capture;
 use stack::Open;
 use std::borrow::Cow;
-use tokenizer::{Name, RawMode, State};
+use tokenizer::Tokenizer;
 
 pub(crate) use tokenizer::closes_raw;
 /// Read outside the scanner only by the text stage's tests.
@@ -198,20 +204,29 @@ const TITLE_CAP: usize = 2048;
 /// borrow with [`Scanner::borrowed`].
 #[derive(Debug)]
 pub struct Scanner<'a> {
-    limits: ScanLimits,
     /// The text so far: owned when it arrives in pieces, borrowed when the
     /// caller's bytes already are the page's text (UTF-8, or ASCII in an
     /// ASCII-compatible encoding), which spares a copy of the page.
     src: Cow<'a, str>,
-    pos: usize,
-    state: State,
+    /// What the bytes are.
+    tokens: Tokenizer,
+    /// What they mean.
+    page: Page,
+}
+
+/// The half of the scanner that gives the tokenizer's events their
+/// meaning: the element policy, the open-element stack, the line counts
+/// and the captures (see the module's layout).
+#[derive(Debug)]
+struct Page {
+    limits: ScanLimits,
     lines: Vec<Line>,
     cur: Line,
     elements: Vec<Element>,
     stack: Vec<Open>,
     overflow: usize,
-    /// Where `scan_to_end` stops: the text's end, or 0 once a line too
-    /// many was closed.
+    /// Where the tokenizer stops (`Events::end`): the text's end, or 0
+    /// once a line too many was closed.
     scan_end: usize,
     boiler_depth: u32,
     furniture_depth: u32,
@@ -237,14 +252,9 @@ pub struct Scanner<'a> {
     /// `Tag::stacks_when_hidden`).
     hidden_inline: u32,
     container: u32,
-    prev_space: bool,
-    /// The current text run's state.
-    run: RunState,
-    // The tag being read.
-    tag_start: usize,
+    /// The tag being read (`Other` once an end tag's name is read: end
+    /// tags carry no attributes worth reading).
     tag: Tag,
-    tag_name: Name,
-    attr_name: Name,
     capture: Capture,
     value: Vec<u8>,
     tag_signal: Signal,
@@ -254,15 +264,10 @@ pub struct Scanner<'a> {
     in_anchor: bool,
     anchor_line: usize,
     anchor_text: u32,
-    // Raw text element being skipped.
-    raw_mode: RawMode,
-    raw_name: Name,
-    raw_start: usize,
     /// The raw element being skipped is a JSON-LD script: its text is
     /// marked for metadata when it ends.
     raw_ld_json: bool,
     title_done: bool,
-    is_end_tag: bool,
     content_depth: u32,
     /// The tag being read is `<main>`, `<article>`, `role="main"` or
     /// `itemprop="articleBody"`.
@@ -308,13 +313,10 @@ pub struct Scan<'a> {
     pub info: PageInfo,
 }
 
-impl<'a> Scanner<'a> {
-    pub fn new(limits: ScanLimits) -> Self {
-        Scanner {
+impl Page {
+    fn new(limits: ScanLimits) -> Self {
+        Page {
             limits,
-            src: Cow::Borrowed(""),
-            pos: 0,
-            state: State::Text,
             lines: Vec::new(),
             cur: Line {
                 container: NO_ELEMENT,
@@ -335,12 +337,7 @@ impl<'a> Scanner<'a> {
             opaque_depth: 0,
             hidden_inline: 0,
             container: NO_ELEMENT,
-            prev_space: false,
-            run: RunState::default(),
-            tag_start: 0,
             tag: Tag::Other,
-            tag_name: Name::default(),
-            attr_name: Name::default(),
             capture: Capture::None,
             value: Vec::with_capacity(VALUE_CAP),
             tag_signal: Signal::Neutral,
@@ -349,12 +346,8 @@ impl<'a> Scanner<'a> {
             in_anchor: false,
             anchor_line: 0,
             anchor_text: 0,
-            raw_mode: RawMode::Skip,
-            raw_name: Name::default(),
-            raw_start: 0,
             raw_ld_json: false,
             title_done: false,
-            is_end_tag: false,
             content_depth: 0,
             tag_main: false,
             tag_page_main: false,
@@ -368,6 +361,24 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    fn reserve_lines(&mut self, bytes: usize) {
+        let lines = (bytes / 96).min(1 << 16);
+        self.lines
+            .reserve(lines.min(self.limits.max_lines.saturating_add(1)));
+        self.elements.reserve((bytes / 128).min(1 << 14));
+        self.stack.reserve(STACK_ROOM);
+    }
+}
+
+impl<'a> Scanner<'a> {
+    pub fn new(limits: ScanLimits) -> Self {
+        Scanner {
+            src: Cow::Borrowed(""),
+            tokens: Tokenizer::new(),
+            page: Page::new(limits),
+        }
+    }
+
     /// Bytes of decoded text seen so far.
     pub fn len(&self) -> usize {
         self.src.len()
@@ -375,7 +386,7 @@ impl<'a> Scanner<'a> {
 
     /// Logical lines closed so far.
     pub fn line_count(&self) -> usize {
-        self.lines.len()
+        self.page.lines.len()
     }
 
     /// Is the scanner still empty?
@@ -396,15 +407,7 @@ impl<'a> Scanner<'a> {
     /// huge page of few lines does not hold much room it never uses).
     pub fn reserve(&mut self, text: usize, bytes: usize) {
         self.src.to_mut().reserve(text);
-        self.reserve_lines(bytes);
-    }
-
-    fn reserve_lines(&mut self, bytes: usize) {
-        let lines = (bytes / 96).min(1 << 16);
-        self.lines
-            .reserve(lines.min(self.limits.max_lines.saturating_add(1)));
-        self.elements.reserve((bytes / 128).min(1 << 14));
-        self.stack.reserve(STACK_ROOM);
+        self.page.reserve_lines(bytes);
     }
 
     /// Appends decoded text and scans it.
@@ -426,13 +429,12 @@ impl<'a> Scanner<'a> {
         // The loop's bound is a field, not `src.len()` (a `Cow`, so a
         // branch a step) and not a line count test a step: `close_line`
         // sets it to 0 on the first line past `max_lines`.
-        self.scan_end = match self.lines.len() > self.limits.max_lines {
+        let page = &mut self.page;
+        page.scan_end = match page.lines.len() > page.limits.max_lines {
             true => 0,
             false => self.src.len(),
         };
-        while self.pos < self.scan_end {
-            self.step();
-        }
+        self.tokens.run(&self.src, page);
     }
 
     /// Scans a whole page of text in place, with no copy: what `new`, a
@@ -441,61 +443,27 @@ impl<'a> Scanner<'a> {
     pub fn borrowed(limits: ScanLimits, text: &'a str) -> Self {
         let mut scanner = Scanner::new(limits);
         scanner.src = Cow::Borrowed(text);
-        scanner.reserve_lines(text.len());
+        scanner.page.reserve_lines(text.len());
         scanner.scan_to_end();
         scanner
     }
 
     /// Ends the page: closes the last line and any open elements.
     pub fn finish(mut self) -> Scan<'a> {
-        if matches!(self.state, State::Raw(_)) && self.raw_mode == RawMode::Title {
-            self.abandon_title();
+        if self.tokens.end_of_text(&self.src, &mut self.page) {
             self.scan_to_end();
         }
-        while !self.stack.is_empty() {
-            self.pop();
+        let mut page = self.page;
+        while !page.stack.is_empty() {
+            page.pop();
         }
         let end = self.src.len();
-        self.close_line(end);
+        page.close_line(end);
         Scan {
             src: self.src,
-            lines: self.lines,
-            elements: self.elements,
-            info: self.info,
-        }
-    }
-
-    /// Advances over at least one byte.
-    ///
-    /// The states where most bytes are spent (text, comments, raw text,
-    /// the space between attributes and whole quoted attributes, attribute
-    /// values, tag and attribute names) are consumed a run at a time; the rest go byte by byte in one loop here, which stays in this
-    /// function until a run state is reached (a call per byte was a fifth of
-    /// the scanner's time).
-    fn step(&mut self) {
-        match self.state {
-            State::Text => self.text_run(),
-            State::Comment(dashes) => self.comment_run(dashes),
-            State::Raw(0) => self.raw_run(),
-            State::ValueQuoted(q) => self.value_run(q),
-            State::ValueUnquoted => self.unquoted_run(),
-            State::InTag => self.attrs_run(),
-            State::TagName => self.tag_name_resume::<false>(),
-            State::EndTagName => self.tag_name_resume::<true>(),
-            State::AttrName => self.attr_name_run(),
-            _ => self.byte_run(),
-        }
-    }
-
-    /// Bytes of the small states, one at a time, until a run state.
-    fn byte_run(&mut self) {
-        loop {
-            let b = self.src.as_bytes()[self.pos];
-            self.byte(b);
-            self.pos += 1;
-            if self.pos >= self.src.len() || self.state.is_run() {
-                return;
-            }
+            lines: page.lines,
+            elements: page.elements,
+            info: page.info,
         }
     }
 }

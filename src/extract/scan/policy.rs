@@ -1,13 +1,17 @@
 //! The element policy: what a tag means (hidden, panel, main, furniture); not how it is read.
 //!
-//! Fused for speed: `end_value` also keeps the `<meta>` and `lang` values
-//! for `capture` (one match on the attribute being read), and the
-//! boilerplate decision for a stacked element stays in
-//! `stack::push_open`, beside the depths it sets.
+//! Here the page takes the tokenizer's events (`impl Events for Page`):
+//! each is sent on to the line counts (`stack`), read for what it says of
+//! its element, or kept (`capture`). Fused for speed: `end_value` also
+//! keeps the `<meta>` and `lang` values for `capture` (one match on the
+//! attribute being read), and the boilerplate decision for a stacked
+//! element stays in `stack::push_open`, beside the depths it sets.
 
-use super::{Scanner, VALUE_CAP};
+use super::tokenizer::{AttrName, Closed, Events, Name, NameKey, RawMode, Run};
+use super::{NAME_CAP, Page, VALUE_CAP};
 use crate::extract::signals::{self, Signal};
 use crate::extract::tags::Tag;
+use crate::extract::text_count::TextCount;
 
 /// An ARIA role that names page furniture: the landmarks `<nav>`,
 /// `<header>`, `<footer>` and `<aside>` stand for, and dialogs (cookie and
@@ -149,8 +153,11 @@ fn is_main_id(value: &[u8]) -> bool {
 /// the scanner. Ids are classified every time: they are unique on a page
 /// (`post-123`, `comment-456`; 97 % of them missed the memo on the
 /// corpus), so remembering them cost a hash and a copy each and pushed
-/// classes out of the memo's slots.
-#[inline]
+/// classes out of the memo's slots. Out of line, with the memo's lookup
+/// inlined in it: inlined into `Events::attr` (and so into the
+/// tokenizer's `attrs_run`), it left the lookup out of line and cost
+/// 1 M instructions more on every 15th page.
+#[inline(never)]
 pub(super) fn read_class_or_id(
     memo: &mut signals::Memo,
     capture: Capture,
@@ -185,14 +192,270 @@ pub(super) enum Capture {
     Labelled,
 }
 
-impl Scanner<'_> {
-    /// An attribute name ended without `=` right after it: the boolean
-    /// `hidden` (the HTML way to hide an element) is the one read.
-    pub(super) fn name_without_value(&mut self) {
-        if (self.tag.is_stacked() || self.tag.stacks_when_hidden())
-            && self.attr_name.get() == b"hidden"
+/// What a tag's name is.
+#[inline(always)]
+pub(super) fn tag_of(name: &Name, key: NameKey) -> Tag {
+    match key {
+        NameKey::Short(key) => Tag::by_key(key),
+        NameKey::Long => Tag::long(name.get()),
+    }
+}
+
+impl Events for Page {
+    #[inline(always)]
+    fn end(&self) -> usize {
+        self.scan_end
+    }
+
+    #[inline(always)]
+    fn text(&mut self, count: TextCount) {
+        self.add_text(count.text);
+        self.cur.high += count.high;
+        self.cur.low += count.low;
+    }
+
+    #[inline(always)]
+    fn code(&mut self, run: Run) {
+        self.add_code_run(run);
+    }
+
+    /// Breaks the line if the tag is a block (or the line is long), and
+    /// counts the tag so far as code.
+    // Inlined into the tokenizer's `tag_name_run` (and `byte`), as
+    // `end_tag` is: the call and a second save of the registers were
+    // 2.0 M instructions on p15 (2.9 M for end tags). Not so `push_open`
+    // (inlined, 4.7 M more) nor `begin_capture` (1.5 M more).
+    #[inline(always)]
+    fn start_tag(&mut self, name: &Name, key: NameKey, start: usize, run: Run) {
+        self.tag = tag_of(name, key);
+        let long = self.cur.text + self.cur.code > self.limits.wrap;
+        if self.tag.breaks_line() || long {
+            self.close_line(start);
+        }
+        if let Some(level) = self.tag.heading_level()
+            && self.cur.start as usize == start
         {
+            self.cur.heading = level;
+        }
+        if self.tag == Tag::A {
+            self.open_anchor(start);
+        }
+        let cost = name.len().min(NAME_CAP) as u32 + 2;
+        self.cur.bare += cost;
+        if self.tag == Tag::Other {
+            self.cur.inline_bare += cost;
+        }
+        self.tag_signal = Signal::Neutral;
+        // `<main>` and `<article>` are set in `push_open`, the one place
+        // their names count: most tags never get there.
+        self.tag_main = false;
+        self.tag_page_main = false;
+        self.tag_hidden = false;
+        self.tag_panel = false;
+        self.tag_dialog = false;
+        self.tag_class = (0, 0);
+        self.meta_is_title = false;
+        self.meta_content.clear();
+        self.add_code_run_in(run, self.tag == Tag::A);
+    }
+
+    /// Counts the end tag, and closes the anchor or the elements it ends.
+    #[inline(always)]
+    fn end_tag(&mut self, name: &Name, key: NameKey, start: usize, run: Run) {
+        let tag = tag_of(name, key);
+        let cost = name.len().min(NAME_CAP) as u32 + 3;
+        self.cur.bare += cost;
+        if tag == Tag::Other {
+            self.cur.inline_bare += cost;
+        }
+        // An end tag: never an anchor's start tag.
+        self.add_code_run_in(run, false);
+        if tag == Tag::A {
+            if self.in_anchor {
+                self.cur.anchor_markup += 4;
+            }
+            self.close_anchor(start);
+        } else if tag.is_tracked() || (self.hidden_inline > 0 && tag.stacks_when_hidden()) {
+            self.pop_to(tag, name);
+        }
+        // Any other end tag between a heading and a hidden element means
+        // the element is not the heading's own (`</h6></div><div hidden>`:
+        // an error message under a form's title).
+        self.after_heading = tag.is_heading();
+        // End tags carry no attributes worth reading.
+        self.tag = Tag::Other;
+    }
+
+    /// Can the tag being read keep an attribute's value at all (the tags
+    /// `capture_for_name` names: stacked ones, `<html>` among them,
+    /// `<meta>`, and headings for their class and id)?
+    #[inline(always)]
+    fn reads_attributes(&self) -> bool {
+        self.tag.is_stacked() || self.tag == Tag::Meta || self.tag.is_heading()
+    }
+
+    /// `hidden="…"` or `style="…"` on a span, a pre or an unknown element:
+    /// the attributes read there, in place (see `Tag::stacks_when_hidden`).
+    #[inline(always)]
+    fn attr_unread(&mut self, src: &str, at: usize, name: usize, len: usize) {
+        if matches!(name, 5 | 6)
+            && matches!(src.as_bytes()[at] | 0x20, b's' | b'h')
+            && self.tag.stacks_when_hidden()
+        {
+            self.unstacked_hiding(src, at, name, len);
+        }
+    }
+
+    /// A whole quoted attribute: what `attr_named`, `value` and
+    /// `value_end` would do with it, the commonest values read where they
+    /// lie. Inlined into the tokenizer's `attrs_run`, as it was when the
+    /// two were one: out of line, a call an attribute cost 3 M
+    /// instructions more on every 15th page than it saved.
+    #[inline(always)]
+    fn attr(&mut self, src: &str, name: AttrName<'_>, at: usize, len: usize) {
+        match name {
+            // What `begin_capture` does for a class on such a tag.
+            AttrName::Class if self.reads_class_and_id() => {
+                self.value.clear();
+                self.capture = Capture::ClassId;
+            }
+            AttrName::Class => self.begin_capture(b"class"),
+            AttrName::Named(name) => self.begin_capture(name.get()),
+        }
+        let value = &src.as_bytes()[at..at + len];
+        let value = &value[..value.len().min(VALUE_CAP)];
+        if matches!(self.capture, Capture::ClassId | Capture::Id) {
+            // The commonest capture, classified where it lies (`end_value`
+            // would copy it first).
+            let read = read_class_or_id(&mut self.memo, self.capture, value);
+            if self.capture == Capture::ClassId {
+                // A second `class` on the tag: the first one's panel words
+                // still count, as `end_value` counts every class it reads.
+                if self.tag_class.1 > 0 {
+                    self.tag_panel |= names_a_panel(self.class_value(src));
+                }
+                self.tag_class = (at, value.len());
+            } else {
+                self.tag_panel |= is_streamed_segment(value);
+            }
+            self.class_or_id(read);
+            self.capture = Capture::None;
+            return;
+        }
+        if self.capture == Capture::Style {
+            // Read where it lies too: inline styles can be long.
+            self.tag_hidden |= hides_element(value);
+            self.capture = Capture::None;
+            return;
+        }
+        if self.capture != Capture::None {
+            self.value.extend_from_slice(value);
+        }
+        self.end_value();
+    }
+
+    fn attr_named(&mut self, name: &Name) {
+        self.begin_capture(name.get());
+    }
+
+    /// The boolean `hidden` (the HTML way to hide an element) is the one
+    /// name without a value read.
+    fn attr_bare(&mut self, name: &Name) {
+        if (self.tag.is_stacked() || self.tag.stacks_when_hidden()) && name.get() == b"hidden" {
             self.tag_hidden = true;
+        }
+    }
+
+    /// Keeps the bytes when the value is captured, up to `VALUE_CAP`.
+    #[inline(always)]
+    fn value(&mut self, bytes: &[u8]) {
+        if self.capture != Capture::None {
+            let room = VALUE_CAP.saturating_sub(self.value.len()).min(bytes.len());
+            self.value.extend_from_slice(&bytes[..room]);
+        }
+    }
+
+    fn value_end(&mut self) {
+        self.end_value();
+    }
+
+    /// `>` of a tag: code, then act on the tag.
+    #[inline(always)]
+    fn tag_closed(&mut self, src: &str, tag: Closed<'_>) -> Option<RawMode> {
+        let Closed {
+            name,
+            start,
+            at,
+            end_tag,
+        } = tag;
+        if self.capture != Capture::None {
+            self.end_value();
+        }
+        if !end_tag && self.tag == Tag::Container {
+            self.bare_cell(name, start, at);
+        }
+        self.add_code_run(Run::byte(b'>'));
+        if end_tag {
+            return None;
+        }
+        // Where a tag marked for metadata ends (worked out in the arms
+        // that mark one: most tags are not marked).
+        let end = || (at + 1).min(src.len());
+        match self.tag {
+            Tag::RawText => {
+                self.raw_ld_json = Page::is_ld_json(src, name, start, at);
+                return Some(RawMode::Skip);
+            }
+            Tag::Title if !self.title_done && self.opaque_depth == 0 => {
+                return Some(RawMode::Bounded);
+            }
+            Tag::Title => return Some(RawMode::Skip),
+            Tag::Textarea => return Some(RawMode::Text),
+            Tag::Meta => self.meta_closed(start, end()),
+            // A heading's class and id are read for the comment word alone
+            // (it opens no element of its own).
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
+                self.cur.comment_heading |=
+                    self.cur.heading > 0 && self.tag_signal == Signal::Comment
+            }
+            t if t.is_stacked() => self.push_open(src, t, name),
+            Tag::Void if name.get() == b"link" => self.mark_tag(start, end()),
+            Tag::Void if name.get() == b"base" => self.mark_base(start, end()),
+            t if t.stacks_when_hidden() && (self.tag_hidden || self.hidden_inline > 0) => {
+                let depth = self.stack.len();
+                self.push_open(src, t, name);
+                self.hidden_inline += u32::from(self.stack.len() > depth);
+            }
+            Tag::Other if name.len() == 4 && name.get() == b"time" => self.mark_tag(start, end()),
+            Tag::A if self.limits.links => self.mark_anchor(start, end()),
+            _ => {}
+        }
+        None
+    }
+
+    fn raw_end(&mut self, src: &str, mode: RawMode, start: usize, end: usize) {
+        self.leave_raw(src, mode, start, end);
+    }
+
+    fn raw_abandoned(&mut self, text: &str) {
+        self.abandon_title(text);
+    }
+}
+
+impl Page {
+    /// A table cell written bare (`<td>`, `<th>`: no attributes) wraps its
+    /// text as an inline tag does, at no code cost: data tables write
+    /// their cells so, often one a line, where layout tables carry widths,
+    /// classes and alignment on theirs. The tag `name` runs from `start`
+    /// to its `>` at `at`.
+    fn bare_cell(&mut self, name: &Name, start: usize, at: usize) {
+        let cost = name.len() as u32 + 2;
+        let bare = at + 1 - start == cost as usize;
+        if bare
+            && matches!(name.get(), b"td" | b"th")
+            && self.cur.bare >= self.cur.inline_bare + cost
+        {
+            self.cur.inline_bare += cost;
         }
     }
 
@@ -200,8 +463,8 @@ impl Scanner<'_> {
     /// stacked unless hidden (see `Tag::stacks_when_hidden`); apart, as
     /// most attributes of spans are not these.
     #[inline(never)]
-    pub(super) fn unstacked_hiding(&mut self, start: usize, name: usize, len: usize) {
-        let bytes = self.src.as_bytes();
+    fn unstacked_hiding(&mut self, src: &str, start: usize, name: usize, len: usize) {
+        let bytes = src.as_bytes();
         let value = &bytes[start + name + 2..start + len - 1];
         // As the byte states keep it: a value cut at the cap, so a page
         // fed in pieces (the attribute split between them) reads the same.
@@ -214,38 +477,33 @@ impl Scanner<'_> {
         };
     }
 
-    /// Decides whether the value of the attribute just named is kept.
+    /// Decides whether the value of the attribute just named (`name`,
+    /// lowercase) is kept.
     ///
     /// class, id, role and itemprop only matter on elements that go on the
     /// stack (`push_open`): on every other tag (span, a, img, p, ...) they
-    /// are not read at all, which spares most of the class lists.
-    pub(super) fn begin_capture(&mut self) {
+    /// are not read at all (`reads_attributes`), which spares most of the
+    /// class lists.
+    fn begin_capture(&mut self, name: &[u8]) {
         debug_assert!(
             self.reads_attributes()
                 || self.tag.stacks_when_hidden()
-                || self.capture_for_name() == Capture::None
+                || self.capture_for_name(name) == Capture::None
         );
         self.value.clear();
-        self.capture = self.capture_for_name();
-    }
-
-    /// Can the tag being read keep an attribute's value at all (the tags
-    /// `capture_for_name` names: stacked ones, `<html>` among them,
-    /// `<meta>`, and headings for their class and id)?
-    pub(super) fn reads_attributes(&self) -> bool {
-        self.tag.is_stacked() || self.tag == Tag::Meta || self.tag.is_heading()
+        self.capture = self.capture_for_name(name);
     }
 
     /// Does the tag being read keep its class and id (stacked tags and
     /// headings)?
-    pub(super) fn reads_class_and_id(&self) -> bool {
+    fn reads_class_and_id(&self) -> bool {
         self.tag.is_stacked() || self.tag.is_heading()
     }
 
-    fn capture_for_name(&self) -> Capture {
+    fn capture_for_name(&self, name: &[u8]) -> Capture {
         let stacked = self.tag.is_stacked();
         let class_and_id = self.reads_class_and_id();
-        match (self.tag, self.attr_name.get()) {
+        match (self.tag, name) {
             (_, b"class") if class_and_id => Capture::ClassId,
             (_, b"id") if class_and_id => Capture::Id,
             (Tag::Meta, b"property" | b"name") => Capture::MetaKey,
@@ -259,12 +517,6 @@ impl Scanner<'_> {
         }
     }
 
-    pub(super) fn capture_byte(&mut self, b: u8) {
-        if self.capture != Capture::None && self.value.len() < VALUE_CAP {
-            self.value.push(b);
-        }
-    }
-
     /// What a class or id value says, added to the tag's signal: the
     /// greater wins (see [`Signal`]'s order).
     fn class_signal(&mut self, signal: Signal) {
@@ -273,7 +525,7 @@ impl Scanner<'_> {
 
     /// What a class or id value says ([`read_class_or_id`]), taken into the
     /// tag being read.
-    pub(super) fn class_or_id(&mut self, (signal, main): (Signal, bool)) {
+    fn class_or_id(&mut self, (signal, main): (Signal, bool)) {
         self.class_signal(signal);
         self.tag_page_main |= main;
     }
@@ -324,14 +576,11 @@ impl Scanner<'_> {
         self.capture = Capture::None;
     }
 
-    /// The tag's `class` value where it lies, when read whole (see
-    /// `tag_class`); empty otherwise.
-    pub(super) fn class_value(&self) -> &[u8] {
+    /// The tag's `class` value where it lies in `src`, when read whole
+    /// (see `tag_class`); empty otherwise.
+    pub(super) fn class_value<'s>(&self, src: &'s str) -> &'s [u8] {
         let (start, len) = self.tag_class;
-        self.src
-            .as_bytes()
-            .get(start..start + len)
-            .unwrap_or_default()
+        src.as_bytes().get(start..start + len).unwrap_or_default()
     }
 }
 

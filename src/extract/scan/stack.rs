@@ -1,8 +1,8 @@
 //! The open-element stack and the line counts; not how tags are read nor what they mean.
 
 use super::policy::names_a_panel;
-use super::tokenizer::{Run, Short};
-use super::{Element, Line, NO_ELEMENT, Scanner};
+use super::tokenizer::{Name, Run, Short};
+use super::{Element, Line, NO_ELEMENT, Page};
 use crate::extract::signals::Signal;
 use crate::extract::tags::{self, Tag};
 
@@ -18,12 +18,12 @@ pub(super) struct Open {
     opaque: bool,
     content: bool,
     /// The boilerplate, furniture, comment and overlay bases (see
-    /// `Scanner::boiler_base`) outside this element, restored when it
+    /// `Page::boiler_base`) outside this element, restored when it
     /// closes.
     bases: (u32, u32, u32, u32),
 }
 
-impl Scanner<'_> {
+impl Page {
     /// Attributes text characters to the current line and element.
     pub(super) fn add_text(&mut self, n: u32) {
         if n == 0 {
@@ -57,29 +57,14 @@ impl Scanner<'_> {
     }
 
     /// Adds code characters (one per byte that starts a character).
-    pub(super) fn add_code_byte(&mut self, b: u8) {
-        if b & 0xC0 != 0x80 {
-            self.cur.code += 1;
-            if self.in_anchor_tag() {
-                self.cur.anchor_markup += 1;
-            }
-        }
-        if b >= 0x80 {
-            self.cur.high += 1;
-        } else {
-            self.cur.low += 1;
-        }
-    }
-
-    /// [`Self::add_code_byte`] for a run of bytes at once.
+    #[inline(always)]
     pub(super) fn add_code_run(&mut self, run: Run) {
         self.add_code_run_in(run, self.in_anchor_tag());
     }
 
     /// [`Self::add_code_run`] where the caller knows whether the tag is
-    /// an anchor's start tag (`in_anchor`): a start tag's name (where
-    /// `is_end_tag` is false) or an end tag's (true), without the load of
-    /// `is_end_tag` and its test.
+    /// an anchor's start tag (`in_anchor`): a start tag's name or an end
+    /// tag's, without the load of the tag and its test.
     #[inline(always)]
     pub(super) fn add_code_run_in(&mut self, run: Run, in_anchor: bool) {
         self.cur.code += run.chars;
@@ -90,24 +75,16 @@ impl Scanner<'_> {
         }
     }
 
+    /// Is the tag being read an anchor's start tag? (`end_tag` sets
+    /// `tag` to `Other`, so an `A` is never an end tag's.)
     fn in_anchor_tag(&self) -> bool {
-        self.tag == Tag::A && !self.is_end_tag
+        self.tag == Tag::A
     }
 
-    pub(super) fn code_space(&mut self) {
-        if !self.prev_space {
-            self.cur.code += 1;
-            self.cur.low += 1;
-            if self.in_anchor_tag() {
-                self.cur.anchor_markup += 1;
-            }
-        }
-        self.prev_space = true;
-    }
-
-    pub(super) fn open_anchor(&mut self) {
+    /// An `<a>` starting at `at` opens an anchor.
+    pub(super) fn open_anchor(&mut self, at: usize) {
         if self.in_anchor {
-            self.close_anchor();
+            self.close_anchor(at);
         }
         self.in_anchor = true;
         self.anchor_line = self.lines.len();
@@ -115,13 +92,14 @@ impl Scanner<'_> {
         self.cur.anchors += 1;
     }
 
-    pub(super) fn close_anchor(&mut self) {
+    /// The tag at `at` ends the open anchor, if any.
+    pub(super) fn close_anchor(&mut self, at: usize) {
         if !self.in_anchor {
             return;
         }
         self.in_anchor = false;
         if self.limits.links {
-            self.info.links.close(self.tag_start);
+            self.info.links.close(at);
         }
         let norm = self.anchor_text.saturating_sub(7);
         match self.lines.get_mut(self.anchor_line) {
@@ -153,8 +131,10 @@ impl Scanner<'_> {
         }
     }
 
-    pub(super) fn push_open(&mut self, tag: Tag) {
-        let name = self.tag_name.short();
+    /// Opens the element the start tag just closed begins: `name` is its
+    /// name, and `src` the text its `class` value lies in.
+    pub(super) fn push_open(&mut self, src: &str, tag: Tag, tag_name: &Name) {
+        let name = tag_name.short();
         if tag == Tag::Container {
             const ARTICLE: u64 = tags::name_key(b"article");
             const MAIN: u64 = tags::name_key(b"main");
@@ -174,7 +154,7 @@ impl Scanner<'_> {
             // style="display: none">`). Menus and pop-ups rarely sit under
             // a heading of their own, and those in a footer or a sidebar
             // stay marked by it.
-            self.tag_panel = after_heading || names_a_panel(self.class_value());
+            self.tag_panel = after_heading || names_a_panel(self.class_value(src));
         }
         if self.tag_main {
             self.tag_signal = Signal::Content;
@@ -199,7 +179,7 @@ impl Scanner<'_> {
         }
         let content = self.tag_signal == Signal::Content;
         let opaque = tag == Tag::Opaque;
-        let element = self.record_element(tag, boiler);
+        let element = self.record_element(tag, boiler, tag_name);
         // Boilerplate by its name or a furniture word, not by layout words
         // alone (see `Line::layout_text`).
         let furniture = boiler
@@ -247,7 +227,7 @@ impl Scanner<'_> {
         }
     }
 
-    fn record_element(&mut self, tag: Tag, boiler: bool) -> u32 {
+    fn record_element(&mut self, tag: Tag, boiler: bool, name: &Name) -> u32 {
         let wanted = matches!(
             tag,
             Tag::Container | Tag::Landmark | Tag::Header | Tag::Body
@@ -267,7 +247,7 @@ impl Scanner<'_> {
             landmark_main: self.tag_main,
             article: self.tag_main && !self.tag_page_main,
             dialog: boiler && self.tag_dialog,
-            form: tag == Tag::Container && self.tag_name.get() == b"form",
+            form: tag == Tag::Container && name.get() == b"form",
         });
         (self.elements.len() - 1) as u32
     }
@@ -275,12 +255,12 @@ impl Scanner<'_> {
     /// Closes the innermost open element with this name, and everything
     /// above it (as browsers do for mis-nested blocks); a stray end tag with
     /// no open element of its name is ignored.
-    pub(super) fn pop_to(&mut self, tag: Tag) {
+    pub(super) fn pop_to(&mut self, tag: Tag, name: &Name) {
         if self.overflow > 0 {
             self.overflow -= 1;
             return;
         }
-        let name = self.tag_name.short();
+        let name = name.short();
         let found = self
             .stack
             .iter()
@@ -335,8 +315,8 @@ impl Scanner<'_> {
     }
 
     /// Ends the current line at byte `at` and starts the next one there.
-    // Inlined: its caller on the hot path, `start_tag_named` in
-    // `text_run`'s loop, saved and reloaded the registers it holds
+    // Inlined: its caller on the hot path, `start_tag` in the
+    // tokenizer's `text_run` loop, saved and reloaded the registers it holds
     // around the call (−1.55 M instructions on every 15th page).
     #[inline(always)]
     pub(super) fn close_line(&mut self, at: usize) {
