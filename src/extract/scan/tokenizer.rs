@@ -11,10 +11,9 @@
 //!
 //! The events are calls on a type parameter, not a queue: the tokenizer is
 //! monomorphised for its sink and the hot events are inlined where they
-//! happen, so that they cost what the code in their place cost when the
-//! two halves were one (single calls a tag on the hottest path were
-//! measured at millions of instructions a page: `tag_name_run`,
-//! `start_tag_named`). Nothing here names an element or an attribute but
+//! happen, so that they cost what the same code written in place would
+//! (a call a tag on the hottest path costs millions of instructions a
+//! page: `tag_name_run`, `start_tag_named`). Nothing here names an element or an attribute but
 //! `class`, recognised in place so that the commonest name is not copied
 //! (see `quoted_attr`).
 
