@@ -308,9 +308,9 @@ impl Events for Page {
 
     /// A whole quoted attribute: what `attr_named`, `value` and
     /// `value_end` would do with it, the commonest values read where they
-    /// lie. Inlined into the tokenizer's `attrs_run`, as it was when the
-    /// two were one: out of line, a call an attribute cost 3 M
-    /// instructions more on every 15th page than it saved.
+    /// lie. Inlined into the tokenizer's `attrs_run`: out of line, a call
+    /// an attribute costs 3 M instructions more on every 15th page than it
+    /// saves.
     #[inline(always)]
     fn attr(&mut self, src: &str, name: AttrName<'_>, at: usize, len: usize) {
         match name {
