@@ -66,7 +66,7 @@ pub fn classify(value: &[u8]) -> Signal {
 /// the node, and the block before it an ancestor, which carries its own
 /// class. The block's content word says nothing of this node, so it must
 /// not cancel the node's furniture word. A block that names no content
-/// stays (`footer__text` reads as before).
+/// stays (`footer__text` is read whole).
 fn bem_elements(value: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(value.len() + 1);
     for token in value.split(|b| b.is_ascii_whitespace()) {
