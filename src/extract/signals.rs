@@ -61,23 +61,30 @@ pub fn classify(value: &[u8]) -> Signal {
 }
 
 /// A class value whose BEM element names are cut to the element where
-/// their block names the content (`c-article__sharing` to `sharing`,
-/// `entry-meta__date` to `date`): what follows a token's last `__` names
-/// the node, and the block before it an ancestor, which carries its own
-/// class. The block's content word says nothing of this node, so it must
-/// not cancel the node's furniture word. A block that names no content
-/// stays (`footer__text` is read whole).
+/// their block names the content (`c-article__sharing` to `c-sharing`,
+/// `entry-meta__date` to `meta-date`): what follows a token's last `__`
+/// names the node, and the block before it an ancestor, which carries its
+/// own class. The block's words that mark something, content or
+/// furniture, say nothing of this node and go; its other words stay, as
+/// they may name the node with the element (`entry-author__description`
+/// is an author's box). A block that names no content stays whole
+/// (`footer__text` is read whole).
 fn bem_elements(value: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(value.len() + 1);
     for token in value.split(|b| b.is_ascii_whitespace()) {
-        let element = match token.windows(2).rposition(|w| w == b"__") {
-            Some(i) if classify_parts(&token[..i], false) == Signal::Content => &token[i + 2..],
-            _ => token,
-        };
-        if !element.is_empty() {
-            out.extend_from_slice(element);
-            out.push(b' ');
+        match token.windows(2).rposition(|w| w == b"__") {
+            Some(i) if classify_parts(&token[..i], false) == Signal::Content => {
+                for part in token[..i].split(|b| !b.is_ascii_alphanumeric()) {
+                    if !part.is_empty() && classify_parts(part, false) == Signal::Neutral {
+                        out.extend_from_slice(part);
+                        out.push(b'-');
+                    }
+                }
+                out.extend_from_slice(&token[i + 2..]);
+            }
+            _ => out.extend_from_slice(token),
         }
+        out.push(b' ');
     }
     out
 }
@@ -1229,6 +1236,10 @@ mod tests {
             ("article__comments", Signal::Comment),
             ("post__content", Signal::Content),
             ("entry-meta__date", Signal::Neutral),
+            // The block's unmarked words name the node with the element;
+            // its marked ones stay with the block.
+            ("entry-author__description", Signal::Boilerplate),
+            ("product-details-modal__paragraph", Signal::Neutral),
             // A block that names no content is read with its element.
             ("footer__text", Signal::Content),
             ("nav__item", Signal::Boilerplate),
