@@ -414,7 +414,9 @@ fn linked_items(lines: &[Line], r: &Region) -> bool {
 
 /// An element flagged as boilerplate that holds most of the page's text is
 /// the content after all (a `<div class="content-sidebar-wrap">` around
-/// everything): its lines lose the boilerplate mark.
+/// everything): its lines lose the boilerplate mark. One marked by layout
+/// words alone (a page builder's `widget-area`) takes only those marks
+/// away: furniture named inside it (a newsletter box) keeps its own.
 ///
 /// And when most of the page's text reads as boilerplate, the class names
 /// are misleading: the marks are dropped altogether. Layout words
@@ -508,8 +510,13 @@ fn forgive_dominant_boilerplate(
     let lines = forgiven.get_or_insert_with(|| lines.to_vec());
     for e in dominant {
         let last = (e.last_line as usize).min(lines.len().saturating_sub(1));
-        for l in lines.iter_mut().take(last + 1).skip(e.first_line as usize) {
-            forgive(l);
+        let span = lines.iter_mut().take(last + 1).skip(e.first_line as usize);
+        if matches!(e.signal, Signal::Layout | Signal::Overlay) {
+            // Layout words mark the element: furniture named inside it
+            // (a newsletter box in the article's widget) keeps its mark.
+            span.for_each(|l| l.boiler_text = l.boiler_text.saturating_sub(l.layout_text));
+        } else {
+            span.for_each(&mut forgive);
         }
     }
     dialogs.keep_marks(marked, lines);
@@ -1109,6 +1116,30 @@ mod tests {
             matches!(last, Some((s, b, None)) if s.contains("Tag cloud") && b > 0),
             "{lines:?}"
         );
+    }
+
+    /// A page whose `<main>` sits in a wrapper marked by a layout word
+    /// alone (a page builder's widget area), which holds most of the
+    /// text: the wrapper's mark is forgiven, but a newsletter box inside
+    /// it, named as furniture, keeps its own.
+    #[test]
+    fn furniture_in_a_dominant_layout_wrapper_keeps_its_mark() {
+        let para = "Words of the article itself, long enough to matter. ".repeat(4);
+        let html = format!(
+            "<nav><a href=/>Home</a> <a href=/a>About</a></nav>\n\
+             <div class=widget-area><main><p>{para}</p>\n\
+             <div class=newsletter><p>Sign up for the weekly letter</p></div>\n\
+             <p>{para}</p></main></div>"
+        );
+        let lines = forgiven_boiler_text(&html);
+        let letter = lines.iter().find(|l| l.0.contains("Sign up"));
+        assert!(
+            matches!(letter, Some(&(_, b, Some(a))) if b > 0 && a == b),
+            "{lines:?}"
+        );
+        let text = text_of(&html);
+        assert!(text.contains("article itself"), "{text}");
+        assert!(!text.contains("Sign up"), "{text}");
     }
 
     /// A blog post and its comment thread, both inside a wrapper marked
