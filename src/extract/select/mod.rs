@@ -414,9 +414,11 @@ fn linked_items(lines: &[Line], r: &Region) -> bool {
 
 /// An element flagged as boilerplate that holds most of the page's text is
 /// the content after all (a `<div class="content-sidebar-wrap">` around
-/// everything): its lines lose the boilerplate mark. One marked by layout
-/// words alone (a page builder's `widget-area`) takes only those marks
-/// away: furniture named inside it (a newsletter box) keeps its own.
+/// everything): its lines lose the boilerplate mark, except inside the
+/// elements in it that a furniture word names (a newsletter box, see
+/// [`keep_named_furniture`]). One marked by layout words alone (a page
+/// builder's `widget-area`) takes only those marks away: furniture marked
+/// by its tag (`<aside>`) keeps its mark there too.
 ///
 /// And when most of the page's text reads as boilerplate, the class names
 /// are misleading: the marks are dropped altogether. Layout words
@@ -497,11 +499,16 @@ fn forgive_dominant_boilerplate(
     });
     // Most pages have no such element: the lines are copied only when
     // one is found.
-    let mut dominant = elements
+    let is_dominant: Vec<bool> = elements
         .iter()
         .enumerate()
-        .filter(|&(i, e)| e.boiler && dialogs.outside(i) * 100 > total * 85)
-        .map(|(_, e)| e)
+        .map(|(i, e)| e.boiler && dialogs.outside(i) * 100 > total * 85)
+        .collect();
+    let mut dominant = elements
+        .iter()
+        .zip(&is_dominant)
+        .filter(|&(_, &d)| d)
+        .map(|(e, _)| e)
         .peekable();
     if dominant.peek().is_none() {
         return Forgiven { forgiven, comments };
@@ -519,8 +526,45 @@ fn forgive_dominant_boilerplate(
             span.for_each(&mut forgive);
         }
     }
+    keep_named_furniture(elements, &is_dominant, marked, lines);
     dialogs.keep_marks(marked, lines);
     Forgiven { forgiven, comments }
+}
+
+/// Gives the lines of furniture named inside a forgiven dominant element
+/// (a newsletter box, a share bar: by a furniture word) back the marks
+/// they had in `marked`: the dominant element's name misled, theirs did
+/// not. Not those marked by their tag alone: an `<aside>` in a post is
+/// often a quote or a link's preview.
+fn keep_named_furniture(
+    elements: &[Element],
+    dominant: &[bool],
+    marked: &[Line],
+    forgiven: &mut [Line],
+) {
+    let mut inside = vec![false; elements.len()];
+    for (i, e) in elements.iter().enumerate() {
+        // A parent is recorded before its children.
+        let p = e.parent as usize;
+        if p < i {
+            inside[i] = inside[p] || dominant[p];
+        }
+        if inside[i] && e.boiler && e.signal == Signal::Boilerplate && !dominant[i] {
+            restore_marks(e, marked, forgiven);
+        }
+    }
+}
+
+/// Gives the lines of `e` back the marks they had in `marked`.
+fn restore_marks(e: &Element, marked: &[Line], forgiven: &mut [Line]) {
+    // An element still open at the end may end one past the last line.
+    let last = (e.last_line as usize).min(marked.len().saturating_sub(1));
+    let span = e.first_line as usize..=last;
+    if let (Some(from), Some(to)) = (marked.get(span.clone()), forgiven.get_mut(span)) {
+        for (t, f) in to.iter_mut().zip(from) {
+            t.boiler_text = f.boiler_text;
+        }
+    }
 }
 
 /// A page's dialogs ([`Element::dialog`]), outermost ones only.
@@ -603,15 +647,7 @@ impl<'e> Dialogs<'e> {
     /// consent or sign-up box no reader sees until a script opens it.
     fn keep_marks(&self, marked: &[Line], forgiven: &mut [Line]) {
         for e in self.dialogs.iter().filter_map(|&d| self.elements.get(d)) {
-            // An element still open at the end may end one past the last line.
-            let last = (e.last_line as usize).min(marked.len().saturating_sub(1));
-            let span = e.first_line as usize..=last;
-            let (Some(from), Some(to)) = (marked.get(span.clone()), forgiven.get_mut(span)) else {
-                continue;
-            };
-            for (t, f) in to.iter_mut().zip(from) {
-                t.boiler_text = f.boiler_text;
-            }
+            restore_marks(e, marked, forgiven);
         }
     }
 }
@@ -1118,28 +1154,30 @@ mod tests {
         );
     }
 
-    /// A page whose `<main>` sits in a wrapper marked by a layout word
-    /// alone (a page builder's widget area), which holds most of the
-    /// text: the wrapper's mark is forgiven, but a newsletter box inside
-    /// it, named as furniture, keeps its own.
+    /// A page whose `<main>` sits in a wrapper that holds most of the text,
+    /// marked by a layout word alone (a page builder's widget area) or by
+    /// a furniture word (an ad takeover): the wrapper's mark is forgiven,
+    /// but a newsletter box inside it, named as furniture, keeps its own.
     #[test]
-    fn furniture_in_a_dominant_layout_wrapper_keeps_its_mark() {
+    fn furniture_named_in_a_dominant_wrapper_keeps_its_mark() {
         let para = "Words of the article itself, long enough to matter. ".repeat(4);
-        let html = format!(
-            "<nav><a href=/>Home</a> <a href=/a>About</a></nav>\n\
-             <div class=widget-area><main><p>{para}</p>\n\
-             <div class=newsletter><p>Sign up for the weekly letter</p></div>\n\
-             <p>{para}</p></main></div>"
-        );
-        let lines = forgiven_boiler_text(&html);
-        let letter = lines.iter().find(|l| l.0.contains("Sign up"));
-        assert!(
-            matches!(letter, Some(&(_, b, Some(a))) if b > 0 && a == b),
-            "{lines:?}"
-        );
-        let text = text_of(&html);
-        assert!(text.contains("article itself"), "{text}");
-        assert!(!text.contains("Sign up"), "{text}");
+        for wrapper in ["widget-area", "ads-takeover"] {
+            let html = format!(
+                "<nav><a href=/>Home</a> <a href=/a>About</a></nav>\n\
+                 <div class={wrapper}><main><p>{para}</p>\n\
+                 <div class=newsletter><p>Sign up for the weekly letter</p></div>\n\
+                 <p>{para}</p></main></div>"
+            );
+            let lines = forgiven_boiler_text(&html);
+            let letter = lines.iter().find(|l| l.0.contains("Sign up"));
+            assert!(
+                matches!(letter, Some(&(_, b, Some(a))) if b > 0 && a == b),
+                "{wrapper}: {lines:?}"
+            );
+            let text = text_of(&html);
+            assert!(text.contains("article itself"), "{wrapper}: {text}");
+            assert!(!text.contains("Sign up"), "{wrapper}: {text}");
+        }
     }
 
     /// A blog post and its comment thread, both inside a wrapper marked
