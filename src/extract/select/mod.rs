@@ -2210,6 +2210,10 @@ mod tests {
                 "<h2 data-x=\"a > b\">Related <!-- x > y -->stories</h2>",
                 Some(Noise::Links),
             ),
+            // Character references read as the renderer decodes them.
+            ("<h2>Related&nbsp;Articles</h2>", Some(Noise::Links)),
+            ("<h3>Art&iacute;culos relacionados</h3>", Some(Noise::Links)),
+            ("<h3>Weitere Beitr&#228;ge</h3>", Some(Noise::Links)),
             ("<h2>Relatedness of species</h2>", None),
             ("<h2>Latest news from the front line of the war</h2>", None),
             ("<h2>Comments on the draft law</h2>", None),
@@ -2417,6 +2421,33 @@ mod tests {
             noise("<h2>Kommentare der Leser zur Wahl sind kein Thema</h2>"),
             None
         );
+    }
+
+    /// A promotion set between a story's paragraphs, its label written
+    /// with character references (`Lea m&aacute;s:&nbsp;`), is left out
+    /// as the same label written plainly is.
+    #[test]
+    fn a_promotion_labelled_with_character_references_is_left_out() {
+        let para = |i: u32| {
+            format!(
+                "<p>P&aacute;rrafo {i} de la noticia, con bastante texto para que cuente como \
+                 prosa del cuerpo del art&iacute;culo y no como un enlace suelto.</p>\n"
+            )
+        };
+        for label in ["Lea m&aacute;s:&nbsp;", "Lea más: "] {
+            let html = format!(
+                "<html><body><article>\n<h1>La noticia</h1>\n{}{}\
+                 <p><strong>{label}<a href=\"/otra\">Otra noticia sobre el mismo asunto de \
+                 hoy</a></strong></p>\n{}{}</article></body></html>",
+                para(1),
+                para(2),
+                para(3),
+                para(4)
+            );
+            let text = text_of(&html);
+            assert!(text.contains("Párrafo 4"), "{label}: {text}");
+            assert!(!text.contains("Otra noticia"), "{label}: {text}");
+        }
     }
 
     /// The first of `b`'s ancestors (itself included) that is one of

@@ -119,13 +119,28 @@ pub(super) fn text_prefix(source: &str, whole: bool) -> Option<([u8; NOISE_HEADI
                 continue;
             }
         }
-        at += 1;
-        if b.is_ascii_whitespace() {
-            space = len > 0;
-            continue;
-        }
-        let wanted = 1 + usize::from(space);
-        if len + wanted > NOISE_HEADING_MAX {
+        // A character reference as the renderer decodes it (`Lea
+        // m&aacute;s:`, `Read&nbsp;more`), else the byte itself.
+        let mut utf8 = [0u8; 4];
+        let c: &[u8] = match entity_at(source, at) {
+            Some((c, next)) => {
+                at = next;
+                if c.is_whitespace() {
+                    space = len > 0;
+                    continue;
+                }
+                c.encode_utf8(&mut utf8).as_bytes()
+            }
+            None => {
+                at += 1;
+                if b.is_ascii_whitespace() {
+                    space = len > 0;
+                    continue;
+                }
+                std::slice::from_ref(&b)
+            }
+        };
+        if len + c.len() + usize::from(space) > NOISE_HEADING_MAX {
             if whole {
                 return None;
             }
@@ -136,10 +151,30 @@ pub(super) fn text_prefix(source: &str, whole: bool) -> Option<([u8; NOISE_HEADI
             len += 1;
             space = false;
         }
-        text[len] = b.to_ascii_lowercase();
-        len += 1;
+        for &b in c {
+            text[len] = b.to_ascii_lowercase();
+            len += 1;
+        }
     }
     Some((text, len))
+}
+
+/// The character a one-character reference at `at` stands for (`&amp;`,
+/// `&aacute;`, `&#233;`), and where the text goes on after it.
+fn entity_at(source: &str, at: usize) -> Option<(char, usize)> {
+    let rest = source.as_bytes().get(at..)?;
+    if rest.first() != Some(&b'&') {
+        return None;
+    }
+    // The longest names used in text are short (`&thinsp;`, `&#x2014;`).
+    let end = rest.iter().take(10).position(|&b| b == b';')?;
+    let reference = source.get(at..at + end + 1)?;
+    let decoded = html_escape::decode_html_entities(reference);
+    let mut chars = decoded.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if decoded != reference => Some((c, at + end + 1)),
+        _ => None,
+    }
 }
 
 /// A heading's lowercase text as a noise heading: it starts with one of
