@@ -37,7 +37,6 @@ fixtures_support::fixture_tests! {
     a_teaser_ticker_above_the_headline_is_left_out: "teaser-ticker-above-headline",
 
     // 4. The body cut short.
-    #[ignore = "issue 53 class 4: the cards' titles and reading times are kept as a line of the body (the body is not cut)"]
     related_cards_mid_article_neither_stop_the_body_nor_join_it: "related-cards-mid-article",
     embedded_social_posts_do_not_cut_the_body_short: "social-embed-mid-article",
     #[ignore = "issue 53 class 4: each row's last and next row's first cell are lost (the row tags' code)"]
