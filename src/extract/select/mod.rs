@@ -499,20 +499,16 @@ fn forgive_dominant_boilerplate(
     });
     // Most pages have no such element: the lines are copied only when
     // one is found.
-    let is_dominant: Vec<bool> = elements
-        .iter()
-        .enumerate()
-        .map(|(i, e)| e.boiler && dialogs.outside(i) * 100 > total * 85)
-        .collect();
-    let mut dominant = elements
+    let is_dominant = |(i, e): (usize, &Element)| e.boiler && dialogs.outside(i) * 100 > total * 85;
+    if !elements.iter().enumerate().any(is_dominant) {
+        return Forgiven { forgiven, comments };
+    }
+    let is_dominant: Vec<bool> = elements.iter().enumerate().map(is_dominant).collect();
+    let dominant = elements
         .iter()
         .zip(&is_dominant)
         .filter(|&(_, &d)| d)
-        .map(|(e, _)| e)
-        .peekable();
-    if dominant.peek().is_none() {
-        return Forgiven { forgiven, comments };
-    }
+        .map(|(e, _)| e);
     let marked = lines;
     let lines = forgiven.get_or_insert_with(|| lines.to_vec());
     for e in dominant {

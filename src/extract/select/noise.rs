@@ -122,7 +122,8 @@ pub(super) fn text_prefix(source: &str, whole: bool) -> Option<([u8; NOISE_HEADI
         // A character reference as the renderer decodes it (`Lea
         // m&aacute;s:`, `Read&nbsp;more`), else the byte itself.
         let mut utf8 = [0u8; 4];
-        let c: &[u8] = match entity_at(source, at) {
+        let reference = (b == b'&').then(|| entity_at(source, at)).flatten();
+        let c: &[u8] = match reference {
             Some((c, next)) => {
                 at = next;
                 if c.is_whitespace() {
