@@ -803,6 +803,29 @@ const CONTENT: &[&str] = &[
     "product",
     "recipe",
     "instructions",
+    // The same words in the web's next most common languages, ASCII as
+    // class names write them: content, article and body or text in
+    // German, French, Spanish, Portuguese, Italian, Dutch and Polish.
+    "inhalt",
+    "artikel",
+    "beitrag",
+    "contenu",
+    "texte",
+    "corps",
+    "contenido",
+    "articulo",
+    "cuerpo",
+    "texto",
+    "conteudo",
+    "artigo",
+    "corpo",
+    "contenuto",
+    "articolo",
+    "testo",
+    "inhoud",
+    "tekst",
+    "tresc",
+    "artykul",
 ];
 
 /// Every word as its key with its signal, in an open-addressing hash table
@@ -1266,6 +1289,26 @@ mod tests {
         assert_eq!(classify(b"headline shadow"), Signal::Neutral);
         assert_eq!(classify(b""), Signal::Neutral);
         assert_eq!(classify(b"comment-list"), Signal::Comment);
+    }
+
+    /// Pages name their body in their own language as often as in
+    /// English: those words weigh as `content` does, furniture beside
+    /// them included (`cuerpo-ad` is a Spanish story's body).
+    #[test]
+    fn content_words_are_read_in_the_webs_common_languages() {
+        for value in [
+            "cuerpo-ad",
+            "artikel-inhalt",
+            "beitrag",
+            "contenu-principal",
+            "conteudo",
+            "testo-articolo",
+            "inhoud",
+            "tresc",
+        ] {
+            assert_eq!(classify(value.as_bytes()), Signal::Content, "{value}");
+        }
+        assert_eq!(classify(b"inhaltsverzeichnis"), Signal::Neutral);
     }
 
     /// A word that ends a value exactly at a block's end (byte 16 or 32,
