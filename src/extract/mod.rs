@@ -394,8 +394,9 @@ impl Extractor {
             if o.algorithm == Algorithm::R2l {
                 text = text::non_ascii_only(&text);
             }
-            if o.algorithm == Algorithm::Linesift && !o.keep_repeats {
-                text::repeats::drop_repeated_paragraphs(&mut text);
+            let dropped = dropped_paragraphs(o, &text);
+            if !dropped.is_empty() {
+                text::repeats::cut(&mut text, &dropped);
             }
         }
         text::nfc::to_nfc(&mut text);
@@ -491,9 +492,28 @@ impl Extractor {
     }
 }
 
+/// The paragraphs of the rendered text that `linesift` drops, as byte
+/// ranges of its lines in order: picture credits, and the repeats of the
+/// page's content unless `keep_repeats`.
+fn dropped_paragraphs(o: &Options, text: &str) -> Vec<std::ops::Range<usize>> {
+    if o.algorithm != Algorithm::Linesift {
+        return Vec::new();
+    }
+    let mut dropped = text::credits::credit_lines(text);
+    if !o.keep_repeats {
+        let repeats = text::repeats::repeated_paragraphs(text);
+        if !repeats.is_empty() {
+            dropped.extend(repeats);
+            dropped.sort_unstable_by_key(|r| r.start);
+            dropped.dedup();
+        }
+    }
+    dropped
+}
+
 impl Extractor {
     /// The text as `build` renders it and its blocks, from one pass over
-    /// the selected lines: the same repeats dropped (by their lines), the
+    /// the selected lines: the same paragraphs dropped (by their lines), the
     /// same R2L filter, each block's text in NFC, and no block past
     /// `max_text` bytes of text.
     fn text_and_blocks(
@@ -506,10 +526,7 @@ impl Extractor {
         let o = &self.options;
         let mut builder = text::structure::Builder::default();
         text::render_structured(&scan.src, ranges, anchors, out, &mut builder);
-        let dropped = match o.algorithm == Algorithm::Linesift && !o.keep_repeats {
-            true => text::repeats::repeated_paragraphs(out),
-            false => Vec::new(),
-        };
+        let dropped = dropped_paragraphs(o, out);
         let mut blocks = builder.blocks(out, &dropped);
         if !dropped.is_empty() {
             text::repeats::cut(out, &dropped);

@@ -19,9 +19,10 @@
 //!
 //! `direct` tokenizes the common markup itself and leaves the rest to
 //! html5gum (`events`): the same events, a fraction of the time.
-//! `repeats` drops the paragraphs a page's text says twice; `nfc` puts
-//! the text in Unicode NFC.
+//! `repeats` finds the paragraphs a page's text says twice, `credits` the
+//! pictures' credits; `nfc` puts the text in Unicode NFC.
 
+pub mod credits;
 mod direct;
 pub(crate) use direct::{reference, text_after_markup};
 mod events;
