@@ -50,17 +50,31 @@ const LABELS: &[&str] = &[
 ];
 
 /// The byte ranges of the lines of `text` that are picture credits (each
-/// with its `\n`), in order.
+/// with its `\n`), in order. Found from the colons, which are far fewer
+/// than the lines: only a line with a colon near its start is read.
 pub fn credit_lines(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
     let mut out = Vec::new();
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
-    let mut at = 0;
-    for end in ends.chain(std::iter::once(text.len())) {
-        let line = text.get(at..end).unwrap_or("");
-        if is_credit(line.trim()) {
-            out.push(at..end);
+    // The end of the last line read: its other colons are passed over.
+    let mut read_to = 0;
+    for colon in memchr::memchr_iter(b':', b) {
+        if colon < read_to {
+            continue;
         }
-        at = end;
+        let lo = colon.saturating_sub(MAX_LABEL + 3);
+        let start = match memchr::memrchr(b'\n', &b[lo..colon]) {
+            Some(i) => lo + i + 1,
+            None if lo == 0 => 0,
+            None => continue,
+        };
+        let end = memchr::memchr(b'\n', &b[colon..]).map_or(b.len(), |i| colon + i + 1);
+        read_to = end;
+        if text
+            .get(start..end)
+            .is_some_and(|line| is_credit(line.trim()))
+        {
+            out.push(start..end);
+        }
     }
     out
 }
@@ -69,11 +83,6 @@ pub fn credit_lines(text: &str) -> Vec<Range<usize>> {
 /// [`MAX_CREDIT`] characters, opening (after a bracket, if any) with a
 /// label of [`LABELS`] and a colon.
 fn is_credit(line: &str) -> bool {
-    // Most paragraphs leave at the first test: longer, or no colon near
-    // their start.
-    if line.len() > 4 * MAX_CREDIT {
-        return false;
-    }
     let line = line.strip_prefix('(').unwrap_or(line);
     let head = &line.as_bytes()[..line.len().min(MAX_LABEL + 2)];
     let Some(colon) = memchr::memchr(b':', head) else {
