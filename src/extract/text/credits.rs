@@ -89,10 +89,11 @@ fn is_credit(line: &str) -> bool {
         return false;
     };
     let label = line[..colon].trim_end();
-    line.chars().count() <= MAX_CREDIT
-        && LABELS
-            .iter()
-            .any(|w| label.chars().flat_map(char::to_lowercase).eq(w.chars()))
+    LABELS
+        .iter()
+        .any(|w| label.chars().flat_map(char::to_lowercase).eq(w.chars()))
+        && line.len() <= 4 * MAX_CREDIT
+        && line.chars().count() <= MAX_CREDIT
 }
 
 #[cfg(test)]
