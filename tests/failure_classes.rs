@@ -38,7 +38,6 @@ fixtures_support::fixture_tests! {
     // 4. The body cut short.
     related_cards_mid_article_neither_stop_the_body_nor_join_it: "related-cards-mid-article",
     embedded_social_posts_do_not_cut_the_body_short: "social-embed-mid-article",
-    #[ignore = "issue 53 class 4: each row's last and next row's first cell are lost (the row tags' code)"]
     a_data_table_with_one_cell_per_line_is_kept: "data-table-one-cell-per-line",
 
     // 5. Text lost in splitting.

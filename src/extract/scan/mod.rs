@@ -143,6 +143,8 @@ pub struct Element {
     /// of the whole page (ASP.NET), told apart by its text in the
     /// selection (see `select::drop_small_forms`).
     pub form: bool,
+    /// A `<table>`.
+    pub table: bool,
 }
 
 /// What the scanner learned about a page besides its lines.

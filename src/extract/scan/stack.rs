@@ -248,6 +248,7 @@ impl Page {
             article: self.tag_main && !self.tag_page_main,
             dialog: boiler && self.tag_dialog,
             form: tag == Tag::Container && name.get() == b"form",
+            table: tag == Tag::Container && name.get() == b"table",
         });
         (self.elements.len() - 1) as u32
     }

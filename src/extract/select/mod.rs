@@ -245,6 +245,10 @@ fn select_once(
         regions::grow(&all, m, policy.gap)
     };
     let chosen = all[lo..=hi].to_vec();
+    let chosen = match options.algorithm {
+        Algorithm::Linesift => join_table_rows(lines, elements, chosen),
+        _ => chosen,
+    };
     let ranges = byte_ranges(lines, &chosen);
     let count = chosen.iter().map(|r| r.last - r.first + 1).sum();
     Selection {
@@ -671,6 +675,57 @@ impl Forgiven {
     }
 }
 
+/// Lines of a data table's row at most: its row tags and a few cells,
+/// each on a line of its own, as templates write tables.
+const TABLE_ROW_LINES: usize = 8;
+
+/// Text characters a line between two parts of a table holds on average,
+/// at most: cells of figures and names, not paragraphs.
+const TABLE_CELL_TEXT: u32 = 25;
+
+/// The chosen regions, two of them joined where they lie inside one
+/// `<table>` and the lines between them are a row's worth of short cells
+/// ([`TABLE_ROW_LINES`], [`TABLE_CELL_TEXT`]) that no furniture marks. A
+/// data table written a cell to a line breaks into regions at its row
+/// tags, whose markup outweighs a short cell, and the cells between the
+/// regions were lost; a layout table's gaps are longer or hold more text.
+fn join_table_rows(lines: &[Line], elements: &[Element], chosen: Vec<Region>) -> Vec<Region> {
+    let mut out: Vec<Region> = Vec::with_capacity(chosen.len());
+    for r in chosen {
+        if let Some(last) = out.last_mut() {
+            let gap = lines
+                .get(last.last as usize + 1..r.first as usize)
+                .unwrap_or_default();
+            let short =
+                || gap.iter().map(|l| l.text).sum::<u32>() <= TABLE_CELL_TEXT * gap.len() as u32;
+            if !gap.is_empty()
+                && gap.len() <= TABLE_ROW_LINES
+                && gap.iter().all(|l| l.boiler_text == 0)
+                && short()
+                && in_one_table(lines, elements, last.last, r.first)
+            {
+                last.last = r.last;
+                last.content += r.content;
+                continue;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// Whether the innermost `<table>` around line `a` reaches line `b`.
+fn in_one_table(lines: &[Line], elements: &[Element], a: u32, b: u32) -> bool {
+    let mut e = lines.get(a as usize).map_or(NO_ELEMENT, |l| l.container);
+    while let Some(el) = elements.get(e as usize) {
+        if el.table {
+            return el.last_line >= b;
+        }
+        e = el.parent;
+    }
+    false
+}
+
 /// Merges the chosen regions' lines into byte ranges.
 fn byte_ranges(lines: &[Line], chosen: &[Region]) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
@@ -1048,6 +1103,7 @@ mod tests {
             article: false,
             dialog: false,
             form: false,
+            table: false,
         }
     }
 
@@ -1709,6 +1765,41 @@ mod tests {
             .extract(html.as_bytes(), &Hints::default())
             .expect("extracts")
             .text
+    }
+
+    /// A data table written a cell to a line, inside a story: its row
+    /// tags' markup outweighs a short cell and breaks it into regions, and
+    /// the cells between them come back.
+    #[test]
+    fn a_data_table_written_a_cell_to_a_line_is_kept_whole() {
+        let row = |name: &str, a: &str, b: &str| {
+            format!("<tr>\n<td>{name}</td>\n<td>{a} m³</td>\n<td>{b} m³</td>\n</tr>\n")
+        };
+        let rows: String = [
+            ("North field", "12.4", "61.3"),
+            ("Orchard", "3.1", "9.8"),
+            ("Brook side", "6.7", "17.5"),
+            ("Top terrace", "2.2", "8.6"),
+        ]
+        .iter()
+        .map(|(n, a, b)| row(n, a, b))
+        .collect();
+        let page = format!(
+            "<html><body><div>\n{}<table>\n{rows}</table>\n{}</div></body></html>",
+            harbour_paragraph(1),
+            harbour_paragraph(2)
+        );
+        let text = text_of(&page);
+        for cell in [
+            "North field",
+            "61.3 m³",
+            "Orchard",
+            "9.8 m³",
+            "Brook side",
+            "17.5 m³",
+        ] {
+            assert!(text.contains(cell), "{cell} lost: {text}");
+        }
     }
 
     /// A story in an element that names it as the body, then an author's
