@@ -33,21 +33,10 @@ pub const MIN_REPEAT: usize = 60;
 /// at least this share of the text lies between it and its earlier copy.
 const FAR_SHARE: usize = 4;
 
-/// Drops from `text` the later copies of long paragraphs (at least
+/// The byte ranges of the later copies of long paragraphs (at least
 /// [`MIN_REPEAT`] bytes, whitespace at their ends aside) that repeat a
-/// stretch of it or lie far from their earlier copy (see the module doc).
-/// Returns how many were dropped. The text is rewritten only when one is.
-pub fn drop_repeated_paragraphs(text: &mut String) -> usize {
-    let dropped = repeated_paragraphs(text);
-    if dropped.is_empty() {
-        return 0;
-    }
-    cut(text, &dropped);
-    dropped.len()
-}
-
-/// The byte ranges of the lines [`drop_repeated_paragraphs`] drops (each
-/// with its `\n`), in order; [`cut`] takes them out.
+/// stretch of the text or lie far from their earlier copy (see the module
+/// doc), each with its `\n`, in order; [`cut`] takes them out.
 pub fn repeated_paragraphs(text: &str) -> Vec<Range<usize>> {
     let repeats = long_repeats(text);
     if repeats.is_empty() {
@@ -154,6 +143,19 @@ pub fn cut(text: &mut String, cut: &[Range<usize>]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Drops from `text` the later copies of long paragraphs (at least
+    /// [`MIN_REPEAT`] bytes, whitespace at their ends aside) that repeat a
+    /// stretch of it or lie far from their earlier copy (see the module doc).
+    /// Returns how many were dropped. The text is rewritten only when one is.
+    fn drop_repeated_paragraphs(text: &mut String) -> usize {
+        let dropped = repeated_paragraphs(text);
+        if dropped.is_empty() {
+            return 0;
+        }
+        cut(text, &dropped);
+        dropped.len()
+    }
 
     const PARA: &str = "Shares of the real-estate firm rose sharply on Tuesday after the report.";
 
