@@ -19,7 +19,6 @@ fixtures_support::fixture_tests! {
     tags_prompts_bio_and_related_links_after_the_body_are_left_out: "edge-clutter-after-body",
 
     // 2. Non-prose inside the body.
-    #[ignore = "issue 53 class 2: a `wp-caption-text` caption paragraph and its photo credit are kept (the <figcaption>s go)"]
     captions_and_photo_credits_inside_the_body_are_left_out: "body-captions-and-credits",
     #[ignore = "issue 53 class 2: the gallery's title, its bare `1 / 14` counter and its link to all pictures are kept"]
     a_gallery_and_its_counters_inside_the_body_are_left_out: "body-gallery-counter",

@@ -1,12 +1,15 @@
-//! Picture credits in the rendered text: short paragraphs that a label
-//! names as a picture's credit ("Foto: dpa", "(Bild: Dieter Stork)",
-//! "Credit: Getty Images"), found so that they can be dropped.
+//! Picture credits in the rendered text, found so that they can be
+//! dropped: short paragraphs that a label names as a picture's credit
+//! ("Foto: dpa", "(Bild: Dieter Stork)", "Credit: Getty Images"), and
+//! short captions that end with one ("The ferry at dawn. Photo: NASA",
+//! "Bike trip © Tourism Board").
 //!
-//! The renderer already leaves `<figcaption>` out; a credit set as a
-//! paragraph or a block of its own, under any class name, is told only by
-//! its label. A credit says who took a picture, never what the article
+//! The renderer already leaves `<figcaption>` out; a caption or credit set
+//! as a paragraph or a block of its own, under any class name, is told only
+//! by its label. A credit says who took a picture, never what the article
 //! says. Labels naming a source ("Source:", "Quelle:") are not credits: a
-//! table's or a quotation's source is often part of the text.
+//! table's or a quotation's source is often part of the text. A paragraph
+//! opening with `©` or "Copyright" is a page's copyright line, left alone.
 //!
 //! This only looks at the rendered text, one paragraph per line.
 
@@ -18,6 +21,13 @@ const MAX_CREDIT: usize = 80;
 
 /// Longest label (bytes) before the colon.
 const MAX_LABEL: usize = 16;
+
+/// Longest caption (characters) that a credit at its end marks as one.
+const MAX_CAPTION: usize = 120;
+
+/// Longest credit (characters) after the label's colon or the `©` that
+/// ends a caption.
+const MAX_TAIL: usize = 40;
 
 /// The words that label a picture or its credit, lowercase, in English,
 /// German, French, Spanish, Portuguese, Italian, Dutch and Polish.
@@ -49,32 +59,19 @@ const LABELS: &[&str] = &[
     "zdjęcie",
 ];
 
-/// The byte ranges of the lines of `text` that are picture credits (each
-/// with its `\n`), in order. Found from the colons, which are far fewer
-/// than the lines: only a line with a colon near its start is read.
+/// The byte ranges of the lines of `text` that are picture credits or
+/// captions ending with one (each with its `\n`), in order.
 pub fn credit_lines(text: &str) -> Vec<Range<usize>> {
-    let b = text.as_bytes();
     let mut out = Vec::new();
-    // The end of the last line read: its other colons are passed over.
-    let mut read_to = 0;
-    for colon in memchr::memchr_iter(b':', b) {
-        if colon < read_to {
-            continue;
-        }
-        let lo = colon.saturating_sub(MAX_LABEL + 3);
-        let start = match memchr::memrchr(b'\n', &b[lo..colon]) {
-            Some(i) => lo + i + 1,
-            None if lo == 0 => 0,
-            None => continue,
-        };
-        let end = memchr::memchr(b'\n', &b[colon..]).map_or(b.len(), |i| colon + i + 1);
-        read_to = end;
-        if text
-            .get(start..end)
-            .is_some_and(|line| is_credit(line.trim()))
-        {
+    let mut start = 0;
+    while start < text.len() {
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
+        let line = text[start..end].trim();
+        if is_credit(line) || ends_with_credit(line) {
             out.push(start..end);
         }
+        start = end;
     }
     out
 }
@@ -88,12 +85,63 @@ fn is_credit(line: &str) -> bool {
     let Some(colon) = memchr::memchr(b':', head) else {
         return false;
     };
-    let label = line[..colon].trim_end();
-    LABELS
-        .iter()
-        .any(|w| label.chars().flat_map(char::to_lowercase).eq(w.chars()))
+    is_label(line[..colon].trim_end())
         && line.len() <= 4 * MAX_CREDIT
         && line.chars().count() <= MAX_CREDIT
+}
+
+/// Whether a paragraph (trimmed) is a caption of at most [`MAX_CAPTION`]
+/// characters that ends with a credit: a label of [`LABELS`] and a colon,
+/// after some caption, or a `©` or `(C)` after a space, then at most
+/// [`MAX_TAIL`] characters with no sentence's end in them (`!`, `?`, `. `,
+/// or a full stop closing the line: "Image: the quay, via." is a sentence).
+fn ends_with_credit(line: &str) -> bool {
+    if line.len() > 4 * MAX_CAPTION || line.chars().count() > MAX_CAPTION {
+        return false;
+    }
+    let tail_is_credit = |tail: &str, marks: &[char]| {
+        let tail = tail.trim();
+        !tail.is_empty()
+            && tail.chars().count() <= MAX_TAIL
+            && !tail.contains(marks)
+            && !tail.contains(". ")
+            && !tail.trim_end_matches([')', ']']).ends_with('.')
+    };
+    if let Some(colon) = line.rfind(':') {
+        let label = line[..colon].trim_end();
+        let mut words = label.rsplit(|c: char| !c.is_alphabetic());
+        let word = words.next().unwrap_or(label);
+        // A caption before the label: "Photo credit: …" has none.
+        let caption = words.find(|w| !w.is_empty()).is_some_and(|w| !is_label(w));
+        if is_label(word) && caption && tail_is_credit(&line[colon + 1..], &['!', '?']) {
+            return true;
+        }
+    }
+    let opens = |head: &str| {
+        line.get(..head.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(head))
+    };
+    let opens_copyright = opens("©") || opens("(c)") || opens("copyright");
+    let mark = match (line.rfind(" ©"), line.rfind(" (C)")) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    match mark {
+        Some(at) if !opens_copyright => {
+            let tail = line[at + 1..]
+                .trim_start_matches('©')
+                .trim_start_matches("(C)");
+            tail_is_credit(tail, &['!', '?', '©'])
+        }
+        _ => false,
+    }
+}
+
+/// Whether `word` is a label of [`LABELS`], in any case.
+fn is_label(word: &str) -> bool {
+    LABELS
+        .iter()
+        .any(|w| word.chars().flat_map(char::to_lowercase).eq(w.chars()))
 }
 
 #[cfg(test)]
@@ -141,6 +189,48 @@ mod tests {
             "The photo: a ferry at dawn.",
             "Images are licensed CC BY 4.0.",
             "Photography: a short history",
+        ] {
+            assert!(credits(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn short_captions_ending_with_a_credit_are_found() {
+        let text = "The ferry left at dawn.\n\
+                    Radwege im Salzburger Land © Tourismus Salzburg / Markus Greber\n\
+                    The ferry at the quay. Photo: Port Authority/Flickr\n\
+                    Ab 2025 fährt die Fähre elektrisch. (Foto: Stadt Kiel)\n\
+                    Le quai de l'université / (C) Kab Niang\n\
+                    Birgit Kelle (Bild: Facebook)\n\
+                    It reached the island by noon.";
+        assert_eq!(
+            credits(text),
+            [
+                "Radwege im Salzburger Land © Tourismus Salzburg / Markus Greber",
+                "The ferry at the quay. Photo: Port Authority/Flickr",
+                "Ab 2025 fährt die Fähre elektrisch. (Foto: Stadt Kiel)",
+                "Le quai de l'université / (C) Kab Niang",
+                "Birgit Kelle (Bild: Facebook)",
+            ]
+        );
+    }
+
+    /// A credit with a sentence's end in it is text; so is a long caption,
+    /// a page's copyright line and a list's third item.
+    #[test]
+    fn copyright_lines_long_captions_and_sentences_keep_their_credit() {
+        let long = "The harbour master, who has watched the ferries come and go \
+                    for thirty years, on the quay at dawn before the first \
+                    crossing. Photo: Port Authority";
+        for text in [
+            long,
+            "© 2020 General Mills. All Rights Reserved",
+            "Copyright © Fairfax Business Media",
+            "The ferry at the quay © Port Authority. It left at dawn.",
+            "Here is the photo: a ferry at dawn.",
+            "The quay in 1934 (Source: the archive; Image: the quay, via.)",
+            "Safeguards for: (a) the harbour; (b) the quay; (c) the ferries",
+            "Der Hafen (Foto: siehe unten) wird 2025 umgebaut und erweitert, sagt die Stadt!",
         ] {
             assert!(credits(text).is_empty(), "{text}");
         }
