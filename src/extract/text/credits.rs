@@ -60,18 +60,25 @@ const LABELS: &[&str] = &[
 ];
 
 /// The byte ranges of the lines of `text` that are picture credits or
-/// captions ending with one (each with its `\n`), in order.
+/// captions ending with one (each with its `\n`), in order. Found from
+/// the colons, `©`s and brackets, which are far fewer than the lines: only
+/// a line with one of them is read.
 pub fn credit_lines(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let end =
-            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
+    // Where the next line to read starts: the lines before it are read.
+    let mut read_to = 0;
+    for at in memchr::memchr3_iter(b':', 0xA9, b'(', b) {
+        if at < read_to {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &b[read_to..at]).map_or(read_to, |i| read_to + i + 1);
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i + 1);
+        read_to = end;
         let line = text[start..end].trim();
         if is_credit(line) || ends_with_credit(line) {
             out.push(start..end);
         }
-        start = end;
     }
     out
 }
@@ -96,7 +103,8 @@ fn is_credit(line: &str) -> bool {
 /// [`MAX_TAIL`] characters with no sentence's end in them (`!`, `?`, `. `,
 /// or a full stop closing the line: "Image: the quay, via." is a sentence).
 fn ends_with_credit(line: &str) -> bool {
-    if line.len() > 4 * MAX_CAPTION || line.chars().count() > MAX_CAPTION {
+    let b = line.as_bytes();
+    if b.len() > 4 * MAX_CAPTION || line.chars().count() > MAX_CAPTION {
         return false;
     }
     let tail_is_credit = |tail: &str, marks: &[char]| {
@@ -104,10 +112,10 @@ fn ends_with_credit(line: &str) -> bool {
         !tail.is_empty()
             && tail.chars().count() <= MAX_TAIL
             && !tail.contains(marks)
-            && !tail.contains(". ")
+            && !tail.as_bytes().windows(2).any(|w| w == b". ")
             && !tail.trim_end_matches([')', ']']).ends_with('.')
     };
-    if let Some(colon) = line.rfind(':') {
+    if let Some(colon) = memchr::memrchr(b':', b) {
         let label = line[..colon].trim_end();
         let mut words = label.rsplit(|c: char| !c.is_alphabetic());
         let word = words.next().unwrap_or(label);
@@ -118,30 +126,31 @@ fn ends_with_credit(line: &str) -> bool {
         }
     }
     let opens = |head: &str| {
-        line.get(..head.len())
-            .is_some_and(|h| h.eq_ignore_ascii_case(head))
+        b.get(..head.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(head.as_bytes()))
     };
-    let opens_copyright = opens("©") || opens("(c)") || opens("copyright");
-    let mark = match (line.rfind(" ©"), line.rfind(" (C)")) {
-        (Some(a), Some(b)) => Some(a.max(b)),
-        (a, b) => a.or(b),
-    };
-    match mark {
-        Some(at) if !opens_copyright => {
-            let tail = line[at + 1..]
-                .trim_start_matches('©')
-                .trim_start_matches("(C)");
-            tail_is_credit(tail, &['!', '?', '©'])
-        }
-        _ => false,
+    if opens("©") || opens("(c)") || opens("copyright") {
+        return false;
     }
+    // Where the last " ©" or " (C)" ends (`©` is C2 A9 in UTF-8).
+    let copyright = memchr::memrchr_iter(0xA9, b)
+        .find(|&i| i >= 2 && &b[i - 2..i] == b" \xC2")
+        .map(|i| i + 1);
+    let c = memchr::memrchr_iter(b'(', b)
+        .find(|&i| i >= 1 && b[i - 1] == b' ' && b[i..].starts_with(b"(C)"))
+        .map(|i| i + 3);
+    copyright
+        .max(c)
+        .is_some_and(|end| tail_is_credit(&line[end..], &['!', '?', '©']))
 }
 
 /// Whether `word` is a label of [`LABELS`], in any case.
 fn is_label(word: &str) -> bool {
+    // A label's capitals take as many bytes as its small letters: the
+    // length tells most words apart before their letters are read.
     LABELS
         .iter()
-        .any(|w| word.chars().flat_map(char::to_lowercase).eq(w.chars()))
+        .any(|w| w.len() == word.len() && word.chars().flat_map(char::to_lowercase).eq(w.chars()))
 }
 
 #[cfg(test)]
