@@ -396,7 +396,7 @@ impl Extractor {
             }
             let dropped = dropped_paragraphs(o, &text);
             if !dropped.is_empty() {
-                text::repeats::cut(&mut text, &dropped);
+                text::cut_lines(&mut text, &dropped);
             }
         }
         text::nfc::to_nfc(&mut text);
@@ -529,7 +529,7 @@ impl Extractor {
         let dropped = dropped_paragraphs(o, out);
         let mut blocks = builder.blocks(out, &dropped);
         if !dropped.is_empty() {
-            text::repeats::cut(out, &dropped);
+            text::cut_lines(out, &dropped);
         }
         if o.algorithm == Algorithm::R2l {
             *out = text::non_ascii_only(out);

@@ -105,6 +105,25 @@ fn render_into(
     r.finish();
 }
 
+/// `text` without the byte ranges `lines` (whole lines, in order, not
+/// overlapping): the paragraphs that `repeats` and `credits` find.
+pub fn cut_lines(text: &mut String, lines: &[std::ops::Range<usize>]) {
+    let mut kept = String::with_capacity(text.len());
+    let mut from = 0;
+    for r in lines {
+        kept.push_str(&text[from..r.start]);
+        from = r.end;
+    }
+    kept.push_str(&text[from..]);
+    // A dropped last paragraph leaves the break before it.
+    if !text.ends_with('\n') {
+        while kept.ends_with('\n') {
+            kept.pop();
+        }
+    }
+    *text = kept;
+}
+
 /// [`render_fragment`] with html5gum tokenizing the whole fragment: what
 /// `direct` must not change.
 #[cfg(test)]
@@ -583,6 +602,16 @@ pub fn non_ascii_only(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cut_lines_leave_no_break_where_the_last_line_went() {
+        let mut text = "one\ntwo\nthree".to_string();
+        cut_lines(&mut text, &[4..8, 8..13]);
+        assert_eq!(text, "one");
+        let mut text = "one\ntwo\nthree\n".to_string();
+        cut_lines(&mut text, &[0..4, 8..14]);
+        assert_eq!(text, "two\n");
+    }
 
     #[test]
     fn inline_tags_do_not_split_words_blocks_do() {

@@ -36,7 +36,7 @@ const FAR_SHARE: usize = 4;
 /// The byte ranges of the later copies of long paragraphs (at least
 /// [`MIN_REPEAT`] bytes, whitespace at their ends aside) that repeat a
 /// stretch of the text or lie far from their earlier copy (see the module
-/// doc), each with its `\n`, in order; [`cut`] takes them out.
+/// doc), each with its `\n`, in order; [`super::cut_lines`] takes them out.
 pub fn repeated_paragraphs(text: &str) -> Vec<Range<usize>> {
     let repeats = long_repeats(text);
     if repeats.is_empty() {
@@ -122,24 +122,6 @@ fn repeats_a_stretch<'t>(
     before || after
 }
 
-/// `text` without the byte ranges `cut` (in order, not overlapping).
-pub fn cut(text: &mut String, cut: &[Range<usize>]) {
-    let mut kept = String::with_capacity(text.len());
-    let mut from = 0;
-    for r in cut {
-        kept.push_str(&text[from..r.start]);
-        from = r.end;
-    }
-    kept.push_str(&text[from..]);
-    // A dropped last paragraph leaves the break before it.
-    if !text.ends_with('\n') {
-        while kept.ends_with('\n') {
-            kept.pop();
-        }
-    }
-    *text = kept;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,7 +135,7 @@ mod tests {
         if dropped.is_empty() {
             return 0;
         }
-        cut(text, &dropped);
+        super::super::cut_lines(text, &dropped);
         dropped.len()
     }
 
