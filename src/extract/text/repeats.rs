@@ -135,7 +135,7 @@ mod tests {
         if dropped.is_empty() {
             return 0;
         }
-        super::super::cut_lines(text, &dropped);
+        crate::extract::text::cut_lines(text, &dropped);
         dropped.len()
     }
 
