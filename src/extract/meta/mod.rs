@@ -118,7 +118,9 @@ pub fn collect(
             c.script(script);
         }
     }
-    if let Some(w) = window(src, windows.head) {
+    if c.wants_window()
+        && let Some(w) = window(src, windows.head)
+    {
         c.window(w);
     }
     let tail = || window(src, windows.tail).and_then(dated_element);
@@ -474,6 +476,13 @@ impl Collector {
         }
     }
 
+    /// Can the markup around the headline still give a better author or
+    /// publication date? Its best are ranks 4 and 3: a page whose own
+    /// metadata already gave better is not read again.
+    fn wants_window(&self) -> bool {
+        self.author.wants(4) || self.published.wants(3)
+    }
+
     /// The markup around the headline: bylines, `<time>` elements,
     /// elements whose class names a date, and at last any date in its
     /// text.
@@ -491,7 +500,9 @@ impl Collector {
     fn window_tags(&mut self, w: &str) {
         let b = w.as_bytes();
         let mut at = 0;
-        while let Some(i) = memchr::memchr(b'<', &b[at..]) {
+        while self.wants_window()
+            && let Some(i) = memchr::memchr(b'<', &b[at..])
+        {
             let lt = at + i;
             if b[lt..].starts_with(b"<!--") {
                 at = memchr::memmem::find(&b[lt..], b"-->").map_or(b.len(), |j| lt + j + 3);
