@@ -477,8 +477,9 @@ impl Collector {
     }
 
     /// Can the markup around the headline still give a better author or
-    /// publication date? Its best are ranks 4 and 3: a page whose own
-    /// metadata already gave better is not read again.
+    /// publication date? At best it gives an author of rank 4 and a date
+    /// of rank 3: where the page's own metadata gave both as good or
+    /// better, the markup is not read.
     fn wants_window(&self) -> bool {
         self.author.wants(4) || self.published.wants(3)
     }
