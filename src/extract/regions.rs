@@ -109,7 +109,7 @@ pub fn regions(t: &[(i64, i64)], diff: &[i64]) -> Vec<Region> {
 }
 
 /// Shrinks `[first, last]` to its lines with content; `None` if it has none.
-fn trimmed(t: &[(i64, i64)], first: usize, last: usize) -> Option<Region> {
+pub(crate) fn trimmed(t: &[(i64, i64)], first: usize, last: usize) -> Option<Region> {
     let has = |i: &usize| t[*i].0 > 0;
     let first = (first..=last).find(has)?;
     let last = (first..=last).rev().find(has)?;

@@ -460,13 +460,7 @@ pub fn cut_trailing_teasers(sel: &mut Selection, lines: &[Line], elements: &[Ele
     if seed.content <= TEASER_TEXT {
         return;
     }
-    let links = |r: &Region| {
-        lines[r.first as usize..=r.last as usize]
-            .iter()
-            .fold((0u128, 0u128), |(a, x), l| {
-                (a + u128::from(l.anchor_text), x + u128::from(l.text))
-            })
-    };
+    let links = |r: &Region| links_in(lines, r.first, r.last);
     let seed_links = links(&seed);
     if 10 * seed_links.0 >= u128::from(LINKED_SEED_TENTHS) * seed_links.1 {
         return;

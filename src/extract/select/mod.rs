@@ -238,13 +238,21 @@ fn select_once(
             ..Selection::default()
         };
     };
+    let mut head = None;
     let (lo, hi) = if options.algorithm == Algorithm::Linesift {
         let (lo, hi) = grow_in_container(lines, elements, &t, &all, m, policy.gap);
-        (lo, without_trailing_links(lines, &all, m, hi))
+        let kept = without_trailing_links(lines, &all, m, hi);
+        head = (kept < hi)
+            .then(|| prose_head(lines, &t, &all, m, kept + 1))
+            .flatten();
+        (lo, kept + usize::from(head.is_some()))
     } else {
         regions::grow(&all, m, policy.gap)
     };
-    let chosen = all[lo..=hi].to_vec();
+    let mut chosen = all[lo..=hi].to_vec();
+    if let (Some(head), Some(last)) = (head, chosen.last_mut()) {
+        *last = head;
+    }
     let chosen = match options.algorithm {
         Algorithm::Linesift => join_table_rows(lines, elements, chosen),
         _ => chosen,
@@ -819,13 +827,7 @@ const MORE_LINKS_TENTHS: u64 = 1;
 /// [`LINKED_SEED_TENTHS`]), and a long run of prose stops the trim (see
 /// [`PROSE_MIN`]).
 fn without_trailing_links(lines: &[Line], all: &[Region], m: usize, mut hi: usize) -> usize {
-    let links = |r: &Region| {
-        lines[r.first as usize..=r.last as usize]
-            .iter()
-            .fold((0u128, 0u128), |(a, x), l| {
-                (a + u128::from(l.anchor_text), x + u128::from(l.text))
-            })
-    };
+    let links = |r: &Region| links_in(lines, r.first, r.last);
     let seed = links(&all[m]);
     if 10 * seed.0 >= u128::from(LINKED_SEED_TENTHS) * seed.1 {
         return hi;
@@ -834,6 +836,41 @@ fn without_trailing_links(lines: &[Line], all: &[Region], m: usize, mut hi: usiz
         hi -= 1;
     }
     hi
+}
+
+/// Text characters that make the lines heading a trailing list of links
+/// a paragraph worth keeping (see [`prose_head`]).
+const PROSE_HEAD: u128 = 200;
+
+/// The first region `without_trailing_links` trimmed (`all[i]`), cut
+/// before its links start: the longest run of its first lines that holds
+/// [`PROSE_HEAD`] text characters or more and is not denser in links than
+/// the seed. A region runs on from the article's last paragraph into the
+/// tags or links under it where nothing but a line break parts them; the
+/// links go, the paragraph stays. `None` when no such head is there.
+fn prose_head(
+    lines: &[Line],
+    t: &[(i64, i64)],
+    all: &[Region],
+    m: usize,
+    i: usize,
+) -> Option<Region> {
+    let seed = links_in(lines, all[m].first, all[m].last);
+    let r = all.get(i)?;
+    let last = (r.first..r.last).rev().find(|&last| {
+        let head = links_in(lines, r.first, last);
+        head.1 >= PROSE_HEAD && !denser_in_links(head, seed)
+    })?;
+    regions::trimmed(t, r.first as usize, last as usize)
+}
+
+/// Characters of link text and of text on lines `first..=last`.
+pub(super) fn links_in(lines: &[Line], first: u32, last: u32) -> (u128, u128) {
+    lines[first as usize..=last as usize]
+        .iter()
+        .fold((0, 0), |(a, x), l| {
+            (a + u128::from(l.anchor_text), x + u128::from(l.text))
+        })
 }
 
 /// A seed with at least this share of its text in links, in tenths, is an
@@ -2446,6 +2483,33 @@ mod tests {
                 "item {i}: {text}"
             );
         }
+    }
+
+    /// The article's last paragraph, parted from the tags and feed links
+    /// under it by nothing but line breaks, forms one region with them:
+    /// that region is denser in links than the story and goes as a
+    /// trailing list of links, but its paragraph stays.
+    #[test]
+    fn a_last_paragraph_run_into_the_tags_under_it_stays() {
+        let html = "<html><head><title>Rain on the coast</title></head><body>\n\
+            <div class=\"post\">\n<h1>Rain on the coast</h1>\n\
+            <p>The first storm of the autumn reached the coast on Tuesday night, two days later than the forecasters had said. By morning the harbour road was under water from the fish market to the ferry ramp, and the council closed it to cars until the tide turned in the afternoon.</p>\n\
+            <p>Shopkeepers along the front had sandbags ready this year. Most of them had learned from the floods three winters ago, when the water came through the doors of every shop between the lighthouse and the old customs house and stayed there for a week.</p>\n\
+            <p>The ferry to the island ran on time all day. Its captain said the swell was high but steady, and that he had crossed in worse; the crossing took ten minutes longer than usual and a few passengers chose to wait for calmer water.</p>\n\
+            <div class=\"figure\"><div class=\"frame\"><div class=\"inner\"><img src=\"harbour.jpg\"></div></div></div>\n\
+            <div class=\"frame\"><div class=\"inner\"><div class=\"credit\"></div></div></div>\n\
+            <p>The forecast for the weekend is drier. The council will reopen the harbour road on Friday once its engineers have checked the sea wall, and the market will move back to the quay on Saturday morning as it does every week.</p>\n\
+            <p>Tags: <a href=\"/tag/rain\">rain</a>, <a href=\"/tag/harbour\">harbour</a>, <a href=\"/tag/ferry\">ferry</a>, <a href=\"/tag/council\">council</a>, <a href=\"/tag/weather\">weather</a>, <a href=\"/tag/autumn\">autumn</a></p>\n\
+            <p><a href=\"/feed/rain\">Comments feed for this story</a> | <a href=\"/trackback/rain\">Trackback address</a></p>\n\
+            </div>\n</body></html>";
+        let text = text_of(html);
+        assert!(text.contains("The ferry to the island"), "{text}");
+        assert!(
+            text.contains("The forecast for the weekend is drier."),
+            "{text}"
+        );
+        assert!(!text.contains("Tags:"), "{text}");
+        assert!(!text.contains("Comments feed"), "{text}");
     }
 
     /// The linked-section rule on its own, on counted lines (on a whole
