@@ -857,11 +857,21 @@ fn prose_head(
 ) -> Option<Region> {
     let seed = links_in(lines, all[m].first, all[m].last);
     let r = all.get(i)?;
-    let last = (r.first..r.last).rev().find(|&last| {
-        let head = links_in(lines, r.first, last);
-        head.1 >= PROSE_HEAD && !denser_in_links(head, seed)
-    })?;
-    regions::trimmed(t, r.first as usize, last as usize)
+    // One pass, summing the head line by line: the last line at which it
+    // qualifies ends the longest head.
+    let mut head = (0u128, 0u128);
+    let mut last = None;
+    for k in r.first..r.last {
+        let l = &lines[k as usize];
+        head = (
+            head.0 + u128::from(l.anchor_text),
+            head.1 + u128::from(l.text),
+        );
+        if head.1 >= PROSE_HEAD && !denser_in_links(head, seed) {
+            last = Some(k);
+        }
+    }
+    regions::trimmed(t, r.first as usize, last? as usize)
 }
 
 /// Characters of link text and of text on lines `first..=last`.
