@@ -238,21 +238,16 @@ fn select_once(
             ..Selection::default()
         };
     };
-    let mut head = None;
-    let (lo, hi) = if options.algorithm == Algorithm::Linesift {
+    let (lo, hi, head) = if options.algorithm == Algorithm::Linesift {
         let (lo, hi) = grow_in_container(lines, elements, &t, &all, m, policy.gap);
-        let kept = without_trailing_links(lines, &all, m, hi);
-        head = (kept < hi)
-            .then(|| prose_head(lines, &t, &all, m, kept + 1))
-            .flatten();
-        (lo, kept + usize::from(head.is_some()))
+        let (hi, head) = without_trailing_links(lines, &t, &all, m, hi);
+        (lo, hi, head)
     } else {
-        regions::grow(&all, m, policy.gap)
+        let (lo, hi) = regions::grow(&all, m, policy.gap);
+        (lo, hi, None)
     };
     let mut chosen = all[lo..=hi].to_vec();
-    if let (Some(head), Some(last)) = (head, chosen.last_mut()) {
-        *last = head;
-    }
+    chosen.extend(head);
     let chosen = match options.algorithm {
         Algorithm::Linesift => join_table_rows(lines, elements, chosen),
         _ => chosen,
@@ -821,42 +816,47 @@ const MORE_LINKS_TENTHS: u64 = 1;
 /// seed, not a fixed share, so that on listing pages, where the seed is a
 /// list of links too, the other items stay. Regions between the seed and
 /// the last kept one stay whatever their links (a reading list inside the
-/// article). Returns the new last region index (at least `m`).
+/// article). Returns the new last region index (at least `m`), and the
+/// head of the first region trimmed when it opens with prose (see
+/// [`prose_head`]).
 ///
 /// Nothing is trimmed when the seed is itself mostly links (see
 /// [`LINKED_SEED_TENTHS`]), and a long run of prose stops the trim (see
 /// [`PROSE_MIN`]).
-fn without_trailing_links(lines: &[Line], all: &[Region], m: usize, mut hi: usize) -> usize {
+fn without_trailing_links(
+    lines: &[Line],
+    t: &[(i64, i64)],
+    all: &[Region],
+    m: usize,
+    hi: usize,
+) -> (usize, Option<Region>) {
     let links = |r: &Region| links_in(lines, r.first, r.last);
     let seed = links(&all[m]);
     if 10 * seed.0 >= u128::from(LINKED_SEED_TENTHS) * seed.1 {
-        return hi;
+        return (hi, None);
     }
-    while hi > m && trailing_links(links(&all[hi]), seed) {
-        hi -= 1;
+    let mut kept = hi;
+    while kept > m && trailing_links(links(&all[kept]), seed) {
+        kept -= 1;
     }
-    hi
+    let head = (kept < hi)
+        .then(|| prose_head(lines, t, &all[kept + 1], seed))
+        .flatten();
+    (kept, head)
 }
 
 /// Text characters that make the lines heading a trailing list of links
 /// a paragraph worth keeping (see [`prose_head`]).
 const PROSE_HEAD: u128 = 200;
 
-/// The first region `without_trailing_links` trimmed (`all[i]`), cut
-/// before its links start: the longest run of its first lines that holds
-/// [`PROSE_HEAD`] text characters or more and is not denser in links than
-/// the seed. A region runs on from the article's last paragraph into the
-/// tags or links under it where nothing but a line break parts them; the
-/// links go, the paragraph stays. `None` when no such head is there.
-fn prose_head(
-    lines: &[Line],
-    t: &[(i64, i64)],
-    all: &[Region],
-    m: usize,
-    i: usize,
-) -> Option<Region> {
-    let seed = links_in(lines, all[m].first, all[m].last);
-    let r = all.get(i)?;
+/// Region `r`, trimmed as a trailing list of links, cut before its links
+/// start: the longest run of its first lines that holds [`PROSE_HEAD`]
+/// text characters or more and is not denser in links than the seed
+/// (`seed`: its link text and text). A region runs on from the article's
+/// last paragraph into the tags or links under it where nothing but a
+/// line break parts them; the links go, the paragraph stays. `None` when
+/// no such head is there.
+fn prose_head(lines: &[Line], t: &[(i64, i64)], r: &Region, seed: (u128, u128)) -> Option<Region> {
     // One pass, summing the head line by line: the last line at which it
     // qualifies ends the longest head.
     let mut head = (0u128, 0u128);
