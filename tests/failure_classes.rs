@@ -31,7 +31,6 @@ fixtures_support::fixture_tests! {
     replies_marked_up_as_repeated_articles_are_left_out: "comments-as-repeated-articles",
     an_article_in_a_block_named_by_a_layout_word_beats_longer_menus: "layout-named-article-beside-menus",
     a_comment_thread_named_in_german_is_left_out: "comments-named-in-german",
-    #[ignore = "issue 53 class 3: the three ticker teasers above the headline, and the rail's Weather heading, are kept"]
     a_teaser_ticker_above_the_headline_is_left_out: "teaser-ticker-above-headline",
 
     // 4. The body cut short.

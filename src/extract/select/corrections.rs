@@ -248,19 +248,25 @@ pub(super) fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
 
 /// The article starts at its headline. When the headline is a chosen
 /// top-level heading (`<h1>`), the chosen lines before it (a kicker, a
-/// ticker of other stories, breadcrumbs, a date above the title) go, while
-/// they hold a quarter of the chosen text or less: more than that before
-/// an `<h1>` is content the page heads some other way.
+/// ticker of other stories, breadcrumbs, a date above the title) go while
+/// they hold half the chosen text or less where the headline is the page's
+/// one `<h1>`, and a quarter or less where other `<h1>`s may head the
+/// page's sections: more than that before an `<h1>` is content the page
+/// heads some other way.
 pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
     let chosen = sel
         .regions
         .iter()
         .any(|r| r.first <= headline && headline <= r.last);
-    if !chosen || lines.get(headline as usize).is_none_or(|l| l.heading != 1) {
+    let Some(h1) = lines.get(headline as usize).filter(|l| l.heading == 1) else {
+        return;
+    };
+    if !chosen || headline == 0 {
         return;
     }
+    let share = if is_the_only_h1(lines, h1) { 2 } else { 4 };
     let total = chosen_text(sel, lines, 0, u32::MAX);
-    if headline == 0 || 4 * chosen_text(sel, lines, 0, headline - 1) > total {
+    if share * chosen_text(sel, lines, 0, headline - 1) > total {
         return;
     }
     let before: Vec<u32> = sel
@@ -271,6 +277,13 @@ pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32)
         .filter(|&i| lines[i as usize].text > 0)
         .collect();
     drop_lines(sel, lines, &before);
+}
+
+/// Is `h1` the page's one top-level heading? Other `<h1>` lines with as
+/// many text characters are taken for its copies (a phone layout's, a
+/// print header's), not for section headings.
+fn is_the_only_h1(lines: &[Line], h1: &Line) -> bool {
+    lines.iter().all(|l| l.heading != 1 || l.text == h1.text)
 }
 
 /// A heading that ends the chosen text heads nothing chosen: the section it

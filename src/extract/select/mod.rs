@@ -1902,6 +1902,40 @@ mod tests {
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
     }
 
+    /// Where the headline is the page's one `<h1>`, the lines before it
+    /// go while they hold half the chosen text or less: here a ticker of
+    /// three stories, a third of it. Where other `<h1>`s head the page's
+    /// sections, a quarter is the most that goes, and the same ticker
+    /// stays.
+    #[test]
+    fn up_to_half_the_text_before_the_pages_one_h1_goes() {
+        let ticker = (1..=3)
+            .map(|i| {
+                format!(
+                    "<p>0{i}:15 Another story of the day, told in one long line above the \
+                     headline, with a link to read it all. <a href=\"/s/{i}\">Full story</a></p>"
+                )
+            })
+            .collect::<String>();
+        let story = (1..=4).map(harbour_paragraph).collect::<String>();
+        let page = |after: &str| {
+            format!(
+                "<html><head><title>Harbour story</title></head><body><div class=\"page\">\
+                 <div class=\"strip\">{ticker}</div><h1>Harbour story</h1>{story}{after}</div>\
+                 </body></html>"
+            )
+        };
+        let text = text_of(&page(""));
+        assert!(text.starts_with("Harbour story"), "{text}");
+        assert!(!text.contains("Another story"), "{text}");
+
+        let sections = "<h1>The tides</h1><p>High water is at nine in the morning and \
+                        again at half past nine in the evening, all week.</p>";
+        let text = text_of(&page(sections));
+        assert!(text.contains("Another story"), "{text}");
+        assert!(text.contains("Paragraph 4 of the story"), "{text}");
+    }
+
     /// A heading left last in the chosen text heads nothing chosen (here
     /// the newsletter box it labels is furniture), so it goes; a page whose
     /// chosen text is headings alone keeps them.
