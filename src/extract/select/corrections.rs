@@ -246,22 +246,21 @@ pub(super) fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
     }
 }
 
-/// The article starts at its headline. When the headline is a chosen
-/// top-level heading (`<h1>`), the chosen lines before it (a kicker, a
-/// ticker of other stories, breadcrumbs, a date above the title) go while
-/// they hold half the chosen text or less where the headline is the page's
-/// one `<h1>`, and a quarter or less where other `<h1>`s may head the
-/// page's sections: more than that before an `<h1>` is content the page
-/// heads some other way.
+/// The article starts at its headline. When the headline is a top-level
+/// heading (`<h1>`) among the chosen lines (in a region, or between two
+/// where markup around it keeps it out of one), the chosen lines before
+/// it (a kicker, a ticker of other stories, breadcrumbs, a date above the
+/// title) go while they hold half the chosen text or less where the
+/// headline is the page's one `<h1>`, and a quarter or less where other
+/// `<h1>`s may head the page's sections: more than that before an `<h1>`
+/// is content the page heads some other way.
 pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
-    let chosen = sel
-        .regions
-        .iter()
-        .any(|r| r.first <= headline && headline <= r.last);
+    let among = sel.regions.first().is_some_and(|r| r.first <= headline)
+        && sel.regions.last().is_some_and(|r| headline <= r.last);
     let Some(h1) = lines.get(headline as usize).filter(|l| l.heading == 1) else {
         return;
     };
-    if !chosen || headline == 0 {
+    if !among || headline == 0 {
         return;
     }
     let share = if is_the_only_h1(lines, h1) { 2 } else { 4 };

@@ -1936,6 +1936,37 @@ mod tests {
         assert!(text.contains("Paragraph 4 of the story"), "{text}");
     }
 
+    /// A headline between two chosen regions (pictures around it, too
+    /// much markup for a region of its own) still starts the article: the
+    /// ticker chosen above it goes.
+    #[test]
+    fn a_headline_between_chosen_regions_starts_the_article() {
+        let ticker = (1..=3)
+            .map(|i| {
+                format!(
+                    "<p>0{i}:15 Another story of the day, told in one long line above the \
+                     headline, with a link to read it all. <a href=\"/s/{i}\">Full story</a></p>\n"
+                )
+            })
+            .collect::<String>();
+        let pictures = (1..=3)
+            .map(|i| {
+                format!(
+                    "<div class=\"pic\"><a href=\"/p/{i}\"><img src=\"/p/{i}.jpg\" \
+                     width=\"300\" height=\"200\" alt=\"\"></a></div>\n"
+                )
+            })
+            .collect::<String>();
+        let story = (1..=6).map(harbour_paragraph).collect::<String>();
+        let text = text_of(&format!(
+            "<html><head><title>Harbour story</title></head><body><div class=\"page\">\n\
+             <div class=\"strip\">\n{ticker}</div>\n{pictures}<h1>Harbour story</h1>\n\
+             {pictures}{story}</div></body></html>"
+        ));
+        assert!(text.contains("Paragraph 1 of the story"), "{text}");
+        assert!(!text.contains("Another story"), "{text}");
+    }
+
     /// A heading left last in the chosen text heads nothing chosen (here
     /// the newsletter box it labels is furniture), so it goes; a page whose
     /// chosen text is headings alone keeps them.
