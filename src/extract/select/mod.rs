@@ -1902,6 +1902,18 @@ mod tests {
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
     }
 
+    /// A ticker of three other stories, a line each.
+    fn ticker() -> String {
+        (1..=3)
+            .map(|i| {
+                format!(
+                    "<p>0{i}:15 Another story of the day, told in one long line above the \
+                     headline, with a link to read it all. <a href=\"/s/{i}\">Full story</a></p>\n"
+                )
+            })
+            .collect()
+    }
+
     /// Where the headline is the page's one `<h1>`, the lines before it
     /// go while they hold half the chosen text or less: here a ticker of
     /// three stories, a third of it. Where other `<h1>`s head the page's
@@ -1909,14 +1921,7 @@ mod tests {
     /// stays.
     #[test]
     fn up_to_half_the_text_before_the_pages_one_h1_goes() {
-        let ticker = (1..=3)
-            .map(|i| {
-                format!(
-                    "<p>0{i}:15 Another story of the day, told in one long line above the \
-                     headline, with a link to read it all. <a href=\"/s/{i}\">Full story</a></p>"
-                )
-            })
-            .collect::<String>();
+        let ticker = ticker();
         let story = (1..=4).map(harbour_paragraph).collect::<String>();
         let page = |after: &str| {
             format!(
@@ -1941,14 +1946,7 @@ mod tests {
     /// ticker chosen above it goes.
     #[test]
     fn a_headline_between_chosen_regions_starts_the_article() {
-        let ticker = (1..=3)
-            .map(|i| {
-                format!(
-                    "<p>0{i}:15 Another story of the day, told in one long line above the \
-                     headline, with a link to read it all. <a href=\"/s/{i}\">Full story</a></p>\n"
-                )
-            })
-            .collect::<String>();
+        let ticker = ticker();
         let pictures = (1..=3)
             .map(|i| {
                 format!(
