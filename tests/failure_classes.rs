@@ -13,7 +13,7 @@ fixtures_support::fixture_tests! {
     "classes";
 
     // 1. Clutter at the article's edges.
-    #[ignore = "issue 53 class 1: the kicker, the standfirst, the byline and date line and the share box's short URL are kept"]
+    #[ignore = "issue 53 class 1: the standfirst and the byline and date line are kept (dragnet's and l3s-gn1's gold keep such lines)"]
     clutter_between_the_headline_and_the_body_is_left_out: "edge-clutter-before-body",
     #[ignore = "issue 53 class 1: the `Schlagwörter:` tags line after the body is kept"]
     tags_prompts_bio_and_related_links_after_the_body_are_left_out: "edge-clutter-after-body",
@@ -51,7 +51,6 @@ fixtures_support::fixture_tests! {
 
     // 8. Short-line content taken for clutter.
     a_poem_of_short_lines_beats_longer_prose_furniture: "short-lines-poem",
-    #[ignore = "issue 53 class 1: the phone and email bar above the header is kept (the <br>-broken text is whole)"]
     an_about_page_broken_by_br_is_kept_without_its_furniture: "short-lines-about-page",
     #[ignore = "issue 53 class 8: list items that are nothing but a link, and the closing line, are lost"]
     a_post_that_is_mostly_a_list_of_links_keeps_every_link: "short-lines-link-list-post",
