@@ -280,9 +280,12 @@ pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32)
 
 /// Is `h1` the page's one top-level heading? Other `<h1>` lines with as
 /// many text characters are taken for its copies (a phone layout's, a
-/// print header's), not for section headings.
+/// print header's), and those whose text is all furniture (the site's name
+/// in its header) for no heading of the content.
 fn is_the_only_h1(lines: &[Line], h1: &Line) -> bool {
-    lines.iter().all(|l| l.heading != 1 || l.text == h1.text)
+    lines
+        .iter()
+        .all(|l| l.heading != 1 || l.text == h1.text || l.boiler_text >= l.text)
 }
 
 /// A heading that ends the chosen text heads nothing chosen: the section it

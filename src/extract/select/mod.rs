@@ -1916,27 +1916,32 @@ mod tests {
 
     /// Where the headline is the page's one `<h1>`, the lines before it
     /// go while they hold half the chosen text or less: here a ticker of
-    /// three stories, a third of it. Where other `<h1>`s head the page's
+    /// three stories, a third of it. The site's name in an `<h1>` of its
+    /// header is no other heading. Where other `<h1>`s head the page's
     /// sections, a quarter is the most that goes, and the same ticker
     /// stays.
     #[test]
     fn up_to_half_the_text_before_the_pages_one_h1_goes() {
         let ticker = ticker();
         let story = (1..=4).map(harbour_paragraph).collect::<String>();
-        let page = |after: &str| {
+        let page = |before: &str, after: &str| {
             format!(
-                "<html><head><title>Harbour story</title></head><body><div class=\"page\">\
-                 <div class=\"strip\">{ticker}</div><h1>Harbour story</h1>{story}{after}</div>\
-                 </body></html>"
+                "<html><head><title>Harbour story</title></head><body>{before}\
+                 <div class=\"page\"><div class=\"strip\">{ticker}</div>\
+                 <h1>Harbour story</h1>{story}{after}</div></body></html>"
             )
         };
-        let text = text_of(&page(""));
-        assert!(text.starts_with("Harbour story"), "{text}");
-        assert!(!text.contains("Another story"), "{text}");
+        let site = "<header><h1 class=\"site-title\"><a href=\"/\">The Harbour Daily News</a></h1>\
+                    </header>\n";
+        for before in ["", site] {
+            let text = text_of(&page(before, ""));
+            assert!(text.starts_with("Harbour story"), "{text}");
+            assert!(!text.contains("Another story"), "{text}");
+        }
 
         let sections = "<h1>The tides</h1><p>High water is at nine in the morning and \
                         again at half past nine in the evening, all week.</p>";
-        let text = text_of(&page(sections));
+        let text = text_of(&page("", sections));
         assert!(text.contains("Another story"), "{text}");
         assert!(text.contains("Paragraph 4 of the story"), "{text}");
     }
