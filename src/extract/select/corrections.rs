@@ -255,12 +255,12 @@ pub(super) fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
 /// `<h1>`s may head the page's sections: more than that before an `<h1>`
 /// is content the page heads some other way.
 pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
-    let among = sel.regions.first().is_some_and(|r| r.first <= headline)
-        && sel.regions.last().is_some_and(|r| headline <= r.last);
     let Some(h1) = lines.get(headline as usize).filter(|l| l.heading == 1) else {
         return;
     };
-    if !among || headline == 0 {
+    let among = sel.regions.first().is_some_and(|r| r.first <= headline)
+        && sel.regions.last().is_some_and(|r| headline <= r.last);
+    if headline == 0 || !among {
         return;
     }
     let share = if is_the_only_h1(lines, h1) { 2 } else { 4 };
