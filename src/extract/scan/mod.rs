@@ -145,6 +145,8 @@ pub struct Element {
     pub form: bool,
     /// A `<table>`.
     pub table: bool,
+    /// A `<noscript>`: what a browser shows only with scripts off.
+    pub noscript: bool,
 }
 
 /// What the scanner learned about a page besides its lines.

@@ -249,6 +249,7 @@ impl Page {
             dialog: boiler && self.tag_dialog,
             form: tag == Tag::Container && name.get() == b"form",
             table: tag == Tag::Container && name.get() == b"table",
+            noscript: name.get() == b"noscript",
         });
         (self.elements.len() - 1) as u32
     }

@@ -421,7 +421,8 @@ fn linked_items(lines: &[Line], r: &Region) -> bool {
 
 /// An element flagged as boilerplate that holds most of the page's text is
 /// the content after all (a `<div class="content-sidebar-wrap">` around
-/// everything): its lines lose the boilerplate mark, except inside the
+/// everything), and so is one holding the page's one `<h1>` and half its
+/// text (an `above-footer` wrapper): its lines lose the boilerplate mark, except inside the
 /// elements in it that a furniture word names (a newsletter box, see
 /// [`keep_named_furniture`]). One marked by layout words alone (a page
 /// builder's `widget-area`) takes only those marks away: furniture marked
@@ -458,14 +459,16 @@ fn forgive_dominant_boilerplate(
     };
     // One pass for the three sums: the lines are cold by now (a page's
     // lines are tens of kB), and three passes missed the cache three
-    // times over.
+    // times over. It finds the page's one `<h1>` too.
     let (mut total, mut boiler) = (0u64, 0u64);
     let (mut prose, mut layout_prose) = (0u64, 0u64);
-    for l in lines {
+    let mut h1 = OneH1::None;
+    for (i, l) in (0u32..).zip(lines) {
         total += u64::from(l.text);
         boiler += u64::from(l.boiler_text);
         prose += u64::from(l.text.saturating_sub(l.anchor_text));
         layout_prose += u64::from(l.layout_text.saturating_sub(l.anchor_text));
+        h1 = h1.after(i, l);
     }
     // Text in dialogs, which no reader sees until a script opens them,
     // says nothing about the class names: it is left out of the shares.
@@ -506,7 +509,15 @@ fn forgive_dominant_boilerplate(
     });
     // Most pages have no such element: the lines are copied only when
     // one is found.
-    let is_dominant = |(i, e): (usize, &Element)| e.boiler && dialogs.outside(i) * 100 > total * 85;
+    // A furniture name on an element holding the page's one headline and
+    // half its text names the page's wrapper: footers, sidebars and
+    // comment threads hold neither.
+    let h1 = h1.line();
+    let is_dominant = |(i, e): (usize, &Element)| {
+        let share = dialogs.outside(i) * 100;
+        let holds_h1 = h1.is_some_and(|h| (e.first_line..=e.last_line).contains(&h));
+        e.boiler && (share > total * 85 || (holds_h1 && share > total * H1_SHARE))
+    };
     if !elements.iter().enumerate().any(is_dominant) {
         return Forgiven { forgiven, comments };
     }
@@ -534,11 +545,44 @@ fn forgive_dominant_boilerplate(
     Forgiven { forgiven, comments }
 }
 
+/// The share of the page's text (percent) a furniture-named element
+/// holding the page's one `<h1>` needs to be forgiven as its wrapper.
+const H1_SHARE: u64 = 50;
+
+/// The page's one `<h1>` as the lines go by, not counting those whose
+/// text is all a link (a site's name linking home).
+#[derive(Clone, Copy)]
+enum OneH1 {
+    None,
+    One(u32),
+    Several,
+}
+
+impl OneH1 {
+    fn after(self, i: u32, l: &Line) -> Self {
+        if l.heading != 1 || l.anchor_text >= l.text {
+            return self;
+        }
+        match self {
+            OneH1::None => OneH1::One(i),
+            _ => OneH1::Several,
+        }
+    }
+
+    fn line(self) -> Option<u32> {
+        match self {
+            OneH1::One(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
 /// Gives the lines of furniture named inside a forgiven dominant element
 /// (a newsletter box, a share bar: by a furniture word) back the marks
 /// they had in `marked`: the dominant element's name misled, theirs did
 /// not. Not those marked by their tag alone: an `<aside>` in a post is
-/// often a quote or a link's preview.
+/// often a quote or a link's preview. A `<noscript>` is: what shows only
+/// with scripts off is a pixel or an ad's escaped markup, not the article.
 fn keep_named_furniture(
     elements: &[Element],
     dominant: &[bool],
@@ -552,7 +596,8 @@ fn keep_named_furniture(
         if p < i {
             inside[i] = inside[p] || dominant[p];
         }
-        if inside[i] && e.boiler && e.signal == Signal::Boilerplate && !dominant[i] {
+        let named = e.signal == Signal::Boilerplate || e.noscript;
+        if inside[i] && e.boiler && named && !dominant[i] {
             restore_marks(e, marked, forgiven);
         }
     }
@@ -1151,6 +1196,7 @@ mod tests {
             dialog: false,
             form: false,
             table: false,
+            noscript: false,
         }
     }
 
@@ -1276,6 +1322,57 @@ mod tests {
             let text = text_of(&html);
             assert!(text.contains("article itself"), "{wrapper}: {text}");
             assert!(!text.contains("Sign up"), "{wrapper}: {text}");
+        }
+    }
+
+    /// A page wrapped in an element whose class names furniture
+    /// (`above-footer`), holding the page's one `<h1>` and two thirds of
+    /// its text: the wrapper's mark goes and the article is chosen, but
+    /// not the ad's escaped markup in a `<noscript>` after it. With the
+    /// `<h1>` outside the wrapper, or with a second `<h1>`, the wrapper
+    /// keeps its mark.
+    #[test]
+    fn a_furniture_name_on_the_wrapper_of_the_pages_one_h1_is_forgiven() {
+        let article: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the article itself tells how the river rose over the \
+                     old mill in the night, how the town's volunteers filled sandbags until \
+                     dawn, and what the council means to build before the next floods.</p>\n"
+                )
+            })
+            .collect();
+        let ad = "<noscript>&lt;img src=&quot;https://ads.example.com/pixel?id=12345&quot; \
+                  width=&quot;1&quot; height=&quot;1&quot; alt=&quot;&quot;&gt; \
+                  &lt;a href=&quot;https://ads.example.com/click?id=12345&quot;&gt;\
+                  &lt;img src=&quot;https://ads.example.com/banner.gif&quot;&gt;&lt;/a&gt;\
+                  </noscript>\n";
+        // Text outside every mark, so that the page is not all furniture.
+        let note = "<div class=reprints><p>Reprints need the written leave of the publisher; \
+                    quotes up to three sentences with a link back are welcome, and so are \
+                    corrections sent to the desk.</p></div>\n";
+        let footer = "<footer><p>Our newsroom, the team behind it, its history and the ways \
+                      to reach us, written long.</p>\n<p>More of the footer's own words about \
+                      the publisher, its licences and its offices.</p></footer>";
+        let page = |before: &str, inside: &str| {
+            format!(
+                "<html><body>\n{before}<div class=\"above-footer\">\n{inside}{article}{ad}\
+                 </div>\n{note}{footer}</body></html>"
+            )
+        };
+        let h1 = "<h1>The river rose over the mill</h1>\n";
+        let text = text_of(&page("", h1));
+        for line in ["The river rose", "Paragraph 1 of", "Paragraph 4 of"] {
+            assert!(text.contains(line), "{line}: {text}");
+        }
+        assert!(!text.contains("ads.example.com"), "{text}");
+        assert!(!text.contains("newsroom"), "{text}");
+
+        let second = "<h1>Elsewhere on the site</h1>\n";
+        for html in [page(h1, ""), page(second, h1)] {
+            let lines = forgiven_boiler_text(&html);
+            let article = lines.iter().find(|l| l.0.contains("Paragraph 1"));
+            assert!(matches!(article, Some(&(_, b, None)) if b > 0), "{lines:?}");
         }
     }
 
