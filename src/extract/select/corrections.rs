@@ -293,6 +293,32 @@ fn is_the_only_h1(lines: &[Line], h1: &Line) -> bool {
 /// the headings after the last chosen line of other text go. A selection of
 /// headings alone stays. A "heading" line of more than [`HEADING_TEXT`]
 /// characters holds the text after an unclosed or inline heading too.
+/// Lines after the rest of the chosen text from which a last scrap of
+/// text is far from it (see [`drop_far_scraps`]).
+pub(super) const SCRAP_DISTANCE: u32 = 20;
+
+/// Text characters below which a chosen region is a scrap.
+pub(super) const SCRAP_TEXT: u64 = 50;
+
+/// A scrap of text that ends the chosen lines far after the rest goes, and
+/// so again: growth in the seed's container reaches any distance, and a
+/// region of fewer than [`SCRAP_TEXT`] characters more than
+/// [`SCRAP_DISTANCE`] lines after the text before it is that container's
+/// furniture (a like button's label, a copyright line, a prompt to
+/// contribute), not the article's last line.
+pub fn drop_far_scraps(sel: &mut Selection, lines: &[Line]) {
+    while let [.., before, last] = sel.regions[..] {
+        let text: u64 = (last.first..=last.last)
+            .map(|i| u64::from(lines[i as usize].text))
+            .sum();
+        let seed = sel.seed.is_some_and(|s| s.last >= last.first);
+        if seed || last.first - before.last <= SCRAP_DISTANCE || text >= SCRAP_TEXT {
+            break;
+        }
+        end_after(sel, lines, before.last);
+    }
+}
+
 pub fn drop_trailing_headings(sel: &mut Selection, lines: &[Line]) {
     end_after_last(sel, lines, |l| l.heading == 0 || l.text > HEADING_TEXT);
 }

@@ -23,8 +23,9 @@ mod noise;
 #[cfg(test)]
 use corrections::*;
 pub use corrections::{
-    cut_at_noise_heading, cut_trailing_teasers, drop_marked_lines, drop_small_forms,
-    drop_trailing_headings, end_with_the_body, extend_to_headline, start_at_the_headline,
+    cut_at_noise_heading, cut_trailing_teasers, drop_far_scraps, drop_marked_lines,
+    drop_small_forms, drop_trailing_headings, end_with_the_body, extend_to_headline,
+    start_at_the_headline,
 };
 use noise::*;
 
@@ -2065,6 +2066,32 @@ mod tests {
         ));
         assert!(text.contains("Paragraph 1 of the story"), "{text}");
         assert!(!text.contains("Another story"), "{text}");
+    }
+
+    /// A scrap of text that ends the chosen lines far after the story, in
+    /// the story's container (a like button's label under a row of empty
+    /// share blocks), goes; the same scrap close to the story stays, and
+    /// so does a sentence as far away.
+    #[test]
+    fn a_scrap_far_after_the_story_goes() {
+        let story = (1..=6).map(harbour_paragraph).collect::<String>();
+        let page = |blocks: usize, tail: &str| {
+            let blocks = "<div class=\"sd-block\"></div>\n".repeat(blocks);
+            text_of(&format!(
+                "<html><body><div class=\"post\"><h1>Harbour story</h1>\n{story}{blocks}\
+                 <p>{tail}</p>\n</div></body></html>"
+            ))
+        };
+        let like = "Like this: be the first to like this post.";
+        let text = page(SCRAP_DISTANCE as usize + 5, like);
+        assert!(text.contains("Paragraph 6 of the story"), "{text}");
+        assert!(!text.contains("Like this"), "{text}");
+
+        let text = page(SCRAP_DISTANCE as usize / 2, like);
+        assert!(text.contains("Like this"), "{text}");
+        let sentence = "The harbour master will speak at the town hall on Friday at seven.";
+        let text = page(SCRAP_DISTANCE as usize + 5, sentence);
+        assert!(text.contains("harbour master"), "{text}");
     }
 
     /// A heading left last in the chosen text heads nothing chosen (here
