@@ -7,7 +7,7 @@
 //! LIST names one HTML file a line.
 
 use linesift::extract::charset::{Choice, EncodingSource, StreamDecoder};
-use linesift::extract::scan::{NO_ELEMENT, ScanLimits, Scanner};
+use linesift::extract::scan::{Kind, NO_ELEMENT, ScanLimits, Scanner};
 use linesift::extract::text::{self, Anchors};
 use linesift::extract::{Extractor, Hints, Options, select};
 use std::io::{BufRead, BufWriter, Write};
@@ -124,7 +124,7 @@ fn main() -> anyhow::Result<()> {
                 "el_text": e.map_or(0, |e| e.text),
                 "el_boiler": e.is_some_and(|e| e.boiler),
                 "el_article": e.is_some_and(|e| e.article),
-                "el_form": e.is_some_and(|e| e.form),
+                "el_form": e.is_some_and(|e| e.kind == Kind::Form),
                 "el_tag": e.map(|e| format!("{:?}", e.tag)),
                 "rendered": t,
                 "seed_first": seed.first,

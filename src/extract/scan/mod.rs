@@ -139,14 +139,37 @@ pub struct Element {
     /// whether its class names mislead. (Hidden elements are not counted
     /// so: some pages hide their whole body until their scripts run.)
     pub dialog: bool,
+    /// The few element names the selection looks for.
+    pub kind: Kind,
+}
+
+/// The element names the selection looks for (one byte, not a flag each:
+/// elements are many, and their size shows in the selection's time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    #[default]
+    Other,
     /// A `<form>`: a sign-up box, a search or contact form, or a wrapper
     /// of the whole page (ASP.NET), told apart by its text in the
     /// selection (see `select::drop_small_forms`).
-    pub form: bool,
+    Form,
     /// A `<table>`.
-    pub table: bool,
+    Table,
     /// A `<noscript>`: what a browser shows only with scripts off.
-    pub noscript: bool,
+    NoScript,
+}
+
+impl Kind {
+    /// The kind of a recorded element by its tag and lowercased name.
+    #[inline(always)]
+    pub(super) fn of(tag: Tag, name: &[u8]) -> Kind {
+        match (tag, name) {
+            (Tag::Container, b"form") => Kind::Form,
+            (Tag::Container, b"table") => Kind::Table,
+            (Tag::Landmark, b"noscript") => Kind::NoScript,
+            _ => Kind::Other,
+        }
+    }
 }
 
 /// What the scanner learned about a page besides its lines.

@@ -2,7 +2,7 @@
 
 use super::policy::names_a_panel;
 use super::tokenizer::{Name, Run, Short};
-use super::{Element, Line, NO_ELEMENT, Page};
+use super::{Element, Kind, Line, NO_ELEMENT, Page};
 use crate::extract::signals::Signal;
 use crate::extract::tags::{self, Tag};
 
@@ -227,6 +227,7 @@ impl Page {
         }
     }
 
+    #[inline(always)]
     fn record_element(&mut self, tag: Tag, boiler: bool, name: &Name) -> u32 {
         let wanted = matches!(
             tag,
@@ -247,9 +248,7 @@ impl Page {
             landmark_main: self.tag_main,
             article: self.tag_main && !self.tag_page_main,
             dialog: boiler && self.tag_dialog,
-            form: tag == Tag::Container && name.get() == b"form",
-            table: tag == Tag::Container && name.get() == b"table",
-            noscript: name.get() == b"noscript",
+            kind: Kind::of(tag, name.get()),
         });
         (self.elements.len() - 1) as u32
     }

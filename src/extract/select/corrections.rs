@@ -37,7 +37,11 @@ pub fn drop_small_forms(sel: &mut Selection, lines: &[Line], elements: &[Element
     };
     let (lo, hi) = (head.first, tail.last);
     let form = |e: &&Element| {
-        e.form && e.text > 0 && e.text <= FORM_TEXT_MAX && e.first_line <= hi && e.last_line >= lo
+        e.kind == Kind::Form
+            && e.text > 0
+            && e.text <= FORM_TEXT_MAX
+            && e.first_line <= hi
+            && e.last_line >= lo
     };
     // Most pages have no small form among their chosen lines.
     if !elements.iter().any(|e| form(&e)) {

@@ -13,7 +13,7 @@
 
 use super::options::{Algorithm, Options};
 use super::regions::{self, Policy, Region};
-use super::scan::{Element, Line, NO_ELEMENT};
+use super::scan::{Element, Kind, Line, NO_ELEMENT};
 use super::signals::Signal;
 use super::tags::Tag;
 use super::text;
@@ -460,16 +460,14 @@ fn forgive_dominant_boilerplate(
     };
     // One pass for the three sums: the lines are cold by now (a page's
     // lines are tens of kB), and three passes missed the cache three
-    // times over. It finds the page's one `<h1>` too.
+    // times over.
     let (mut total, mut boiler) = (0u64, 0u64);
     let (mut prose, mut layout_prose) = (0u64, 0u64);
-    let mut h1 = OneH1::None;
-    for (i, l) in (0u32..).zip(lines) {
+    for l in lines {
         total += u64::from(l.text);
         boiler += u64::from(l.boiler_text);
         prose += u64::from(l.text.saturating_sub(l.anchor_text));
         layout_prose += u64::from(l.layout_text.saturating_sub(l.anchor_text));
-        h1 = h1.after(i, l);
     }
     // Text in dialogs, which no reader sees until a script opens them,
     // says nothing about the class names: it is left out of the shares.
@@ -513,11 +511,18 @@ fn forgive_dominant_boilerplate(
     // A furniture name on an element holding the page's one headline and
     // half its text names the page's wrapper: footers, sidebars and
     // comment threads hold neither.
-    let h1 = h1.line();
+    // Looked for only when an element is that large: most pages have none.
+    let h1 = std::cell::OnceCell::new();
     let is_dominant = |(i, e): (usize, &Element)| {
+        if !e.boiler {
+            return false;
+        }
         let share = dialogs.outside(i) * 100;
-        let holds_h1 = h1.is_some_and(|h| (e.first_line..=e.last_line).contains(&h));
-        e.boiler && (share > total * 85 || (holds_h1 && share > total * H1_SHARE))
+        let holds_h1 = || {
+            h1.get_or_init(|| the_only_h1(lines))
+                .is_some_and(|h| (e.first_line..=e.last_line).contains(&h))
+        };
+        share > total * 85 || (share > total * H1_SHARE && holds_h1())
     };
     if !elements.iter().enumerate().any(is_dominant) {
         return Forgiven { forgiven, comments };
@@ -550,31 +555,15 @@ fn forgive_dominant_boilerplate(
 /// holding the page's one `<h1>` needs to be forgiven as its wrapper.
 const H1_SHARE: u64 = 50;
 
-/// The page's one `<h1>` as the lines go by, not counting those whose
-/// text is all a link (a site's name linking home).
-#[derive(Clone, Copy)]
-enum OneH1 {
-    None,
-    One(u32),
-    Several,
-}
-
-impl OneH1 {
-    fn after(self, i: u32, l: &Line) -> Self {
-        if l.heading != 1 || l.anchor_text >= l.text {
-            return self;
-        }
-        match self {
-            OneH1::None => OneH1::One(i),
-            _ => OneH1::Several,
-        }
-    }
-
-    fn line(self) -> Option<u32> {
-        match self {
-            OneH1::One(i) => Some(i),
-            _ => None,
-        }
+/// The line of the page's one `<h1>`, not counting those whose text is
+/// all a link (a site's name linking home): `None` with none or several.
+fn the_only_h1(lines: &[Line]) -> Option<u32> {
+    let mut h1 = (0u32..)
+        .zip(lines)
+        .filter(|(_, l)| l.heading == 1 && l.anchor_text < l.text);
+    match (h1.next(), h1.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
     }
 }
 
@@ -597,7 +586,7 @@ fn keep_named_furniture(
         if p < i {
             inside[i] = inside[p] || dominant[p];
         }
-        let named = e.signal == Signal::Boilerplate || e.noscript;
+        let named = e.signal == Signal::Boilerplate || e.kind == Kind::NoScript;
         if inside[i] && e.boiler && named && !dominant[i] {
             restore_marks(e, marked, forgiven);
         }
@@ -767,7 +756,7 @@ fn join_table_rows(lines: &[Line], elements: &[Element], chosen: Vec<Region>) ->
 fn in_one_table(lines: &[Line], elements: &[Element], a: u32, b: u32) -> bool {
     let mut e = lines.get(a as usize).map_or(NO_ELEMENT, |l| l.container);
     while let Some(el) = elements.get(e as usize) {
-        if el.table {
+        if el.kind == Kind::Table {
             return el.last_line >= b;
         }
         e = el.parent;
@@ -1195,9 +1184,7 @@ mod tests {
             landmark_main: false,
             article: false,
             dialog: false,
-            form: false,
-            table: false,
-            noscript: false,
+            kind: Kind::Other,
         }
     }
 
