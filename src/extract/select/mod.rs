@@ -423,11 +423,12 @@ fn linked_items(lines: &[Line], r: &Region) -> bool {
 /// An element flagged as boilerplate that holds most of the page's text is
 /// the content after all (a `<div class="content-sidebar-wrap">` around
 /// everything), and so is one holding the page's one `<h1>` and half its
-/// text (an `above-footer` wrapper): its lines lose the boilerplate mark, except inside the
-/// elements in it that a furniture word names (a newsletter box, see
-/// [`keep_named_furniture`]). One marked by layout words alone (a page
-/// builder's `widget-area`) takes only those marks away: furniture marked
-/// by its tag (`<aside>`) keeps its mark there too.
+/// text (an `above-footer` wrapper): its lines lose the boilerplate mark,
+/// except inside the elements in it that a furniture word names (a
+/// newsletter box, see [`keep_named_furniture`]) and its `<noscript>`s.
+/// One marked by layout words alone (a page builder's `widget-area`)
+/// takes only those marks away: furniture marked by its tag (`<aside>`)
+/// keeps its mark there too.
 ///
 /// And when most of the page's text reads as boilerplate, the class names
 /// are misleading: the marks are dropped altogether. Layout words
@@ -510,8 +511,8 @@ fn forgive_dominant_boilerplate(
     // one is found.
     // A furniture name on an element holding the page's one headline and
     // half its text names the page's wrapper: footers, sidebars and
-    // comment threads hold neither.
-    // Looked for only when an element is that large: most pages have none.
+    // comment threads hold neither. The `<h1>` is looked for only when an
+    // element is that large: most pages have none.
     let h1 = std::cell::OnceCell::new();
     let is_dominant = |(i, e): (usize, &Element)| {
         if !e.boiler {
