@@ -1322,15 +1322,7 @@ mod tests {
     /// keeps its mark.
     #[test]
     fn a_furniture_name_on_the_wrapper_of_the_pages_one_h1_is_forgiven() {
-        let article: String = (1..=4)
-            .map(|i| {
-                format!(
-                    "<p>Paragraph {i} of the article itself tells how the river rose over the \
-                     old mill in the night, how the town's volunteers filled sandbags until \
-                     dawn, and what the council means to build before the next floods.</p>\n"
-                )
-            })
-            .collect();
+        let article = (1..=6).map(harbour_paragraph).collect::<String>();
         let ad = "<noscript>&lt;img src=&quot;https://ads.example.com/pixel?id=12345&quot; \
                   width=&quot;1&quot; height=&quot;1&quot; alt=&quot;&quot;&gt; \
                   &lt;a href=&quot;https://ads.example.com/click?id=12345&quot;&gt;\
@@ -1351,7 +1343,7 @@ mod tests {
         };
         let h1 = "<h1>The river rose over the mill</h1>\n";
         let text = text_of(&page("", h1));
-        for line in ["The river rose", "Paragraph 1 of", "Paragraph 4 of"] {
+        for line in ["The river rose", "Paragraph 1 of", "Paragraph 5 of"] {
             assert!(text.contains(line), "{line}: {text}");
         }
         assert!(!text.contains("ads.example.com"), "{text}");
