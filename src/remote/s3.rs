@@ -164,7 +164,10 @@ fn failure(e: object_store::Error) -> Failure {
         E::InvalidPath { .. } | E::NotSupported { .. } | E::NotImplemented { .. } => {
             FailureKind::Permanent
         }
-        _ if message.contains("InvalidRange") || message.contains("416") => FailureKind::PastEnd,
+        // By the status alone: a "416" in the URL (a port, a Common Crawl
+        // segment's key) is no answer, and taking it for one ends a cut
+        // read early as if the file were whole.
+        _ if message.contains("status code: 416 ") => FailureKind::PastEnd,
         _ => FailureKind::Transient,
     };
     Failure::new(kind, message)
@@ -182,4 +185,31 @@ fn chain(e: &dyn std::error::Error) -> String {
         cause = c.source();
     }
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generic(message: &str) -> object_store::Error {
+        object_store::Error::Generic {
+            store: "S3",
+            source: message.into(),
+        }
+    }
+
+    #[test]
+    fn only_a_416_status_reads_as_past_the_end() {
+        let refused = generic(
+            "Error performing GET http://127.0.0.1:9000/crawl/x.warc.gz in 2ms - \
+             Server returned non-2xx status code: 416 Range Not Satisfiable: \
+             <Error><Code>InvalidRange</Code></Error>",
+        );
+        assert_eq!(failure(refused).kind, FailureKind::PastEnd);
+        let cut = generic(
+            "Error performing GET http://127.0.0.1:41623/crawl/segments/1707947473416/x.warc.gz \
+             in 2ms - error decoding response body",
+        );
+        assert_eq!(failure(cut).kind, FailureKind::Transient);
+    }
 }

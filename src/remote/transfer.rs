@@ -100,9 +100,15 @@ async fn run(
             Ok(()) => return Ok(()),
             Err(f) => f,
         };
-        if failure.kind == FailureKind::PastEnd {
-            return Ok(());
-        }
+        // Past the end only where the file may end: a 416 before the
+        // size the first response gave is a fault, tried again.
+        let failure = match failure.kind {
+            FailureKind::PastEnd if progress.total.is_none_or(|t| progress.next >= t) => {
+                return Ok(());
+            }
+            FailureKind::PastEnd => Failure::transient(failure.message),
+            _ => failure,
+        };
         // Bytes came before this failure: the count starts again.
         if progress.next > from {
             failures = 0;
