@@ -361,6 +361,44 @@ pub(super) fn with_content(
     })
 }
 
+/// A section heading between two chosen regions heads the text after it:
+/// a figure, an embed or an ad around it pulled its line below the diff's
+/// zero, while growth joined the text on both sides. Kept where it is
+/// unmarked and not mostly a link.
+pub fn keep_headings_between(sel: &mut Selection, lines: &[Line]) {
+    let counts = &sel.counts;
+    let heads = |i: u32| {
+        let i = i as usize;
+        lines.get(i).is_some_and(|l| {
+            (2..=6).contains(&l.heading)
+                && 2 * l.anchor_text < l.text
+                && counts.get(i).is_some_and(|c| c.0 > 0)
+        })
+    };
+    // Nothing with text between it and the next chosen line: a heading
+    // over links or other text left out heads those.
+    let bare = |from: u32, to: u32| (from..to).all(|j| lines[j as usize].text == 0);
+    let n = sel.regions.len();
+    let found: Vec<Region> = sel.regions[..n.saturating_sub(1)]
+        .windows(2)
+        .flat_map(|w| (w[0].last + 1..w[1].first).map(move |i| (i, w[1].first)))
+        .filter(|&(i, next)| heads(i) && bare(i + 1, next))
+        .map(|(i, _)| i)
+        .map(|i| Region {
+            first: i,
+            last: i,
+            content: counts[i as usize].0.max(0) as u64,
+        })
+        .collect();
+    if found.is_empty() {
+        return;
+    }
+    sel.lines += found.len() as u32;
+    sel.regions.extend(found);
+    sel.regions.sort_unstable_by_key(|r| r.first);
+    sel.ranges = byte_ranges(lines, &sel.regions);
+}
+
 /// The headline bounds the content area from above (thesis 000 §7.2.1):
 /// when it sits before the chosen regions, every region between it and
 /// them is content too (the article's first paragraphs before a figure or

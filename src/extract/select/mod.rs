@@ -25,7 +25,7 @@ use corrections::*;
 pub use corrections::{
     cut_at_noise_heading, cut_trailing_teasers, drop_far_scraps, drop_marked_lines,
     drop_small_forms, drop_trailing_headings, end_with_the_body, extend_to_headline,
-    start_at_the_headline,
+    keep_headings_between, start_at_the_headline,
 };
 use noise::*;
 
@@ -2072,6 +2072,39 @@ mod tests {
         let sentence = "The harbour master will speak at the town hall on Friday at seven.";
         let text = page(SCRAP_DISTANCE as usize + 5, sentence);
         assert!(text.contains("harbour master"), "{text}");
+    }
+
+    /// A section heading set between two embeds (a picture's markup, an
+    /// ad slot) has more code than text around it and falls out of every
+    /// region, while growth joins the paragraphs on both sides: it heads
+    /// the text after it, so it is kept. Before the last chosen paragraph
+    /// it is not: there headings label a box after the article as often.
+    #[test]
+    fn a_heading_between_two_chosen_paragraphs_is_kept() {
+        let figure = "<figure><picture><source type=\"image/webp\" srcset=\"/img/quay-320.webp 320w, \
+                      /img/quay-640.webp 640w, /img/quay-1280.webp 1280w\" sizes=\"(max-width: 640px) \
+                      100vw, 640px\"><img src=\"/img/quay-640.jpg\" alt=\"\" class=\"lazy wide\" \
+                      width=\"640\" height=\"360\" loading=\"lazy\"></picture></figure>\n";
+        let ad = "<div id=\"ad-slot-2\" class=\"ad-unit in-article\" data-slot=\"mid\" \
+                  data-sizes=\"300x250,336x280\"><script src=\"/ads/slot.js\" async></script></div>\n";
+        let page = |more: &str| {
+            let before = (1..=3).map(harbour_paragraph).collect::<String>();
+            let after = (4..=5).map(harbour_paragraph).collect::<String>();
+            text_of(&format!(
+                "<html><body><div class=\"story\"><h1>Harbour story</h1>\n{before}{figure}{figure}\
+                 <h2>The ferries</h2>\n{ad}{ad}{after}{more}</div></body></html>"
+            ))
+        };
+        let more = format!(
+            "{figure}{figure}{ad}{ad}{}",
+            (6..=7).map(harbour_paragraph).collect::<String>()
+        );
+        let text = page(&more);
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+        assert!(text.contains("\nThe ferries\nParagraph 4"), "{text}");
+        let text = page("");
+        assert!(text.contains("Paragraph 5 of the story"), "{text}");
+        assert!(!text.contains("The ferries"), "{text}");
     }
 
     /// A heading left last in the chosen text heads nothing chosen (here
