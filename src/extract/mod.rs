@@ -373,7 +373,7 @@ impl Extractor {
             select::end_with_the_body(&mut sel, &scan.lines, &scan.elements);
             select::drop_trailing_headings(&mut sel, &scan.lines);
             select::drop_far_scraps(&mut sel, &scan.lines);
-            select::keep_headings_between(&mut sel, &scan.lines);
+            select::keep_headings_between(&mut sel, &scan.lines, &scan.src);
             if let Some(line) = anchor {
                 select::start_at_the_headline(&mut sel, &scan.lines, line);
             }

@@ -364,15 +364,19 @@ pub(super) fn with_content(
 /// A section heading between two chosen regions heads the text after it:
 /// a figure, an embed or an ad around it pulled its line below the diff's
 /// zero, while growth joined the text on both sides. Kept where it is
-/// unmarked and not mostly a link.
-pub fn keep_headings_between(sel: &mut Selection, lines: &[Line]) {
+/// unmarked, not mostly a link and no noise heading (a comment count,
+/// "Related").
+pub fn keep_headings_between(sel: &mut Selection, lines: &[Line], src: &str) {
     let counts = &sel.counts;
+    let source = |l: &Line| src.get(l.start as usize..l.end as usize).unwrap_or("");
     let heads = |i: u32| {
         let i = i as usize;
         lines.get(i).is_some_and(|l| {
             (2..=6).contains(&l.heading)
                 && 2 * l.anchor_text < l.text
                 && counts.get(i).is_some_and(|c| c.0 > 0)
+                && !l.comment_heading
+                && noise_heading(source(l)).is_none()
         })
     };
     // Nothing with text between it and the next chosen line: a heading

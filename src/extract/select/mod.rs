@@ -2077,8 +2077,9 @@ mod tests {
     /// A section heading set between two embeds (a picture's markup, an
     /// ad slot) has more code than text around it and falls out of every
     /// region, while growth joins the paragraphs on both sides: it heads
-    /// the text after it, so it is kept. Before the last chosen paragraph
-    /// it is not: there headings label a box after the article as often.
+    /// the text after it, so it is kept. Not a noise heading ("Related
+    /// stories"), and not before the last chosen paragraph: there headings
+    /// label a box after the article as often.
     #[test]
     fn a_heading_between_two_chosen_paragraphs_is_kept() {
         let figure = "<figure><picture><source type=\"image/webp\" srcset=\"/img/quay-320.webp 320w, \
@@ -2087,22 +2088,25 @@ mod tests {
                       width=\"640\" height=\"360\" loading=\"lazy\"></picture></figure>\n";
         let ad = "<div id=\"ad-slot-2\" class=\"ad-unit in-article\" data-slot=\"mid\" \
                   data-sizes=\"300x250,336x280\"><script src=\"/ads/slot.js\" async></script></div>\n";
-        let page = |more: &str| {
+        let page = |heading: &str, more: &str| {
             let before = (1..=3).map(harbour_paragraph).collect::<String>();
             let after = (4..=5).map(harbour_paragraph).collect::<String>();
             text_of(&format!(
                 "<html><body><div class=\"story\"><h1>Harbour story</h1>\n{before}{figure}{figure}\
-                 <h2>The ferries</h2>\n{ad}{ad}{after}{more}</div></body></html>"
+                 <h2>{heading}</h2>\n{ad}{ad}{after}{more}</div></body></html>"
             ))
         };
         let more = format!(
             "{figure}{figure}{ad}{ad}{}",
             (6..=7).map(harbour_paragraph).collect::<String>()
         );
-        let text = page(&more);
+        let text = page("The ferries", &more);
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
         assert!(text.contains("\nThe ferries\nParagraph 4"), "{text}");
-        let text = page("");
+        let text = page("Related stories", &more);
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+        assert!(!text.contains("Related stories"), "{text}");
+        let text = page("The ferries", "");
         assert!(text.contains("Paragraph 5 of the story"), "{text}");
         assert!(!text.contains("The ferries"), "{text}");
     }
