@@ -387,8 +387,7 @@ pub fn keep_headings_between(sel: &mut Selection, lines: &[Line], src: &str) {
         .windows(2)
         .flat_map(|w| (w[0].last + 1..w[1].first).map(move |i| (i, w[1].first)))
         .filter(|&(i, next)| heads(i) && bare(i + 1, next))
-        .map(|(i, _)| i)
-        .map(|i| Region {
+        .map(|(i, _)| Region {
             first: i,
             last: i,
             content: counts[i as usize].0.max(0) as u64,
