@@ -1,8 +1,9 @@
 //! Remote WARCs on S3, end to end against moto's S3 server on loopback
 //! (tests/remote_support; it stands in for S3's API, not its
 //! authentication): a whole object and a record by ranged GET give what
-//! the local file gives, signed or anonymous, and a missing key is a
-//! clear error.
+//! the local file gives, signed or anonymous, a read cut or refused
+//! resumes, a missing key is a clear error and a range past the end
+//! finds no record.
 
 mod remote_support;
 mod warc_support;
@@ -236,6 +237,28 @@ fn an_s3_read_cut_mid_body_or_refused_with_503_resumes_where_it_stopped() {
     assert!(documents(Path::new(out))[..] == local[7..8]);
     let asked = format!("bytes={}-{}", w.offset, w.offset + w.length - 1);
     assert_eq!(origin.requests()[3..], [asked]);
+}
+
+/// S3 refuses a range that starts past the object's end with a 416: the
+/// read ends there (no record starts at that offset), at once, not tried
+/// again as a fault would be.
+#[test]
+fn a_record_read_past_an_s3_objects_end_finds_no_record_there() {
+    let (path, _) = make_warc("s3-past-end", &simple_spec(3), true);
+    let bytes = std::fs::read(&path).unwrap();
+    let moto = Moto::start();
+    moto.put("crawl", "past/x.warc.gz", "public-read", &bytes);
+    let past = (bytes.len() + 1000).to_string();
+    let args = ["--offset", past.as_str(), "--length", "100"];
+    let url = "s3://crawl/past/x.warc.gz";
+    let (code, stderr, docs) = warc_out("s3-past-end", url, Some((&moto, true)), &args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(docs.is_empty());
+    assert!(
+        stderr.contains(&format!("no record starts at offset {past}")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("tries"), "{stderr}");
 }
 
 /// Writes the AWS shared files a profile test reads: `credentials` and
