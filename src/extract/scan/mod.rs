@@ -111,6 +111,15 @@ pub struct Line {
     pub container: u32,
 }
 
+impl Line {
+    /// The line's markup in `src`, the page it was scanned from (empty
+    /// when the bounds do not fall on `src`'s characters).
+    pub fn source<'s>(&self, src: &'s str) -> &'s str {
+        src.get(self.start as usize..self.end as usize)
+            .unwrap_or("")
+    }
+}
+
 /// No container: the line is outside any tracked block element.
 pub const NO_ELEMENT: u32 = u32::MAX;
 

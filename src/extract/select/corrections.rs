@@ -368,7 +368,6 @@ pub(super) fn with_content(
 /// "Related").
 pub fn keep_headings_between(sel: &mut Selection, lines: &[Line], src: &str) {
     let counts = &sel.counts;
-    let source = |l: &Line| src.get(l.start as usize..l.end as usize).unwrap_or("");
     let heads = |i: u32| {
         let i = i as usize;
         lines.get(i).is_some_and(|l| {
@@ -376,7 +375,7 @@ pub fn keep_headings_between(sel: &mut Selection, lines: &[Line], src: &str) {
                 && 2 * l.anchor_text < l.text
                 && counts.get(i).is_some_and(|c| c.0 > 0)
                 && !l.comment_heading
-                && noise_heading(source(l)).is_none()
+                && noise_heading(l.source(src)).is_none()
         })
     };
     // Nothing with text between it and the next chosen line: a heading
@@ -465,10 +464,7 @@ pub fn cut_at_noise_heading(sel: &mut Selection, lines: &[Line], src: &str) {
             let noise = if line.comment_heading {
                 Some(Noise::Comments)
             } else {
-                let source = src
-                    .get(line.start as usize..line.end as usize)
-                    .unwrap_or("");
-                noise_heading(source).filter(|&n| chosen || n == Noise::Comments)
+                noise_heading(line.source(src)).filter(|&n| chosen || n == Noise::Comments)
             };
             if let Some(noise) = noise {
                 found = Some((i, noise));

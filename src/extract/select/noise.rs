@@ -49,8 +49,7 @@ pub(super) fn promotion(src: &str, l: &Line) -> bool {
     if l.anchors != 1 || l.anchor_text * 2 < l.text {
         return false;
     }
-    let source = src.get(l.start as usize..l.end as usize).unwrap_or("");
-    let Some((text, len)) = text_prefix(source, false) else {
+    let Some((text, len)) = text_prefix(l.source(src), false) else {
         return false;
     };
     let text = &text[..len];
