@@ -375,9 +375,10 @@ pub fn keep_headings_between(sel: &mut Selection, lines: &[Line], src: &str) {
                 && 2 * l.anchor_text < l.text
                 && counts.get(i).is_some_and(|c| c.0 > 0)
                 && !l.comment_heading
-                && noise_heading(l.source(src)).is_none()
         })
     };
+    // Its text is read last, for the few headings that pass the rest.
+    let no_noise = |i: u32| noise_heading(lines[i as usize].source(src)).is_none();
     // Nothing with text between it and the next chosen line: a heading
     // over links or other text left out heads those.
     let bare = |from: u32, to: u32| (from..to).all(|j| lines[j as usize].text == 0);
@@ -385,7 +386,7 @@ pub fn keep_headings_between(sel: &mut Selection, lines: &[Line], src: &str) {
     let found: Vec<Region> = sel.regions[..n.saturating_sub(1)]
         .windows(2)
         .flat_map(|w| (w[0].last + 1..w[1].first).map(move |i| (i, w[1].first)))
-        .filter(|&(i, next)| heads(i) && bare(i + 1, next))
+        .filter(|&(i, next)| heads(i) && bare(i + 1, next) && no_noise(i))
         .map(|(i, _)| Region {
             first: i,
             last: i,
