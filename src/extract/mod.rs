@@ -12,6 +12,7 @@
 
 pub(crate) mod blocks;
 pub mod charset;
+mod copies;
 pub mod document;
 pub mod error;
 pub mod explain;
@@ -390,13 +391,14 @@ impl Extractor {
         let mut text = String::with_capacity((selected / 2).min(o.max_text));
         let mut blocks = Vec::new();
         if o.blocks || o.markdown {
-            blocks = self.text_and_blocks(scan, &sel.ranges, anchors, &mut text);
+            blocks = self.text_and_blocks(scan, &sel, anchors, &mut text);
         } else {
             text::render(&scan.src, &sel.ranges, anchors, &mut text);
             if o.algorithm == Algorithm::R2l {
                 text = text::non_ascii_only(&text);
             }
-            let dropped = dropped_paragraphs(o, &text);
+            let dropped =
+                dropped_paragraphs(o, &text, copies::Copies::new(scan, &sel.regions, anchors));
             if !dropped.is_empty() {
                 text::cut_lines(&mut text, &dropped);
             }
@@ -496,14 +498,19 @@ impl Extractor {
 
 /// The paragraphs of the rendered text that `linesift` drops, as byte
 /// ranges of its lines in order: picture credits, and the repeats of the
-/// page's content unless `keep_repeats`.
-fn dropped_paragraphs(o: &Options, text: &str) -> Vec<std::ops::Range<usize>> {
+/// page's content unless `keep_repeats` (not those whose copies sit in one
+/// element, as `copies` tells).
+fn dropped_paragraphs(
+    o: &Options,
+    text: &str,
+    copies: copies::Copies<'_>,
+) -> Vec<std::ops::Range<usize>> {
     if o.algorithm != Algorithm::Linesift {
         return Vec::new();
     }
     let mut dropped = text::credits::credit_lines(text);
     if !o.keep_repeats {
-        let repeats = text::repeats::repeated_paragraphs(text);
+        let repeats = text::repeats::repeated_paragraphs(text, |p| copies.in_one_element(p));
         if !repeats.is_empty() {
             dropped.extend(repeats);
             dropped.sort_unstable_by_key(|r| r.start);
@@ -521,14 +528,14 @@ impl Extractor {
     fn text_and_blocks(
         &self,
         scan: &Scan,
-        ranges: &[(usize, usize)],
+        sel: &select::Selection,
         anchors: text::Anchors,
         out: &mut String,
     ) -> Vec<Block> {
         let o = &self.options;
         let mut builder = text::structure::Builder::default();
-        text::render_structured(&scan.src, ranges, anchors, out, &mut builder);
-        let dropped = dropped_paragraphs(o, out);
+        text::render_structured(&scan.src, &sel.ranges, anchors, out, &mut builder);
+        let dropped = dropped_paragraphs(o, out, copies::Copies::new(scan, &sel.regions, anchors));
         let mut blocks = builder.blocks(out, &dropped);
         if !dropped.is_empty() {
             text::cut_lines(out, &dropped);
@@ -719,6 +726,34 @@ mod tests {
         .extract(html.as_bytes(), &Hints::default())
         .expect("extracts");
         assert_eq!(count(&keep, "light the old lamp"), 2, "{}", keep.text);
+    }
+
+    /// A story printed twice in one element (one column holding both
+    /// copies, as the page shows them) is extracted twice: only a copy in
+    /// an element of its own is taken for a variant.
+    #[test]
+    fn a_story_printed_twice_in_one_element_is_extracted_twice() {
+        let story = "<p>The keepers met on the pier at dawn and agreed, after a long and \
+                     patient debate, to light the old lamp again this winter.</p>\n\
+                     <p>The council will pay for the oil, and the school will keep the \
+                     logbook that every keeper since 1870 has written in.</p>\n";
+        let html = format!(
+            "<html><head><title>Keepers vote</title></head><body>\n\
+             <div class=\"story\">\n{story}{story}</div>\n</body></html>"
+        );
+        let doc = extract(&html, HeadlineMethod::Auto);
+        assert_eq!(
+            doc.text.matches("light the old lamp").count(),
+            2,
+            "{}",
+            doc.text
+        );
+        assert_eq!(
+            doc.text.matches("every keeper since 1870").count(),
+            2,
+            "{}",
+            doc.text
+        );
     }
 
     /// A recipe page repeating one step word for word keeps every step:

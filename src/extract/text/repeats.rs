@@ -15,11 +15,15 @@
 //! two stretches not overlapping (a story twice, a card twice); or when it
 //! is far from its earlier copy (a quarter of the text or more between
 //! them: a print copy of a one-paragraph story). A paragraph repeated
-//! among other lines near its earlier copy, or right after it, stays.
-//! Short ones ("Reply", "Share", a date) always stay.
+//! among other lines near its earlier copy, or right after it, stays. So
+//! does a copy in one element with its earlier copy, as the caller tells:
+//! a page printing its text twice in one column means both, and only a
+//! copy in an element of its own (a variant for another layout, or for a
+//! script to show) is a second copy of the page. Short ones ("Reply",
+//! "Share", a date) always stay.
 //!
-//! This only looks at the rendered text, one paragraph per line; which
-//! lines were chosen is `select`'s business.
+//! This looks at the rendered text, one paragraph per line; which lines
+//! were chosen, and where they sit, is the caller's business.
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -36,8 +40,13 @@ const FAR_SHARE: usize = 4;
 /// The byte ranges of the later copies of long paragraphs (at least
 /// [`MIN_REPEAT`] bytes, whitespace at their ends aside) that repeat a
 /// stretch of the text or lie far from their earlier copy (see the module
-/// doc), each with its `\n`, in order; [`super::cut_lines`] takes them out.
-pub fn repeated_paragraphs(text: &str) -> Vec<Range<usize>> {
+/// doc) and that `one_element` does not say sit in one element with
+/// their earlier copy, each with its `\n`, in order;
+/// [`super::cut_lines`] takes them out.
+pub fn repeated_paragraphs(
+    text: &str,
+    mut one_element: impl FnMut(&str) -> bool,
+) -> Vec<Range<usize>> {
     let repeats = long_repeats(text);
     if repeats.is_empty() {
         return Vec::new();
@@ -52,7 +61,8 @@ pub fn repeated_paragraphs(text: &str) -> Vec<Range<usize>> {
         }
         let gap = lines[copy].start - lines[earlier].end;
         let far = gap * FAR_SHARE >= text.len();
-        if far || repeats_a_stretch(&line, lines.len(), earlier, copy) {
+        if (far || repeats_a_stretch(&line, lines.len(), earlier, copy)) && !one_element(line(copy))
+        {
             dropped.push(lines[copy].clone());
         }
     }
@@ -131,7 +141,7 @@ mod tests {
     /// stretch of it or lie far from their earlier copy (see the module doc).
     /// Returns how many were dropped. The text is rewritten only when one is.
     fn drop_repeated_paragraphs(text: &mut String) -> usize {
-        let dropped = repeated_paragraphs(text);
+        let dropped = repeated_paragraphs(text, |_| false);
         if dropped.is_empty() {
             return 0;
         }
@@ -200,6 +210,23 @@ mod tests {
              Well Distilled\nA revamped classic bourbon brand now found on top shelves in Kentucky.\n\
              Well Distilled\nContact us"
         );
+    }
+
+    /// The same story twice stays twice where each paragraph's copies sit
+    /// in one element; only the later copies are asked about.
+    #[test]
+    fn copies_in_one_element_are_kept() {
+        let story =
+            format!("{PARA}\nAnd a second paragraph that is as long as a sentence ought to be.");
+        let original = format!("{story}\n{story}");
+        let mut asked = Vec::new();
+        let dropped = repeated_paragraphs(&original, |p| {
+            asked.push(p.to_string());
+            true
+        });
+        assert!(dropped.is_empty());
+        assert_eq!(asked.len(), 2);
+        assert_eq!(asked[0], PARA);
     }
 
     #[test]
