@@ -1,12 +1,22 @@
 //! Where the copies of a repeated paragraph sit on the page: the chosen
 //! lines that show it and the element each one opens in. The repeat
 //! filter (`text::repeats`) keeps copies that share one element; this
-//! module only answers where they are, and renders nothing but the lines
-//! that may hold them.
+//! module only answers where they are, and renders only the lines that
+//! may hold them (each chosen line once, on a page of many repeats).
 
 use super::regions::Region;
 use super::scan::{NO_ELEMENT, Scan};
 use super::text;
+use memchr::memmem;
+use std::collections::HashMap;
+
+/// Questions answered by reading the chosen markup for the paragraph's
+/// plain words (see [`plain_words`]); from the next one on, every chosen
+/// line is rendered once into an index and looked up, so that a page of a
+/// thousand repeats costs at most this many reads and one render of its
+/// chosen lines. Most pages ask nothing; on the development corpus one
+/// page in 250 asks more.
+const SCANS: u32 = 16;
 
 /// Where the copies of a repeated paragraph sit: the chosen lines that
 /// show it, each rendered on its own, and the innermost element open at
@@ -15,6 +25,10 @@ pub(super) struct Copies<'a> {
     scan: &'a Scan<'a>,
     regions: &'a [Region],
     anchors: text::Anchors,
+    questions: u32,
+    /// Each long paragraph the chosen lines show, with the lines showing
+    /// it (each once, in order), once more than [`SCANS`] are asked.
+    index: Option<HashMap<String, Vec<u32>>>,
 }
 
 impl<'a> Copies<'a> {
@@ -23,6 +37,8 @@ impl<'a> Copies<'a> {
             scan,
             regions,
             anchors,
+            questions: 0,
+            index: None,
         }
     }
 
@@ -30,84 +46,134 @@ impl<'a> Copies<'a> {
     /// element? Copies on one line are one: a line holding a whole page's
     /// text twice (a feed's dump after its markup) is no pair of siblings.
     /// A paragraph that spans lines is not found, and counts as copies
-    /// apart. Only the lines whose markup holds a run of the paragraph's
-    /// plain words are rendered (see [`plain_run`]).
-    pub(super) fn in_one_element(&self, paragraph: &str) -> bool {
-        let run = plain_run(paragraph);
-        let finder = memchr::memmem::Finder::new(run.as_bytes());
-        let mut element = None;
-        let mut copies = 0;
+    /// apart; so does one whose plain words no line holds (see
+    /// [`plain_words`]), which spares rendering lines that cannot show it.
+    pub(super) fn in_one_element(&mut self, paragraph: &str) -> bool {
+        self.questions += 1;
+        let finders = plain_words(paragraph).map(|w| memmem::Finder::new(w.as_bytes()));
+        let (src, lines) = (&self.scan.src, &self.scan.lines);
+        let holds_run = |i: u32| {
+            lines.get(i as usize).is_some_and(|l| {
+                let markup = l.source(src).as_bytes();
+                l.text > 0 && finders.iter().all(|f| f.find(markup).is_some())
+            })
+        };
+        let showing: Vec<u32> = if self.questions <= SCANS {
+            self.chosen()
+                .filter(|&i| holds_run(i) && self.shows(i, paragraph))
+                .collect()
+        } else {
+            let index = match self.index.take() {
+                Some(index) => index,
+                None => self.index(),
+            };
+            let showing = index.get(paragraph).map_or(Vec::new(), |found| {
+                found.iter().copied().filter(|&i| holds_run(i)).collect()
+            });
+            self.index = Some(index);
+            showing
+        };
+        let mut elements = showing
+            .iter()
+            .filter_map(|&i| lines.get(i as usize))
+            .map(|l| l.container);
+        let first = elements.next();
+        showing.len() >= 2
+            && first.is_some_and(|e| e != NO_ELEMENT)
+            && elements.all(|e| Some(e) == first)
+    }
+
+    /// The chosen lines' indices, in order.
+    fn chosen(&self) -> impl Iterator<Item = u32> + 'a {
+        self.regions.iter().flat_map(|r| r.first..=r.last)
+    }
+
+    /// Line `i` rendered on its own.
+    fn render(&self, i: u32) -> String {
         let mut text = String::new();
-        for r in self.regions {
-            for l in self
-                .scan
-                .lines
-                .get(r.first as usize..=r.last as usize)
-                .unwrap_or(&[])
-            {
-                if l.text == 0 || finder.find(l.source(&self.scan.src).as_bytes()).is_none() {
+        if let Some(l) = self.scan.lines.get(i as usize) {
+            let range = (l.start as usize, l.end as usize);
+            text::render(&self.scan.src, &[range], self.anchors, &mut text);
+        }
+        text
+    }
+
+    /// Does line `i`, rendered on its own, show `paragraph`?
+    fn shows(&self, i: u32, paragraph: &str) -> bool {
+        self.render(i).lines().any(|t| t.trim() == paragraph)
+    }
+
+    /// Every long paragraph of the chosen lines with text, and the lines
+    /// showing it.
+    fn index(&self) -> HashMap<String, Vec<u32>> {
+        let mut index: HashMap<String, Vec<u32>> = HashMap::new();
+        let with_text = |&i: &u32| self.scan.lines.get(i as usize).is_some_and(|l| l.text > 0);
+        for i in self.chosen().filter(with_text) {
+            for t in self.render(i).lines().map(str::trim) {
+                if t.len() < text::repeats::MIN_REPEAT {
                     continue;
                 }
-                text.clear();
-                let range = (l.start as usize, l.end as usize);
-                text::render(&self.scan.src, &[range], self.anchors, &mut text);
-                if text.lines().any(|t| t.trim() == paragraph) {
-                    copies += 1;
-                    if *element.get_or_insert(l.container) != l.container {
-                        return false;
-                    }
+                let found = index.entry(t.to_string()).or_default();
+                if found.last() != Some(&i) {
+                    found.push(i);
                 }
             }
         }
-        copies >= 2 && element.is_some_and(|e| e != NO_ELEMENT)
+        index
     }
 }
 
-/// The longest run of a paragraph's text (up to 32 bytes) that its markup
-/// holds as written wherever it is set: ASCII letters and digits, one
-/// space between words. Empty (every line holds it) when the paragraph
-/// has none.
-fn plain_run(paragraph: &str) -> &str {
-    const MAX: usize = 32;
-    let b = paragraph.as_bytes();
-    let (mut best, mut start) = (0..0, 0);
-    for i in 0..=b.len() {
-        let plain = match b.get(i) {
-            Some(c) if c.is_ascii_alphanumeric() => true,
-            Some(b' ') => i > start && b[i - 1].is_ascii_alphanumeric(),
-            _ => false,
-        };
-        if plain && i - start < MAX {
-            continue;
+/// The two longest words of a paragraph that markup holds as written
+/// wherever the paragraph is set: ASCII letters and digits, which no page
+/// writes as entities, and no space, which markup may break into a
+/// newline and indentation. Where they are shorter than [`MIN_WORD`]
+/// bytes (a paragraph in another script), its longest run of any letters
+/// and digits. Empty words (every line holds them) where it has none.
+fn plain_words(paragraph: &str) -> [&str; 2] {
+    let mut ascii = ["", ""];
+    for w in paragraph.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if w.len() > ascii[0].len() {
+            ascii = [w, ascii[0]];
+        } else if w.len() > ascii[1].len() && w != ascii[0] {
+            ascii[1] = w;
         }
-        // The run `start..i` ends: all plain ASCII, so on char boundaries.
-        let mut end = i;
-        while end > start && b[end - 1] == b' ' {
-            end -= 1;
-        }
-        if end - start > best.len() {
-            best = start..end;
-        }
-        start = if plain { i } else { i + 1 };
     }
-    paragraph.get(best).unwrap_or("")
+    if ascii[0].len() >= MIN_WORD {
+        return ascii;
+    }
+    let other = paragraph
+        .split(|c: char| !c.is_alphanumeric())
+        .max_by_key(|w| w.len())
+        .unwrap_or("");
+    if other.len() > ascii[0].len() {
+        [other, ""]
+    } else {
+        ascii
+    }
 }
+
+/// Bytes an ASCII word needs to stand for its paragraph.
+const MIN_WORD: usize = 6;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_paragraphs_plain_run_is_its_longest_stretch_of_ascii_words() {
+    fn a_paragraphs_plain_words_are_its_two_longest_ascii_words_or_else_its_longest_word() {
         assert_eq!(
-            plain_run("Caf\u{e9} \u{ab}ouvert\u{bb}: open from nine to five, daily"),
-            "open from nine to five"
+            plain_words("Fish &amp; chips: opening hours, opening days"),
+            ["opening", "chips"]
         );
         assert_eq!(
-            plain_run("abcdefghij abcdefghij abcdefghij abcdefghij"),
-            "abcdefghij abcdefghij abcdefghij"
+            plain_words("The lighthouse keepers’ logbook"),
+            ["lighthouse", "keepers"]
         );
-        assert_eq!(plain_run("two  spaces"), "spaces");
-        assert_eq!(plain_run("\u{6f22}\u{5b57}\u{3060}\u{3051}"), "");
+        assert_eq!(
+            plain_words("漢字だけの段落、<b>です"),
+            ["漢字だけの段落", ""]
+        );
+        assert_eq!(plain_words("Ключевые слова"), ["Ключевые", ""]);
+        assert_eq!(plain_words("& < —"), ["", ""]);
     }
 }

@@ -503,7 +503,7 @@ impl Extractor {
 fn dropped_paragraphs(
     o: &Options,
     text: &str,
-    copies: copies::Copies<'_>,
+    mut copies: copies::Copies<'_>,
 ) -> Vec<std::ops::Range<usize>> {
     if o.algorithm != Algorithm::Linesift {
         return Vec::new();
@@ -754,6 +754,36 @@ mod tests {
             "{}",
             doc.text
         );
+    }
+
+    /// A story of twenty paragraphs, more than a page is asked about one
+    /// at a time, is kept twice printed twice in one element, and once
+    /// carried in two variants.
+    #[test]
+    fn a_long_story_twice_is_kept_twice_in_one_element_and_once_in_two() {
+        let story: String = (1..=20)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the keepers' story, long enough to count as a \
+                     paragraph that the repeat filter weighs.</p>\n"
+                )
+            })
+            .collect();
+        let page = |body: String| {
+            format!("<html><head><title>Keepers</title></head><body>\n{body}</body></html>")
+        };
+        let one = page(format!("<div class=\"story\">\n{story}{story}</div>\n"));
+        let two = page(format!(
+            "<div class=\"a\">\n{story}</div>\n<div class=\"b\">\n{story}</div>\n"
+        ));
+        let count = |html: &str| {
+            let doc = extract(html, HeadlineMethod::Auto);
+            (1..=20)
+                .map(|i| doc.text.matches(&format!("Paragraph {i} of")).count())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(count(&one), vec![2; 20]);
+        assert_eq!(count(&two), vec![1; 20]);
     }
 
     /// A recipe page repeating one step word for word keeps every step:
