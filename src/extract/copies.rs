@@ -52,7 +52,7 @@ impl<'a> Copies<'a> {
         self.questions += 1;
         let finders = plain_words(paragraph).map(|w| memmem::Finder::new(w.as_bytes()));
         let (src, lines) = (&self.scan.src, &self.scan.lines);
-        let holds_run = |i: u32| {
+        let holds_words = |i: u32| {
             lines.get(i as usize).is_some_and(|l| {
                 let markup = l.source(src).as_bytes();
                 l.text > 0 && finders.iter().all(|f| f.find(markup).is_some())
@@ -60,7 +60,7 @@ impl<'a> Copies<'a> {
         };
         let showing: Vec<u32> = if self.questions <= SCANS {
             self.chosen()
-                .filter(|&i| holds_run(i) && self.shows(i, paragraph))
+                .filter(|&i| holds_words(i) && self.shows(i, paragraph))
                 .collect()
         } else {
             let index = match self.index.take() {
@@ -68,7 +68,7 @@ impl<'a> Copies<'a> {
                 None => self.index(),
             };
             let showing = index.get(paragraph).map_or(Vec::new(), |found| {
-                found.iter().copied().filter(|&i| holds_run(i)).collect()
+                found.iter().copied().filter(|&i| holds_words(i)).collect()
             });
             self.index = Some(index);
             showing
