@@ -5,7 +5,7 @@
 //! may hold them (each chosen line once, on a page of many repeats).
 
 use super::regions::Region;
-use super::scan::{NO_ELEMENT, Scan};
+use super::scan::{Line, NO_ELEMENT, Scan};
 use super::text;
 use memchr::memmem;
 use std::collections::HashMap;
@@ -22,9 +22,7 @@ const SCANS: u32 = 16;
 /// show it, each rendered on its own, and the innermost element open at
 /// each one's start.
 pub(super) struct Copies<'a> {
-    scan: &'a Scan<'a>,
-    regions: &'a [Region],
-    anchors: text::Anchors,
+    chosen: Chosen<'a>,
     questions: u32,
     /// Each long paragraph the chosen lines show, with the lines showing
     /// it (each once, in order), once more than [`SCANS`] are asked.
@@ -34,9 +32,11 @@ pub(super) struct Copies<'a> {
 impl<'a> Copies<'a> {
     pub(super) fn new(scan: &'a Scan<'a>, regions: &'a [Region], anchors: text::Anchors) -> Self {
         Copies {
-            scan,
-            regions,
-            anchors,
+            chosen: Chosen {
+                scan,
+                regions,
+                anchors,
+            },
             questions: 0,
             index: None,
         }
@@ -50,51 +50,60 @@ impl<'a> Copies<'a> {
     /// [`plain_words`]), which spares rendering lines that cannot show it.
     pub(super) fn in_one_element(&mut self, paragraph: &str) -> bool {
         self.questions += 1;
+        let chosen = &self.chosen;
         let finders = plain_words(paragraph).map(|w| memmem::Finder::new(w.as_bytes()));
-        let (src, lines) = (&self.scan.src, &self.scan.lines);
-        let holds_words = |i: u32| {
-            lines.get(i as usize).is_some_and(|l| {
-                let markup = l.source(src).as_bytes();
-                l.text > 0 && finders.iter().all(|f| f.find(markup).is_some())
-            })
+        let holds_words = |i: &u32| {
+            let markup = chosen.line(*i).source(&chosen.scan.src).as_bytes();
+            finders.iter().all(|f| f.find(markup).is_some())
         };
         let showing: Vec<u32> = if self.questions <= SCANS {
-            self.chosen()
-                .filter(|&i| holds_words(i) && self.shows(i, paragraph))
+            chosen
+                .with_text()
+                .filter(|i| holds_words(i) && chosen.shows(*i, paragraph))
                 .collect()
         } else {
-            let index = match self.index.take() {
-                Some(index) => index,
-                None => self.index(),
-            };
-            let showing = index.get(paragraph).map_or(Vec::new(), |found| {
-                found.iter().copied().filter(|&i| holds_words(i)).collect()
-            });
-            self.index = Some(index);
-            showing
+            let index = self.index.get_or_insert_with(|| chosen.index());
+            let found = index.get(paragraph).map_or(&[][..], Vec::as_slice);
+            found.iter().copied().filter(holds_words).collect()
         };
-        let mut elements = showing
-            .iter()
-            .filter_map(|&i| lines.get(i as usize))
-            .map(|l| l.container);
-        let first = elements.next();
-        showing.len() >= 2
-            && first.is_some_and(|e| e != NO_ELEMENT)
-            && elements.all(|e| Some(e) == first)
+        let mut elements = showing.iter().map(|&i| chosen.line(i).container);
+        match elements.next() {
+            Some(first) if first != NO_ELEMENT && showing.len() >= 2 => {
+                elements.all(|e| e == first)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The chosen lines of a page, and how its text renders them.
+struct Chosen<'a> {
+    scan: &'a Scan<'a>,
+    regions: &'a [Region],
+    anchors: text::Anchors,
+}
+
+impl Chosen<'_> {
+    /// Line `i` (the chosen regions' lines are the scan's).
+    fn line(&self, i: u32) -> &Line {
+        &self.scan.lines[i as usize]
     }
 
-    /// The chosen lines' indices, in order.
-    fn chosen(&self) -> impl Iterator<Item = u32> + 'a {
-        self.regions.iter().flat_map(|r| r.first..=r.last)
+    /// The chosen lines with text, in order.
+    fn with_text(&self) -> impl Iterator<Item = u32> + '_ {
+        let lines = &self.scan.lines;
+        self.regions
+            .iter()
+            .flat_map(|r| r.first..=r.last)
+            .filter(|&i| lines.get(i as usize).is_some_and(|l| l.text > 0))
     }
 
     /// Line `i` rendered on its own.
     fn render(&self, i: u32) -> String {
+        let l = self.line(i);
         let mut text = String::new();
-        if let Some(l) = self.scan.lines.get(i as usize) {
-            let range = (l.start as usize, l.end as usize);
-            text::render(&self.scan.src, &[range], self.anchors, &mut text);
-        }
+        let range = (l.start as usize, l.end as usize);
+        text::render(&self.scan.src, &[range], self.anchors, &mut text);
         text
     }
 
@@ -103,12 +112,10 @@ impl<'a> Copies<'a> {
         self.render(i).lines().any(|t| t.trim() == paragraph)
     }
 
-    /// Every long paragraph of the chosen lines with text, and the lines
-    /// showing it.
+    /// Every long paragraph of the chosen lines, and the lines showing it.
     fn index(&self) -> HashMap<String, Vec<u32>> {
         let mut index: HashMap<String, Vec<u32>> = HashMap::new();
-        let with_text = |&i: &u32| self.scan.lines.get(i as usize).is_some_and(|l| l.text > 0);
-        for i in self.chosen().filter(with_text) {
+        for i in self.with_text() {
             for t in self.render(i).lines().map(str::trim) {
                 if t.len() < text::repeats::MIN_REPEAT {
                     continue;
