@@ -15,7 +15,6 @@ fixtures_support::fixture_tests! {
     // 1. Clutter at the article's edges.
     #[ignore = "issue 53 class 1: the standfirst and the byline and date line are kept (dragnet's and l3s-gn1's gold keep such lines)"]
     clutter_between_the_headline_and_the_body_is_left_out: "edge-clutter-before-body",
-    #[ignore = "issue 53 class 1: the `Schlagwörter:` tags line after the body is kept"]
     tags_prompts_bio_and_related_links_after_the_body_are_left_out: "edge-clutter-after-body",
 
     // 2. Non-prose inside the body.

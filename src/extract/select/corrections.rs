@@ -204,33 +204,48 @@ pub(super) fn drop_lines(sel: &mut Selection, lines: &[Line], dropped: &[u32]) {
     sel.regions = kept;
 }
 
-/// The article ends with the element that names it. Of the elements
-/// around the seed whose class or id names the content (`entry-content`,
+/// The article ends with the element that names it. Of the elements in
+/// the seed whose class or id names the content (`entry-content`,
 /// `article-body`, `post-text`: [`Signal::Content`]), the innermost that
 /// holds half the chosen text or more bounds the selection: the chosen
 /// lines after it go (an author box, tags, share and newsletter prompts,
 /// teasers that growth joined by the gap). The lines before it stay: the
 /// headline, dek and byline sit there, which some readers count as the
 /// article and some do not. An element holding less (one section of a
-/// landing page, a wrapper of the lead paragraph) bounds nothing.
+/// landing page, a wrapper of the lead paragraph) bounds nothing, and so
+/// does one that opens inside the seed (below a headline the seed starts
+/// with) with more than a [`BODY_TAIL`]th of its text after it: that is
+/// the article's first part (the text before a "read more" jump, the
+/// interview before the book excerpt), not all of it.
 pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Element]) {
     let Some(seed) = sel.seed else {
         return;
     };
     let total = chosen_text(sel, lines, 0, u32::MAX);
     // Elements are kept in the order they open: of those around the
-    // seed, a later one is inside an earlier one.
+    // seed's first line, a later one is inside an earlier one, and those
+    // that open inside the seed come after them all.
     let body = elements
         .iter()
         .rev()
         .filter(|e| {
-            e.signal == Signal::Content && e.first_line <= seed.first && e.last_line >= seed.first
+            e.signal == Signal::Content && e.first_line <= seed.last && e.last_line >= seed.first
         })
-        .find(|e| 2 * chosen_text(sel, lines, e.first_line, e.last_line) >= total);
+        .find(|e| {
+            let text = chosen_text(sel, lines, e.first_line, e.last_line);
+            let after = || chosen_text(sel, lines, e.last_line + 1, u32::MAX);
+            2 * text >= total && (e.first_line <= seed.first || BODY_TAIL * after() <= text)
+        });
     if let Some(body) = body {
         end_after(sel, lines, body.last_line);
     }
 }
+
+/// An element naming the content that opens inside the seed bounds the
+/// article only when the chosen text after it is at most this fraction
+/// of its own (one in this many): tags and an author box, not the
+/// article's second part.
+pub(super) const BODY_TAIL: u64 = 4;
 
 /// Content characters of the chosen lines from `from` to `to`.
 pub(super) fn chosen_text(sel: &Selection, lines: &[Line], from: u32, to: u32) -> u64 {

@@ -1956,6 +1956,35 @@ mod tests {
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
     }
 
+    /// The body's element may open below the headline the seed starts
+    /// with. It still ends the article when what follows it is a tail
+    /// (a line of tags), and not when it is the article's second part
+    /// (the text after a "read more" jump, in an element of its own).
+    #[test]
+    fn a_body_element_below_the_headline_ends_the_article_before_its_tail_only() {
+        let page = |body: &str, after: &str| {
+            format!(
+                "<html><body>\n<div class=\"page\">\n<article>\n<h1>The harbour waits up for \
+                 the late boats on a stormy night</h1>\n\
+                 <div class=\"post-body\">\n{body}</div>\n{after}</article>\n</div>\n</body></html>"
+            )
+        };
+        let story = (1..=4).map(harbour_paragraph).collect::<String>();
+        let tags = "<div class=\"tags\">Filed under these tags: <a href=\"/t/harbour\">harbour</a>, \
+                    <a href=\"/t/boats\">boats</a>, <a href=\"/t/quay\">quay</a></div>\n";
+        let text = text_of(&page(&story, tags));
+        assert!(text.starts_with("The harbour waits up"), "{text}");
+        assert!(text.contains("Paragraph 4 of the story"), "{text}");
+        assert!(!text.contains("Filed under"), "{text}");
+
+        let more = format!(
+            "<div class=\"post-more\">\n{}</div>\n",
+            (5..=7).map(harbour_paragraph).collect::<String>()
+        );
+        let text = text_of(&page(&story, &more));
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+    }
+
     /// Lines chosen before the page's `<h1>` headline (a ticker of other
     /// stories) go while they are a small part of the text; where they
     /// are most of it (a page whose `<h1>` heads only its last part), they
