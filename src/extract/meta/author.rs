@@ -86,12 +86,25 @@ pub fn clean(text: &str) -> Option<String> {
             c.is_whitespace() || matches!(c, ',' | ':' | '-' | '|' | '•' | '/' | '.' | '@')
         })
         .to_string();
-    let name = name
+    let mut name = name
         .strip_suffix(" and")
         .unwrap_or(&name)
         .trim()
         .to_string();
+    if s[..cut].trim_end().ends_with('.') && ends_with_abbreviation(&name) {
+        name.push('.');
+    }
     plausible(&name).then_some(name)
+}
+
+/// Does a name end with a word whose full stop is its own, not the
+/// sentence's: an initial (`Jeff T.`), a word with stops inside (`Ph.D.`,
+/// `M.D.`) or a company's or generation's suffix (`Inc.`, `Jr.`)?
+fn ends_with_abbreviation(name: &str) -> bool {
+    let last = name.rsplit([' ', ',']).next().unwrap_or("");
+    let mut letters = last.chars();
+    let initial = letters.next().is_some_and(char::is_uppercase) && letters.next().is_none();
+    initial || last.contains('.') || ["Inc", "Ltd", "Co", "Corp", "Jr", "Sr"].contains(&last)
 }
 
 fn strip_prefix(s: &str) -> &str {
@@ -163,6 +176,10 @@ mod tests {
             ("Luke Kim December 17, 2025", "Luke Kim"),
             ("by Meaghan Weeden | 4 min read", "Meaghan Weeden"),
             ("Dylan Bailey, MS, RD, FAND", "Dylan Bailey, MS, RD, FAND"),
+            ("By Genevieve Carlton, Ph.D.", "Genevieve Carlton, Ph.D."),
+            ("Kaufman, Jeff T.", "Kaufman, Jeff T."),
+            ("Cerebral Inc.", "Cerebral Inc."),
+            ("Written by Ann Lee.", "Ann Lee"),
             (
                 "  Team SimplyThrilled  September 4, 2025",
                 "Team SimplyThrilled",
