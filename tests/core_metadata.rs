@@ -186,6 +186,27 @@ fn a_profile_url_is_no_author_and_a_comment_s_author_is_not_the_page_s() {
     assert_eq!(m.author, None);
 }
 
+/// SEO plugins write the author as a Twitter card's label and value
+/// ("Written by" in the site's language); other pairs (reading time) name
+/// no one.
+#[test]
+fn a_twitter_card_labelled_written_by_gives_the_author() {
+    let card = |label: &str| {
+        format!(
+            r#"<meta name="twitter:label1" content="{label}">
+            <meta name="twitter:data1" content="Mara Quillon">
+            <meta name="twitter:label2" content="Est. reading time">
+            <meta name="twitter:data2" content="3 minutes">"#
+        )
+    };
+    let m = extract(&page(&card("Written by"), ""), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+    let m = extract(&page(&card("Geschrieben von"), ""), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+    let m = extract(&page(&card("Est. reading time"), ""), None).meta;
+    assert_eq!(m.author, None);
+}
+
 #[test]
 fn broken_json_ld_still_dates_the_page_and_gives_no_author() {
     let head = r#"<script type="application/ld+json">{"@type":"Article",

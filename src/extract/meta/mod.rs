@@ -203,6 +203,9 @@ struct Collector {
     categories: Vec<String>,
     /// A class or id value lowercased (reused from tag to tag).
     lower: String,
+    /// The `twitter:labelN` whose `twitter:dataN` names the author, by N
+    /// (see [`names_the_writer`]).
+    writer_label: Option<String>,
 }
 
 /// Meta names of the publication date: the page's own article metadata
@@ -352,6 +355,21 @@ impl Collector {
             if self.modified.wants(1) {
                 self.modified
                     .offer(1, date::parse_any(content).map(date::Date::to_iso));
+            }
+            return;
+        }
+        // Twitter's card labels and values in pairs, which WordPress's SEO
+        // plugins fill with the post's author: `twitter:label1` "Written
+        // by", `twitter:data1` the name.
+        if let Some(n) = key.strip_prefix("twitter:label") {
+            if names_the_writer(content) {
+                self.writer_label = Some(n.to_string());
+            }
+            return;
+        }
+        if let Some(n) = key.strip_prefix("twitter:data") {
+            if self.writer_label.as_deref() == Some(n) && self.author.wants(3) {
+                self.author.offer(3, author::clean(content));
             }
             return;
         }
@@ -629,6 +647,25 @@ impl Collector {
 /// a template's placeholder put where its address belongs.
 pub(super) fn is_url_like(v: &str) -> bool {
     !v.trim().contains(char::is_whitespace)
+}
+
+/// Is a card's label the one of its author ("Written by", as WordPress's
+/// SEO plugins write it in the site's language)?
+fn names_the_writer(label: &str) -> bool {
+    let label = label.trim().to_lowercase();
+    [
+        "written by",
+        "author",
+        "geschrieben von",
+        "verfasst von",
+        "escrito por",
+        "écrit par",
+        "scritto da",
+        "geschreven door",
+        "napisane przez",
+        "autor",
+    ]
+    .contains(&label.as_str())
 }
 
 /// Does a class or id value that holds `author` or `byline` name a
