@@ -186,6 +186,23 @@ fn a_profile_url_is_no_author_and_a_comment_s_author_is_not_the_page_s() {
     assert_eq!(m.author, None);
 }
 
+/// A byline written as a plain line of text, with no class or `rel`
+/// naming it, still names the author; a line that only opens with "By"
+/// does not.
+#[test]
+fn a_plain_by_line_under_the_headline_names_the_author() {
+    let m = extract(&page("", "<p>By Mara Quillon</p>"), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+    let m = extract(&page("", "<p>Written by</p><p>Mara Quillon</p>"), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+    let m = extract(
+        &page("", "<p>By clicking on a photo you open the gallery.</p>"),
+        None,
+    )
+    .meta;
+    assert_eq!(m.author, None);
+}
+
 /// SEO plugins write the author as a Twitter card's label and value
 /// ("Written by" in the site's language); other pairs (reading time) name
 /// no one.

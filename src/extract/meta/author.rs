@@ -36,6 +36,7 @@ const NOT_NAMES: &[&str] = &[
     "about the author",
     "anonymous",
     "comments",
+    "date",
     "follow",
     "guest",
     "more",
@@ -44,6 +45,9 @@ const NOT_NAMES: &[&str] = &[
     "share",
     "sign in",
     "staff",
+    "subject",
+    "submission",
+    "thread",
     "unknown",
     "view all posts",
     "written by",
@@ -105,6 +109,78 @@ fn ends_with_abbreviation(name: &str) -> bool {
     let mut letters = last.chars();
     let initial = letters.next().is_some_and(char::is_uppercase) && letters.next().is_none();
     initial || last.contains('.') || ["Inc", "Ltd", "Co", "Corp", "Jr", "Sr"].contains(&last)
+}
+
+/// Words that open a byline written as running text, the name after
+/// them on the same line or, alone on theirs, on the next.
+const TEXT_PREFIXES: &[&str] = &["written by", "posted by", "by", "von", "por", "par", "door"];
+
+/// Lowercase words a name may hold between capitalised ones.
+const NAME_LINKS: &[&str] = &[
+    "and", "und", "y", "et", "e", "&", "van", "von", "de", "der", "da", "del", "la", "le",
+];
+
+/// The author a text by the headline names in a byline line ("By Ann
+/// Lee", "Written by" above "Ann Lee"): a line opening with a byline's
+/// words and going on with at most six words, each capitalised or a link
+/// word (`and`, `van`). Other lines that open so are not bylines ("By
+/// clicking accept…", "By 2030…").
+pub fn from_text(text: &str) -> Option<String> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    while let Some(line) = lines.next() {
+        let lower = line.to_lowercase();
+        let Some(p) = TEXT_PREFIXES.iter().find(|p| lower.starts_with(*p)) else {
+            continue;
+        };
+        let rest = lower[p.len()..].trim_start_matches(':').trim();
+        let candidate = if rest.is_empty() && p.contains(' ') {
+            lines.next()?.to_string()
+        } else if !rest.is_empty() && line[p.len()..].starts_with([' ', ':']) {
+            line.to_string()
+        } else {
+            continue;
+        };
+        let name = clean(&candidate).map(|n| without_trailing_label(&n).to_string());
+        if let Some(name) = name.filter(|n| names_people(n)) {
+            return Some(name);
+        }
+    }
+    None
+}
+
+/// A name without the label or weekday that running text puts after it
+/// ("Alex Hern Published", "Stephen Walt Thursday").
+fn without_trailing_label(name: &str) -> &str {
+    const LABELS: &[&str] = &[
+        "Published",
+        "Updated",
+        "Posted",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    match name.rsplit_once(' ') {
+        Some((head, last)) if LABELS.contains(&last) => head.trim_end_matches([',', ' ']),
+        _ => name,
+    }
+}
+
+/// Is a cleaned name a short run of capitalised words?
+fn names_people(name: &str) -> bool {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    name.chars().filter(|c| c.is_alphabetic()).count() >= 3
+        && words.len() <= 6
+        && words
+            .iter()
+            .any(|w| w.chars().next().is_some_and(char::is_uppercase))
+        && words.iter().all(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                || NAME_LINKS.contains(&w.trim_end_matches(','))
+        })
 }
 
 fn strip_prefix(s: &str) -> &str {
@@ -186,6 +262,33 @@ mod tests {
             ),
         ] {
             assert_eq!(clean(text).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_byline_in_running_text_is_a_line_opening_with_by_and_a_name() {
+        for (text, want) in [
+            ("Harbour story\nBy Ann Lee\nThe pier…", Some("Ann Lee")),
+            (
+                "Written by\nAnn van Dijk and Rolf Berne\n",
+                Some("Ann van Dijk and Rolf Berne"),
+            ),
+            (
+                "BY DOUG FERGUSON, AP Golf Writer",
+                Some("DOUG FERGUSON, AP Golf Writer"),
+            ),
+            ("By Alex Hern Published", Some("Alex Hern")),
+            (
+                "Von Roland Brockmann und Sebastian Drescher",
+                Some("Roland Brockmann und Sebastian Drescher"),
+            ),
+            ("By clicking accept you agree to the terms\n", None),
+            ("By 2030 the pier will be rebuilt.\n", None),
+            ("Browse\nBy Date\nBy Subject\n", None),
+            ("By\nAnn Lee\n", None),
+            ("Bylines are short.\n", None),
+        ] {
+            assert_eq!(from_text(text).as_deref(), want, "{text}");
         }
     }
 

@@ -30,6 +30,8 @@ const MAX_TAGS: usize = 1024;
 const MAX_SCRIPTS: usize = 64;
 /// The markup around the headline looked at, at most.
 const MAX_WINDOW: usize = 64 * 1024;
+/// The start of that markup read for a byline line in its text alone.
+const BYLINE_WINDOW: usize = 16 * 1024;
 /// Keywords and categories kept, at most.
 const MAX_WORDS: usize = 32;
 
@@ -503,14 +505,24 @@ impl Collector {
     }
 
     /// The markup around the headline: bylines, `<time>` elements,
-    /// elements whose class names a date, and at last any date in its
-    /// text.
+    /// elements whose class names a date, and at last any date and any
+    /// byline line ("By Ann Lee") in its text, rendered once for both.
     fn window(&mut self, w: &str) {
         self.window_tags(w);
+        let byline = self.author.wants(6);
         if self.published.wants(7) {
             let text = super::text::render_fragment(w);
             self.published
                 .offer(7, date::find_in_text(&text).map(date::Date::to_iso));
+            if byline {
+                self.author.offer(6, author::from_text(&text));
+            }
+        } else if byline {
+            // A byline line sits by the headline: where no date is wanted,
+            // only the window's start is rendered.
+            let head = &w[..floor_boundary(w, BYLINE_WINDOW)];
+            let text = super::text::render_fragment(head);
+            self.author.offer(6, author::from_text(&text));
         }
     }
 
