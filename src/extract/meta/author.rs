@@ -133,9 +133,11 @@ pub fn from_text(text: &str) -> Option<String> {
             continue;
         };
         let rest = lower[p.len()..].trim_start_matches(':').trim();
+        // The prefix ends a word: "By Ann", not "Bylines".
+        let word = lower[p.len()..].starts_with([' ', ':']);
         let candidate = if rest.is_empty() && p.contains(' ') {
             lines.next()?.to_string()
-        } else if !rest.is_empty() && line[p.len()..].starts_with([' ', ':']) {
+        } else if !rest.is_empty() && word {
             line.to_string()
         } else {
             continue;
