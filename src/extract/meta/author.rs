@@ -128,16 +128,18 @@ const NAME_LINKS: &[&str] = &[
 pub fn from_text(text: &str) -> Option<String> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     while let Some(line) = lines.next() {
-        let lower = line.to_lowercase();
-        let Some(p) = TEXT_PREFIXES.iter().find(|p| lower.starts_with(*p)) else {
+        let after = TEXT_PREFIXES.iter().find_map(|p| {
+            let head = line.get(..p.len())?;
+            head.eq_ignore_ascii_case(p).then(|| (p, &line[p.len()..]))
+        });
+        let Some((p, after)) = after else {
             continue;
         };
-        let rest = lower[p.len()..].trim_start_matches(':').trim();
+        let rest = after.trim_start_matches(':').trim();
         // The prefix ends a word: "By Ann", not "Bylines".
-        let word = lower[p.len()..].starts_with([' ', ':']);
         let candidate = if rest.is_empty() && p.contains(' ') {
             lines.next()?.to_string()
-        } else if !rest.is_empty() && word {
+        } else if !rest.is_empty() && after.starts_with([' ', ':']) {
             line.to_string()
         } else {
             continue;
