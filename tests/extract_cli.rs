@@ -479,3 +479,36 @@ fn a_file_a_fifo_and_stdin_give_the_same_document() {
     );
     assert_eq!(records(&stdout)[0]["error_kind"], "too_large");
 }
+
+/// The fingerprints are fields only when asked for, as links are: without
+/// `--simhash` and `--minhash` a document has neither key; with them, the
+/// SimHash's 16 hex digits and N MinHash values.
+#[test]
+fn fingerprints_are_fields_only_when_asked_for() {
+    let dir = scratch("fingerprints");
+    let file = dir.join("page.html");
+    std::fs::write(&file, page("orchard")).unwrap();
+    let os = OsStr::new;
+    let plain = [os("extract"), os("--format"), os("jsonl"), file.as_os_str()];
+    let (code, stdout, stderr) = linesift(&plain);
+    assert_eq!(code, Some(0), "{stderr}");
+    let doc = &records(&stdout)[0];
+    assert!(doc.get("simhash").is_none(), "{doc}");
+    assert!(doc.get("minhash").is_none(), "{doc}");
+    let asked = [
+        os("extract"),
+        os("--format"),
+        os("jsonl"),
+        os("--simhash"),
+        os("--minhash"),
+        os("8"),
+        file.as_os_str(),
+    ];
+    let (code, stdout, stderr) = linesift(&asked);
+    assert_eq!(code, Some(0), "{stderr}");
+    let doc = &records(&stdout)[0];
+    let simhash = doc["simhash"].as_str().unwrap_or_default();
+    assert_eq!(simhash.len(), 16, "{doc}");
+    assert!(simhash.bytes().all(|b| b.is_ascii_hexdigit()), "{doc}");
+    assert_eq!(doc["minhash"].as_array().map(Vec::len), Some(8), "{doc}");
+}

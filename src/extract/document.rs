@@ -62,8 +62,9 @@ pub struct Document {
     /// BLAKE3 of the text (hex, 128 bits): equal texts, equal digests.
     pub digest: String,
     /// SimHash of the text (hex, 64 bits): near-duplicate texts differ in
-    /// few bits (see [`fingerprint`](super::fingerprint)).
-    #[serde(default)]
+    /// few bits (see [`fingerprint`](super::fingerprint)); empty, and left
+    /// out of JSON, unless asked for (`Options::simhash`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub simhash: String,
     /// MinHash signature of the text's word shingles, when asked for
     /// (`Options::minhash`).
