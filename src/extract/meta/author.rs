@@ -95,7 +95,11 @@ pub fn clean(text: &str) -> Option<String> {
         .unwrap_or(&name)
         .trim()
         .to_string();
-    if s[..cut].trim_end().ends_with('.') && ends_with_abbreviation(&name) {
+    let mut stop = s[..cut].trim_end().ends_with('.');
+    while let Some((head, stopped)) = trailing_label(&name) {
+        (name, stop) = (head.to_string(), stopped);
+    }
+    if stop && ends_with_abbreviation(&name) {
         name.push('.');
     }
     plausible(&name).then_some(name)
@@ -144,7 +148,7 @@ pub fn from_text(text: &str) -> Option<String> {
         } else {
             continue;
         };
-        let name = clean(&candidate).map(|n| without_trailing_label(&n).to_string());
+        let name = clean(&candidate);
         if let Some(name) = name.filter(|n| names_people(n)) {
             return Some(name);
         }
@@ -152,9 +156,11 @@ pub fn from_text(text: &str) -> Option<String> {
     None
 }
 
-/// A name without the label or weekday that running text puts after it
-/// ("Alex Hern Published", "Stephen Walt Thursday").
-fn without_trailing_label(name: &str) -> &str {
+/// The name before a label or weekday that a byline puts after it
+/// ("Alex Hern Published", "Stephen Walt Thursday", "Dan Savage, The
+/// Stranger. Posted"), without the full stop before the label, and
+/// whether there was one. `None` where the name ends with no label.
+fn trailing_label(name: &str) -> Option<(&str, bool)> {
     const LABELS: &[&str] = &[
         "Published",
         "Updated",
@@ -167,10 +173,11 @@ fn without_trailing_label(name: &str) -> &str {
         "Saturday",
         "Sunday",
     ];
-    match name.rsplit_once(' ') {
-        Some((head, last)) if LABELS.contains(&last) => head.trim_end_matches([',', ' ']),
-        _ => name,
-    }
+    let (head, last) = name.rsplit_once(' ')?;
+    LABELS.contains(&last).then(|| {
+        let head = head.trim_end_matches([',', ' ']);
+        (head.trim_end_matches('.'), head.ends_with('.'))
+    })
 }
 
 /// Is a cleaned name a short run of capitalised words?
@@ -260,6 +267,12 @@ mod tests {
             ("Kaufman, Jeff T.", "Kaufman, Jeff T."),
             ("Cerebral Inc.", "Cerebral Inc."),
             ("Written by Ann Lee.", "Ann Lee"),
+            (
+                "Dan Savage, The Stranger. Posted",
+                "Dan Savage, The Stranger",
+            ),
+            ("By Stephen Walt Published Thursday", "Stephen Walt"),
+            ("Jeff T. Updated", "Jeff T."),
             (
                 "  Team SimplyThrilled  September 4, 2025",
                 "Team SimplyThrilled",
