@@ -2,7 +2,8 @@
 //! that are not UTF-8, formats for one input with several, input lists and
 //! stdin, the `--charset` fallback, error kinds and notes, results
 //! written as soon as the ones before them, the headline in text output,
-//! and the warning for an empty input.
+//! the warning for an empty input, and the fingerprint fields only when
+//! asked for.
 
 mod cli_support;
 

@@ -95,11 +95,11 @@ pub fn clean(text: &str) -> Option<String> {
         .unwrap_or(&name)
         .trim()
         .to_string();
-    let mut stop = s[..cut].trim_end().ends_with('.');
+    let mut full_stop = s[..cut].trim_end().ends_with('.');
     while let Some((head, stopped)) = trailing_label(&name) {
-        (name, stop) = (head.to_string(), stopped);
+        (name, full_stop) = (head.to_string(), stopped);
     }
-    if stop && ends_with_abbreviation(&name) {
+    if full_stop && ends_with_abbreviation(&name) {
         name.push('.');
     }
     plausible(&name).then_some(name)
