@@ -132,24 +132,17 @@ const NAME_LINKS: &[&str] = &[
 pub fn from_text(text: &str) -> Option<String> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     while let Some(line) = lines.next() {
-        let after = TEXT_PREFIXES.iter().find_map(|p| {
-            let head = line.get(..p.len())?;
-            head.eq_ignore_ascii_case(p).then(|| (p, &line[p.len()..]))
-        });
-        let Some((p, after)) = after else {
+        let Some((p, after)) = opening(line, TEXT_PREFIXES) else {
             continue;
         };
-        let rest = after.trim_start_matches(':').trim();
-        // The prefix ends a word: "By Ann", not "Bylines".
-        let candidate = if rest.is_empty() && p.contains(' ') {
-            lines.next()?.to_string()
-        } else if !rest.is_empty() && after.starts_with([' ', ':']) {
-            line.to_string()
+        let candidate = if !after.trim_start_matches(':').trim().is_empty() {
+            line
+        } else if p.contains(' ') {
+            lines.next()?
         } else {
             continue;
         };
-        let name = clean(&candidate);
-        if let Some(name) = name.filter(|n| names_people(n)) {
+        if let Some(name) = clean(candidate).filter(|n| names_people(n)) {
             return Some(name);
         }
     }
@@ -196,16 +189,21 @@ fn names_people(name: &str) -> bool {
 
 fn strip_prefix(s: &str) -> &str {
     let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '-' | '|' | '•'));
-    for p in PREFIXES {
-        if s.len() > p.len()
-            && s.is_char_boundary(p.len())
-            && s[..p.len()].eq_ignore_ascii_case(p)
-            && s[p.len()..].starts_with([' ', ':'])
-        {
-            return s[p.len()..].trim_start_matches([' ', ':']);
-        }
+    match opening(s, PREFIXES) {
+        Some((_, rest)) if !rest.is_empty() => rest.trim_start_matches([' ', ':']),
+        _ => s,
     }
-    s
+}
+
+/// The first of `prefixes` that `line` opens with as a whole word (ASCII
+/// case ignored; the line ends there, or a space or `:` follows: "By Ann",
+/// not "Bylines"), and the rest of the line after it.
+fn opening<'a>(line: &'a str, prefixes: &[&'static str]) -> Option<(&'static str, &'a str)> {
+    prefixes.iter().find_map(|&p| {
+        let rest = line.get(p.len()..)?;
+        let whole_word = rest.is_empty() || rest.starts_with([' ', ':']);
+        (whole_word && line[..p.len()].eq_ignore_ascii_case(p)).then_some((p, rest))
+    })
 }
 
 /// Where a date starts in a byline (`Luke Kim December 17, 2025`),
