@@ -199,10 +199,12 @@ fn strip_prefix(s: &str) -> &str {
 /// case ignored; the line ends there, or a space or `:` follows: "By Ann",
 /// not "Bylines"), and the rest of the line after it.
 fn opening<'a>(line: &'a str, prefixes: &[&'static str]) -> Option<(&'static str, &'a str)> {
+    let b = line.as_bytes();
     prefixes.iter().find_map(|&p| {
-        let rest = line.get(p.len()..)?;
-        let whole_word = rest.is_empty() || rest.starts_with([' ', ':']);
-        (whole_word && line[..p.len()].eq_ignore_ascii_case(p)).then_some((p, rest))
+        let opens = b.get(..p.len())?.eq_ignore_ascii_case(p.as_bytes());
+        // An ASCII byte or the end follows: `p.len()` is a char boundary.
+        let whole_word = matches!(b.get(p.len()), None | Some(b' ' | b':'));
+        (opens && whole_word).then(|| (p, &line[p.len()..]))
     })
 }
 
