@@ -80,6 +80,8 @@ fn nested_lists_indent_by_depth_and_number_ordered_items() {
     assert_eq!(depths, [1, 2, 2, 3, 3, 1, 1, 1, 1]);
 }
 
+/// Spacer columns are left out, and a table with text in one column
+/// is flow text.
 #[test]
 fn tables_with_and_without_a_header_row_are_pipe_tables() {
     check("tables");

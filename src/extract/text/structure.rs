@@ -210,7 +210,7 @@ impl Builder {
         let mut last_flow: Option<(Flow, u32)> = None;
         let mut tables: BTreeMap<u32, (usize, TableCells)> = BTreeMap::new();
         let mut dropped = dropped.iter().peekable();
-        let big = self.big_cells(out);
+        let flow = self.flow_tables(out);
         for (i, mark) in self.marks.iter().enumerate() {
             let end = self.marks.get(i + 1).map_or(out.len(), |m| m.at);
             while dropped.next_if(|r| r.end <= mark.at).is_some() {}
@@ -218,7 +218,7 @@ impl Builder {
                 continue;
             }
             let line = out.get(mark.at..end).unwrap_or("").trim_end_matches('\n');
-            if let Some(cell) = mark.cell.filter(|c| self.is_table(c.table, &big)) {
+            if let Some(cell) = mark.cell.filter(|c| self.is_table(c.table, &flow)) {
                 let (_, cells) = tables.entry(cell.table).or_insert_with(|| {
                     blocks.push(Block::Table {
                         header: false,
@@ -263,30 +263,43 @@ impl Builder {
         blocks
     }
 
-    fn is_table(&self, table: u32, big: &[u32]) -> bool {
+    fn is_table(&self, table: u32, flow: &[u32]) -> bool {
         self.tables
             .get(table as usize)
             .is_some_and(|t| !t.layout && t.cols >= 2)
-            && !big.contains(&table)
+            && !flow.contains(&table)
     }
 
-    /// Tables with a cell of more than [`CELL_MAX`] bytes of text: a
-    /// column of a page's layout, not a value.
-    fn big_cells(&self, out: &str) -> Vec<u32> {
+    /// Tables whose text reads as flow text, by what their cells hold: a
+    /// cell of more than [`CELL_MAX`] bytes of text (a column of a page's
+    /// layout, not a value), or text in one row or one column only (a
+    /// byline or a caption set beside spacer cells, a bar of two labels).
+    fn flow_tables(&self, out: &str) -> Vec<u32> {
         let mut sizes: BTreeMap<(u32, u32, u32), usize> = BTreeMap::new();
         for (i, mark) in self.marks.iter().enumerate() {
             if let Some(c) = mark.cell {
                 let end = self.marks.get(i + 1).map_or(out.len(), |m| m.at);
-                *sizes.entry((c.table, c.row, c.col)).or_default() += end - mark.at;
+                let text = out.get(mark.at..end).unwrap_or("").trim();
+                *sizes.entry((c.table, c.row, c.col)).or_default() += text.len();
             }
         }
-        let mut big: Vec<u32> = sizes
+        // Per table: its largest cell, and the rows and columns with text.
+        let mut tables: BTreeMap<u32, (usize, Vec<u32>, Vec<u32>)> = BTreeMap::new();
+        for ((table, row, col), size) in sizes.into_iter().filter(|(_, size)| *size > 0) {
+            let (largest, rows, cols) = tables.entry(table).or_default();
+            *largest = (*largest).max(size);
+            rows.push(row);
+            cols.push(col);
+        }
+        tables
             .into_iter()
-            .filter(|(_, size)| *size > CELL_MAX)
-            .map(|((table, ..), _)| table)
-            .collect();
-        big.dedup();
-        big
+            .filter_map(|(table, (largest, mut rows, mut cols))| {
+                rows.dedup();
+                cols.sort_unstable();
+                cols.dedup();
+                (largest > CELL_MAX || rows.len() < 2 || cols.len() < 2).then_some(table)
+            })
+            .collect()
     }
 
     /// The text of code block `id`: blank lines at its ends and trailing
@@ -328,15 +341,18 @@ impl TableCells {
         text.push_str(line);
     }
 
-    /// Rows in order, each as wide as the widest (missing cells empty);
-    /// a header when every cell of the first row is a `<th>`.
+    /// Rows in order, each with a cell for every column that holds text
+    /// in some row (missing cells empty; a spacer column goes); a header
+    /// when every cell of the first row is a `<th>`.
     fn into_block(self) -> Block {
-        let cols = self
+        let mut cols: Vec<u32> = self
             .rows
             .values()
-            .filter_map(|r| r.keys().next_back())
-            .max()
-            .map_or(0, |c| c + 1);
+            .flat_map(|r| r.iter().filter(|(_, (t, _))| !t.trim().is_empty()))
+            .map(|(&c, _)| c)
+            .collect();
+        cols.sort_unstable();
+        cols.dedup();
         let header = self
             .rows
             .values()
@@ -346,8 +362,8 @@ impl TableCells {
             .rows
             .into_values()
             .map(|mut r| {
-                (0..cols)
-                    .map(|c| r.remove(&c).map(|(t, _)| t).unwrap_or_default())
+                cols.iter()
+                    .map(|c| r.remove(c).map(|(t, _)| t).unwrap_or_default())
                     .collect()
             })
             .collect();
@@ -611,11 +627,57 @@ mod tests {
                     .collect()
             }]
         );
-        let Block::Table { header, .. } = &blocks_of("<table><tr><td>x</td><td>y</td></table>")[0]
+        let Block::Table { header, .. } =
+            &blocks_of("<table><tr><td>x</td><td>y</td><tr><td>z</td><td>w</td></table>")[0]
         else {
             panic!("no table");
         };
         assert!(!header);
+    }
+
+    /// A column no row has text in (a spacer cell) is no column of the
+    /// table's.
+    #[test]
+    fn a_data_table_leaves_out_its_empty_columns() {
+        let blocks = blocks_of(
+            "<table><tr><td>a</td><td>&nbsp;</td><td>1</td></tr>\
+             <tr><td>b</td><td></td><td>2</td></tr></table>",
+        );
+        let rows = vec![
+            vec!["a".to_string(), "1".into()],
+            vec!["b".into(), "2".into()],
+        ];
+        assert_eq!(
+            blocks,
+            [Block::Table {
+                header: false,
+                rows
+            }]
+        );
+    }
+
+    /// Text in one row or one column of a table is no data: a byline set
+    /// beside spacer cells, a row of two captions, a bar of labels.
+    #[test]
+    fn a_table_with_text_in_one_row_or_one_column_is_read_as_flow_text() {
+        assert_eq!(
+            blocks_of(
+                "<table><tr><td>&nbsp;</td><td></td><td>By Ann Lee<br>Science writer</td></tr></table>"
+            ),
+            [para("By Ann Lee\nScience writer")]
+        );
+        assert_eq!(
+            blocks_of(
+                "<table><tr><td>Courtesy: the club</td><td>Release: 01/10/2008</td></tr></table>"
+            ),
+            [para("Courtesy: the club"), para("Release: 01/10/2008")]
+        );
+        assert_eq!(
+            blocks_of(
+                "<table><tr><td></td><td>first</td></tr><tr><td></td><td>second</td></tr></table>"
+            ),
+            [para("first"), para("second")]
+        );
     }
 
     /// A table that lays out a page (a cell holding a list, a heading or
@@ -721,12 +783,12 @@ mod tests {
     fn a_run_starting_inside_a_list_or_table_is_still_in_it() {
         let html = "<p>menu</p>\n<ul>\n  <li>first</li><li>second</li></ul><p>gap</p>\
                     <table><thead><tr><th>x</th><th>y</th></tr></thead><tbody>\n\
-                    <tr><td>a</td><td>b</td></tr></table>";
+                    <tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>";
         let li = html.find("<li>").unwrap_or(0);
         let gap = html.find("<p>gap").unwrap_or(0);
-        let tr = html.rfind("<tr>").unwrap_or(0);
+        let tr = html.find("<tr><td>").unwrap_or(0);
         let (text, blocks) = blocks_in(html, &[(li, gap), (tr, html.len())]);
-        assert_eq!(text, "first\nsecond\na\nb");
+        assert_eq!(text, "first\nsecond\na\nb\nc\nd");
         let item = |text: &str| Block::ListItem {
             depth: 1,
             ordered: false,
@@ -734,7 +796,7 @@ mod tests {
         };
         let table = Block::Table {
             header: false,
-            rows: vec![vec!["a".into(), "b".into()]],
+            rows: vec![vec!["a".into(), "b".into()], vec!["c".into(), "d".into()]],
         };
         assert_eq!(blocks, [item("first"), item("second"), table]);
         assert_eq!(context_before(html, 0, li), "<p>menu</p>\n<ul>\n  ");
