@@ -48,6 +48,7 @@ const NOT_NAMES: &[&str] = &[
     "subject",
     "submission",
     "thread",
+    "tweet",
     "unknown",
     "view all posts",
     "written by",
@@ -59,8 +60,15 @@ pub fn clean(text: &str) -> Option<String> {
         return None;
     }
     let mut s = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The words before the name, and a date before them or after them,
+    // glued to the name by the markup or not: a date is no name
+    // ("Written By Feb 11, 2019", "Dec 17, 2025Julian K. Arni",
+    // "November 12, 2012 by Sam Laird").
     for _ in 0..2 {
         s = strip_prefix(&s).to_string();
+        if super::date::starts_with_date(&s) {
+            s = after_year(&s).to_string();
+        }
     }
     let mut cut = s.len();
     for stop in [
@@ -103,6 +111,18 @@ pub fn clean(text: &str) -> Option<String> {
         name.push('.');
     }
     plausible(&name).then_some(name)
+}
+
+/// The text after the first four digits in `s` (a date's year), without
+/// the spaces and punctuation that follow them; empty when none follow.
+fn after_year(s: &str) -> &str {
+    let b = s.as_bytes();
+    let year = (0..b.len().saturating_sub(3)).find(|&i| {
+        b[i..i + 4].iter().all(u8::is_ascii_digit) && (i == 0 || !b[i - 1].is_ascii_digit())
+    });
+    year.map_or("", |i| {
+        s[i + 4..].trim_start_matches(|c: char| !c.is_alphanumeric())
+    })
 }
 
 /// Does a name end with a word whose full stop is its own, not the
@@ -277,8 +297,27 @@ mod tests {
                 "  Team SimplyThrilled  September 4, 2025",
                 "Team SimplyThrilled",
             ),
+            ("Dec 17, 2025Julian K. Arni", "Julian K. Arni"),
+            ("November 12, 2012 by Sam Laird", "Sam Laird"),
+            ("May Brennan", "May Brennan"),
+            ("June 5 Ensemble", "June 5 Ensemble"),
         ] {
             assert_eq!(clean(text).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    /// A byline element that holds only a date, or a date after its
+    /// label, names no one.
+    #[test]
+    fn a_date_is_no_name() {
+        for text in [
+            "August 28, 2025",
+            "Dec. 19, 2025",
+            "Written By Feb 11, 2019 · 3 min read",
+            "Date: November 5, 2012",
+            "Tweet",
+        ] {
+            assert_eq!(clean(text), None, "{text}");
         }
     }
 
