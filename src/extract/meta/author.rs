@@ -6,6 +6,7 @@
 const PREFIXES: &[&str] = &[
     "written by",
     "posted by",
+    "post by",
     "published by",
     "authored by",
     "story by",
@@ -77,6 +78,7 @@ pub fn clean(text: &str) -> Option<String> {
         " · ",
         " — ",
         " – ",
+        " » ",
         "\u{2022}",
         "|",
         " on ",
@@ -298,6 +300,10 @@ mod tests {
                 "Team SimplyThrilled",
             ),
             ("Dec 17, 2025Julian K. Arni", "Julian K. Arni"),
+            (
+                "Post by changingtimes » Sat Dec 13, 2025 9:41 am",
+                "changingtimes",
+            ),
             ("November 12, 2012 by Sam Laird", "Sam Laird"),
             ("May Brennan", "May Brennan"),
             ("June 5 Ensemble", "June 5 Ensemble"),
