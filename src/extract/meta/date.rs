@@ -326,7 +326,8 @@ fn month_named(word: &str) -> Option<u8> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Tok<'a> {
     Num(u32, usize),
-    Word(&'a str),
+    /// A word, and whether it opens a line of the text.
+    Word(&'a str, bool),
     Punct(char),
 }
 
@@ -364,7 +365,11 @@ impl<'a> Iterator for Tokens<'a> {
     type Item = Tok<'a>;
 
     fn next(&mut self) -> Option<Tok<'a>> {
-        let (i, c) = self.chars.find(|(_, c)| !c.is_whitespace())?;
+        let mut opens_line = false;
+        let (i, c) = self.chars.find(|&(_, c)| {
+            opens_line |= c == '\n';
+            !c.is_whitespace()
+        })?;
         Some(if c.is_ascii_digit() {
             let end = self.run_end(i, c, |d| d.is_ascii_digit());
             let run = &self.text[i..end];
@@ -376,7 +381,7 @@ impl<'a> Iterator for Tokens<'a> {
             Tok::Num(value, run.len())
         } else if c.is_alphabetic() {
             let end = self.run_end(i, c, char::is_alphabetic);
-            Tok::Word(&self.text[i..end])
+            Tok::Word(&self.text[i..end], opens_line)
         } else {
             Tok::Punct(c)
         })
@@ -458,7 +463,7 @@ fn date_at(t: &[Tok]) -> Option<Date> {
         _ => None,
     };
     let month = |k: usize| match t.get(k) {
-        Some(&Tok::Word(w)) => month_named(w),
+        Some(&Tok::Word(w, _)) => month_named(w),
         _ => None,
     };
     let year = |k: usize| num(k).filter(|&(_, len)| len == 4).map(|(v, _)| v);
@@ -483,8 +488,14 @@ fn date_at(t: &[Tok]) -> Option<Date> {
                 }
                 return None;
             }
-            // Y Month D, as citation metadata writes it ("2023 Jan 7").
+            // Y Month D, as citation metadata writes it ("2023 Jan 7"), on
+            // one line: a year that ends a heading is not the year of a
+            // date that opens the next line ("… of 2024" over "September
+            // 1st, 2023").
             if *len == 4 {
+                if matches!(t.get(1), Some(Tok::Word(_, true))) {
+                    return None;
+                }
                 let m = month(1)?;
                 let (d, _) = num(2).filter(|&(_, len)| len <= 2)?;
                 return Date::new(first, u32::from(m), d);
@@ -496,11 +507,11 @@ fn date_at(t: &[Tok]) -> Option<Date> {
             let mut k = 1;
             if matches!(punct(k), Some('.')) {
                 k += 1;
-            } else if let Some(Tok::Word(w)) = t.get(k)
+            } else if let Some(Tok::Word(w, _)) = t.get(k)
                 && matches!(*w, "st" | "nd" | "rd" | "th" | "de" | "of")
             {
                 k += 1;
-                if let Some(Tok::Word("de" | "of")) = t.get(k) {
+                if let Some(Tok::Word("de" | "of", _)) = t.get(k) {
                     k += 1;
                 }
             }
@@ -509,12 +520,12 @@ fn date_at(t: &[Tok]) -> Option<Date> {
             if matches!(punct(k), Some(',' | '.')) {
                 k += 1;
             }
-            if let Some(Tok::Word("de")) = t.get(k) {
+            if let Some(Tok::Word("de", _)) = t.get(k) {
                 k += 1;
             }
             Date::new(year(k)?, u32::from(m), first)
         }
-        Tok::Word(_) => {
+        Tok::Word(..) => {
             // Month D [st] [,] Y
             let m = month(0)?;
             let mut k = 1;
@@ -526,7 +537,7 @@ fn date_at(t: &[Tok]) -> Option<Date> {
                 return None;
             }
             k += 1;
-            if let Some(Tok::Word("st" | "nd" | "rd" | "th")) = t.get(k) {
+            if let Some(Tok::Word("st" | "nd" | "rd" | "th", _)) = t.get(k) {
                 k += 1;
             }
             if matches!(punct(k), Some(',' | '.')) {
@@ -590,6 +601,24 @@ mod tests {
         assert_eq!(find(&past_the_limit), None);
         let at_the_limit = format!("{}2024-05-17", "w ".repeat(MAX_TOKENS - 5));
         assert_eq!(find(&at_the_limit).as_deref(), Some("2024-05-17"));
+    }
+
+    /// A year that ends a line and a month's name that opens the next
+    /// are no citation date ("2024 September 1"); a date may still run
+    /// over lines in its other forms (a calendar badge's three blocks).
+    #[test]
+    fn a_year_and_a_month_on_two_lines_are_no_date() {
+        let find = |t: &str| find_in_text(t).map(Date::to_iso);
+        assert_eq!(
+            find("The best tutoring franchises of 2024\nSeptember 1st, 2023 By Emily").as_deref(),
+            Some("2023-09-01")
+        );
+        assert_eq!(
+            find("Cost Guide 2026\n  Dec 26, 2025").as_deref(),
+            Some("2025-12-26")
+        );
+        assert_eq!(find("Oct\n4\n2012").as_deref(), Some("2012-10-04"));
+        assert_eq!(find("in 2023 Jan 7").as_deref(), Some("2023-01-07"));
     }
 
     #[test]
