@@ -172,7 +172,10 @@ fn number(b: &[u8]) -> u32 {
 /// A date a URL's path names: `/2024/05/17/`, `/2024/may/17/`,
 /// `/2024-05-17`, `/20240517/`.
 pub fn in_url(url: &str) -> Option<Date> {
-    let path = url.split(['?', '#']).next()?;
+    // A URL written with its slashes percent-encoded (`%2F`) is read
+    // decoded.
+    let decoded = percent_encoding::percent_decode_str(url).decode_utf8_lossy();
+    let path = decoded.split(['?', '#']).next()?;
     let path = path.find("://").map_or(path, |i| &path[i + 3..]);
     let segments: Vec<&str> = path.split('/').skip(1).collect();
     for (i, seg) in segments.iter().enumerate() {
@@ -698,8 +701,15 @@ mod tests {
                 .as_deref(),
             Some("2023-10-03")
         );
+        assert_eq!(
+            in_url("https://blog.example%2Farticles%2F2025-12-15%2BA%2Bstory")
+                .map(Date::to_iso)
+                .as_deref(),
+            Some("2025-12-15")
+        );
         assert!(in_url("https://example.com/2023/oct/about").is_none());
         assert_eq!(in_url("https://example.com/2024/about/"), None);
         assert_eq!(in_url("https://example.com/?d=2024/05/17"), None);
+        assert_eq!(in_url("https://example.com/%3Fd=2024/05/17"), None);
     }
 }
