@@ -224,6 +224,26 @@ fn a_twitter_card_labelled_written_by_gives_the_author() {
     assert_eq!(m.author, None);
 }
 
+/// Scholarly pages write one `citation_author` tag an author; a later
+/// tag of another name of the same rank adds no one.
+#[test]
+fn repeated_author_tags_list_every_author() {
+    let head = r#"<meta name="citation_author" content="Mara Quillon">
+        <meta name="citation_author" content="Tomas Ferreira">
+        <meta name="citation_author" content="Mara Quillon">
+        <meta name="citation_author" content="Ines Vallgren">
+        <meta name="author" content="Lindmere Gazette">"#;
+    let m = extract(&page(head, ""), None).meta;
+    assert_eq!(
+        m.author.as_deref(),
+        Some("Mara Quillon, Tomas Ferreira and Ines Vallgren")
+    );
+    let head = r#"<meta name="dc.creator" content="Quillon, Mara">
+        <meta name="dc.creator" content="Ferreira, Tomas">"#;
+    let m = extract(&page(head, ""), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Quillon, Mara; Ferreira, Tomas"));
+}
+
 #[test]
 fn broken_json_ld_still_dates_the_page_and_gives_no_author() {
     let head = r#"<script type="application/ld+json">{"@type":"Article",

@@ -263,11 +263,13 @@ pub fn is_link(value: &str) -> bool {
         || value.starts_with('/')
 }
 
-/// Several names as a byline lists them: `A, B and C`.
+/// Several names as a byline lists them: `A, B and C`; names written
+/// surname first (`Roy, Aniruddha`) apart by semicolons.
 pub fn join(names: &[String]) -> String {
     match names {
         [] => String::new(),
         [one] => one.clone(),
+        _ if names.iter().any(|n| n.contains(',')) => names.join("; "),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
@@ -374,5 +376,7 @@ mod tests {
         let names = ["A".to_string(), "B".to_string(), "C".to_string()];
         assert_eq!(join(&names), "A, B and C");
         assert_eq!(join(&names[..1]), "A");
+        let surnames_first = ["Roy, Aniruddha".to_string(), "Patel, Jyoti".to_string()];
+        assert_eq!(join(&surnames_first), "Roy, Aniruddha; Patel, Jyoti");
     }
 }

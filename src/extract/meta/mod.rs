@@ -208,6 +208,10 @@ struct Collector {
     /// The `twitter:labelN` whose `twitter:dataN` names the author, by N
     /// (see [`names_the_writer`]).
     writer_label: Option<String>,
+    /// The author meta name that gave the author, and the names its tags
+    /// gave: a name repeated (`citation_author`, `dc.creator`) lists the
+    /// authors one to a tag.
+    author_meta: Option<(String, Vec<String>)>,
 }
 
 /// Meta names of the publication date: the page's own article metadata
@@ -376,8 +380,24 @@ impl Collector {
             return;
         }
         if let Some(&(_, rank)) = AUTHOR_META.iter().find(|(k, _)| *k == key) {
-            if !author::is_link(content) && self.author.wants(rank) {
-                self.author.offer(rank, author::clean(content));
+            if author::is_link(content) {
+                return;
+            }
+            if let Some((k, names)) = &mut self.author_meta
+                && k == key
+                && self.author.rank == rank
+            {
+                if let Some(name) = author::clean(content)
+                    && !names.contains(&name)
+                {
+                    names.push(name);
+                    self.author.value = Some(author::join(names));
+                }
+            } else if self.author.wants(rank)
+                && let Some(name) = author::clean(content)
+            {
+                self.author.offer(rank, Some(name.clone()));
+                self.author_meta = Some((key.to_string(), vec![name]));
             }
             return;
         }
