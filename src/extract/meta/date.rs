@@ -611,17 +611,18 @@ mod tests {
     /// over lines in its other forms (a calendar badge's three blocks).
     #[test]
     fn a_year_and_a_month_on_two_lines_are_no_date() {
-        let find = |t: &str| find_in_text(t).map(Date::to_iso);
-        assert_eq!(
-            find("The best tutoring franchises of 2024\nSeptember 1st, 2023 By Emily").as_deref(),
-            Some("2023-09-01")
-        );
-        assert_eq!(
-            find("Cost Guide 2026\n  Dec 26, 2025").as_deref(),
-            Some("2025-12-26")
-        );
-        assert_eq!(find("Oct\n4\n2012").as_deref(), Some("2012-10-04"));
-        assert_eq!(find("in 2023 Jan 7").as_deref(), Some("2023-01-07"));
+        for (text, want) in [
+            (
+                "The best tutoring franchises of 2024\nSeptember 1st, 2023 By Emily",
+                "2023-09-01",
+            ),
+            ("Cost Guide 2026\n  Dec 26, 2025", "2025-12-26"),
+            ("Oct\n4\n2012", "2012-10-04"),
+            ("in 2023 Jan 7", "2023-01-07"),
+        ] {
+            let found = find_in_text(text).map(Date::to_iso);
+            assert_eq!(found.as_deref(), Some(want), "{text}");
+        }
     }
 
     #[test]
