@@ -61,9 +61,9 @@ pub fn clean(text: &str) -> Option<String> {
         return None;
     }
     let mut s = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    // The words before the name, and a date before them or after them,
-    // glued to the name by the markup or not: a date is no name
-    // ("Written By Feb 11, 2019", "Dec 17, 2025Julian K. Arni",
+    // The words that open a byline go, and so does a date before or
+    // after them, glued to the name by the markup or not: a date is no
+    // name ("Written By Feb 11, 2019", "Dec 17, 2025Julian K. Arni",
     // "November 12, 2012 by Sam Laird").
     for _ in 0..2 {
         s = strip_prefix(&s).to_string();
