@@ -252,6 +252,7 @@ fn plausible(name: &str) -> bool {
         && name.chars().any(char::is_alphabetic)
         && !name.chars().next().is_some_and(|c| c.is_ascii_digit())
         && !NOT_NAMES.contains(&lower.as_str())
+        && !super::date::is_month_and_day(name)
 }
 
 /// Is a meta value a URL or a handle rather than a name
@@ -314,8 +315,8 @@ mod tests {
         }
     }
 
-    /// A byline element that holds only a date, or a date after its
-    /// label, names no one.
+    /// A byline element that holds only a date (with or without its
+    /// year), or a date after its label, names no one.
     #[test]
     fn a_date_is_no_name() {
         for text in [
@@ -323,6 +324,8 @@ mod tests {
             "Dec. 19, 2025",
             "Written By Feb 11, 2019 · 3 min read",
             "Date: November 5, 2012",
+            "Jun 2",
+            "Mar. 6",
             "Tweet",
         ] {
             assert_eq!(clean(text), None, "{text}");

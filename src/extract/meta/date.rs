@@ -455,6 +455,20 @@ pub fn starts_with_date(text: &str) -> bool {
     date_at(&Tokens::new(text).take(12).collect::<Vec<_>>()).is_some()
 }
 
+/// Is `text` a month's name and a day and nothing else ("Mar 6", "Jul.
+/// 11")?
+pub fn is_month_and_day(text: &str) -> bool {
+    let t: Vec<Tok> = Tokens::new(text).take(4).collect();
+    let day = |d: u32, len: usize| len <= 2 && (1..=31).contains(&d);
+    match t[..] {
+        [Tok::Word(w, _), Tok::Num(d, len)]
+        | [Tok::Word(w, _), Tok::Punct('.'), Tok::Num(d, len)] => {
+            month_named(w).is_some() && day(d, len)
+        }
+        _ => false,
+    }
+}
+
 /// A date starting at the first token.
 fn date_at(t: &[Tok]) -> Option<Date> {
     let num = |k: usize| match t.get(k) {
