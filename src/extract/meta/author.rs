@@ -226,7 +226,12 @@ fn opening<'a>(line: &'a str, prefixes: &[&'static str]) -> Option<(&'static str
         let opens = b.get(..p.len())?.eq_ignore_ascii_case(p.as_bytes());
         // An ASCII byte or the end follows: `p.len()` is a char boundary.
         let whole_word = matches!(b.get(p.len()), None | Some(b' ' | b':'));
-        (opens && whole_word).then(|| (p, &line[p.len()..]))
+        // Or a name the markup glued to a lowercase `by` ("Posted
+        // byDamien Walter"); not "BYRON", not "Bylines".
+        let glued = p.ends_with("by")
+            && b.get(p.len() - 2..p.len()) == Some(b"by")
+            && b.get(p.len()).is_some_and(u8::is_ascii_uppercase);
+        (opens && (whole_word || glued)).then(|| (p, &line[p.len()..]))
     })
 }
 
@@ -303,6 +308,8 @@ mod tests {
                 "Team SimplyThrilled",
             ),
             ("Dec 17, 2025Julian K. Arni", "Julian K. Arni"),
+            ("Posted byDamien Walter", "Damien Walter"),
+            ("BYRON SMITH", "BYRON SMITH"),
             (
                 "Post by changingtimes » Sat Dec 13, 2025 9:41 am",
                 "changingtimes",
