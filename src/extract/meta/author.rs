@@ -147,13 +147,15 @@ const NAME_LINKS: &[&str] = &[
 ];
 
 /// The author a text by the headline names in a byline line ("By Ann
-/// Lee", "Written by" above "Ann Lee"): a line opening with a byline's
-/// words and going on with at most six words, each capitalised or a link
+/// Lee", "Written by" above "Ann Lee", "Published May 3, 2024 by Ann
+/// Lee"): a line opening with a byline's words, or with a date and then
+/// them, and going on with at most six words, each capitalised or a link
 /// word (`and`, `van`). Other lines that open so are not bylines ("By
 /// clicking accept…", "By 2030…").
 pub fn from_text(text: &str) -> Option<String> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     while let Some(line) = lines.next() {
+        let line = after_dated_label(line).unwrap_or(line);
         let Some((p, after)) = opening(line, TEXT_PREFIXES) else {
             continue;
         };
@@ -167,6 +169,21 @@ pub fn from_text(text: &str) -> Option<String> {
         if let Some(name) = clean(candidate).filter(|n| names_people(n)) {
             return Some(name);
         }
+    }
+    None
+}
+
+/// The "by …" of a line that opens with a date, alone or after a label
+/// of a word or two ("Published August 7, 2023 by Nicole Burke",
+/// "Posted on 03/01/2017 by Ann Lee").
+fn after_dated_label(line: &str) -> Option<&str> {
+    let by = line.find(" by ")?;
+    let mut head = line[..by].trim();
+    for _ in 0..3 {
+        if super::date::starts_with_date(head) {
+            return after_year(head).is_empty().then(|| &line[by + 1..]);
+        }
+        head = head.split_once(' ')?.1;
     }
     None
 }
@@ -352,6 +369,12 @@ mod tests {
                 Some("DOUG FERGUSON, AP Golf Writer"),
             ),
             ("By Alex Hern Published", Some("Alex Hern")),
+            (
+                "Published August 7, 2023 by Nicole Burke\n",
+                Some("Nicole Burke"),
+            ),
+            ("Posted on 03/01/2017 by Ann Lee", Some("Ann Lee")),
+            ("Tickets from May 3, 2024 by phone or online\n", None),
             (
                 "Von Roland Brockmann und Sebastian Drescher",
                 Some("Roland Brockmann und Sebastian Drescher"),
