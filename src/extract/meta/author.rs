@@ -154,8 +154,9 @@ const NAME_LINKS: &[&str] = &[
 /// clicking accept…", "By 2030…").
 pub fn from_text(text: &str) -> Option<String> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let by = memchr::memmem::Finder::new(" by ");
     while let Some(line) = lines.next() {
-        let line = after_dated_label(line).unwrap_or(line);
+        let line = after_dated_label(line, &by).unwrap_or(line);
         let Some((p, after)) = opening(line, TEXT_PREFIXES) else {
             continue;
         };
@@ -173,11 +174,17 @@ pub fn from_text(text: &str) -> Option<String> {
     None
 }
 
+/// The longest label and date before a byline's "by" (bytes):
+/// "Published on September 17, 2023" is 31.
+const DATED_LABEL_MAX: usize = 48;
+
 /// The "by …" of a line that opens with a date, alone or after a label
 /// of a word or two ("Published August 7, 2023 by Nicole Burke",
 /// "Posted on 03/01/2017 by Ann Lee").
-fn after_dated_label(line: &str) -> Option<&str> {
-    let by = line.find(" by ")?;
+fn after_dated_label<'a>(line: &'a str, by: &memchr::memmem::Finder) -> Option<&'a str> {
+    // A label and a date are short; prose with " by " further on is not
+    // tokenized for dates.
+    let by = by.find(&line.as_bytes()[..DATED_LABEL_MAX.min(line.len())])?;
     let mut head = line[..by].trim();
     for _ in 0..3 {
         if super::date::starts_with_date(head) {
