@@ -281,7 +281,7 @@ fn plausible(name: &str) -> bool {
         && name.chars().any(char::is_alphabetic)
         && !name.chars().next().is_some_and(|c| c.is_ascii_digit())
         && !NOT_NAMES.contains(&lower.as_str())
-        && !(name.bytes().any(|b| b.is_ascii_digit()) && super::date::is_month_and_day(name))
+        && !super::date::is_month_and_day(name)
 }
 
 /// Is a meta value a URL or a handle rather than a name

@@ -452,15 +452,32 @@ fn has_four_digits(b: &[u8]) -> bool {
 
 /// Does `text` start with a date (prose or digits)?
 pub fn starts_with_date(text: &str) -> bool {
-    date_at(&Tokens::new(text).take(12).collect::<Vec<_>>()).is_some()
+    let mut buf = [Tok::Punct(' '); 12];
+    date_at(first_tokens(text, &mut buf)).is_some()
+}
+
+/// The first tokens of `text`, as many as `buf` holds, in `buf`: the
+/// bylines' tests run for every candidate name, so no allocation.
+fn first_tokens<'a, 'b>(text: &'a str, buf: &'b mut [Tok<'a>]) -> &'b [Tok<'a>] {
+    let mut n = 0;
+    for (slot, tok) in buf.iter_mut().zip(Tokens::new(text)) {
+        *slot = tok;
+        n += 1;
+    }
+    &buf[..n]
 }
 
 /// Is `text` a month's name and a day and nothing else ("Mar 6", "Jul.
 /// 11")?
 pub fn is_month_and_day(text: &str) -> bool {
-    let t: Vec<Tok> = Tokens::new(text).take(4).collect();
+    // A name without a digit is no date: most are refused here.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let mut buf = [Tok::Punct(' '); 4];
+    let t = first_tokens(text, &mut buf);
     let day = |d: u32, len: usize| len <= 2 && (1..=31).contains(&d);
-    match t[..] {
+    match *t {
         [Tok::Word(w, _), Tok::Num(d, len)]
         | [Tok::Word(w, _), Tok::Punct('.'), Tok::Num(d, len)] => {
             month_named(w).is_some() && day(d, len)
