@@ -42,7 +42,6 @@ fixtures_support::fixture_tests! {
     a_long_link_dense_lead_paragraph_is_kept_whole: "link-dense-long-paragraph",
 
     // 6. Real repeats dropped.
-    #[ignore = "issue 53 class 3: the sidebar card in the grid column beside the plan is kept (the four rest days, class 6, are all kept)"]
     identical_sibling_paragraphs_in_one_container_are_all_kept: "identical-sibling-paragraphs",
 
     // 7. Escaped markup taken for text.

@@ -216,30 +216,50 @@ pub(super) fn drop_lines(sel: &mut Selection, lines: &[Line], dropped: &[u32]) {
 /// does one that opens inside the seed (below a headline the seed starts
 /// with) with more than a [`BODY_TAIL`]th of its text after it: that is
 /// the article's first part (the text before a "read more" jump, the
-/// interview before the book excerpt), not all of it.
+/// interview before the book excerpt). Where no element names the
+/// content, the innermost element around the whole seed that holds
+/// [`UNNAMED_BODY_TENTHS`] of the chosen text bounds it the same way (a
+/// grid's main column, with cards in the column beside it).
 pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Element]) {
     let Some(seed) = sel.seed else {
         return;
     };
     let total = chosen_text(sel, lines, 0, u32::MAX);
+    let text = |e: &Element| chosen_text(sel, lines, e.first_line, e.last_line);
     // Elements are kept in the order they open: of those around the
     // seed's first line, a later one is inside an earlier one, and those
     // that open inside the seed come after them all.
-    let body = elements
-        .iter()
-        .rev()
-        .filter(|e| {
-            e.signal == Signal::Content && e.first_line <= seed.last && e.last_line >= seed.first
-        })
-        .find(|e| {
-            let text = chosen_text(sel, lines, e.first_line, e.last_line);
-            let after = || chosen_text(sel, lines, e.last_line + 1, u32::MAX);
-            2 * text >= total && (e.first_line <= seed.first || BODY_TAIL * after() <= text)
-        });
-    if let Some(body) = body {
+    let named = || {
+        elements
+            .iter()
+            .rev()
+            .filter(|e| {
+                e.signal == Signal::Content
+                    && e.first_line <= seed.last
+                    && e.last_line >= seed.first
+            })
+            .find(|e| {
+                let after = || chosen_text(sel, lines, e.last_line + 1, u32::MAX);
+                2 * text(e) >= total
+                    && (e.first_line <= seed.first || BODY_TAIL * after() <= text(e))
+            })
+    };
+    let unnamed = || {
+        elements
+            .iter()
+            .rev()
+            .filter(|e| e.first_line <= seed.first && e.last_line >= seed.last)
+            .find(|e| 10 * text(e) >= UNNAMED_BODY_TENTHS * total)
+    };
+    if let Some(body) = named().or_else(unnamed) {
         end_after(sel, lines, body.last_line);
     }
 }
+
+/// The share of the chosen text, in tenths, that an element naming no
+/// content must hold to bound the article: nearly all of it, so that a
+/// wrapper of the article's first part bounds nothing.
+pub(super) const UNNAMED_BODY_TENTHS: u64 = 9;
 
 /// An element naming the content that opens inside the seed bounds the
 /// article only when the chosen text after it is at most this fraction

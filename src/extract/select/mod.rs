@@ -1956,6 +1956,31 @@ mod tests {
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
     }
 
+    /// Where no element names the body, the innermost element around the
+    /// seed that holds nine tenths of the chosen text ends the article: a
+    /// grid's main column, with a short card in the column beside it. A
+    /// column holding less (a story whose last part sits beside it)
+    /// bounds nothing.
+    #[test]
+    fn an_element_holding_nearly_all_the_text_ends_the_article() {
+        let page = |side: &str| {
+            format!(
+                "<html><body>\n<div class=\"container\">\n<div class=\"row\">\n\
+                 <div class=\"col-md-8\">\n{}</div>\n<div class=\"col-md-4\">\n{side}</div>\n\
+                 </div>\n</div>\n</body></html>",
+                (1..=6).map(harbour_paragraph).collect::<String>()
+            )
+        };
+        let card = "<div class=\"card\"><h4>Boat trips</h4><p>Saturdays at ten from \
+                    the quay steps, weather permitting.</p></div>\n";
+        let text = text_of(&page(card));
+        assert!(text.contains("Paragraph 6 of the story"), "{text}");
+        assert!(!text.contains("Saturdays at ten"), "{text}");
+
+        let text = text_of(&page(&harbour_paragraph(7)));
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+    }
+
     /// The body's element may open below the headline the seed starts
     /// with. It still ends the article when what follows it is a tail
     /// (a line of tags), and not when it is the article's second part
