@@ -216,10 +216,10 @@ pub(super) fn drop_lines(sel: &mut Selection, lines: &[Line], dropped: &[u32]) {
 /// does one that opens inside the seed (below a headline the seed starts
 /// with) with more than a [`BODY_TAIL`]th of its text after it: that is
 /// the article's first part (the text before a "read more" jump, the
-/// interview before the book excerpt). Where no element names the
-/// content, the innermost element around the whole seed that holds
-/// [`UNNAMED_BODY_TENTHS`] of the chosen text bounds it the same way (a
-/// grid's main column, with cards in the column beside it).
+/// interview before the book excerpt). Any element around the whole seed
+/// that holds [`UNNAMED_BODY_TENTHS`] of the chosen text bounds it the
+/// same way, named or not (a grid's main column, with cards in the column
+/// beside it): the innermost element of either kind is the article's.
 pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Element]) {
     let Some(seed) = sel.seed else {
         return;
@@ -229,29 +229,20 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
     // Elements are kept in the order they open: of those around the
     // seed's first line, a later one is inside an earlier one, and those
     // that open inside the seed come after them all.
-    let named = || {
-        elements
-            .iter()
-            .rev()
-            .filter(|e| {
-                e.signal == Signal::Content
-                    && e.first_line <= seed.last
-                    && e.last_line >= seed.first
-            })
-            .find(|e| {
-                let after = || chosen_text(sel, lines, e.last_line + 1, u32::MAX);
-                2 * text(e) >= total
-                    && (e.first_line <= seed.first || BODY_TAIL * after() <= text(e))
-            })
+    let named = |e: &Element| {
+        let after = || chosen_text(sel, lines, e.last_line + 1, u32::MAX);
+        e.signal == Signal::Content
+            && e.first_line <= seed.last
+            && e.last_line >= seed.first
+            && 2 * text(e) >= total
+            && (e.first_line <= seed.first || BODY_TAIL * after() <= text(e))
     };
-    let unnamed = || {
-        elements
-            .iter()
-            .rev()
-            .filter(|e| e.first_line <= seed.first && e.last_line >= seed.last)
-            .find(|e| 10 * text(e) >= UNNAMED_BODY_TENTHS * total)
+    let holds_it = |e: &Element| {
+        e.first_line <= seed.first
+            && e.last_line >= seed.last
+            && 10 * text(e) >= UNNAMED_BODY_TENTHS * total
     };
-    if let Some(body) = named().or_else(unnamed) {
+    if let Some(body) = elements.iter().rev().find(|e| named(e) || holds_it(e)) {
         end_after(sel, lines, body.last_line);
     }
 }

@@ -1956,16 +1956,17 @@ mod tests {
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
     }
 
-    /// Where no element names the body, the innermost element around the
-    /// seed that holds nine tenths of the chosen text ends the article: a
-    /// grid's main column, with a short card in the column beside it. A
+    /// The innermost element around the seed that holds nine tenths of
+    /// the chosen text ends the article, whether or not it names the
+    /// content: a grid's main column, with a short card in the column
+    /// beside it, alone or in a wrapper whose class names the content. A
     /// column holding less (a story whose last part sits beside it)
     /// bounds nothing.
     #[test]
     fn an_element_holding_nearly_all_the_text_ends_the_article() {
-        let page = |side: &str| {
+        let page = |wrapper: &str, side: &str| {
             format!(
-                "<html><body>\n<div class=\"container\">\n<div class=\"row\">\n\
+                "<html><body>\n<div class=\"{wrapper}\">\n<div class=\"row\">\n\
                  <div class=\"col-md-8\">\n{}</div>\n<div class=\"col-md-4\">\n{side}</div>\n\
                  </div>\n</div>\n</body></html>",
                 (1..=6).map(harbour_paragraph).collect::<String>()
@@ -1973,12 +1974,20 @@ mod tests {
         };
         let card = "<div class=\"card\"><h4>Boat trips</h4><p>Saturdays at ten from \
                     the quay steps, weather permitting.</p></div>\n";
-        let text = text_of(&page(card));
-        assert!(text.contains("Paragraph 6 of the story"), "{text}");
-        assert!(!text.contains("Saturdays at ten"), "{text}");
+        for wrapper in ["container", "entry-content"] {
+            let text = text_of(&page(wrapper, card));
+            assert!(
+                text.contains("Paragraph 6 of the story"),
+                "{wrapper}: {text}"
+            );
+            assert!(!text.contains("Saturdays at ten"), "{wrapper}: {text}");
 
-        let text = text_of(&page(&harbour_paragraph(7)));
-        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+            let text = text_of(&page(wrapper, &harbour_paragraph(7)));
+            assert!(
+                text.contains("Paragraph 7 of the story"),
+                "{wrapper}: {text}"
+            );
+        }
     }
 
     /// The body's element may open below the headline the seed starts
