@@ -247,9 +247,10 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
     }
 }
 
-/// The share of the chosen text, in tenths, that an element naming no
-/// content must hold to bound the article: nearly all of it, so that a
-/// wrapper of the article's first part bounds nothing.
+/// The share of the chosen text, in tenths, that an element around the
+/// seed must hold to bound the article when its class does not name the
+/// content: nearly all of it, so that a wrapper of the article's first
+/// part, or one of two full columns, bounds nothing.
 pub(super) const UNNAMED_BODY_TENTHS: u64 = 9;
 
 /// An element naming the content that opens inside the seed bounds the
