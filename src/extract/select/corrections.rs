@@ -225,24 +225,27 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
         return;
     };
     let total = chosen_text(sel, lines, 0, u32::MAX);
-    let text = |e: &Element| chosen_text(sel, lines, e.first_line, e.last_line);
     // Elements are kept in the order they open: of those around the
     // seed's first line, a later one is inside an earlier one, and those
     // that open inside the seed come after them all.
-    let named = |e: &Element| {
-        let after = || chosen_text(sel, lines, e.last_line + 1, u32::MAX);
-        e.signal == Signal::Content
-            && e.first_line <= seed.last
-            && e.last_line >= seed.first
-            && 2 * text(e) >= total
-            && (e.first_line <= seed.first || BODY_TAIL * after() <= text(e))
+    let bounds = |e: &Element| {
+        let around = e.first_line <= seed.first && e.last_line >= seed.last;
+        let named =
+            e.signal == Signal::Content && e.first_line <= seed.last && e.last_line >= seed.first;
+        if !(around || named) {
+            return false;
+        }
+        let text = chosen_text(sel, lines, e.first_line, e.last_line);
+        // Named as the content and holding half the chosen text; when it
+        // opens inside the seed, with little chosen text after it.
+        let named_body = named
+            && 2 * text >= total
+            && (e.first_line <= seed.first
+                || BODY_TAIL * chosen_text(sel, lines, e.last_line + 1, u32::MAX) <= text);
+        // Around the whole seed and holding nearly all the chosen text.
+        named_body || (around && 10 * text >= UNNAMED_BODY_TENTHS * total)
     };
-    let holds_it = |e: &Element| {
-        e.first_line <= seed.first
-            && e.last_line >= seed.last
-            && 10 * text(e) >= UNNAMED_BODY_TENTHS * total
-    };
-    if let Some(body) = elements.iter().rev().find(|e| named(e) || holds_it(e)) {
+    if let Some(body) = elements.iter().rev().find(|e| bounds(e)) {
         end_after(sel, lines, body.last_line);
     }
 }
