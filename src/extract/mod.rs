@@ -376,7 +376,7 @@ impl Extractor {
             select::drop_far_scraps(&mut sel, &scan.lines);
             select::keep_headings_between(&mut sel, &scan.lines, &scan.src);
             if let Some(line) = anchor {
-                select::start_at_the_headline(&mut sel, &scan.lines, line);
+                select::start_at_the_headline(&mut sel, &scan.lines, &scan.elements, line);
             }
         }
         let t2 = Instant::now();

@@ -229,7 +229,7 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
     // seed's first line, a later one is inside an earlier one, and those
     // that open inside the seed come after them all.
     let bounds = |e: &Element| {
-        let around = e.first_line <= seed.first && e.last_line >= seed.last;
+        let around = around_the_seed(e, seed);
         let named =
             e.signal == Signal::Content && e.first_line <= seed.last && e.last_line >= seed.first;
         if !(around || named) {
@@ -243,7 +243,7 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
             && (e.first_line <= seed.first
                 || BODY_TAIL * chosen_text(sel, lines, e.last_line + 1, u32::MAX) <= text);
         // Around the whole seed and holding nearly all the chosen text.
-        named_body || (around && 10 * text >= UNNAMED_BODY_TENTHS * total)
+        named_body || (around && nearly_all(text, total))
     };
     if let Some(body) = elements.iter().rev().find(|e| bounds(e)) {
         end_after(sel, lines, body.last_line);
@@ -280,28 +280,24 @@ pub(super) fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
     }
 }
 
-/// The article starts at its headline. When the headline is a top-level
-/// heading (`<h1>`) among the chosen lines (in a region, or between two
-/// where markup around it keeps it out of one), the chosen lines before
-/// it (a kicker, a ticker of other stories, breadcrumbs, a date above the
-/// title) go while they hold half the chosen text or less where the
-/// headline is the page's one `<h1>`, and a quarter or less where other
-/// `<h1>`s may head the page's sections: more than that before an `<h1>`
-/// is content the page heads some other way.
-pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32) {
-    let Some(h1) = lines.get(headline as usize).filter(|l| l.heading == 1) else {
-        return;
-    };
-    let among = sel.regions.first().is_some_and(|r| r.first <= headline)
-        && sel.regions.last().is_some_and(|r| headline <= r.last);
-    if headline == 0 || !among {
-        return;
-    }
-    let share = if is_the_only_h1(lines, h1) { 2 } else { 4 };
-    let total = chosen_text(sel, lines, 0, u32::MAX);
-    if share * chosen_text(sel, lines, 0, headline - 1) > total {
-        return;
-    }
+/// The article starts at its headline: the chosen lines before it (a
+/// kicker, a ticker of other stories, breadcrumbs, a date above the title)
+/// go in two cases.
+/// - None of them lies in the article's element (see [`article_element`]):
+///   the headline opens that element or stands above it, and what is
+///   before it is the page's.
+/// - The headline is a top-level heading (`<h1>`) among the chosen lines
+///   (in a region, or between two where markup around it keeps it out of
+///   one), and they hold half the chosen text or less where it is the
+///   page's one `<h1>`, a quarter or less where other `<h1>`s may head the
+///   page's sections: more than that before an `<h1>` is content the page
+///   heads some other way.
+pub fn start_at_the_headline(
+    sel: &mut Selection,
+    lines: &[Line],
+    elements: &[Element],
+    headline: u32,
+) {
     let before: Vec<u32> = sel
         .regions
         .iter()
@@ -309,7 +305,61 @@ pub fn start_at_the_headline(sel: &mut Selection, lines: &[Line], headline: u32)
         .take_while(|&i| i < headline)
         .filter(|&i| lines[i as usize].text > 0)
         .collect();
+    if before.is_empty()
+        || !(h1_over(sel, lines, headline) || opens_the_article(sel, lines, elements, headline))
+    {
+        return;
+    }
     drop_lines(sel, lines, &before);
+}
+
+/// Does the headline open the article's element, or stand above it: does
+/// that element hold no chosen text before the headline?
+fn opens_the_article(sel: &Selection, lines: &[Line], elements: &[Element], headline: u32) -> bool {
+    article_element(sel, lines, elements).is_some_and(|e| {
+        e.first_line >= headline || chosen_text(sel, lines, e.first_line, headline - 1) == 0
+    })
+}
+
+/// Is the headline an `<h1>` among the chosen lines with at most its share
+/// of the chosen text before it?
+fn h1_over(sel: &Selection, lines: &[Line], headline: u32) -> bool {
+    let Some(h1) = lines.get(headline as usize).filter(|l| l.heading == 1) else {
+        return false;
+    };
+    let among = sel.regions.first().is_some_and(|r| r.first <= headline)
+        && sel.regions.last().is_some_and(|r| headline <= r.last);
+    if !among {
+        return false;
+    }
+    let share = if is_the_only_h1(lines, h1) { 2 } else { 4 };
+    let total = chosen_text(sel, lines, 0, u32::MAX);
+    share * chosen_text(sel, lines, 0, headline - 1) <= total
+}
+
+/// The article's element: the innermost element around the whole seed
+/// that holds nearly all the chosen text (see [`nearly_all`]), named or
+/// not (a grid's main column, an `<article>`, a `<div>` of paragraphs).
+fn article_element<'e>(
+    sel: &Selection,
+    lines: &[Line],
+    elements: &'e [Element],
+) -> Option<&'e Element> {
+    let seed = sel.seed?;
+    let total = chosen_text(sel, lines, 0, u32::MAX);
+    elements.iter().rev().find(|e| {
+        around_the_seed(e, seed)
+            && nearly_all(chosen_text(sel, lines, e.first_line, e.last_line), total)
+    })
+}
+
+fn around_the_seed(e: &Element, seed: Region) -> bool {
+    e.first_line <= seed.first && e.last_line >= seed.last
+}
+
+/// Is `text` [`UNNAMED_BODY_TENTHS`] of the chosen text (`total`) or more?
+fn nearly_all(text: u64, total: u64) -> bool {
+    10 * text >= UNNAMED_BODY_TENTHS * total
 }
 
 /// Is `h1` the page's one top-level heading? Other `<h1>` lines with as

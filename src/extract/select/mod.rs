@@ -2111,6 +2111,43 @@ mod tests {
         assert!(!text.contains("Another story"), "{text}");
     }
 
+    /// A headline of any level that opens the article's element (the
+    /// innermost around the seed holding nearly all the chosen text)
+    /// starts the article: the ticker line chosen above that element goes.
+    /// Where the element holds text before the headline (an introduction
+    /// above the story's own heading), that text stays.
+    #[test]
+    fn a_headline_opening_the_articles_element_starts_the_article() {
+        let ticker = "<div class=\"strip\"><p>09:15 Another story of the day, told in one long \
+                      line above the headline. <a href=\"/s/1\">Full story</a></p></div>\n";
+        let pictures = (1..=3)
+            .map(|i| {
+                format!(
+                    "<div class=\"pic\"><a href=\"/p/{i}\"><img src=\"/p/{i}.jpg\" \
+                     width=\"300\" height=\"200\" alt=\"\"></a></div>\n"
+                )
+            })
+            .collect::<String>();
+        let story = (1..=8).map(harbour_paragraph).collect::<String>();
+        let text = text_of(&format!(
+            "<html><head><title>Harbour story</title></head><body><div class=\"page\">\n\
+             {ticker}{pictures}<article>\n<h2>Harbour story</h2>\n{story}</article>\n\
+             </div></body></html>"
+        ));
+        assert!(text.starts_with("Harbour story"), "{text}");
+        assert!(!text.contains("Another story"), "{text}");
+
+        let intro = "<p>An introduction to the harbour and its boats, the first lines of \
+                     the page, above the story's own heading.</p>\n";
+        let text = text_of(&format!(
+            "<html><head><title>Harbour story</title></head><body><div class=\"page\">\n\
+             <article>\n{intro}{pictures}<h2>Harbour story</h2>\n{story}</article>\n\
+             </div></body></html>"
+        ));
+        assert!(text.starts_with("An introduction to the harbour"), "{text}");
+        assert!(text.contains("Paragraph 8 of the story"), "{text}");
+    }
+
     /// A scrap of text that ends the chosen lines far after the story, in
     /// the story's container (a like button's label under a row of empty
     /// share blocks), goes; the same scrap close to the story stays, and
