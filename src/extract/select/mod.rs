@@ -2087,20 +2087,25 @@ mod tests {
         assert!(text.contains("Paragraph 4 of the story"), "{text}");
     }
 
-    /// A headline between two chosen regions (pictures around it, too
-    /// much markup for a region of its own) still starts the article: the
-    /// ticker chosen above it goes.
-    #[test]
-    fn a_headline_between_chosen_regions_starts_the_article() {
-        let ticker = ticker();
-        let pictures = (1..=3)
+    /// Three linked pictures in boxes of their own: markup without text.
+    fn pictures() -> String {
+        (1..=3)
             .map(|i| {
                 format!(
                     "<div class=\"pic\"><a href=\"/p/{i}\"><img src=\"/p/{i}.jpg\" \
                      width=\"300\" height=\"200\" alt=\"\"></a></div>\n"
                 )
             })
-            .collect::<String>();
+            .collect()
+    }
+
+    /// A headline between two chosen regions (pictures around it, too
+    /// much markup for a region of its own) still starts the article: the
+    /// ticker chosen above it goes.
+    #[test]
+    fn a_headline_between_chosen_regions_starts_the_article() {
+        let ticker = ticker();
+        let pictures = pictures();
         let story = (1..=6).map(harbour_paragraph).collect::<String>();
         let text = text_of(&format!(
             "<html><head><title>Harbour story</title></head><body><div class=\"page\">\n\
@@ -2120,14 +2125,7 @@ mod tests {
     fn a_headline_opening_the_articles_element_starts_the_article() {
         let ticker = "<div class=\"strip\"><p>09:15 Another story of the day, told in one long \
                       line above the headline. <a href=\"/s/1\">Full story</a></p></div>\n";
-        let pictures = (1..=3)
-            .map(|i| {
-                format!(
-                    "<div class=\"pic\"><a href=\"/p/{i}\"><img src=\"/p/{i}.jpg\" \
-                     width=\"300\" height=\"200\" alt=\"\"></a></div>\n"
-                )
-            })
-            .collect::<String>();
+        let pictures = pictures();
         let story = (1..=8).map(harbour_paragraph).collect::<String>();
         let text = text_of(&format!(
             "<html><head><title>Harbour story</title></head><body><div class=\"page\">\n\
