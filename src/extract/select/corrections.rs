@@ -251,9 +251,10 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
 }
 
 /// The share of the chosen text, in tenths, that an element around the
-/// seed must hold to bound the article when its class does not name the
-/// content: nearly all of it, so that a wrapper of the article's first
-/// part, or one of two full columns, bounds nothing.
+/// seed must hold to be the article's element: to bound the article's end
+/// when its class does not name the content, and its start where the
+/// headline opens it. Nearly all of it, so that a wrapper of the
+/// article's first part, or one of two full columns, bounds nothing.
 pub(super) const UNNAMED_BODY_TENTHS: u64 = 9;
 
 /// An element naming the content that opens inside the seed bounds the
@@ -353,6 +354,7 @@ fn article_element<'e>(
     })
 }
 
+/// Does `e` hold the whole seed region?
 fn around_the_seed(e: &Element, seed: Region) -> bool {
     e.first_line <= seed.first && e.last_line >= seed.last
 }
