@@ -299,6 +299,18 @@ pub fn start_at_the_headline(
     elements: &[Element],
     headline: u32,
 ) {
+    let before_text = match headline {
+        0 => 0,
+        h => chosen_text(sel, lines, 0, h - 1),
+    };
+    if before_text == 0 {
+        return;
+    }
+    let total = chosen_text(sel, lines, 0, u32::MAX);
+    let h1 = h1_over(sel, lines, headline, before_text, total);
+    if !(h1 || opens_the_article(sel, lines, elements, headline, total)) {
+        return;
+    }
     let before: Vec<u32> = sel
         .regions
         .iter()
@@ -306,25 +318,25 @@ pub fn start_at_the_headline(
         .take_while(|&i| i < headline)
         .filter(|&i| lines[i as usize].text > 0)
         .collect();
-    if before.is_empty()
-        || !(h1_over(sel, lines, headline) || opens_the_article(sel, lines, elements, headline))
-    {
-        return;
-    }
     drop_lines(sel, lines, &before);
 }
 
 /// Does the headline open the article's element, or stand above it: does
-/// that element hold no chosen text before the headline?
-fn opens_the_article(sel: &Selection, lines: &[Line], elements: &[Element], headline: u32) -> bool {
-    article_element(sel, lines, elements).is_some_and(|e| {
-        e.first_line >= headline || chosen_text(sel, lines, e.first_line, headline - 1) == 0
-    })
+/// that element hold no chosen text before the headline (of `total`)?
+fn opens_the_article(
+    sel: &Selection,
+    lines: &[Line],
+    elements: &[Element],
+    headline: u32,
+    total: u64,
+) -> bool {
+    article_element(sel, lines, elements, total)
+        .is_some_and(|e| chosen_text(sel, lines, e.first_line, headline - 1) == 0)
 }
 
 /// Is the headline an `<h1>` among the chosen lines with at most its share
-/// of the chosen text before it?
-fn h1_over(sel: &Selection, lines: &[Line], headline: u32) -> bool {
+/// of the chosen text (`total`) before it (`before`)?
+fn h1_over(sel: &Selection, lines: &[Line], headline: u32, before: u64, total: u64) -> bool {
     let Some(h1) = lines.get(headline as usize).filter(|l| l.heading == 1) else {
         return false;
     };
@@ -334,20 +346,20 @@ fn h1_over(sel: &Selection, lines: &[Line], headline: u32) -> bool {
         return false;
     }
     let share = if is_the_only_h1(lines, h1) { 2 } else { 4 };
-    let total = chosen_text(sel, lines, 0, u32::MAX);
-    share * chosen_text(sel, lines, 0, headline - 1) <= total
+    share * before <= total
 }
 
 /// The article's element: the innermost element around the whole seed
-/// that holds nearly all the chosen text (see [`nearly_all`]), named or
-/// not (a grid's main column, an `<article>`, a `<div>` of paragraphs).
+/// that holds nearly all the chosen text (`total`; see [`nearly_all`]),
+/// named or not (a grid's main column, an `<article>`, a `<div>` of
+/// paragraphs).
 fn article_element<'e>(
     sel: &Selection,
     lines: &[Line],
     elements: &'e [Element],
+    total: u64,
 ) -> Option<&'e Element> {
     let seed = sel.seed?;
-    let total = chosen_text(sel, lines, 0, u32::MAX);
     elements.iter().rev().find(|e| {
         around_the_seed(e, seed)
             && nearly_all(chosen_text(sel, lines, e.first_line, e.last_line), total)
