@@ -371,7 +371,7 @@ impl Extractor {
             select::cut_trailing_teasers(&mut sel, &scan.lines, &scan.elements, &scan.src);
             select::drop_small_forms(&mut sel, &scan.lines, &scan.elements);
             select::drop_marked_lines(&mut sel, &scan.lines, &scan.src);
-            select::end_with_the_body(&mut sel, &scan.lines, &scan.elements);
+            select::end_with_the_body(&mut sel, &scan.lines, &scan.elements, anchor);
             select::drop_trailing_headings(&mut sel, &scan.lines);
             select::drop_far_scraps(&mut sel, &scan.lines);
             select::keep_headings_between(&mut sel, &scan.lines, &scan.src);

@@ -219,8 +219,17 @@ pub(super) fn drop_lines(sel: &mut Selection, lines: &[Line], dropped: &[u32]) {
 /// interview before the book excerpt). Any element around the whole seed
 /// that holds [`UNNAMED_BODY_TENTHS`] of the chosen text bounds it the
 /// same way, named or not (a grid's main column, with cards in the column
-/// beside it): the innermost element of either kind is the article's.
-pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Element]) {
+/// beside it), and so does one around the seed that the `headline` opens
+/// and that holds half the chosen text, when at most one paragraph is
+/// chosen after it (a box about the writer, a promotion; an essay that
+/// goes on past a picture has more; see [`opened_by`]). The innermost
+/// element of any kind is the article's.
+pub fn end_with_the_body(
+    sel: &mut Selection,
+    lines: &[Line],
+    elements: &[Element],
+    headline: Option<u32>,
+) {
     let Some(seed) = sel.seed else {
         return;
     };
@@ -242,13 +251,41 @@ pub fn end_with_the_body(sel: &mut Selection, lines: &[Line], elements: &[Elemen
             && 2 * text >= total
             && (e.first_line <= seed.first
                 || BODY_TAIL * chosen_text(sel, lines, e.last_line + 1, u32::MAX) <= text);
-        // Around the whole seed and holding nearly all the chosen text.
-        named_body || (around && nearly_all(text, total))
+        // Around the whole seed and holding nearly all the chosen text, or
+        // opened by the headline with little prose after it.
+        let opened = || headline.is_some_and(|h| opened_by(sel, lines, e, h, text, total));
+        named_body || (around && (nearly_all(text, total) || opened()))
     };
     if let Some(body) = elements.iter().rev().find(|e| bounds(e)) {
         end_after(sel, lines, body.last_line);
     }
 }
+
+/// Does the headline (line `h`) open `e`, which holds `text` of the
+/// chosen text (`total`), as the article's element: no chosen text in `e`
+/// before the headline, half the chosen text and a paragraph's worth at
+/// least, and at most one paragraph chosen after it?
+fn opened_by(sel: &Selection, lines: &[Line], e: &Element, h: u32, text: u64, total: u64) -> bool {
+    e.first_line <= h
+        && 2 * text >= total
+        && text >= u64::from(PARAGRAPH_TEXT)
+        && (h == 0 || chosen_text(sel, lines, e.first_line, h - 1) == 0)
+        && paragraphs_after(sel, lines, e.last_line) <= 1
+}
+
+/// Chosen lines after `last` with a paragraph's text ([`PARAGRAPH_TEXT`]).
+fn paragraphs_after(sel: &Selection, lines: &[Line], last: u32) -> usize {
+    sel.regions
+        .iter()
+        .flat_map(|r| r.first.max(last.saturating_add(1))..=r.last)
+        .filter(|&i| lines[i as usize].text >= PARAGRAPH_TEXT)
+        .count()
+}
+
+/// Content characters from which a line is a paragraph of prose: an
+/// article goes on in paragraphs, while a box after it (an author's blurb,
+/// a promotion, a list of links) holds one at most.
+pub(super) const PARAGRAPH_TEXT: u32 = 300;
 
 /// The share of the chosen text, in tenths, that an element around the
 /// seed must hold to be the article's element: to bound the article's end

@@ -2146,6 +2146,54 @@ mod tests {
         assert!(text.contains("Paragraph 8 of the story"), "{text}");
     }
 
+    /// The element a headline opens ends the article when at most one
+    /// paragraph is chosen after it: a box about the writer after the
+    /// story goes, while an essay going on in paragraphs past a picture
+    /// stays.
+    #[test]
+    fn the_element_a_headline_opens_ends_the_article_before_a_box() {
+        let story = (1..=8).map(harbour_paragraph).collect::<String>();
+        let pictures = pictures();
+        let page = |after: &str| {
+            text_of(&format!(
+                "<html><head><title>Harbour story</title></head><body><div class=\"page\">\n\
+                 <div class=\"c1\">\n<h2>Harbour story</h2>\n{story}</div>\n{pictures}\
+                 <div class=\"c2\">\n{after}</div>\n</div></body></html>"
+            ))
+        };
+        let about = "<p>The writer has lived in the harbour town for twenty years and writes \
+                     about its boats.</p>\n<p>Her book on the quays came out last spring from \
+                     a small press in the town.</p>\n";
+        let text = page(about);
+        assert!(
+            text.ends_with(
+                "Paragraph 8 of the story goes on about the harbour, the boats \
+                                that came in late, and the people who waited for them on the quay."
+            ),
+            "{text}"
+        );
+
+        let essay = (1..=3)
+            .map(|i| {
+                format!(
+                    "<p>Part {i} of the essay goes on past the picture: the harbour in winter, \
+                     when the boats stay in and the quay is empty, the nets hang drying in the \
+                     sheds along the water, and the people of the town walk out to the end of \
+                     the pier to look at the grey sea and talk about the season that is coming \
+                     and the one that has gone.</p>\n"
+                )
+            })
+            .collect::<String>();
+        let text = page(&essay);
+        assert!(text.contains("Paragraph 1 of the story"), "{text}");
+        let parts: Vec<&str> = text.lines().filter(|l| l.starts_with("Part ")).collect();
+        assert_eq!(parts.len(), 3, "{text}");
+        assert!(
+            parts.iter().all(|p| p.len() >= PARAGRAPH_TEXT as usize),
+            "{text}"
+        );
+    }
+
     /// A scrap of text that ends the chosen lines far after the story, in
     /// the story's container (a like button's label under a row of empty
     /// share blocks), goes; the same scrap close to the story stays, and
