@@ -2165,13 +2165,9 @@ mod tests {
                      about its boats.</p>\n<p>Her book on the quays came out last spring from \
                      a small press in the town.</p>\n";
         let text = page(about);
-        assert!(
-            text.ends_with(
-                "Paragraph 8 of the story goes on about the harbour, the boats \
-                                that came in late, and the people who waited for them on the quay."
-            ),
-            "{text}"
-        );
+        assert!(text.contains("Paragraph 8 of the story"), "{text}");
+        assert!(!text.contains("The writer has lived"), "{text}");
+        assert!(!text.contains("Her book on the quays"), "{text}");
 
         let essay = (1..=3)
             .map(|i| {
