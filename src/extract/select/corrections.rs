@@ -269,7 +269,7 @@ fn opened_by(sel: &Selection, lines: &[Line], e: &Element, h: u32, text: u64, to
     e.first_line <= h
         && 2 * text >= total
         && text >= u64::from(PARAGRAPH_TEXT)
-        && (h == 0 || chosen_text(sel, lines, e.first_line, h - 1) == 0)
+        && nothing_chosen_before(sel, lines, e, h)
         && paragraphs_after(sel, lines, e.last_line) <= 1
 }
 
@@ -368,7 +368,13 @@ fn opens_the_article(
     total: u64,
 ) -> bool {
     article_element(sel, lines, elements, total)
-        .is_some_and(|e| chosen_text(sel, lines, e.first_line, headline - 1) == 0)
+        .is_some_and(|e| nothing_chosen_before(sel, lines, e, headline))
+}
+
+/// Does `e` hold no chosen text before the headline (line `h`)? True too
+/// where `e` opens below the headline.
+fn nothing_chosen_before(sel: &Selection, lines: &[Line], e: &Element, h: u32) -> bool {
+    h == 0 || chosen_text(sel, lines, e.first_line, h - 1) == 0
 }
 
 /// Is the headline an `<h1>` among the chosen lines with at most its share
