@@ -376,7 +376,12 @@ impl Extractor {
             select::drop_far_scraps(&mut sel, &scan.lines);
             select::keep_headings_between(&mut sel, &scan.lines, &scan.src);
             if let Some(line) = anchor {
-                select::start_at_the_headline(&mut sel, &scan.lines, &scan.elements, line);
+                let titled = || {
+                    found
+                        .as_ref()
+                        .is_some_and(|h| headline::line_reads_as(scan, line, &h.text))
+                };
+                select::start_at_the_headline(&mut sel, &scan.lines, &scan.elements, line, titled);
             }
         }
         let t2 = Instant::now();

@@ -381,6 +381,19 @@ fn lone_h1(scan: &Scan) -> Option<headline::Headline> {
     })
 }
 
+/// Does line `line` read as `headline` whole: its rendered text, spaced
+/// as the headline is, is the headline (case and quotes folded)? Not where
+/// the headline is what is left of the line once a reply prefix, a
+/// breadcrumb or a site's name is taken off, nor where the line says more.
+pub(in crate::extract) fn line_reads_as(scan: &Scan, line: u32, headline: &str) -> bool {
+    let text = text::render_fragment(line_html(scan, line as usize));
+    let (text, headline) = (
+        headline::compare_form(&text),
+        headline::compare_form(headline),
+    );
+    text.split_whitespace().eq(headline.split_whitespace())
+}
+
 /// Line `i` rendered into `fragments`: its first line, what a headline
 /// is of a block ([`headline::first_line`]).
 fn rendered_first_line<'f>(scan: &Scan, fragments: &'f mut text::Fragments, i: usize) -> &'f str {

@@ -16,6 +16,7 @@
 //! where no `<h1>` repeats it ([`og_title_instead`]).
 
 mod arbitrate;
+pub(in crate::extract) use arbitrate::line_reads_as;
 pub mod prefilter;
 pub mod terms;
 

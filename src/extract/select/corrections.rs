@@ -262,15 +262,27 @@ pub fn end_with_the_body(
 }
 
 /// Does the headline (line `h`) open `e`, which holds `text` of the
-/// chosen text (`total`), as the article's element: no chosen text in `e`
-/// before the headline, half the chosen text and a paragraph's worth at
-/// least, and at most one paragraph chosen after it?
+/// chosen text (`total`), as the article's element (see [`headline_opens`]),
+/// with at most one paragraph chosen after it?
 fn opened_by(sel: &Selection, lines: &[Line], e: &Element, h: u32, text: u64, total: u64) -> bool {
+    headline_opens(sel, lines, e, h, text, total) && paragraphs_after(sel, lines, e.last_line) <= 1
+}
+
+/// Does the headline (line `h`) open `e`, which holds `text` of the
+/// chosen text (`total`): no chosen text in `e` before the headline, half
+/// the chosen text and a paragraph's worth at least?
+fn headline_opens(
+    sel: &Selection,
+    lines: &[Line],
+    e: &Element,
+    h: u32,
+    text: u64,
+    total: u64,
+) -> bool {
     e.first_line <= h
         && 2 * text >= total
         && text >= u64::from(PARAGRAPH_TEXT)
         && nothing_chosen_before(sel, lines, e, h)
-        && paragraphs_after(sel, lines, e.last_line) <= 1
 }
 
 /// Chosen lines after `last` with a paragraph's text ([`PARAGRAPH_TEXT`]).
@@ -278,6 +290,16 @@ fn paragraphs_after(sel: &Selection, lines: &[Line], last: u32) -> usize {
     sel.regions
         .iter()
         .flat_map(|r| r.first.max(last.saturating_add(1))..=r.last)
+        .filter(|&i| lines[i as usize].text >= PARAGRAPH_TEXT)
+        .count()
+}
+
+/// Chosen lines before `h` with a paragraph's text ([`PARAGRAPH_TEXT`]).
+fn paragraphs_before(sel: &Selection, lines: &[Line], h: u32) -> usize {
+    sel.regions
+        .iter()
+        .flat_map(|r| r.first..=r.last)
+        .take_while(|&i| i < h)
         .filter(|&i| lines[i as usize].text >= PARAGRAPH_TEXT)
         .count()
 }
@@ -319,8 +341,8 @@ pub(super) fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
 }
 
 /// The article starts at its headline: the chosen lines before it (a
-/// kicker, a ticker of other stories, breadcrumbs, a date above the title)
-/// go in two cases.
+/// kicker, a ticker of other stories, breadcrumbs, a date above the title,
+/// a blog's blurb about itself) go in three cases.
 /// - None of them lies in the article's element (see [`article_element`]):
 ///   the headline opens that element or stands above it, and what is
 ///   before it is the page's.
@@ -330,11 +352,19 @@ pub(super) fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
 ///   page's one `<h1>`, a quarter or less where other `<h1>`s may head the
 ///   page's sections: more than that before an `<h1>` is content the page
 ///   heads some other way.
+/// - The headline's line reads as the headline itself (`titled` tells,
+///   asked last as it renders the line: no reply prefix, breadcrumb or
+///   site name taken off it), opens an element
+///   around the seed that holds half the chosen text (see
+///   [`headline_opens`]), and at most one paragraph stands before it: the
+///   article's start, as [`end_with_the_body`] reads the same element as
+///   its end.
 pub fn start_at_the_headline(
     sel: &mut Selection,
     lines: &[Line],
     elements: &[Element],
     headline: u32,
+    titled: impl FnOnce() -> bool,
 ) {
     let before_text = match headline {
         0 => 0,
@@ -345,7 +375,12 @@ pub fn start_at_the_headline(
     }
     let total = chosen_text(sel, lines, 0, u32::MAX);
     let h1 = h1_over(sel, lines, headline, before_text, total);
-    if !(h1 || opens_the_article(sel, lines, elements, headline, total)) {
+    let opens = || {
+        paragraphs_before(sel, lines, headline) <= 1
+            && opens_an_element(sel, lines, elements, headline, total)
+            && titled()
+    };
+    if !(h1 || opens_the_article(sel, lines, elements, headline, total) || opens()) {
         return;
     }
     let before: Vec<u32> = sel
@@ -369,6 +404,26 @@ fn opens_the_article(
 ) -> bool {
     article_element(sel, lines, elements, total)
         .is_some_and(|e| nothing_chosen_before(sel, lines, e, headline))
+}
+
+/// Does the headline open an element around the seed that holds half the
+/// chosen text (`total`; see [`headline_opens`])?
+fn opens_an_element(
+    sel: &Selection,
+    lines: &[Line],
+    elements: &[Element],
+    headline: u32,
+    total: u64,
+) -> bool {
+    let Some(seed) = sel.seed else {
+        return false;
+    };
+    elements.iter().any(|e| {
+        around_the_seed(e, seed) && {
+            let text = chosen_text(sel, lines, e.first_line, e.last_line);
+            headline_opens(sel, lines, e, headline, text, total)
+        }
+    })
 }
 
 /// Does `e` hold no chosen text before the headline (line `h`)? True too

@@ -2190,6 +2190,50 @@ mod tests {
         );
     }
 
+    /// A headline whose line reads as the headline itself, opening an
+    /// element with half the chosen text, starts the article where at most
+    /// one paragraph stands before it: a blog's blurb about itself above
+    /// the post goes. It stays under a reply's "Re: Harbour story" (a
+    /// forum's later post, not the article's title) and above two
+    /// paragraphs (a landing page's introduction).
+    #[test]
+    fn the_element_a_titled_headline_opens_starts_the_article() {
+        let story = (1..=8).map(harbour_paragraph).collect::<String>();
+        let pictures = pictures();
+        let page = |before: &str, title: &str| {
+            text_of(&format!(
+                "<html><head><title>Harbour story</title></head><body><div class=\"page\">\n\
+                 <div class=\"intro\">\n{before}</div>\n{pictures}\
+                 <div class=\"c1\">\n<h2>{title}</h2>\n{story}</div>\n</div></body></html>"
+            ))
+        };
+        let blurb = "<p>Welcome to the harbour log, where we write about boats every week.</p>\n\
+                     <p>Did you know? Our book about the quays came out last spring.</p>\n";
+        let text = page(blurb, "Harbour story");
+        assert!(text.starts_with("Harbour story"), "{text}");
+        assert!(!text.contains("Welcome to the harbour log"), "{text}");
+        assert!(text.contains("Paragraph 8 of the story"), "{text}");
+
+        let text = page(blurb, "Re: Harbour story");
+        assert!(text.contains("Welcome to the harbour log"), "{text}");
+
+        let intro = (1..=2)
+            .map(|i| {
+                format!(
+                    "<p>Part {i} of the introduction to the harbour: the town that grew up \
+                     around it, the fleet that still sails from it every morning before dawn, \
+                     the market on the quay where the catch is sold, and the families who \
+                     have worked the boats and the nets for as long as anyone in the town can \
+                     remember, from the old harbour master to the children who fish from the \
+                     pier on summer evenings.</p>\n"
+                )
+            })
+            .collect::<String>();
+        let text = page(&intro, "Harbour story");
+        assert!(text.starts_with("Part 1 of the introduction"), "{text}");
+        assert!(text.contains("Paragraph 8 of the story"), "{text}");
+    }
+
     /// A scrap of text that ends the chosen lines far after the story, in
     /// the story's container (a like button's label under a row of empty
     /// share blocks), goes; the same scrap close to the story stays, and
