@@ -294,16 +294,6 @@ fn paragraphs_after(sel: &Selection, lines: &[Line], last: u32) -> usize {
         .count()
 }
 
-/// Chosen lines before `h` with a paragraph's text ([`PARAGRAPH_TEXT`]).
-fn paragraphs_before(sel: &Selection, lines: &[Line], h: u32) -> usize {
-    sel.regions
-        .iter()
-        .flat_map(|r| r.first..=r.last)
-        .take_while(|&i| i < h)
-        .filter(|&i| lines[i as usize].text >= PARAGRAPH_TEXT)
-        .count()
-}
-
 /// Content characters from which a line is a paragraph of prose: an
 /// article goes on in paragraphs, while a box after it (an author's blurb,
 /// a promotion, a list of links) holds one at most.
@@ -354,11 +344,10 @@ pub(super) fn end_after(sel: &mut Selection, lines: &[Line], last: u32) {
 ///   heads some other way.
 /// - The headline's line reads as the headline itself (`titled` tells,
 ///   asked last as it renders the line: no reply prefix, breadcrumb or
-///   site name taken off it), opens an element
-///   around the seed that holds half the chosen text (see
-///   [`headline_opens`]), and at most one paragraph stands before it: the
-///   article's start, as [`end_with_the_body`] reads the same element as
-///   its end.
+///   site name taken off it), opens an element around the seed that holds
+///   half the chosen text (see [`headline_opens`]), and at most one
+///   paragraph stands before it: the article's start, as
+///   [`end_with_the_body`] reads the same element as its end.
 pub fn start_at_the_headline(
     sel: &mut Selection,
     lines: &[Line],
@@ -366,30 +355,38 @@ pub fn start_at_the_headline(
     headline: u32,
     titled: impl FnOnce() -> bool,
 ) {
-    let before_text = match headline {
-        0 => 0,
-        h => chosen_text(sel, lines, 0, h - 1),
+    // The chosen lines with text before the headline.
+    let before = || {
+        sel.regions
+            .iter()
+            .flat_map(|r| r.first..=r.last)
+            .take_while(|&i| i < headline)
+            .filter(|&i| lines[i as usize].text > 0)
     };
+    let before_text: u64 = before().map(|i| u64::from(lines[i as usize].text)).sum();
     if before_text == 0 {
         return;
     }
     let total = chosen_text(sel, lines, 0, u32::MAX);
     let h1 = h1_over(sel, lines, headline, before_text, total);
     let opens = || {
-        paragraphs_before(sel, lines, headline) <= 1
-            && opens_an_element(sel, lines, elements, headline, total)
+        let paragraphs = before().filter(|&i| lines[i as usize].text >= PARAGRAPH_TEXT);
+        let opened = |e: &Element| {
+            let text = chosen_text(sel, lines, e.first_line, e.last_line);
+            headline_opens(sel, lines, e, headline, text, total)
+        };
+        paragraphs.count() <= 1
+            && sel.seed.is_some_and(|seed| {
+                elements
+                    .iter()
+                    .any(|e| around_the_seed(e, seed) && opened(e))
+            })
             && titled()
     };
     if !(h1 || opens_the_article(sel, lines, elements, headline, total) || opens()) {
         return;
     }
-    let before: Vec<u32> = sel
-        .regions
-        .iter()
-        .flat_map(|r| r.first..=r.last)
-        .take_while(|&i| i < headline)
-        .filter(|&i| lines[i as usize].text > 0)
-        .collect();
+    let before: Vec<u32> = before().collect();
     drop_lines(sel, lines, &before);
 }
 
@@ -404,26 +401,6 @@ fn opens_the_article(
 ) -> bool {
     article_element(sel, lines, elements, total)
         .is_some_and(|e| nothing_chosen_before(sel, lines, e, headline))
-}
-
-/// Does the headline open an element around the seed that holds half the
-/// chosen text (`total`; see [`headline_opens`])?
-fn opens_an_element(
-    sel: &Selection,
-    lines: &[Line],
-    elements: &[Element],
-    headline: u32,
-    total: u64,
-) -> bool {
-    let Some(seed) = sel.seed else {
-        return false;
-    };
-    elements.iter().any(|e| {
-        around_the_seed(e, seed) && {
-            let text = chosen_text(sel, lines, e.first_line, e.last_line);
-            headline_opens(sel, lines, e, headline, text, total)
-        }
-    })
 }
 
 /// Does `e` hold no chosen text before the headline (line `h`)? True too
