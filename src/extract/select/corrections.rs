@@ -223,7 +223,8 @@ pub(super) fn drop_lines(sel: &mut Selection, lines: &[Line], dropped: &[u32]) {
 /// and that holds half the chosen text, when at most one paragraph is
 /// chosen after it (a box about the writer, a promotion; an essay that
 /// goes on past a picture has more; see [`opened_by`]). The innermost
-/// element of any kind is the article's.
+/// element of any kind is the article's, and where it names the content
+/// the article may go on in the blocks like it (see [`body_end`]).
 pub fn end_with_the_body(
     sel: &mut Selection,
     lines: &[Line],
@@ -256,16 +257,49 @@ pub fn end_with_the_body(
         let opened = || headline.is_some_and(|h| opened_by(sel, lines, e, h, text, total));
         named_body || (around && (nearly_all(text, total) || opened()))
     };
-    if let Some(body) = elements.iter().rev().find(|e| bounds(e)) {
-        end_after(sel, lines, body.last_line);
+    if let Some(body) = elements.iter().rposition(bounds) {
+        end_after(sel, lines, body_end(sel, lines, elements, body));
     }
+}
+
+/// The last line of the article whose element is `elements[body]`: that
+/// element's, or that of the last block like it after it in which the
+/// article goes on, with more than one paragraph chosen. Page builders
+/// put each run of text between two pictures or a gallery in a block of
+/// its own, all named alike (`sqs-html-content`): a block named as the
+/// content too, of the same kind and as deep, is read as one of them. A
+/// box about the writer or a promotion after the article holds one
+/// paragraph at most (see [`opened_by`]).
+fn body_end(sel: &Selection, lines: &[Line], elements: &[Element], body: usize) -> u32 {
+    let e = &elements[body];
+    let mut last = e.last_line;
+    let (Some(end), Signal::Content) = (sel.regions.last().map(|r| r.last), e.signal) else {
+        return last;
+    };
+    let depth = |x: &Element| super::parents_of(elements, x).count();
+    let body_depth = depth(e);
+    // Elements are kept in the order they open.
+    for next in elements[body + 1..]
+        .iter()
+        .take_while(|n| n.first_line <= end)
+    {
+        let like = next.first_line > last && next.signal == Signal::Content && next.tag == e.tag;
+        if like
+            && paragraphs(sel, lines, next.first_line, next.last_line) > 1
+            && depth(next) == body_depth
+        {
+            last = next.last_line;
+        }
+    }
+    last
 }
 
 /// Does the headline (line `h`) open `e`, which holds `text` of the
 /// chosen text (`total`), as the article's element (see [`headline_opens`]),
 /// with at most one paragraph chosen after it?
 fn opened_by(sel: &Selection, lines: &[Line], e: &Element, h: u32, text: u64, total: u64) -> bool {
-    headline_opens(sel, lines, e, h, text, total) && paragraphs_after(sel, lines, e.last_line) <= 1
+    headline_opens(sel, lines, e, h, text, total)
+        && paragraphs(sel, lines, e.last_line.saturating_add(1), u32::MAX) <= 1
 }
 
 /// Does the headline (line `h`) open `e`, which holds `text` of the
@@ -285,11 +319,12 @@ fn headline_opens(
         && nothing_chosen_before(sel, lines, e, h)
 }
 
-/// Chosen lines after `last` with a paragraph's text ([`PARAGRAPH_TEXT`]).
-fn paragraphs_after(sel: &Selection, lines: &[Line], last: u32) -> usize {
+/// Chosen lines from `from` to `to` with a paragraph's text
+/// ([`PARAGRAPH_TEXT`]).
+fn paragraphs(sel: &Selection, lines: &[Line], from: u32, to: u32) -> usize {
     sel.regions
         .iter()
-        .flat_map(|r| r.first.max(last.saturating_add(1))..=r.last)
+        .flat_map(|r| r.first.max(from)..=r.last.min(to))
         .filter(|&i| lines[i as usize].text >= PARAGRAPH_TEXT)
         .count()
 }

@@ -693,7 +693,10 @@ impl<'e> Dialogs<'e> {
 
 /// The recorded elements around `e`, innermost first. A parent is
 /// recorded before its children, so the walk ends.
-fn parents_of<'e>(elements: &'e [Element], e: &Element) -> impl Iterator<Item = &'e Element> {
+pub(super) fn parents_of<'e>(
+    elements: &'e [Element],
+    e: &Element,
+) -> impl Iterator<Item = &'e Element> {
     std::iter::successors(elements.get(e.parent as usize), move |p| {
         elements.get(p.parent as usize)
     })
@@ -2017,6 +2020,42 @@ mod tests {
         );
         let text = text_of(&page(&story, &more));
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
+    }
+
+    /// A page builder's article in blocks named alike, split by a
+    /// gallery: the article goes on in the second block, which holds two
+    /// paragraphs, and ends before the third, a box of one paragraph about
+    /// the writer.
+    #[test]
+    fn an_article_goes_on_in_a_block_named_like_its_own() {
+        let paragraph = |i: u32| {
+            format!(
+                "<p>Part {i} of the walk: the path leaves the harbour by the old rope works, \
+                 climbs through the gorse to the lookout where the coastguard kept watch, and \
+                 follows the cliff edge for two miles past the lighthouse and the seal caves, \
+                 with the whole bay below and, on a clear day, the islands beyond it, before it \
+                 drops to the beach at the far end.</p>\n"
+            )
+        };
+        let block = |body: String| {
+            format!("<div class=\"block\"><div class=\"text-content\">\n{body}</div></div>\n")
+        };
+        let gallery = format!("<div class=\"block\">\n{}</div>\n", pictures().repeat(3));
+        let writer = "<p>Ann Lee has walked every path on the coast and writes about them for \
+                      the paper each week; her first book, on the harbour towns of the north, \
+                      came out last spring, and her second, on the lighthouses and the families \
+                      who kept them, is due out in the autumn with pictures by her brother, a \
+                      photographer who lives in the lighthouse keeper's old cottage.</p>\n";
+        let text = text_of(&format!(
+            "<html><head><title>The cliff walk</title></head><body><div class=\"page\"><article>\n<h1>The cliff walk</h1>\n\
+             <div class=\"blocks\">\n{}{gallery}{}{}</div>\n</article></div></body></html>",
+            block((1..=4).map(paragraph).collect()),
+            block((5..=6).map(paragraph).collect()),
+            block(writer.to_string()),
+        ));
+        assert!(text.contains("Part 1 of the walk"), "{text}");
+        assert!(text.contains("Part 6 of the walk"), "{text}");
+        assert!(!text.contains("Ann Lee"), "{text}");
     }
 
     /// Lines chosen before the page's `<h1>` headline (a ticker of other
