@@ -281,8 +281,8 @@ struct Words {
     /// part being read has another index, parts that are no word came
     /// between.
     next: usize,
-    /// Whether the last word was `author` (see `author_box`).
-    after_author: bool,
+    /// The flags of the last word (see `author_box`).
+    last_flags: Flags,
     /// The furniture word a camelCase part just followed inside a
     /// compound: it counts when that part is `bar`.
     camel_modifier: Signal,
@@ -300,7 +300,7 @@ impl Words {
             // left is gone. (Whitespace no longer resets `reviews`: a part
             // after whitespace is first in its token, and `reviews` first
             // in its token takes nothing back.)
-            self.after_author = false;
+            self.last_flags = 0;
             self.camel_modifier = Signal::Neutral;
             self.reviews = Reviews::default();
         }
@@ -311,7 +311,7 @@ impl Words {
             part_signal(signal, flags, first),
             flags,
             first,
-            &mut self.after_author,
+            &mut self.last_flags,
         );
         let mut signal = unless_modifier(signal, modifier);
         if flags & IS_REVIEWS != 0 {
@@ -429,16 +429,19 @@ impl Reviews {
 /// The signal of a part (`signal` from the tables) where the box about a
 /// post's author counts: one of [`AUTHOR_BOX`] right after `author` in its
 /// token (`author-bio`, `author_info`, `elementor-author-box`) marks
-/// furniture, as do `authorbio`, `authorbox` and `authorinfo` in the
-/// tables. Alone, `bio` names the content of profile pages (`profile_bio`,
-/// a company's profile), and `author-profile` may hold a speaker's profile
-/// that is the page's content. `after_author` carries whether
-/// this part is `author` to the next: one comparison a part, a list looked
-/// through only after `author`.
+/// furniture, as does `author` right after `about` (`about-author`,
+/// `wp-about-author-wrap`, `AboutAuthor`), and `authorbio`, `authorbox`
+/// and `authorinfo` in the tables. Alone, `bio` names the content of
+/// profile pages (`profile_bio`, a company's profile), `about` an about
+/// page's, and `author-profile` may hold a speaker's profile that is the
+/// page's content. `last` carries the flags of this part to the next: one
+/// comparison a part, the pairs looked at only after a flagged word.
 #[inline]
-fn author_box(signal: Signal, flags: u8, first: bool, after_author: &mut bool) -> Signal {
-    let was = std::mem::replace(after_author, flags & IS_AUTHOR != 0);
-    if was && !first && flags & IS_AUTHOR_BOX != 0 {
+fn author_box(signal: Signal, flags: Flags, first: bool, last: &mut Flags) -> Signal {
+    let was = std::mem::replace(last, flags);
+    let pair = (was & IS_AUTHOR != 0 && flags & IS_AUTHOR_BOX != 0)
+        || (was & IS_ABOUT != 0 && flags & IS_AUTHOR != 0);
+    if pair && !first {
         Signal::Boilerplate
     } else {
         signal
@@ -661,6 +664,8 @@ const BAR: &str = "bar";
 /// The words of an author's box (see [`author_box`]): `author`, and
 /// the parts that name the box after it.
 const AUTHOR: &str = "author";
+/// The word before `author` that names its box too (`about-author`).
+const ABOUT: &str = "about";
 const AUTHOR_BOX: [&str; 7] = [
     "bio",
     "bios",
@@ -689,10 +694,12 @@ const IS_BAR: Flags = 4;
 const IS_AUTHOR: Flags = 8;
 /// A word of [`AUTHOR_BOX`].
 const IS_AUTHOR_BOX: Flags = 16;
+/// [`ABOUT`].
+const IS_ABOUT: Flags = 32;
 
 /// Words with flags that no list has: they enter the table as
 /// [`Signal::Neutral`]. (Checked by `the_table_holds_every_word_once`.)
-const FLAGGED_ONLY: usize = 9;
+const FLAGGED_ONLY: usize = 10;
 
 /// The longest word in any list; longer parts are neutral.
 const LONGEST: usize = 15;
@@ -959,6 +966,7 @@ const fn table() -> [(u128, Signal, Flags); SLOTS] {
     flag(&mut t, REVIEWS, IS_REVIEWS);
     flag(&mut t, BAR, IS_BAR);
     flag(&mut t, AUTHOR, IS_AUTHOR);
+    flag(&mut t, ABOUT, IS_ABOUT);
     t
 }
 
@@ -1015,6 +1023,7 @@ mod tests {
                     Signal::Comment
                 } else if (BOILERPLATE.contains(&p) && (k == 0 || !modifier))
                     || (k > 0 && parts[k - 1].0 == b"author" && AUTHOR_BOX.contains(&p))
+                    || (k > 0 && parts[k - 1].0 == b"about" && p == "author")
                 {
                     Signal::Boilerplate
                 } else if OVERLAY.contains(&p) && (k == 0 || !modifier) {
@@ -1424,13 +1433,20 @@ mod tests {
     }
 
     /// `bio`, `box`, `info` and the like mark the box about a post's
-    /// author right after `author`; `bio` alone names a profile page's
-    /// content, and `author-profile` a speaker's, kept by the golds.
+    /// author right after `author`, and `author` right after `about`;
+    /// `bio` alone names a profile page's content, `about` an about
+    /// page's, and `author-profile` a speaker's, kept by the golds.
     #[test]
     fn an_author_box_is_furniture() {
         use Signal::{Boilerplate, Neutral};
-        let cases: [(&[u8], Signal); 13] = [
+        let cases: [(&[u8], Signal); 19] = [
             (b"author-bio", Boilerplate),
+            (b"about-author", Boilerplate),
+            (b"wp-about-author-wrap", Boilerplate),
+            (b"AboutAuthor", Boilerplate),
+            (b"about", Neutral),
+            (b"about author", Neutral),
+            (b"author-about", Neutral),
             (b"author_info", Boilerplate),
             (b"authorinfo", Boilerplate),
             (b"author-profile", Neutral),
