@@ -439,13 +439,12 @@ impl Reviews {
 #[inline]
 fn author_box(signal: Signal, flags: Flags, first: bool, last: &mut Flags) -> Signal {
     let was = std::mem::replace(last, flags);
+    if was & (IS_AUTHOR | IS_ABOUT) == 0 || first {
+        return signal;
+    }
     let pair = (was & IS_AUTHOR != 0 && flags & IS_AUTHOR_BOX != 0)
         || (was & IS_ABOUT != 0 && flags & IS_AUTHOR != 0);
-    if pair && !first {
-        Signal::Boilerplate
-    } else {
-        signal
-    }
+    if pair { Signal::Boilerplate } else { signal }
 }
 
 /// The bytes of a block that are ASCII letters (lower and upper case),
