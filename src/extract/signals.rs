@@ -435,7 +435,7 @@ impl Reviews {
 /// profile pages (`profile_bio`, a company's profile), `about` an about
 /// page's, and `author-profile` may hold a speaker's profile that is the
 /// page's content. `last` carries the flags of this part to the next: one
-/// comparison a part, the pairs looked at only after a flagged word.
+/// comparison a part, the pairs looked at only after `author` or `about`.
 #[inline]
 fn author_box(signal: Signal, flags: Flags, first: bool, last: &mut Flags) -> Signal {
     let was = std::mem::replace(last, flags);
