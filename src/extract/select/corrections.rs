@@ -276,17 +276,19 @@ fn body_end(sel: &Selection, lines: &[Line], elements: &[Element], body: usize) 
     let (Some(end), Signal::Content) = (sel.regions.last().map(|r| r.last), e.signal) else {
         return last;
     };
-    let depth = |x: &Element| super::parents_of(elements, x).count();
-    let body_depth = depth(e);
+    let depth = |i: usize| super::depth(elements, i as u32);
+    let body_depth = depth(body);
     // Elements are kept in the order they open.
-    for next in elements[body + 1..]
+    for (i, next) in elements
         .iter()
-        .take_while(|n| n.first_line <= end)
+        .enumerate()
+        .skip(body + 1)
+        .take_while(|(_, n)| n.first_line <= end)
     {
         let like = next.first_line > last && next.signal == Signal::Content && next.tag == e.tag;
         if like
             && paragraphs(sel, lines, next.first_line, next.last_line) > 1
-            && depth(next) == body_depth
+            && depth(i) == body_depth
         {
             last = next.last_line;
         }
@@ -405,12 +407,14 @@ pub fn start_at_the_headline(
     let total = chosen_text(sel, lines, 0, u32::MAX);
     let h1 = h1_over(sel, lines, headline, before_text, total);
     let opens = || {
-        let paragraphs = before().filter(|&i| lines[i as usize].text >= PARAGRAPH_TEXT);
         let opened = |e: &Element| {
             let text = chosen_text(sel, lines, e.first_line, e.last_line);
             headline_opens(sel, lines, e, headline, text, total)
         };
-        paragraphs.count() <= 1
+        headline
+            .checked_sub(1)
+            .map_or(0, |to| paragraphs(sel, lines, 0, to))
+            <= 1
             && sel.seed.is_some_and(|seed| {
                 elements
                     .iter()

@@ -693,10 +693,7 @@ impl<'e> Dialogs<'e> {
 
 /// The recorded elements around `e`, innermost first. A parent is
 /// recorded before its children, so the walk ends.
-pub(super) fn parents_of<'e>(
-    elements: &'e [Element],
-    e: &Element,
-) -> impl Iterator<Item = &'e Element> {
+fn parents_of<'e>(elements: &'e [Element], e: &Element) -> impl Iterator<Item = &'e Element> {
     std::iter::successors(elements.get(e.parent as usize), move |p| {
         elements.get(p.parent as usize)
     })
@@ -1160,7 +1157,7 @@ fn common_ancestor(elements: &[Element], mut a: u32, mut b: u32) -> u32 {
 /// How many elements from `e` up to the page's outermost, `e` included
 /// (0 for `NO_ELEMENT`). The scanner links every element to an earlier
 /// one; the walk stops after as many steps as there are elements anyway.
-fn depth(elements: &[Element], mut e: u32) -> usize {
+pub(super) fn depth(elements: &[Element], mut e: u32) -> usize {
     let mut depth = 0;
     while let Some(x) = elements.get(e as usize)
         && depth <= elements.len()
