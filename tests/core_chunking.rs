@@ -4,9 +4,11 @@
 //! for every algorithm variant and link filter.
 //!
 //! The core buffers the first `charset::SNIFF_BYTES` (16 KiB) before it
-//! chooses an encoding, so pages below that size are decoded and scanned in
-//! one piece whatever the chunking; the pages that exercise the streaming
-//! scanner are the ones above it, and the set below has several.
+//! chooses an encoding (and, where those are all ASCII and declare a legacy
+//! encoding or none, 16 KiB past the first byte that is not), so pages below
+//! that size are decoded and scanned in one piece whatever the chunking;
+//! the pages that exercise the streaming scanner are the ones above it, and
+//! the set below has several.
 
 use linesift::extract::charset::SNIFF_BYTES;
 use linesift::extract::{Algorithm, HeadlineMethod, LinkFilter, Timings};
@@ -619,9 +621,16 @@ fn split_at(ex: &Extractor, page: &[u8], cuts: &[usize]) -> (Outcome, Outcome) {
     (whole(ex, page), streamed_at(ex, page, cuts))
 }
 
-/// Filler above the sniff buffer, so that later bytes reach the scanner in
-/// the chunks they were fed in.
+/// Filler above the sniff buffer, declared UTF-8 so that the encoding is
+/// chosen there and later bytes reach the scanner in the chunks they were
+/// fed in.
 fn filler() -> String {
+    format!("<meta charset=\"utf-8\">{}", ascii_filler())
+}
+
+/// ASCII filler above the sniff buffer that declares no encoding: the
+/// choice waits for the first byte that is not ASCII.
+fn ascii_filler() -> String {
     "<p>filler paragraph</p>\n".repeat(SNIFF_BYTES / 20)
 }
 
@@ -634,18 +643,69 @@ fn whitespace_split_inside_a_text_run() {
     assert_eq!(a, b);
 }
 
+/// A page whose first 16 KiB are ASCII is told by the bytes after them,
+/// whatever the chunking: cut where the sniff buffer ends, at the first
+/// byte that is not ASCII, inside the window after it, or a byte at a
+/// time.
+fn same_choice_however_cut(page: &[u8]) -> Document {
+    let ex = Extractor::new(Options::default());
+    let first = page.iter().position(|b| !b.is_ascii()).unwrap();
+    assert!(first > SNIFF_BYTES && page.len() > first + SNIFF_BYTES);
+    let a = whole(&ex, page).unwrap();
+    for cuts in [
+        vec![SNIFF_BYTES],
+        vec![first],
+        vec![first + 1, first + 100, first + SNIFF_BYTES / 2],
+        vec![SNIFF_BYTES - 1, first + SNIFF_BYTES],
+    ] {
+        let b = streamed_at(&ex, page, &cuts).unwrap();
+        assert_eq!(a, b, "cut at {cuts:?}");
+    }
+    assert_eq!(a, streamed(&ex, page, &[1]).unwrap(), "one byte at a time");
+    a
+}
+
 #[test]
-fn encoding_detection_depends_on_chunking() {
-    let mut page = filler().into_bytes();
+fn an_undeclared_encoding_is_detected_on_the_first_bytes_past_the_ascii() {
+    let mut page = ascii_filler().into_bytes();
     page.extend(cp1251(
         &"<p>Сегодня в городе прошёл сильный дождь, и многие улицы были затоплены.</p>\n"
-            .repeat(50),
+            .repeat(300),
     ));
-    let ex = Extractor::new(Options::default());
-    let (a, b) = split_at(&ex, &page, &[SNIFF_BYTES]);
-    let (a, b) = (a.unwrap(), b.unwrap());
-    assert_eq!(a.encoding, b.encoding);
-    assert_eq!(a, b);
+    let doc = same_choice_however_cut(&page);
+    assert_eq!(doc.encoding, "windows-1251");
+    assert!(doc.text.contains("Сегодня в городе"), "{}", doc.text);
+}
+
+#[test]
+fn a_latin1_label_on_utf8_text_past_16_kib_of_ascii_is_overridden() {
+    let page = format!(
+        "<meta charset=\"iso-8859-1\">{}{}",
+        ascii_filler(),
+        "<p>Ein Café für naïve Gäste — gleich an der Straße.</p>\n".repeat(400)
+    );
+    let doc = same_choice_however_cut(page.as_bytes());
+    assert_eq!(doc.encoding, "UTF-8");
+    assert!(
+        doc.text.contains("Ein Café für naïve Gäste — gleich"),
+        "{}",
+        doc.text
+    );
+}
+
+#[test]
+fn latin1_text_past_16_kib_of_ascii_keeps_its_label() {
+    let mut page = format!("<meta charset=\"iso-8859-1\">{}", ascii_filler()).into_bytes();
+    page.extend(latin1(
+        &"<p>Ein Café für naïve Gäste, gleich an der Straße.</p>\n".repeat(400),
+    ));
+    let doc = same_choice_however_cut(&page);
+    assert_eq!(doc.encoding, "windows-1252");
+    assert!(
+        doc.text.contains("Ein Café für naïve Gäste"),
+        "{}",
+        doc.text
+    );
 }
 
 #[test]

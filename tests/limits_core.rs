@@ -5,6 +5,7 @@
 
 mod cli_support;
 
+use linesift::extract::charset::ASCII_WAIT;
 use linesift::extract::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_TEXT};
 use linesift::{ExtractError, Extractor, Hints, Options};
 use std::process::Command;
@@ -95,15 +96,29 @@ fn lines_at_limit_pass_one_over_fails_naming_the_limit() {
     assert!(err.to_string().contains("max_lines"), "{err}");
 
     // Streaming in small chunks fails while feeding, before `finish`,
-    // once the page is well past the limit.
+    // once the page is well past the limit: at once where it declares
+    // UTF-8, past the first MiB where it is ASCII and declares nothing
+    // (the encoding waits that long for a byte that is not ASCII).
     let small = extractor(|o| o.max_lines = 10);
-    let mut s = small.stream(Hints::default());
-    let fed = page
-        .as_bytes()
-        .chunks(256)
-        .map(|c| s.feed(c))
-        .position(|r| r.is_err());
-    assert!(fed.is_some_and(|i| i * 256 < page.len() / 2), "{fed:?}");
+    let declared = format!("<meta charset=\"utf-8\">{page}");
+    let undeclared = article(10_000);
+    assert!(
+        undeclared.len() > ASCII_WAIT + (64 << 10),
+        "{}",
+        undeclared.len()
+    );
+    for (page, fails_by) in [
+        (&declared, declared.len() / 2),
+        (&undeclared, ASCII_WAIT + 4096),
+    ] {
+        let mut s = small.stream(Hints::default());
+        let fed = page
+            .as_bytes()
+            .chunks(256)
+            .map(|c| s.feed(c))
+            .position(|r| r.is_err());
+        assert!(fed.is_some_and(|i| i * 256 < fails_by), "{fed:?}");
+    }
 }
 
 #[test]

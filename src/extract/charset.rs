@@ -20,6 +20,14 @@
 //!
 //! The decision is made once, on the first [`SNIFF_BYTES`] bytes (or all of
 //! a shorter page), so it does not depend on how the input was chunked.
+//! Where those bytes are all ASCII and the page declares a legacy encoding
+//! or none, they cannot tell: every such encoding reads ASCII alike, and
+//! only the bytes that are not ASCII show whether a page that says Latin-1
+//! is UTF-8, or which legacy encoding an undeclared one is. Then the
+//! [`SNIFF_BYTES`] from the first byte that is not ASCII are looked at too,
+//! if it comes within the first MiB (see [`waits_for_non_ascii`]): pages
+//! with 16 KiB of scripts and styles before their first accented letter
+//! are common.
 
 use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
 use serde::Serialize;
@@ -88,6 +96,71 @@ pub fn choose(prefix: &[u8], declared: Option<&str>, fallback: Option<&str>) -> 
         encoding: detect(prefix),
         source: EncodingSource::Detected,
         bom_len: 0,
+    }
+}
+
+/// Does a choice made on `prefix` wait for the bytes after it? Where the
+/// prefix is all ASCII and the choice rests on what is not (a declared
+/// legacy encoding that UTF-8 may override, or a detected one), the
+/// [`SNIFF_BYTES`] from the first byte that is not ASCII decide, if it
+/// comes within [`ASCII_WAIT`] (see [`non_ascii_window`]). A BOM, a declared UTF-8 and the other encodings
+/// are what they say, whatever follows.
+pub fn waits_for_non_ascii(prefix: &[u8], choice: Choice) -> bool {
+    let open = match choice.source {
+        EncodingSource::Detected => true,
+        EncodingSource::Declared | EncodingSource::Meta | EncodingSource::Fallback => {
+            is_legacy(choice.encoding)
+        }
+        EncodingSource::Bom | EncodingSource::Utf8Override => false,
+    };
+    open && prefix.is_ascii()
+}
+
+/// How far a page is read for its first byte that is not ASCII, at most:
+/// a page whose first MiB is ASCII keeps the choice its first
+/// [`SNIFF_BYTES`] made, and the scanner does not wait any longer.
+pub const ASCII_WAIT: usize = 1 << 20;
+
+/// Where the bytes a waiting choice is made on end (see
+/// [`waits_for_non_ascii`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// At this many leading bytes: [`SNIFF_BYTES`] past the first byte that
+    /// is not ASCII, or fewer at the page's end.
+    Ends(usize),
+    /// There is no such byte in the first [`ASCII_WAIT`] bytes or in the
+    /// whole page: the choice on the first [`SNIFF_BYTES`] stands.
+    Ascii,
+    /// Not known yet: more bytes are needed.
+    More,
+}
+
+/// The [`Window`] of `bytes`, a page's first bytes (all of it when
+/// `last`). `ascii` is how many leading bytes are known to be ASCII: a
+/// stream that calls again with more bytes passes back what the last call
+/// left there, so that each byte is looked at once.
+pub fn non_ascii_window(bytes: &[u8], ascii: &mut usize, last: bool) -> Window {
+    const STEP: usize = 4096;
+    let searched = &bytes[..bytes.len().min(ASCII_WAIT)];
+    let mut at = (*ascii).min(searched.len());
+    let first = loop {
+        let block = &searched[at..searched.len().min(at + STEP)];
+        if block.is_empty() {
+            *ascii = at;
+            let done = last || at == ASCII_WAIT;
+            return if done { Window::Ascii } else { Window::More };
+        }
+        if !block.is_ascii() {
+            break at + block.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+        }
+        at += block.len();
+    };
+    *ascii = first;
+    let end = first + SNIFF_BYTES;
+    match (last, bytes.len() >= end) {
+        (_, true) => Window::Ends(end),
+        (true, false) => Window::Ends(bytes.len()),
+        (false, false) => Window::More,
     }
 }
 
@@ -421,6 +494,63 @@ mod tests {
         assert_eq!(prescan(noted), Some(encoding_rs::KOI8_R));
         let two = b"<meta content=\"text/html; charset=nonsense\" charset=koi8-r>";
         assert_eq!(prescan(two), Some(encoding_rs::KOI8_R));
+    }
+
+    #[test]
+    fn an_ascii_prefix_leaves_a_legacy_or_undeclared_choice_open() {
+        let waits = |prefix: &[u8]| waits_for_non_ascii(prefix, choose(prefix, None, None));
+        assert!(waits(b"<meta charset=iso-8859-1><p>plain</p>"));
+        assert!(waits(b"<meta charset=shift_jis><p>plain</p>"));
+        assert!(waits(b"<p>nothing declared</p>"));
+        assert!(!waits(b"<meta charset=utf-8><p>plain</p>"));
+        assert!(!waits(b"<meta charset=iso-2022-jp><p>plain</p>"));
+        assert!(!waits(
+            "<meta charset=iso-8859-1><p>caf\u{e9}</p>".as_bytes()
+        ));
+        assert!(!waits(b"<meta charset=iso-8859-1><p>caf\xe9</p>"));
+        let declared = choose(b"<p>plain</p>", Some("windows-1252"), None);
+        assert!(waits_for_non_ascii(b"<p>plain</p>", declared));
+    }
+
+    #[test]
+    fn the_window_past_the_ascii_is_found_a_piece_at_a_time() {
+        let mut page = vec![b'a'; 10_000];
+        page.push(0xc3);
+        page.extend(vec![b'b'; SNIFF_BYTES]);
+        let mut ascii = 0;
+        assert_eq!(
+            non_ascii_window(&page[..5_000], &mut ascii, false),
+            Window::More
+        );
+        assert_eq!(ascii, 5_000);
+        assert_eq!(
+            non_ascii_window(&page[..12_000], &mut ascii, false),
+            Window::More
+        );
+        assert_eq!(ascii, 10_000);
+        let end = 10_000 + SNIFF_BYTES;
+        assert_eq!(
+            non_ascii_window(&page, &mut ascii, false),
+            Window::Ends(end)
+        );
+        let at_end = non_ascii_window(&page[..12_000], &mut 0, true);
+        assert_eq!(at_end, Window::Ends(12_000));
+        assert_eq!(
+            non_ascii_window(&page[..9_000], &mut 0, true),
+            Window::Ascii
+        );
+    }
+
+    #[test]
+    fn the_wait_for_a_byte_past_the_ascii_ends_at_a_mib() {
+        let mut page = vec![b'a'; ASCII_WAIT];
+        assert_eq!(non_ascii_window(&page, &mut 0, false), Window::Ascii);
+        page.push(0xe9);
+        assert_eq!(non_ascii_window(&page, &mut 0, false), Window::Ascii);
+        page[ASCII_WAIT - 1] = 0xe9;
+        assert_eq!(non_ascii_window(&page, &mut 0, false), Window::More);
+        let end = non_ascii_window(&page, &mut 0, true);
+        assert_eq!(end, Window::Ends(ASCII_WAIT + 1));
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub use error::ExtractError;
 pub use options::{Algorithm, HeadlineMethod, LinkFilter, Options};
 pub use structure::Block;
 
-use charset::{Choice, StreamDecoder};
+use charset::{Choice, StreamDecoder, Window};
 use headline::StopWords;
 use scan::{Scan, ScanLimits, Scanner};
 use std::sync::Arc;
@@ -114,8 +114,7 @@ impl Extractor {
         if bytes.len() > limit {
             return Err(ExtractError::TooLarge { limit });
         }
-        let prefix = &bytes[..bytes.len().min(charset::SNIFF_BYTES)];
-        let choice = choose_encoding(prefix, hints)?;
+        let (choice, _) = Sniff::default().decide_whole(bytes, hints)?;
         let Some(text) = text_in_place(&bytes[choice.bom_len..], choice) else {
             let mut page = self.stream(hints.clone());
             page.size_hint = bytes.len();
@@ -141,6 +140,7 @@ impl Extractor {
             extractor: self,
             hints,
             sniff: Vec::new(),
+            sniffed: Sniff::default(),
             decoder: None,
             scanner: Scanner::new(self.scan_limits()),
             chosen: None,
@@ -166,11 +166,13 @@ impl Extractor {
 pub struct PageStream<'e> {
     extractor: &'e Extractor,
     hints: Hints,
+    /// The first bytes, kept aside until they settle the encoding.
     sniff: Vec<u8>,
+    sniffed: Sniff,
     decoder: Option<(Choice, StreamDecoder)>,
     scanner: Scanner<'static>,
     /// The encoding, when `Extractor::extract` has chosen it already (on
-    /// the same prefix `start_decoding` would look at).
+    /// the same bytes `Sniff::decide` would look at).
     chosen: Option<Choice>,
     bytes: u64,
     /// The page's whole size when known up front (`Extractor::extract`):
@@ -216,59 +218,59 @@ impl PageStream<'_> {
     fn fail(&mut self, error: ExtractError) -> ExtractError {
         self.scanner = Scanner::new(self.extractor.scan_limits());
         self.sniff = Vec::new();
+        self.sniffed = Sniff::default();
         self.decoder = None;
         self.failed = Some(error.clone());
         error
     }
 
     fn push(&mut self, chunk: &[u8]) -> Result<(), ExtractError> {
-        let rest = match self.decoder {
-            Some(_) => chunk,
-            None => {
-                // Only the prefix the decision needs is kept aside; the
-                // rest of the chunk is decoded straight into the scanner.
-                let room = charset::SNIFF_BYTES.saturating_sub(self.sniff.len());
-                let (head, rest) = chunk.split_at(room.min(chunk.len()));
-                let decided = if self.sniff.is_empty() && head.len() == charset::SNIFF_BYTES {
-                    // The whole prefix in one chunk: decided on in place.
-                    self.start_decoding(head)?
-                } else {
-                    self.sniff.extend_from_slice(head);
-                    if self.sniff.len() < charset::SNIFF_BYTES {
-                        return Ok(());
-                    }
-                    let sniff = std::mem::take(&mut self.sniff);
-                    self.start_decoding(&sniff)?
-                };
-                self.decoder = Some(decided);
-                rest
-            }
-        };
         if let Some((_, decoder)) = &mut self.decoder {
             self.scanner
-                .push_with(|src| decoder.decode_into(rest, false, src));
+                .push_with(|src| decoder.decode_into(chunk, false, src));
+            return Ok(());
+        }
+        if let Some(choice) = self.chosen.take() {
+            self.decoder = Some(self.start_decoding(chunk, choice, &[]));
+            return Ok(());
+        }
+        if self.sniff.is_empty() {
+            // A chunk that settles the encoding alone is read where it lies.
+            match self.sniffed.decide(chunk, false, &self.hints)? {
+                Some((choice, n)) => {
+                    self.decoder = Some(self.start_decoding(&chunk[..n], choice, &chunk[n..]));
+                }
+                None => self.sniff.extend_from_slice(chunk),
+            }
+            return Ok(());
+        }
+        self.sniff.extend_from_slice(chunk);
+        if let Some((choice, n)) = self.sniffed.decide(&self.sniff, false, &self.hints)? {
+            let sniff = std::mem::take(&mut self.sniff);
+            self.decoder = Some(self.start_decoding(&sniff[..n], choice, &sniff[n..]));
         }
         Ok(())
     }
 
-    /// Chooses the encoding from the sniffed prefix and decodes it; the
-    /// decoder that goes on from there is returned.
-    fn start_decoding(&mut self, prefix: &[u8]) -> Result<(Choice, StreamDecoder), ExtractError> {
-        // The decision looks at exactly the first SNIFF_BYTES (`push` passes
-        // no more), however the input was chunked.
-        let choice = match self.chosen.take() {
-            Some(choice) => choice,
-            None => choose_encoding(prefix, &self.hints)?,
-        };
+    /// Starts decoding with `choice`: `prefix`, the bytes it was made on
+    /// (with the BOM it found), then `rest`.
+    fn start_decoding(
+        &mut self,
+        prefix: &[u8],
+        choice: Choice,
+        rest: &[u8],
+    ) -> (Choice, StreamDecoder) {
         let mut decoder = StreamDecoder::new(choice);
         if self.size_hint > 0 {
             self.scanner
                 .reserve(decoder.max_text_len(self.size_hint), self.size_hint);
         }
-        let body = &prefix[choice.bom_len..];
-        self.scanner
-            .push_with(|src| decoder.decode_into(body, false, src));
-        Ok((choice, decoder))
+        let body = prefix.get(choice.bom_len..).unwrap_or_default();
+        self.scanner.push_with(|src| {
+            decoder.decode_into(body, false, src);
+            decoder.decode_into(rest, false, src);
+        });
+        (choice, decoder)
     }
 
     /// Ends the page and runs selection, text and headline.
@@ -281,7 +283,11 @@ impl PageStream<'_> {
             Some(started) => started,
             None => {
                 let sniff = std::mem::take(&mut self.sniff);
-                self.start_decoding(&sniff)?
+                let (choice, n) = match self.chosen.take() {
+                    Some(choice) => (choice, sniff.len()),
+                    None => self.sniffed.decide_whole(&sniff, &self.hints)?,
+                };
+                self.start_decoding(&sniff[..n], choice, &sniff[n..])
             }
         };
         self.scanner
@@ -297,6 +303,66 @@ impl PageStream<'_> {
         doc.bytes = self.bytes;
         doc.timings.scan = self.scan_seconds;
         Ok(doc)
+    }
+}
+
+/// Where a page's first bytes stand in choosing its encoding, between the
+/// calls of a stream that brings them in pieces.
+#[derive(Debug, Default)]
+struct Sniff {
+    /// The choice on the first [`charset::SNIFF_BYTES`], when it waits for
+    /// the bytes that are not ASCII (see [`charset::waits_for_non_ascii`]).
+    waiting: Option<Choice>,
+    /// How many leading bytes are known to be ASCII.
+    ascii: usize,
+}
+
+impl Sniff {
+    /// The encoding, once the page's first `bytes` say enough (`last`: they
+    /// are all of it), and how many of them it was chosen on. The first
+    /// [`charset::SNIFF_BYTES`] decide, or, where they leave it to the
+    /// bytes that are not ASCII, the [`charset::SNIFF_BYTES`] from the first
+    /// of those (if it comes within [`charset::ASCII_WAIT`]); ASCII reads
+    /// alike in any encoding that can be chosen then. `None` while more
+    /// bytes are needed.
+    fn decide(
+        &mut self,
+        bytes: &[u8],
+        last: bool,
+        hints: &Hints,
+    ) -> Result<Option<(Choice, usize)>, ExtractError> {
+        let choice = match self.waiting {
+            Some(choice) => choice,
+            None => {
+                let head = &bytes[..bytes.len().min(charset::SNIFF_BYTES)];
+                if head.len() < charset::SNIFF_BYTES && !last {
+                    return Ok(None);
+                }
+                let choice = choose_encoding(head, hints)?;
+                if !charset::waits_for_non_ascii(head, choice) {
+                    return Ok(Some((choice, head.len())));
+                }
+                self.waiting = Some(choice);
+                choice
+            }
+        };
+        match charset::non_ascii_window(bytes, &mut self.ascii, last) {
+            Window::Ends(end) => Ok(Some((choose_encoding(&bytes[..end], hints)?, end))),
+            Window::Ascii => Ok(Some((choice, self.ascii))),
+            Window::More => Ok(None),
+        }
+    }
+
+    /// [`Sniff::decide`] on a whole page (which always decides).
+    fn decide_whole(
+        &mut self,
+        bytes: &[u8],
+        hints: &Hints,
+    ) -> Result<(Choice, usize), ExtractError> {
+        match self.decide(bytes, true, hints)? {
+            Some(decided) => Ok(decided),
+            None => Ok((choose_encoding(bytes, hints)?, bytes.len())),
+        }
     }
 }
 
