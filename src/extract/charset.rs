@@ -125,9 +125,9 @@ pub const ASCII_WAIT: usize = 1 << 20;
 /// [`waits_for_non_ascii`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Window {
-    /// At this many leading bytes: [`SNIFF_BYTES`] past the first byte that
-    /// is not ASCII, or fewer at the page's end.
-    Ends(usize),
+    /// At `end` leading bytes: [`SNIFF_BYTES`] past `first`, the first
+    /// byte that is not ASCII, or fewer at the page's end.
+    Ends { first: usize, end: usize },
     /// There is no such byte in the first [`ASCII_WAIT`] bytes or in the
     /// whole page: the choice on the first [`SNIFF_BYTES`] stands.
     Ascii,
@@ -158,9 +158,33 @@ pub fn non_ascii_window(bytes: &[u8], ascii: &mut usize, last: bool) -> Window {
     *ascii = first;
     let end = first + SNIFF_BYTES;
     match (last, bytes.len() >= end) {
-        (_, true) => Window::Ends(end),
-        (true, false) => Window::Ends(bytes.len()),
+        (_, true) => Window::Ends { first, end },
+        (true, false) => Window::Ends {
+            first,
+            end: bytes.len(),
+        },
         (false, false) => Window::More,
+    }
+}
+
+/// The choice an all-ASCII head left open ([`waits_for_non_ascii`]), made
+/// on `bytes[..end]`, whose first byte that is not ASCII is `first` (see
+/// [`non_ascii_window`]): what [`choose`] gives on those bytes, with the
+/// head's declaration not looked for again and the ASCII before `first`
+/// not read again.
+pub fn choose_past_ascii(choice: Choice, bytes: &[u8], first: usize, end: usize) -> Choice {
+    let window = &bytes[first.saturating_sub(CONTEXT).min(end)..end];
+    match choice.source {
+        EncodingSource::Detected => Choice {
+            encoding: detect(window),
+            ..choice
+        },
+        _ if looks_utf8(window) => Choice {
+            encoding: UTF_8,
+            source: EncodingSource::Utf8Override,
+            bom_len: 0,
+        },
+        _ => choice,
     }
 }
 
@@ -222,12 +246,15 @@ fn detect(prefix: &[u8]) -> &'static Encoding {
     detector.guess(None, chardetng::Utf8Detection::Allow)
 }
 
+/// The ASCII bytes either side of a stretch with bytes that are not that
+/// [`detect`] reads with it.
+const CONTEXT: usize = 12;
+
 /// The detector learns only from non-ASCII bytes and their neighbours; the
 /// ASCII markup between them costs time and tells it nothing. Keeps each
 /// stretch of text with non-ASCII bytes (no more than 12 bytes apart) with
 /// 12 bytes of context either side, up to 4 KiB.
 fn non_ascii_context(prefix: &[u8]) -> Vec<u8> {
-    const CONTEXT: usize = 12;
     const LIMIT: usize = 4096;
     let near = |from: usize| prefix[from..].iter().take(CONTEXT).position(|&b| b >= 0x80);
     let mut out = Vec::with_capacity(LIMIT + 64);
@@ -528,13 +555,11 @@ mod tests {
             Window::More
         );
         assert_eq!(ascii, 10_000);
-        let end = 10_000 + SNIFF_BYTES;
-        assert_eq!(
-            non_ascii_window(&page, &mut ascii, false),
-            Window::Ends(end)
-        );
+        let (first, end) = (10_000, 10_000 + SNIFF_BYTES);
+        let window = non_ascii_window(&page, &mut ascii, false);
+        assert_eq!(window, Window::Ends { first, end });
         let at_end = non_ascii_window(&page[..12_000], &mut 0, true);
-        assert_eq!(at_end, Window::Ends(12_000));
+        assert_eq!(at_end, Window::Ends { first, end: 12_000 });
         assert_eq!(
             non_ascii_window(&page[..9_000], &mut 0, true),
             Window::Ascii
@@ -550,7 +575,47 @@ mod tests {
         page[ASCII_WAIT - 1] = 0xe9;
         assert_eq!(non_ascii_window(&page, &mut 0, false), Window::More);
         let end = non_ascii_window(&page, &mut 0, true);
-        assert_eq!(end, Window::Ends(ASCII_WAIT + 1));
+        let first = ASCII_WAIT - 1;
+        assert_eq!(
+            end,
+            Window::Ends {
+                first,
+                end: ASCII_WAIT + 1
+            }
+        );
+    }
+
+    /// The choice past an ASCII head is the one the whole window gives.
+    #[test]
+    fn the_choice_past_the_ascii_is_the_windows_own() {
+        let tails: [(&str, &[u8]); 4] = [
+            (
+                "utf-8",
+                "<p>Caf\u{e9} na\u{ef}ve \u{2014} Stra\u{df}e</p>".as_bytes(),
+            ),
+            ("latin-1", b"<p>Caf\xe9 na\xefve, Stra\xdfe</p>"),
+            (
+                "cp1251",
+                b"<p>\xd1\xe5\xe3\xee\xe4\xed\xff \xe2 \xe3\xee\xf0\xee\xe4\xe5</p>",
+            ),
+            ("a stray byte", b"<p>REALTOR\xae</p>"),
+        ];
+        for head in ["<meta charset=iso-8859-1>", "<meta charset=gbk>", ""] {
+            for (name, tail) in tails {
+                let mut page = head.as_bytes().to_vec();
+                page.extend(b"<p>plain</p>".repeat(SNIFF_BYTES / 10));
+                page.extend(tail.repeat(40));
+                let choice = choose(&page[..SNIFF_BYTES], None, None);
+                assert!(waits_for_non_ascii(&page[..SNIFF_BYTES], choice));
+                let Window::Ends { first, end } = non_ascii_window(&page, &mut 0, true) else {
+                    panic!("{head} {name}: no window");
+                };
+                let past = choose_past_ascii(choice, &page, first, end);
+                let whole = choose(&page[..end], None, None);
+                assert_eq!(past.encoding, whole.encoding, "{head} {name}");
+                assert_eq!(past.source, whole.source, "{head} {name}");
+            }
+        }
     }
 
     #[test]

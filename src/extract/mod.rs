@@ -347,7 +347,10 @@ impl Sniff {
             }
         };
         match charset::non_ascii_window(bytes, &mut self.ascii, last) {
-            Window::Ends(end) => Ok(Some((choose_encoding(&bytes[..end], hints)?, end))),
+            Window::Ends { first, end } => Ok(Some((
+                charset::choose_past_ascii(choice, bytes, first, end),
+                end,
+            ))),
             Window::Ascii => Ok(Some((choice, self.ascii))),
             Window::More => Ok(None),
         }
