@@ -677,35 +677,30 @@ fn an_undeclared_encoding_is_detected_on_the_first_bytes_past_the_ascii() {
     assert!(doc.text.contains("Сегодня в городе"), "{}", doc.text);
 }
 
+/// A page declared Latin-1, its first 16 KiB ASCII, then `paragraph`
+/// many times: read as `encoding`, its text holding `text`.
+fn latin1_label_past_ascii(paragraph: &[u8], encoding: &str, text: &str) {
+    let mut page = format!("<meta charset=\"iso-8859-1\">{}", ascii_filler()).into_bytes();
+    page.extend(paragraph.repeat(400));
+    let doc = same_choice_however_cut(&page);
+    assert_eq!(doc.encoding, encoding);
+    assert!(doc.text.contains(text), "{}", doc.text);
+}
+
 #[test]
 fn a_latin1_label_on_utf8_text_past_16_kib_of_ascii_is_overridden() {
-    let page = format!(
-        "<meta charset=\"iso-8859-1\">{}{}",
-        ascii_filler(),
-        "<p>Ein Café für naïve Gäste — gleich an der Straße.</p>\n".repeat(400)
-    );
-    let doc = same_choice_however_cut(page.as_bytes());
-    assert_eq!(doc.encoding, "UTF-8");
-    assert!(
-        doc.text.contains("Ein Café für naïve Gäste — gleich"),
-        "{}",
-        doc.text
+    let paragraph = "<p>Ein Café für naïve Gäste — gleich an der Straße.</p>\n";
+    latin1_label_past_ascii(
+        paragraph.as_bytes(),
+        "UTF-8",
+        "Café für naïve Gäste — gleich",
     );
 }
 
 #[test]
 fn latin1_text_past_16_kib_of_ascii_keeps_its_label() {
-    let mut page = format!("<meta charset=\"iso-8859-1\">{}", ascii_filler()).into_bytes();
-    page.extend(latin1(
-        &"<p>Ein Café für naïve Gäste, gleich an der Straße.</p>\n".repeat(400),
-    ));
-    let doc = same_choice_however_cut(&page);
-    assert_eq!(doc.encoding, "windows-1252");
-    assert!(
-        doc.text.contains("Ein Café für naïve Gäste"),
-        "{}",
-        doc.text
-    );
+    let paragraph = latin1("<p>Ein Café für naïve Gäste, gleich an der Straße.</p>\n");
+    latin1_label_past_ascii(&paragraph, "windows-1252", "Café für naïve Gäste, gleich");
 }
 
 #[test]

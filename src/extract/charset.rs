@@ -103,8 +103,9 @@ pub fn choose(prefix: &[u8], declared: Option<&str>, fallback: Option<&str>) -> 
 /// prefix is all ASCII and the choice rests on what is not (a declared
 /// legacy encoding that UTF-8 may override, or a detected one), the
 /// [`SNIFF_BYTES`] from the first byte that is not ASCII decide, if it
-/// comes within [`ASCII_WAIT`] (see [`non_ascii_window`]). A BOM, a declared UTF-8 and the other encodings
-/// are what they say, whatever follows.
+/// comes within [`ASCII_WAIT`] (see [`non_ascii_window`]). A BOM, a
+/// declared UTF-8 and the other encodings are what they say, whatever
+/// follows.
 pub fn waits_for_non_ascii(prefix: &[u8], choice: Choice) -> bool {
     let open = match choice.source {
         EncodingSource::Detected => true,
@@ -246,8 +247,8 @@ fn detect(prefix: &[u8]) -> &'static Encoding {
     detector.guess(None, chardetng::Utf8Detection::Allow)
 }
 
-/// The ASCII bytes either side of a stretch with bytes that are not that
-/// [`detect`] reads with it.
+/// How many ASCII bytes either side of a stretch of other bytes [`detect`]
+/// reads with it.
 const CONTEXT: usize = 12;
 
 /// The detector learns only from non-ASCII bytes and their neighbours; the
