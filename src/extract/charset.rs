@@ -77,24 +77,26 @@ pub fn choose(prefix: &[u8], declared: Option<&str>, fallback: Option<&str>) -> 
         .map(|e| (e, EncodingSource::Declared))
         .or_else(|| prescan(prefix).map(|e| (e, EncodingSource::Meta)))
         .or_else(|| label(fallback).map(|e| (e, EncodingSource::Fallback)));
-    if let Some((encoding, source)) = labelled {
-        let encoding = ascii_superset(encoding);
-        if is_legacy(encoding) && looks_utf8(prefix) {
-            return Choice {
-                encoding: UTF_8,
-                source: EncodingSource::Utf8Override,
-                bom_len: 0,
-            };
+    by_bytes(labelled, prefix)
+}
+
+/// The choice a label (or none) and the page's bytes make: a legacy label
+/// loses to valid multi-byte UTF-8, and with no label the bytes are
+/// detected.
+fn by_bytes(labelled: Option<(&'static Encoding, EncodingSource)>, bytes: &[u8]) -> Choice {
+    let (encoding, source) = match labelled {
+        Some((encoding, source)) => {
+            let encoding = ascii_superset(encoding);
+            match is_legacy(encoding) && looks_utf8(bytes) {
+                true => (UTF_8, EncodingSource::Utf8Override),
+                false => (encoding, source),
+            }
         }
-        return Choice {
-            encoding,
-            source,
-            bom_len: 0,
-        };
-    }
+        None => (detect(bytes), EncodingSource::Detected),
+    };
     Choice {
-        encoding: detect(prefix),
-        source: EncodingSource::Detected,
+        encoding,
+        source,
         bom_len: 0,
     }
 }
@@ -171,22 +173,13 @@ pub fn non_ascii_window(bytes: &[u8], ascii: &mut usize, last: bool) -> Window {
 /// The choice an all-ASCII head left open ([`waits_for_non_ascii`]), made
 /// on `bytes[..end]`, whose first byte that is not ASCII is `first` (see
 /// [`non_ascii_window`]): what [`choose`] gives on those bytes, with the
-/// head's declaration not looked for again and the ASCII before `first`
-/// not read again.
+/// head's label kept rather than looked for again and the ASCII before
+/// `first` not read again.
 pub fn choose_past_ascii(choice: Choice, bytes: &[u8], first: usize, end: usize) -> Choice {
     let window = &bytes[first.saturating_sub(CONTEXT).min(end)..end];
-    match choice.source {
-        EncodingSource::Detected => Choice {
-            encoding: detect(window),
-            ..choice
-        },
-        _ if looks_utf8(window) => Choice {
-            encoding: UTF_8,
-            source: EncodingSource::Utf8Override,
-            bom_len: 0,
-        },
-        _ => choice,
-    }
+    let labelled =
+        (choice.source != EncodingSource::Detected).then_some((choice.encoding, choice.source));
+    by_bytes(labelled, window)
 }
 
 /// The encoding a charset label names (WHATWG labels), if any.
