@@ -122,6 +122,9 @@ pub struct WarcReader<'r> {
     parser: Parser<'r>,
     options: ReaderOptions,
     done: bool,
+    /// The item read after a failed record, to see whether its member
+    /// failed too (see [`WarcReader::one_failure`]).
+    pending: Option<Result<Item, WarcError>>,
 }
 
 impl<'r> WarcReader<'r> {
@@ -170,6 +173,7 @@ impl<'r> WarcReader<'r> {
             parser,
             options,
             done: false,
+            pending: None,
         })
     }
 
@@ -442,10 +446,8 @@ fn clean_uri(uri: &str) -> String {
         .to_string()
 }
 
-impl Iterator for WarcReader<'_> {
-    type Item = Result<Item, WarcError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl WarcReader<'_> {
+    fn read_next(&mut self) -> Option<Result<Item, WarcError>> {
         if self.done {
             return None;
         }
@@ -459,6 +461,40 @@ impl Iterator for WarcReader<'_> {
                 self.done = true;
                 Some(Err(e))
             }
+        }
+    }
+
+    /// A record that failed, reported once: where its member then fails at
+    /// the same position, the record's error (a wrong length, a bad head)
+    /// came from the member's corrupt bytes, and the member's error is the
+    /// one reported. Otherwise the next item waits for the next call.
+    fn one_failure(&mut self, pos: RecordPos, error: WarcError) -> Item {
+        match self.read_next() {
+            Some(Ok(Item::Bad {
+                pos: next,
+                error: member,
+            })) if next == pos && member.is_member_level() => Item::Bad { pos, error: member },
+            next => {
+                self.pending = next;
+                Item::Bad { pos, error }
+            }
+        }
+    }
+}
+
+impl Iterator for WarcReader<'_> {
+    type Item = Result<Item, WarcError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = match self.pending.take() {
+            Some(item) => item,
+            None => self.read_next()?,
+        };
+        match item {
+            Ok(Item::Bad { pos, error }) if error.is_record_level() => {
+                Some(Ok(self.one_failure(pos, error)))
+            }
+            other => Some(other),
         }
     }
 }
