@@ -513,3 +513,43 @@ fn fingerprints_are_fields_only_when_asked_for() {
     assert!(simhash.bytes().all(|b| b.is_ascii_hexdigit()), "{doc}");
     assert_eq!(doc["minhash"].as_array().map(Vec::len), Some(8), "{doc}");
 }
+
+/// A file that cannot be read has an `error_kind` in its JSONL record, as
+/// a page the core refuses has: `open` for a name that is no file to read
+/// (missing, a directory, not permitted), `io` for a read that failed
+/// after the file opened. The other inputs are still extracted.
+#[test]
+fn a_file_that_cannot_be_read_is_reported_with_its_error_kind() {
+    let dir = scratch("unreadable");
+    let a = dir.join("a.html");
+    std::fs::write(&a, page("harbour")).unwrap();
+    let missing = dir.join("missing.html");
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let (code, stdout, stderr) = linesift(&[
+        OsStr::new("extract"),
+        missing.as_os_str(),
+        folder.as_os_str(),
+        a.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let records = records(&stdout);
+    assert_eq!(records[0]["error_kind"], "open", "{stdout}");
+    assert_eq!(records[1]["error_kind"], "open", "{stdout}");
+    assert!(records[2]["text"].as_str().unwrap().contains("harbour"));
+}
+
+/// A file that opens and then fails to read (`/proc/self/mem` answers
+/// EIO at offset 0) is `io`.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_whose_read_fails_is_reported_as_io() {
+    let (code, stdout, stderr) = linesift(&jsonl(OsStr::new("/proc/self/mem")));
+    assert_eq!(code, Some(1), "{stderr}");
+    let record = &records(&stdout)[0];
+    assert_eq!(record["error_kind"], "io", "{record}");
+    assert!(
+        record["error"].as_str().unwrap().contains("os error"),
+        "{record}"
+    );
+}

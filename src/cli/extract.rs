@@ -596,13 +596,24 @@ fn write_result(
     Ok(())
 }
 
-/// The kind of an input's error (`dns`, `timeout`, `too_large`, ...), for
-/// the fetcher's errors and the core's; `None` for I/O errors, whose
-/// message says enough.
+/// The kind of an input's error (`dns`, `timeout`, `too_large`, `open`,
+/// ...): the fetcher's, the core's, or a file's or stdin's I/O error.
 fn error_kind(e: &anyhow::Error) -> Option<&'static str> {
     e.downcast_ref::<FetchError>()
         .map(FetchError::kind)
         .or_else(|| e.downcast_ref::<ExtractError>().map(ExtractError::kind))
+        .or_else(|| e.downcast_ref::<io::Error>().map(io_error_kind))
+}
+
+/// `open` when the name is no file to read (missing, not permitted, a
+/// directory), as the worker tells a WARC file that; `io` when reading
+/// failed otherwise (a disk error, stdin).
+fn io_error_kind(e: &io::Error) -> &'static str {
+    use io::ErrorKind::*;
+    match e.kind() {
+        NotFound | PermissionDenied | IsADirectory | NotADirectory | InvalidFilename => "open",
+        _ => "io",
+    }
 }
 
 #[cfg(test)]
@@ -618,5 +629,15 @@ mod tests {
         assert_eq!(order.add(0, 'a'), vec![(0, 'a'), (1, 'b'), (2, 'c')]);
         assert_eq!(order.add(3, 'd'), vec![(3, 'd')]);
         assert_eq!(order.next(), 4);
+    }
+
+    /// Root reads any file, so the tests' binary runs cannot show a
+    /// refused read: its kind is checked here.
+    #[test]
+    fn a_file_that_may_not_be_read_is_an_open_error() {
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        assert_eq!(io_error_kind(&denied), "open");
+        let failed = io::Error::from_raw_os_error(5);
+        assert_eq!(io_error_kind(&failed), "io");
     }
 }
