@@ -722,12 +722,15 @@ const TABLE_ROW_LINES: usize = 8;
 /// at most: cells of figures and names, not paragraphs.
 const TABLE_CELL_TEXT: u32 = 25;
 
-/// The chosen regions, two of them joined where they lie inside one
-/// `<table>` and the lines between them are a row's worth of short cells
-/// ([`TABLE_ROW_LINES`], [`TABLE_CELL_TEXT`]) that no furniture marks. A
-/// data table written a cell to a line breaks into regions at its row
-/// tags, whose markup outweighs a short cell, and the cells between the
-/// regions were lost; a layout table's gaps are longer or hold more text.
+/// The chosen regions, two of them joined where the lines between them
+/// are a data table's: short cells ([`TABLE_CELL_TEXT`]) that no
+/// furniture marks, either a row's worth ([`TABLE_ROW_LINES`]) inside one
+/// `<table>` or one whole `<table>` (see [`whole_table_between`]). A data
+/// table written a cell or a row to a line breaks into regions at its
+/// tags, whose markup outweighs a short cell: its cells between the
+/// regions were lost, all but the last when that shares a line with the
+/// paragraph after the table. A layout table's gaps are longer or hold
+/// more text.
 fn join_table_rows(lines: &[Line], elements: &[Element], chosen: Vec<Region>) -> Vec<Region> {
     let mut out: Vec<Region> = Vec::with_capacity(chosen.len());
     for r in chosen {
@@ -737,12 +740,11 @@ fn join_table_rows(lines: &[Line], elements: &[Element], chosen: Vec<Region>) ->
                 .unwrap_or_default();
             let short =
                 || gap.iter().map(|l| l.text).sum::<u32>() <= TABLE_CELL_TEXT * gap.len() as u32;
-            if !gap.is_empty()
-                && gap.len() <= TABLE_ROW_LINES
-                && gap.iter().all(|l| l.boiler_text == 0)
-                && short()
-                && in_one_table(lines, elements, last.last, r.first)
-            {
+            let table = || {
+                (gap.len() <= TABLE_ROW_LINES && in_one_table(lines, elements, last.last, r.first))
+                    || whole_table_between(lines, elements, last.last, r.first)
+            };
+            if !gap.is_empty() && gap.iter().all(|l| l.boiler_text == 0) && short() && table() {
                 last.last = r.last;
                 last.content += r.content;
                 continue;
@@ -751,6 +753,26 @@ fn join_table_rows(lines: &[Line], elements: &[Element], chosen: Vec<Region>) ->
         out.push(r);
     }
     out
+}
+
+/// Whether the lines after `a` up to `b` hold one whole `<table>` (it may
+/// close on line `b`) and no text outside it, and links hold less than
+/// half its text: a table of headlines is a list of teasers, not data.
+fn whole_table_between(lines: &[Line], elements: &[Element], a: u32, b: u32) -> bool {
+    let Some(gap) = lines.get(a as usize + 1..b as usize) else {
+        return false;
+    };
+    let mut e = gap.last().map_or(NO_ELEMENT, |l| l.container);
+    while let Some(el) = elements.get(e as usize) {
+        if el.kind == Kind::Table && el.first_line > a && el.last_line <= b {
+            let mut outside = (a + 1..el.first_line).chain(el.last_line + 1..b);
+            let links: u32 = gap.iter().map(|l| l.anchor_text).sum();
+            let text: u32 = gap.iter().map(|l| l.text).sum();
+            return links * 2 < text && outside.all(|i| lines[i as usize].text == 0);
+        }
+        e = el.parent;
+    }
+    false
 }
 
 /// Whether the innermost `<table>` around line `a` reaches line `b`.
@@ -1925,6 +1947,38 @@ mod tests {
         ] {
             assert!(text.contains(cell), "{cell} lost: {text}");
         }
+    }
+
+    /// A data table of a row to a line between two paragraphs: its tags
+    /// outweigh its short cells, and only the last cell, on the line of
+    /// the table's end, joined the paragraph after it. The whole table
+    /// comes back; a table of headline links in the same place stays out.
+    #[test]
+    fn a_data_table_between_two_paragraphs_is_kept_whole() {
+        let page = |rows: &str| {
+            format!(
+                "<html><body><article><h1>Harbour story</h1>\n{}<table>\n{rows}</table>\n{}\
+                 </article></body></html>",
+                harbour_paragraph(1),
+                harbour_paragraph(2)
+            )
+        };
+        let data: String = [("Quay", "1,204"), ("Dock", "862"), ("Pier", "431")]
+            .iter()
+            .map(|(name, boats)| format!("<tr><td>{name}</td><td>{boats}</td></tr>\n"))
+            .collect();
+        let text = text_of(&page(&data));
+        for cell in ["Quay", "1,204", "Dock", "862", "Pier", "431", "Paragraph 2"] {
+            assert!(text.contains(cell), "{cell} lost: {text}");
+        }
+        let links: String = (1..=15)
+            .map(|i| {
+                format!("<tr><td><a href=\"/news/{i}\">Storm closes quay {i}</a></td><td>Today</td></tr>\n")
+            })
+            .collect();
+        let text = text_of(&page(&links));
+        assert!(text.contains("Paragraph 2"), "{text}");
+        assert!(!text.contains("Storm closes quay"), "{text}");
     }
 
     /// A story in an element that names it as the body, then an author's
