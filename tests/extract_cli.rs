@@ -553,3 +553,35 @@ fn a_file_whose_read_fails_is_reported_as_io() {
         "{record}"
     );
 }
+
+/// A name holding control characters (a newline, an ESC that would start
+/// a terminal sequence) is shown escaped on stderr, so each message stays
+/// one line and the terminal gets no sequence; the JSONL `path` is the
+/// name as it is, JSON escaping it.
+#[test]
+fn control_characters_in_a_name_are_escaped_on_stderr() {
+    let dir = scratch("control");
+    let missing = dir.join("bad\nname\u{1b}[31m.html");
+    let empty = dir.join("empty\n.html");
+    std::fs::write(&empty, "").unwrap();
+    let (code, stdout, stderr) = linesift(&[
+        OsStr::new("extract"),
+        missing.as_os_str(),
+        empty.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr:?}");
+    assert!(
+        lines[0].contains("bad\\nname\\u{1b}[31m.html: reading file"),
+        "{stderr:?}"
+    );
+    assert!(
+        lines[1].ends_with("empty\\n.html: warning: empty input (0 bytes), no text"),
+        "{stderr:?}"
+    );
+    let records = records(&stdout);
+    assert_eq!(records[0]["path"].as_str(), missing.to_str());
+    assert_eq!(records[1]["path"].as_str(), empty.to_str());
+}

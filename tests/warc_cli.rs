@@ -1023,3 +1023,34 @@ fn a_closed_stderr_leaves_the_exit_code_alone() {
     ];
     assert_eq!(cli_support::linesift_with_closed_stderr(&missing), Some(1));
 }
+
+/// A WARC name holding control characters is shown escaped in every
+/// message, so each stays one line and no ESC reaches the terminal; the
+/// output's `warc_file` is the name as it is.
+#[test]
+fn control_characters_in_a_name_are_escaped_on_stderr() {
+    let (warc, _) = input("control-src.warc.gz", true);
+    let odd = warc.with_file_name("odd\nname\u{1b}[31m.warc.gz");
+    std::fs::copy(&warc, &odd).unwrap();
+    let missing = warc.with_file_name("missing\n.warc");
+    let out = scratch("control\nout.jsonl");
+    let (code, stderr) = warc_to(&[&missing, &odd], &out, &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    for line in stderr.lines() {
+        assert!(
+            line.starts_with("linesift") || line.starts_with("  "),
+            "{stderr:?}"
+        );
+    }
+    assert!(stderr.contains("missing\\n.warc: "), "{stderr:?}");
+    let files: Vec<Value> = jsonl(&out).iter().map(|l| l["warc_file"].clone()).collect();
+    assert_eq!(files[0].as_str(), odd.to_str());
+    // Nothing read at all: the message names the output it leaves alone.
+    let (code, stderr) = warc_to(&[&missing], &out, &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("control\\nout.jsonl is left as it was"),
+        "{stderr:?}"
+    );
+}

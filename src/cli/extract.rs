@@ -140,7 +140,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             failed += 1;
         }
         let input = inputs[i].as_os_str();
-        progress.suspend(|| report(&shown_name(input, without_credentials), format, &result));
+        let logged = shown_name(input, without_credentials);
+        progress.suspend(|| report(&super::printable(&logged), format, &result));
         write_result(
             &mut out,
             format,
@@ -174,7 +175,8 @@ fn inputs(args: &Args) -> anyhow::Result<Vec<OsString>> {
                 .context("reading the input list from stdin")?;
             bytes
         } else {
-            std::fs::read(list).with_context(|| format!("reading {}", list.display()))?
+            std::fs::read(list)
+                .with_context(|| format!("reading {}", super::printable_path(list)))?
         };
         inputs.extend(input_list(&bytes));
     } else if inputs.is_empty() {

@@ -26,7 +26,9 @@ mod warc;
 mod worker;
 
 use clap::{Parser, Subcommand};
+use std::borrow::Cow;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Line-based main-content extraction for crawl pipelines.
@@ -82,6 +84,29 @@ pub fn say(line: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
+/// A name (a file, a URL) as a message on stderr shows it: control
+/// characters escaped as Rust writes them (`\n`, `\u{1b}`), so that the
+/// message stays one line and a name cannot send the terminal a
+/// sequence. JSON output escapes them itself and takes names as they are.
+pub fn printable(name: &str) -> Cow<'_, str> {
+    if !name.chars().any(char::is_control) {
+        return Cow::Borrowed(name);
+    }
+    let mut shown = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        match c.is_control() {
+            true => shown.extend(c.escape_debug()),
+            false => shown.push(c),
+        }
+    }
+    Cow::Owned(shown)
+}
+
+/// A path as [`printable`] shows it (U+FFFD for a byte that is not UTF-8).
+pub fn printable_path(path: &Path) -> String {
+    printable(&path.to_string_lossy()).into_owned()
+}
+
 /// An error and its causes on one line, `: ` between them, as anyhow's
 /// `{:#}` prints them, but a cause whose message the one before already
 /// ends with is not repeated: errors that name their source in their own
@@ -105,8 +130,17 @@ pub fn error_chain(err: &anyhow::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::error_chain;
+    use super::{error_chain, printable};
     use std::io;
+
+    #[test]
+    fn a_printable_name_escapes_control_characters_only() {
+        assert_eq!(printable("café/a b.html"), "café/a b.html");
+        assert_eq!(
+            printable("a\nb\t\u{1b}[31m\u{9b}.html"),
+            "a\\nb\\t\\u{1b}[31m\\u{9b}.html"
+        );
+    }
 
     #[test]
     fn an_error_chain_names_each_cause_once() {

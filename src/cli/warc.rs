@@ -147,12 +147,17 @@ const QUEUE: usize = 2;
 const WRITE_QUEUE: usize = 64;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // The names in messages and in the output's `warc_file` (U+FFFD for
-    // bytes that are not UTF-8).
+    // The names in the output's `warc_file` (U+FFFD for bytes that are
+    // not UTF-8), and as messages show them.
     let names: Vec<String> = args
         .inputs
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let shown: Vec<String> = args
+        .inputs
+        .iter()
+        .map(|p| super::printable_path(p))
         .collect();
     let output_name = args.output.to_string_lossy();
     let format = args.format.unwrap_or_else(|| default_format(&output_name));
@@ -187,7 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             offset,
             length: args.length,
         };
-        random_access(&at, &names, &driver, &mut output, &mut summary)?;
+        random_access(&at, &shown, &driver, &mut output, &mut summary)?;
     } else {
         let batch = pool.current_num_threads().max(1) * 16;
         let progress = progress_bar(&args.inputs);
@@ -196,7 +201,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let outcomes: Vec<Option<Outcome>> =
                 pool.install(|| work.par_iter().map(|w| process(&driver, w)).collect());
             for (w, outcome) in work.into_iter().zip(outcomes) {
-                summary.record(&names, w, outcome, &mut output)?;
+                summary.record(&shown, w, outcome, &mut output)?;
             }
             Ok(())
         })?;
@@ -239,10 +244,11 @@ struct RecordAt<'a> {
     length: Option<u64>,
 }
 
-/// `--offset`/`--length`: one record, as a CDX line points at it.
+/// `--offset`/`--length`: one record, as a CDX line points at it;
+/// `shown` names the input as messages show it.
 fn random_access(
     at: &RecordAt,
-    names: &[String],
+    shown: &[String],
     driver: &Driver,
     output: &mut Output,
     summary: &mut Summary,
@@ -256,7 +262,7 @@ fn random_access(
         Err(e) => {
             summary.errors += 1;
             summary.failed_files += 1;
-            let name = &names[0];
+            let name = &shown[0];
             match e {
                 // The message names the offset itself.
                 WarcError::NoRecordAt { .. } => say!("linesift: {name}: {e}"),
@@ -267,7 +273,7 @@ fn random_access(
     };
     let work = Work::Item { file: 0, item };
     let outcome = process(driver, &work);
-    summary.record(names, work, outcome, output)?;
+    summary.record(shown, work, outcome, output)?;
     // The end of this one-record "file": a bad record there (the offset is
     // not a record's start, as a stale CDX line gives) means not one record
     // could be read, so the input failed, as for a whole file.
@@ -275,7 +281,7 @@ fn random_access(
         file: 0,
         error: None,
     };
-    summary.record(names, end, None, output)
+    summary.record(shown, end, None, output)
 }
 
 /// Reads all inputs on a thread of its own and hands batches to `sink`
@@ -517,8 +523,8 @@ pub(super) fn refuse_input_as_output(output: &Path, inputs: &[PathBuf]) -> anyho
         if std::fs::metadata(input).is_ok_and(|i| same_file(&i, &out)) {
             bail!(
                 "the output {} is the input {}: it would be overwritten before it is read",
-                output.display(),
-                input.display()
+                super::printable_path(output),
+                super::printable_path(input)
             );
         }
     }
@@ -558,7 +564,8 @@ impl Output {
                 }),
                 None => std::fs::File::create(path),
             };
-            let file = created.with_context(|| format!("creating {}", path.display()))?;
+            let file =
+                created.with_context(|| format!("creating {}", super::printable_path(path)))?;
             Box::new(io::BufWriter::with_capacity(1 << 20, file))
         };
         let sink = match format {
@@ -576,7 +583,7 @@ impl Output {
         let shown = if stdout {
             "stdout".to_string()
         } else {
-            path.to_string_lossy().into_owned()
+            super::printable_path(path)
         };
         let thread = std::thread::Builder::new()
             .name("warc-writer".into())
@@ -617,8 +624,8 @@ impl Output {
         renamed.with_context(|| {
             format!(
                 "renaming {} to {}",
-                temp.display(),
-                self.final_path.display()
+                super::printable_path(&temp),
+                super::printable_path(&self.final_path)
             )
         })
     }
@@ -632,7 +639,7 @@ impl Output {
         if self.temp.is_some() {
             say!(
                 "linesift: no input could be read; {} is left as it was",
-                self.final_path.display()
+                super::printable_path(&self.final_path)
             );
         }
         // `Drop` removes the temporary file.
@@ -736,21 +743,22 @@ struct Summary {
 }
 
 impl Summary {
-    /// Counts one outcome, logs errors and writes documents.
+    /// Counts one outcome, logs errors (naming the input by `shown`, as
+    /// messages show it) and writes documents.
     fn record(
         &mut self,
-        inputs: &[String],
+        shown: &[String],
         work: Work,
         outcome: Option<Outcome>,
         output: &mut Output,
     ) -> anyhow::Result<()> {
         match (work, outcome) {
             (Work::Item { file, item }, Some(outcome)) => {
-                self.item(inputs, file, item, outcome, output)
+                self.item(shown, file, item, outcome, output)
             }
             (Work::Item { .. }, None) => Ok(()),
             (Work::End { file, error }, _) => {
-                let name = &inputs[file];
+                let name = &shown[file];
                 match error {
                     Some(e) => self.file_error(name, &e),
                     // Nothing readable at all (every member corrupt, say):
