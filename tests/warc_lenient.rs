@@ -563,3 +563,38 @@ fn a_malformed_warc_date_falls_back_and_is_flagged() {
         "{stderr}"
     );
 }
+
+/// Each repair's message (a Content-Length mended, a record cut by the
+/// file's end, a WARC-Date read by the fallback) is one line whose words
+/// are one space apart.
+#[test]
+fn repair_messages_are_one_line_with_single_spaces() {
+    let (records, _) = off_by(-2, None);
+    let length = scratch("spaces-length.warc");
+    std::fs::write(&length, records.concat()).unwrap();
+    let (one, _) = make_warc("spaces-one.warc.gz", &simple_spec(1), true);
+    let bytes = std::fs::read(one).unwrap();
+    let cut = scratch("spaces-cut.warc.gz");
+    std::fs::write(&cut, &bytes[..bytes.len() - bytes.len() / 4]).unwrap();
+    let mut record = html_response(0);
+    record["date"] = Value::from("2008-10-294T05:21:46-0700");
+    let (date, _) = make_warc("spaces-date.warc.gz", &Value::Array(vec![record]), true);
+    for (path, said) in [
+        (
+            &length,
+            "the record is read to where the next one starts (flagged content_length)",
+        ),
+        (&cut, "what came before the cut is kept (flagged cut)"),
+        (
+            &date,
+            "read as the day it names (flagged date); further ones in this file are only counted",
+        ),
+    ] {
+        let (code, stderr) = warc_to(&[path], &scratch("spaces.jsonl"), &[]);
+        assert_eq!(code, 0, "{stderr}");
+        let repair: Vec<&str> = stderr.lines().filter(|l| l.contains("(flagged")).collect();
+        assert_eq!(repair.len(), 1, "{stderr}");
+        assert!(repair[0].contains(said), "{stderr}");
+        assert!(!repair[0].contains("  "), "{stderr}");
+    }
+}

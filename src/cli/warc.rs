@@ -901,19 +901,23 @@ impl Summary {
             let way = if off > 0 { "short" } else { "long" };
             let by = off.unsigned_abs();
             self.log(format_args!(
-                "{at}: Content-Length is {by} bytes too {way}; the record is read to where                  the next one starts (flagged content_length)"
+                "{at}: Content-Length is {by} bytes too {way}; the record is read to where \
+                 the next one starts (flagged content_length)"
             ));
         }
         if page.repairs.cut {
             self.log(format_args!(
-                "{at}: the file ends inside this record; what came before the cut is kept                  (flagged cut)"
+                "{at}: the file ends inside this record; what came before the cut is kept \
+                 (flagged cut)"
             ));
         }
         if page.repairs.date {
             self.file_mended_dates += 1;
             if self.file_mended_dates == 1 {
                 self.log(format_args!(
-                    "{at}: WARC-Date {:?} has the day of the year for the day of the month;                      read as the day it names (flagged date); further ones in this file are                      only counted",
+                    "{at}: WARC-Date {:?} has the day of the year for the day of the month; \
+                     read as the day it names (flagged date); further ones in this file are \
+                     only counted",
                     page.date.as_deref().unwrap_or_default()
                 ));
             }
