@@ -1054,3 +1054,29 @@ fn control_characters_in_a_name_are_escaped_on_stderr() {
         "{stderr:?}"
     );
 }
+
+/// Every input that fails (missing, empty, nothing readable, a format
+/// not read) is an error in the summary, which counts the failed inputs
+/// as the exit code tells of them; a run where none failed names none.
+#[test]
+fn the_summary_counts_the_failed_inputs_the_exit_code_tells_of() {
+    let (good, _) = input("summary-good.warc.gz", true);
+    let empty = scratch("summary-empty.warc");
+    std::fs::write(&empty, "").unwrap();
+    let junk = scratch("summary-junk.warc");
+    std::fs::write(&junk, "no record here\n".repeat(300)).unwrap();
+    let bzip2 = scratch("summary.warc.bz2");
+    std::fs::write(&bzip2, b"BZh91AY&SY\x12\x34\x56\x78 compressed data").unwrap();
+    let missing = scratch("summary-missing.warc");
+    let out = scratch("summary.jsonl");
+    let (code, stderr) = warc_to(&[&empty], &out, &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains(", 1 errors, 1 failed inputs"), "{stderr}");
+    let inputs = [&good, &missing, &empty, &junk, &bzip2, &good];
+    let (code, stderr) = warc_to(&inputs.map(PathBuf::as_path), &out, &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains(", 4 errors, 4 failed inputs"), "{stderr}");
+    let (code, stderr) = warc_to(&[&good], &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("failed inputs"), "{stderr}");
+}

@@ -724,6 +724,7 @@ struct Summary {
     skipped: BTreeMap<String, u64>,
     errors: u64,
     truncated_files: u64,
+    /// Inputs that failed as a whole (exit code 1); each is an error too.
     failed_files: u64,
     /// Records of the current file read well (pages and skipped ones).
     file_records: u64,
@@ -770,8 +771,9 @@ impl Summary {
                     // No record and no error: an empty input (a download
                     // that failed and left a 0-byte file, say). As much a
                     // failed input as one with nothing readable: a batch
-                    // run must notice.
+                    // run must notice, and the summary count it an error.
                     None if self.file_records == 0 => {
+                        self.errors += 1;
                         self.failed_files += 1;
                         self.log(format_args!("{name}: holds no record (an empty input)"));
                     }
@@ -956,12 +958,17 @@ impl Summary {
         let skipped: u64 = self.skipped.values().sum();
         let repaired: u64 = self.repaired.values().sum();
         say!(
-            "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}{}{}",
+            "linesift warc: {} records read, {} HTML, {} extracted, {} skipped, {} errors{}{}{}{}",
             self.records,
             self.html,
             self.extracted,
             skipped,
             self.errors,
+            // What the exit code 1 says.
+            match self.failed_files {
+                0 => String::new(),
+                n => format!(", {n} failed inputs"),
+            },
             match self.truncated_files {
                 0 => String::new(),
                 n => format!(", {n} truncated files"),
