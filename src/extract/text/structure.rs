@@ -209,6 +209,8 @@ impl Builder {
         let mut blocks: Vec<Block> = Vec::new();
         let mut last_flow: Option<(Flow, u32)> = None;
         let mut tables: BTreeMap<u32, (usize, TableCells)> = BTreeMap::new();
+        // Each list item's block, by the item's id.
+        let mut items: BTreeMap<u32, usize> = BTreeMap::new();
         let mut dropped = dropped.iter().peekable();
         let flow = self.flow_tables(out);
         for (i, mark) in self.marks.iter().enumerate() {
@@ -236,6 +238,20 @@ impl Builder {
             {
                 block.push_line(line);
                 continue;
+            }
+            // Text after a nested list, still inside the item that holds
+            // it, goes on that item: a block of its own would read as the
+            // list's next item.
+            if let Flow::Item { .. } = mark.flow
+                && let Some(&at) = items.get(&mark.id)
+                && let Some(block) = blocks.get_mut(at)
+            {
+                block.push_line(line);
+                last_flow = None;
+                continue;
+            }
+            if let Flow::Item { .. } = mark.flow {
+                items.insert(mark.id, blocks.len());
             }
             last_flow = Some(key);
             blocks.push(match mark.flow {
@@ -606,6 +622,28 @@ mod tests {
                 item(2, true, "c\nmore"),
                 item(1, false, "d"),
                 para("after"),
+            ]
+        );
+    }
+
+    /// Text after a nested list, in the item that holds the list, is that
+    /// item's: a block of its own would be numbered as the next item.
+    #[test]
+    fn text_after_a_nested_list_goes_on_with_its_item() {
+        let item = |depth, ordered, text: &str| Block::ListItem {
+            depth,
+            ordered,
+            text: text.into(),
+        };
+        let blocks = blocks_of(
+            "<ol><li>a<ul><li>b</li></ul>then a, still<p>and more</p></li><li>c</li></ol>",
+        );
+        assert_eq!(
+            blocks,
+            [
+                item(1, true, "a\nthen a, still\nand more"),
+                item(2, false, "b"),
+                item(1, true, "c"),
             ]
         );
     }
