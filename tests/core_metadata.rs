@@ -97,6 +97,21 @@ fn json_ld_gives_authors_and_the_date_and_its_body_is_not_needed() {
     assert_eq!(m.categories, ["Local", "Coast"]);
 }
 
+/// Yoast SEO's graph: the article names its author by the `@id` of a
+/// Person node elsewhere in the graph.
+#[test]
+fn json_ld_names_an_author_given_by_reference_to_a_person_in_its_graph() {
+    let head = r##"<script type="application/ld+json">
+        {"@context":"https://schema.org","@graph":[
+          {"@type":"NewsArticle","datePublished":"2024-05-17",
+           "author":{"@id":"https://gazette.example/#/schema/person/7f3a"}},
+          {"@type":"Person","@id":"https://gazette.example/#/schema/person/7f3a",
+           "name":"Mara Quillon"}]}
+        </script>"##;
+    let m = extract(&page(head, ""), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+}
+
 #[test]
 fn a_byline_and_a_time_element_by_the_headline_give_author_and_date() {
     let byline = r#"<div class="post-meta"><span class="byline">By <a rel="author"

@@ -2,7 +2,9 @@
 //! borrowed structs: only the fields metadata needs (types, dates,
 //! authors, publisher, section, keywords, image, url); every other field,
 //! `articleBody` among them, is skipped by the parser without being
-//! copied. Reads one script's text; knows nothing of HTML.
+//! copied. Reads one script's text; knows nothing of HTML. A person named
+//! by reference (`"author": {"@id": "…"}`) is looked up among the nodes
+//! of the same script ([`Ids`]).
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
@@ -12,6 +14,8 @@ use std::fmt;
 /// One JSON-LD node, or a list or `@graph` of them.
 #[derive(Debug, Default, Deserialize)]
 pub struct Node<'a> {
+    #[serde(rename = "@id", borrow, default)]
+    pub id: MaybeStr<'a>,
     #[serde(rename = "@type", borrow, default)]
     pub kind: Strings<'a>,
     #[serde(rename = "@graph", borrow, default)]
@@ -44,10 +48,68 @@ pub struct Strings<'a>(pub Vec<Cow<'a, str>>);
 #[derive(Debug, Default)]
 pub struct Nodes<'a>(pub Vec<Node<'a>>);
 
-/// Names of persons or organisations: a string, an object with `name`,
-/// or a list of these.
+/// Names of persons or organisations: a string, an object with `name`
+/// or only an `@id`, or a list of these.
 #[derive(Debug, Default)]
-pub struct Names<'a>(pub Vec<Cow<'a, str>>);
+pub struct Names<'a>(pub Vec<Name<'a>>);
+
+/// A person or organisation as a node names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Name<'a> {
+    /// Its name, written in place.
+    Text(Cow<'a, str>),
+    /// The `@id` of the node that names it (a graph's Person).
+    Ref(Cow<'a, str>),
+}
+
+impl Name<'_> {
+    /// The name written in place, not one referred to.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Name::Text(t) => Some(t),
+            Name::Ref(_) => None,
+        }
+    }
+}
+
+/// Nodes of one script that have an `@id` and a name, by id: what
+/// references to them name.
+#[derive(Debug, Default)]
+pub struct Ids<'n>(Vec<(&'n str, &'n str)>);
+
+/// How deep nodes are looked into (`@graph`, `mainEntity`) for names and
+/// metadata alike.
+pub const MAX_DEPTH: usize = 4;
+
+impl<'n> Ids<'n> {
+    /// The named nodes among `nodes` and the nodes inside them.
+    pub fn of(nodes: &'n [Node<'_>]) -> Ids<'n> {
+        let mut ids = Ids::default();
+        ids.add(nodes, 0);
+        ids
+    }
+
+    fn add(&mut self, nodes: &'n [Node<'_>], depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for node in nodes {
+            if let (Some(id), Some(name)) = (node.id.get(), node.name.get()) {
+                self.0.push((id, name));
+            }
+            self.add(&node.graph.0, depth + 1);
+            self.add(&node.main_entity.0, depth + 1);
+        }
+    }
+
+    /// The name `name` gives: its own, or that of the node it refers to.
+    pub fn name<'s>(&'s self, name: &'s Name<'_>) -> Option<&'s str> {
+        match name {
+            Name::Text(t) => Some(t),
+            Name::Ref(id) => self.0.iter().find(|(i, _)| i == id).map(|&(_, n)| n),
+        }
+    }
+}
 
 /// One script's nodes: an object or a list at the top.
 pub fn parse(text: &str) -> Vec<Node<'_>> {
@@ -261,11 +323,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for Nodes<'a> {
     }
 }
 
-/// A person's or organisation's name: `"Ann"`, `{"name": "Ann"}`.
+/// A person's or organisation's name: `"Ann"`, `{"name": "Ann"}`, or a
+/// reference to the node that names it, `{"@id": "#ann"}`.
 #[derive(Debug, Default, Deserialize)]
 struct Named<'a> {
     #[serde(borrow, default)]
     name: Option<MaybeStr<'a>>,
+    #[serde(rename = "@id", borrow, default)]
+    id: MaybeStr<'a>,
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for Names<'a> {
@@ -277,14 +342,19 @@ impl<'de: 'a, 'a> Deserialize<'de> for Names<'a> {
                 f.write_str("a name, a person or a list of them")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(Names(vec![Cow::Borrowed(v)]))
+                Ok(Names(vec![Name::Text(Cow::Borrowed(v))]))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Names(vec![Cow::Owned(v.to_string())]))
+                Ok(Names(vec![Name::Text(Cow::Owned(v.to_string()))]))
             }
             fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
                 let named = Named::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(Names(named.name.and_then(|n| n.0).into_iter().collect()))
+                let name = match (named.name.and_then(|n| n.0), named.id.0) {
+                    (Some(name), _) => Some(Name::Text(name)),
+                    (None, Some(id)) => Some(Name::Ref(id)),
+                    (None, None) => None,
+                };
+                Ok(Names(name.into_iter().collect()))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut out = Vec::new();
@@ -331,8 +401,16 @@ mod tests {
         assert_eq!(n.kind.0, ["NewsArticle"]);
         assert_eq!(n.published.get(), Some("2024-05-17T10:00:00Z"));
         assert_eq!(n.modified.get(), Some("2024-05-18"));
-        assert_eq!(n.author.0, ["Ann Lee", "Bo Chan"]);
-        assert_eq!(n.publisher.0, ["The Daily"]);
+        let text = |names: &Names| -> Vec<String> {
+            names
+                .0
+                .iter()
+                .filter_map(Name::text)
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(text(&n.author), ["Ann Lee", "Bo Chan"]);
+        assert_eq!(text(&n.publisher), ["The Daily"]);
         assert_eq!(n.keywords.0, ["a", "b"]);
         assert_eq!(n.section.0, ["World"]);
     }
@@ -345,8 +423,23 @@ mod tests {
         );
         assert_eq!(nodes.len(), 1);
         let post = &nodes[0].graph.0[1];
-        assert_eq!(post.author.0, ["Kim"]);
+        assert_eq!(post.author.0, [Name::Text("Kim".into())]);
         assert_eq!(nodes[0].graph.0[0].published.get(), None);
+    }
+
+    /// Yoast SEO's layout: the article names its author by the `@id` of
+    /// a Person elsewhere in the graph.
+    #[test]
+    fn an_author_named_by_reference_is_the_graph_s_person_of_that_id() {
+        let nodes = parse(
+            r##"{"@graph":[{"@type":"Person","@id":"https://x.example/#/schema/person/abc",
+               "name":"Lois Lane"},{"@type":"Article","author":[
+               {"@id":"https://x.example/#/schema/person/abc"},{"@id":"#nobody"}]}]}"##,
+        );
+        let ids = Ids::of(&nodes);
+        let article = &nodes[0].graph.0[1];
+        let names: Vec<_> = article.author.0.iter().map(|n| ids.name(n)).collect();
+        assert_eq!(names, [Some("Lois Lane"), None]);
     }
 
     #[test]

@@ -458,13 +458,16 @@ impl Collector {
             }
             return;
         }
+        let ids = jsonld::Ids::of(&nodes);
         for node in &nodes {
-            self.node(node, 0);
+            self.node(node, 0, &ids);
         }
     }
 
-    fn node(&mut self, node: &jsonld::Node, depth: usize) {
-        if depth > 4 {
+    /// One JSON-LD node and the nodes inside it; `ids` names the persons
+    /// the script refers to by `@id`.
+    fn node(&mut self, node: &jsonld::Node, depth: usize, ids: &jsonld::Ids) {
+        if depth > jsonld::MAX_DEPTH {
             return;
         }
         let article = node.kind.0.iter().any(|k| is_article_type(k));
@@ -485,7 +488,8 @@ impl Collector {
             .author
             .0
             .iter()
-            .map(|n| tag::decoded(n))
+            .filter_map(|n| ids.name(n))
+            .map(tag::decoded)
             .filter(|n| !author::is_link(n))
             .filter_map(|n| author::clean(&n))
             .collect();
@@ -494,7 +498,7 @@ impl Collector {
                 .offer(if article { 2 } else { 5 }, Some(author::join(&names)));
         }
         if article {
-            if let Some(p) = node.publisher.0.first() {
+            if let Some(p) = node.publisher.0.iter().find_map(jsonld::Name::text) {
                 self.site_name.offer(2, Some(tag::decoded(p).into_owned()));
             }
             add_words(
@@ -512,7 +516,7 @@ impl Collector {
                 .offer(3, Some(tag::decoded(name).into_owned()));
         }
         for child in node.graph.0.iter().chain(&node.main_entity.0) {
-            self.node(child, depth + 1);
+            self.node(child, depth + 1, ids);
         }
     }
 
