@@ -11,6 +11,7 @@ async fn start() -> Server {
     Server::start(|r: &Request| match r.path.as_str() {
         "/robots.txt" => not_found(),
         "/old" => redirect("/story"),
+        "/gone" => redirect("/missing"),
         "/story" => html(article("Bridge reopens", 10).as_bytes()),
         _ => not_found(),
     })
@@ -136,4 +137,34 @@ async fn inputs_are_shown_without_their_credentials() {
         assert!(!line.to_string().contains("s3cret"), "{line}");
     }
     assert!(!stderr.contains("s3cret"), "{stderr}");
+}
+
+/// A URL that fails is named once on stderr: the fetcher's message
+/// without the URL after it, or with the URL it failed at when a
+/// redirect led elsewhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_url_is_named_once_on_stderr() {
+    let srv = start().await;
+    let args = vec![
+        "extract".into(),
+        "--allow-private".into(),
+        srv.url("/missing"),
+        srv.url("/gone"),
+    ];
+    let (lines, code, stderr) = run_with_stderr(args).await;
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(lines[0]["error_kind"], "http_status");
+    let said: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        said,
+        [
+            format!("linesift: {}: HTTP status 404", srv.url("/missing")),
+            format!(
+                "linesift: {}: HTTP status 404 from {}",
+                srv.url("/gone"),
+                srv.url("/missing")
+            ),
+        ],
+        "{stderr}"
+    );
 }

@@ -217,7 +217,7 @@ fn format(asked: Option<Format>, inputs: usize) -> anyhow::Result<Format> {
 fn report(name: &str, format: Format, result: &anyhow::Result<Extracted>) {
     let x = match result {
         Err(e) => {
-            say!("linesift: {name}: {}", super::error_chain(e));
+            say!("linesift: {name}: {}", error_after_name(name, e));
             return;
         }
         Ok(x) => x,
@@ -234,6 +234,23 @@ fn report(name: &str, format: Format, result: &anyhow::Result<Extracted>) {
             say!("linesift: {name}: text cut at --max-text");
         }
     }
+}
+
+/// An input's error as stderr shows it after the input's name: a
+/// fetcher's error about that very URL without the URL, which the name
+/// gives already; any other error (one at a redirect's target among
+/// them) whole.
+fn error_after_name(name: &str, e: &anyhow::Error) -> String {
+    match e.downcast_ref::<FetchError>() {
+        Some(f) if f.url().is_some_and(|url| same_url(url, name)) => f.reason(),
+        _ => super::error_chain(e),
+    }
+}
+
+/// Whether two URLs name the same page, as written or as parsed
+/// (`HTTP://Host/` is `http://host/`).
+fn same_url(a: &str, b: &str) -> bool {
+    a == b || matches!((url::Url::parse(a), url::Url::parse(b)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// The input names of a `--from` list: one a line, blank lines skipped.

@@ -151,6 +151,43 @@ impl FetchError {
         url_field!(self).map(String::as_str)
     }
 
+    /// The error without the URL it is about, for a report that names
+    /// that URL already (`URL: HTTP status 404`); the message otherwise
+    /// says what its `Display` says.
+    pub fn reason(&self) -> String {
+        match self {
+            FetchError::InvalidUrl { reason, .. } => format!("invalid URL: {reason}"),
+            FetchError::Dns { host, message, .. } => {
+                format!("DNS lookup failed for {host}: {message}")
+            }
+            FetchError::RefusedAddress { addr, reason, .. } => {
+                format!("refused to connect to {addr}: {reason} address")
+            }
+            FetchError::Connect { message, .. } => format!("cannot connect: {message}"),
+            FetchError::Tls { message, .. } => format!("TLS error: {message}"),
+            FetchError::Timeout { message, .. } => format!("timed out: {message}"),
+            FetchError::Status { status, .. } => format!("HTTP status {status}"),
+            FetchError::TooLarge { limit, .. } => {
+                format!("body is larger than the limit of {limit} bytes (max_body)")
+            }
+            FetchError::Robots { reason, .. } => format!("disallowed by robots.txt ({reason})"),
+            FetchError::NotHtml { content_type, .. } => {
+                format!("not HTML (Content-Type: {content_type})")
+            }
+            FetchError::TooManyRedirects { limit, .. } => {
+                format!("too many redirects (limit {limit})")
+            }
+            FetchError::RedirectLoop { .. } => "redirect loop".to_string(),
+            FetchError::Http { message, .. } => format!("HTTP error: {message}"),
+            FetchError::Local { message, .. } => format!("local failure: {message}"),
+            FetchError::Extract { source, .. } => format!("extraction failed: {source}"),
+            FetchError::HostBusy { host, wait, .. } => {
+                format!("{host} is busy: its next request slot is {wait:.1?} away")
+            }
+            FetchError::Client(_) => self.to_string(),
+        }
+    }
+
     /// The error with the credentials (`user:password@`) taken out of the
     /// URL it carries, which goes to logs, dead-letter reasons and
     /// `Failure` events: whatever URL that is (the task's, as given or as
@@ -321,6 +358,91 @@ fn has_port_colon(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every error about a URL, for the tests of what names it.
+    fn every_error(url: &str) -> Vec<FetchError> {
+        let (url, message) = (url.to_string(), "went wrong".to_string());
+        vec![
+            FetchError::InvalidUrl {
+                url: url.clone(),
+                reason: message.clone(),
+            },
+            FetchError::Dns {
+                url: url.clone(),
+                host: "h.example".into(),
+                message: message.clone(),
+                temporary: false,
+            },
+            FetchError::RefusedAddress {
+                url: url.clone(),
+                addr: IpAddr::from([10, 0, 0, 1]),
+                reason: "private",
+            },
+            FetchError::Connect {
+                url: url.clone(),
+                message: message.clone(),
+            },
+            FetchError::Tls {
+                url: url.clone(),
+                message: message.clone(),
+            },
+            FetchError::Timeout {
+                url: url.clone(),
+                message: message.clone(),
+            },
+            FetchError::Status {
+                url: url.clone(),
+                status: 404,
+                retry_after: None,
+            },
+            FetchError::TooLarge {
+                url: url.clone(),
+                limit: 10,
+            },
+            FetchError::Robots {
+                url: url.clone(),
+                reason: "disallowed",
+                temporary: false,
+            },
+            FetchError::NotHtml {
+                url: url.clone(),
+                content_type: "image/png".into(),
+            },
+            FetchError::TooManyRedirects {
+                url: url.clone(),
+                limit: 5,
+            },
+            FetchError::RedirectLoop { url: url.clone() },
+            FetchError::Http {
+                url: url.clone(),
+                message: message.clone(),
+            },
+            FetchError::Local {
+                url: url.clone(),
+                message: message.clone(),
+            },
+            FetchError::Extract {
+                url: url.clone(),
+                source: ExtractError::TooLarge { limit: 10 },
+            },
+            FetchError::HostBusy {
+                url,
+                host: "h.example".into(),
+                wait: Duration::from_secs(3),
+            },
+        ]
+    }
+
+    #[test]
+    fn a_reason_says_what_the_message_says_without_the_url() {
+        let url = "http://h.example/page-name";
+        for error in every_error(url) {
+            let reason = error.reason();
+            assert!(error.to_string().contains(url), "{error}");
+            assert!(!reason.contains("page-name"), "{reason}");
+            assert!(reason.len() > 8, "{error}: {reason}");
+        }
+    }
 
     #[test]
     fn a_page_s_url_keeps_what_the_parser_reads() {
