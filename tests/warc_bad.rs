@@ -904,13 +904,17 @@ fn corrupt_members_in_the_cli_are_logged_and_an_unreadable_file_fails() {
             &offset.to_string(),
         ])
     };
-    // Exit code 1 (this input could not be read), not 2 (fatal).
+    // Exit code 1 (this input could not be read), not 2 (fatal); the
+    // member's offset is named once.
     let (code, _, stderr) = ra(offsets[1]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(
-        stderr.contains(&format!("reading the record at offset {}", offsets[1])),
-        "{stderr}"
+    let said = format!(
+        "{}: corrupt gzip data in the member starting at offset {}",
+        some.display(),
+        offsets[1]
     );
+    assert!(stderr.contains(&said), "{stderr}");
+    assert!(!stderr.contains("reading the record at offset"), "{stderr}");
     let (code, _, stderr) = ra(offsets[2]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 1);

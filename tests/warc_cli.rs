@@ -1080,3 +1080,53 @@ fn the_summary_counts_the_failed_inputs_the_exit_code_tells_of() {
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("failed inputs"), "{stderr}");
 }
+
+/// A record read by `--offset` names the file and the offset once each: a
+/// file that does not open is named with the system's error alone, and a
+/// `--length` shorter than its record (ending in its WARC header or in its
+/// HTTP headers) is said to be so, not taken for a truncated file or a bad
+/// record; a file that does end there is truncated.
+#[test]
+fn a_record_read_by_its_offset_names_its_fault_once() {
+    let (warc, written) = input("once.warc.gz", true);
+    let w = &written[4];
+    let out = scratch("once.jsonl");
+    let first_line = |stderr: &str| stderr.lines().next().unwrap_or_default().to_string();
+    let missing = scratch("once-missing.warc");
+    let (code, stderr) = warc_to(&[&missing], &out, &["--offset", "0"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        first_line(&stderr),
+        format!(
+            "linesift: {}: No such file or directory (os error 2)",
+            missing.display()
+        )
+    );
+    let offset = w.offset.to_string();
+    for short in [100, w.length / 2] {
+        let short = short.to_string();
+        let (code, stderr) = warc_to(&[&warc], &out, &["--offset", &offset, "--length", &short]);
+        assert_eq!(code, 1, "{stderr}");
+        assert_eq!(
+            first_line(&stderr),
+            format!(
+                "linesift: {}: the record at offset {offset} goes on past its given length of \
+                 {short} bytes; the file does not end there",
+                warc.display()
+            )
+        );
+    }
+    let cut = scratch("once-cut.warc.gz");
+    let bytes = std::fs::read(&warc).unwrap();
+    std::fs::write(&cut, &bytes[..(w.offset + 100) as usize]).unwrap();
+    let (code, stderr) = warc_to(&[&cut], &out, &["--offset", &offset, "--length", "100"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        first_line(&stderr).starts_with(&format!(
+            "linesift: {}: file is truncated at offset {}",
+            cut.display(),
+            w.offset + 100
+        )),
+        "{stderr}"
+    );
+}

@@ -263,10 +263,9 @@ fn random_access(
             summary.errors += 1;
             summary.failed_files += 1;
             let name = &shown[0];
-            match e {
-                // The message names the offset itself.
-                WarcError::NoRecordAt { .. } => say!("linesift: {name}: {e}"),
-                _ => say!("linesift: {name}: reading the record at offset {offset}: {e}"),
+            match e.names_its_place() {
+                true => say!("linesift: {name}: {e}"),
+                false => say!("linesift: {name}: reading the record at offset {offset}: {e}"),
             }
             return Ok(());
         }
@@ -360,10 +359,7 @@ fn open(input: &Path) -> Result<Box<dyn Read + Send>, WarcError> {
             .map(|r| Box::new(r) as Box<dyn Read + Send>)
             .map_err(|source| WarcError::io(0, source));
     }
-    match std::fs::File::open(input) {
-        Ok(f) => Ok(Box::new(f)),
-        Err(source) => Err(WarcError::io(0, source)),
-    }
+    Ok(Box::new(warc::open_file(input)?))
 }
 
 /// Reads one file into batches; an error ends the file, a closed channel

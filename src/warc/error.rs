@@ -14,6 +14,10 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum WarcError {
+    /// The file could not be opened (missing, not permitted, a
+    /// directory): told as the system tells it, the caller names the file.
+    #[error(transparent)]
+    Open(std::io::Error),
     /// The file's bytes or their compression failed: an I/O error, a file
     /// that ends inside a compressed member or a record, a corrupt or
     /// too-large member, a dictionary missing or bad, or garbage before the
@@ -30,6 +34,14 @@ pub enum WarcError {
     /// line). Nothing after it is read to look for one.
     #[error("no record starts at offset {offset}: {what}")]
     NoRecordAt { offset: u64, what: &'static str },
+    /// The record at `offset` goes on past the `length` an index gave it,
+    /// in a file that does not end there: the length is too short (a
+    /// wrong index line), not the file.
+    #[error(
+        "the record at offset {offset} goes on past its given length of {length} bytes; \
+         the file does not end there"
+    )]
+    PastLength { offset: u64, length: u64 },
     /// A remote WARC location cannot be read, and another try would not
     /// change that (missing, forbidden, a 200 to a range request, changed
     /// while read). A failure that may pass (a wrong Content-Range among
@@ -74,6 +86,27 @@ impl WarcError {
     /// `len` bytes between records that are not a record.
     pub fn garbage(len: u64) -> Self {
         WarcError::Container(ContainerError::Garbage { len })
+    }
+
+    /// Whether the message says where in the file it happened (an
+    /// offset), or needs no place (a file that did not open): a report
+    /// adds no offset of its own to it.
+    pub fn names_its_place(&self) -> bool {
+        match self {
+            WarcError::Open(_) | WarcError::NoRecordAt { .. } | WarcError::PastLength { .. } => {
+                true
+            }
+            WarcError::Container(e) => match e {
+                ContainerError::Io { .. }
+                | ContainerError::Truncated { .. }
+                | ContainerError::Corrupt { .. }
+                | ContainerError::MissingDictionary { .. }
+                | ContainerError::BadDictionary { .. }
+                | ContainerError::MemberTooLarge { .. } => true,
+                ContainerError::Unsupported(_) | ContainerError::Garbage { .. } => false,
+            },
+            _ => false,
+        }
     }
 
     /// The container error this is, if it is one.

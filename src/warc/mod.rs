@@ -52,8 +52,17 @@ pub fn read_record_at(
         let remote = remote.map_err(|e| WarcError::Remote(e.message))?;
         return remote.read_record(offset, length, options);
     }
-    let file = std::fs::File::open(path).map_err(|source| WarcError::io(0, source))?;
-    read_record_from(file, offset, length, options)
+    read_record_from(open_file(path)?, offset, length, options)
+}
+
+/// Opens a local WARC file; a directory is refused here, as a file that
+/// cannot be opened, rather than failing as the first read's I/O error.
+pub fn open_file(path: &Path) -> Result<std::fs::File, WarcError> {
+    let file = std::fs::File::open(path).map_err(WarcError::Open)?;
+    match file.metadata() {
+        Ok(m) if m.is_dir() => Err(WarcError::Open(std::io::ErrorKind::IsADirectory.into())),
+        _ => Ok(file),
+    }
 }
 
 /// [`read_record_at`] over any seekable source. For a `.warc.zst` file
@@ -65,19 +74,68 @@ pub fn read_record_from<R: Read + Seek + Send>(
     length: Option<u64>,
     options: ReaderOptions,
 ) -> Result<Item, WarcError> {
+    // Known when the source can tell it (a file; a remote one once its
+    // first range has come).
+    let size = source.seek(SeekFrom::End(0)).ok();
+    let window = Window::short_of(offset, length, size);
     check_record_start(&mut source, offset, length)?;
     let dict = zstd_dictionary_frame(&mut source, offset)?;
     seek(&mut source, offset)?;
     let limited = source.take(length.unwrap_or(u64::MAX));
     let base = offset.saturating_sub(dict.len() as u64);
     let chained = std::io::Cursor::new(dict).chain(limited);
-    let mut reader = WarcReader::record_at(chained, base, options)?;
+    let blame = |e| Window::blame(window, e);
+    let mut reader = WarcReader::record_at(chained, base, options).map_err(blame)?;
     match reader.next() {
         // The one record asked for is in a member that cannot be read: an
         // error, not a bad record among others.
         Some(Ok(Item::Bad { error, .. })) if error.is_member_level() => Err(error),
-        Some(item) => item,
+        // A bad record, then the cut where a length that ends inside the
+        // file ends: the cut made the record bad, and is told instead.
+        Some(Ok(bad @ Item::Bad { .. })) if window.is_some() => match reader.next() {
+            Some(Err(e)) if window.is_some_and(|w| w.cuts(&e)) => Err(blame(e)),
+            _ => Ok(bad),
+        },
+        Some(item) => item.map_err(blame),
         None => Err(WarcError::NotWarc(format!("no record at offset {offset}"))),
+    }
+}
+
+/// The `length` bytes at `offset` a record is read from, when the file
+/// goes on past them: a cut where they end is the length's fault, not the
+/// file's.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    offset: u64,
+    length: u64,
+}
+
+impl Window {
+    /// The window, if a `length` is given and the file (`size` bytes,
+    /// when known) goes on past its end.
+    fn short_of(offset: u64, length: Option<u64>, size: Option<u64>) -> Option<Window> {
+        let length = length?;
+        let end = offset.checked_add(length)?;
+        size.filter(|&s| s > end).map(|_| Window { offset, length })
+    }
+
+    /// Whether `e` is the file read as cut where the window ends.
+    fn cuts(self, e: &WarcError) -> bool {
+        matches!(
+            e.container(),
+            Some(ContainerError::Truncated { offset, .. }) if *offset == self.offset + self.length
+        )
+    }
+
+    /// `e`, or [`WarcError::PastLength`] when it is the window's cut.
+    fn blame(window: Option<Window>, e: WarcError) -> WarcError {
+        match window {
+            Some(w) if w.cuts(&e) => WarcError::PastLength {
+                offset: w.offset,
+                length: w.length,
+            },
+            _ => e,
+        }
     }
 }
 
