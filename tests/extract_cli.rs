@@ -585,3 +585,32 @@ fn control_characters_in_a_name_are_escaped_on_stderr() {
     assert_eq!(records[0]["path"].as_str(), missing.to_str());
     assert_eq!(records[1]["path"].as_str(), empty.to_str());
 }
+
+/// Output to a full device is a fatal error (exit code 2) that says what
+/// was being written, as `warc`'s does, in every format.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_output_device_is_named_in_the_error() {
+    let dir = scratch("full");
+    let a = dir.join("a.html");
+    std::fs::write(&a, page("reservoir")).unwrap();
+    for format in ["text", "json", "jsonl", "markdown"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+            .args([
+                OsStr::new("extract"),
+                OsStr::new("--format"),
+                OsStr::new(format),
+            ])
+            .arg(&a)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format}: {stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            "linesift: writing output to stdout: No space left on device (os error 28)",
+            "{format}"
+        );
+    }
+}

@@ -142,16 +142,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let input = inputs[i].as_os_str();
         let logged = shown_name(input, without_credentials);
         progress.suspend(|| report(&super::printable(&logged), format, &result));
-        write_result(
-            &mut out,
-            format,
-            &shown_name(input, page_without_credentials),
-            &result,
-        )?;
+        let path = shown_name(input, page_without_credentials);
         // Flushed a record at a time: a reader of the stream sees each as
         // soon as it is due (a syscall a page costs next to nothing).
-        out.flush()?;
-        Ok(())
+        write_result(&mut out, format, &path, &result)
+            .and_then(|()| Ok(out.flush()?))
+            .context("writing output to stdout")
     })?;
     progress.finish_and_clear();
     Ok(if failed > 0 {
