@@ -112,6 +112,18 @@ fn json_ld_names_an_author_given_by_reference_to_a_person_in_its_graph() {
     assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
 }
 
+/// Older WordPress pages hide the JSON from old parsers with
+/// `//<![CDATA[` and `//]]>`.
+#[test]
+fn json_ld_wrapped_in_cdata_markers_is_read() {
+    let head = "<script type=\"application/ld+json\">\n//<![CDATA[\n\
+        {\"@type\":\"NewsArticle\",\"author\":{\"@type\":\"Person\",\"name\":\"Mara Quillon\"},\
+        \"datePublished\":\"2024-05-17\"}\n//]]>\n</script>";
+    let m = extract(&page(head, ""), None).meta;
+    assert_eq!(m.author.as_deref(), Some("Mara Quillon"));
+    assert_eq!(m.published.as_deref(), Some("2024-05-17"));
+}
+
 #[test]
 fn a_byline_and_a_time_element_by_the_headline_give_author_and_date() {
     let byline = r#"<div class="post-meta"><span class="byline">By <a rel="author"

@@ -113,19 +113,29 @@ impl<'n> Ids<'n> {
 
 /// One script's nodes: an object or a list at the top.
 pub fn parse(text: &str) -> Vec<Node<'_>> {
-    let text = text.trim();
-    let text = text
-        .strip_prefix("<!--")
-        .and_then(|t| t.strip_suffix("-->"))
-        .unwrap_or(text)
-        .trim();
-    let text = text
-        .strip_prefix("//<![CDATA[")
-        .or_else(|| text.strip_prefix("<![CDATA["))
-        .unwrap_or(text);
-    match serde_json::from_str::<Nodes<'_>>(text) {
+    match serde_json::from_str::<Nodes<'_>>(unwrapped(text)) {
         Ok(nodes) => nodes.0,
         Err(_) => Vec::new(),
+    }
+}
+
+/// A script's JSON without the markers older pages wrap it in, one in
+/// another: `<!-- … -->`, `<![CDATA[ … ]]>` and the `//` that hides them
+/// from a JavaScript parser (`//<![CDATA[ … //]]>`).
+fn unwrapped(text: &str) -> &str {
+    let mut text = text.trim();
+    loop {
+        let open = ["<!--", "<![CDATA[", "//"]
+            .iter()
+            .find_map(|m| text.strip_prefix(m));
+        let close = ["-->", "]]>", "//"]
+            .iter()
+            .find_map(|m| text.strip_suffix(m));
+        match (open, close) {
+            (None, None) => return text,
+            (Some(t), _) => text = t.trim(),
+            (None, Some(t)) => text = t.trim(),
+        }
     }
 }
 
@@ -440,6 +450,20 @@ mod tests {
         let article = &nodes[0].graph.0[1];
         let names: Vec<_> = article.author.0.iter().map(|n| ids.name(n)).collect();
         assert_eq!(names, [Some("Lois Lane"), None]);
+    }
+
+    #[test]
+    fn a_script_wrapped_in_cdata_or_a_comment_reads() {
+        for text in [
+            "\n//<![CDATA[\n{\"@type\":\"Article\",\"author\":\"Kim\"}\n//]]>\n",
+            "<![CDATA[{\"@type\":\"Article\",\"author\":\"Kim\"}]]>",
+            "<!--\n//<![CDATA[\n{\"@type\":\"Article\",\"author\":\"Kim\"}\n//]]>\n-->",
+            "<!-- {\"@type\":\"Article\",\"author\":\"Kim\"} -->",
+        ] {
+            let nodes = parse(text);
+            assert_eq!(nodes.len(), 1, "{text}");
+            assert_eq!(nodes[0].author.0, [Name::Text("Kim".into())], "{text}");
+        }
     }
 
     #[test]
