@@ -1130,3 +1130,25 @@ fn a_record_read_by_its_offset_names_its_fault_once() {
         "{stderr}"
     );
 }
+
+/// Stdin can be read once: `-` named twice is refused up front (exit
+/// code 2), as `extract` refuses it, before the output is touched; before,
+/// the second `-` read nothing and failed as an empty input.
+#[test]
+fn stdin_named_twice_is_refused_up_front() {
+    let (warc, _) = input("stdin-twice.warc", false);
+    let out = scratch("stdin-twice.jsonl");
+    std::fs::write(&out, "earlier results\n").unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["warc", "-", "-", "-o", out.to_str().unwrap()])
+        .stdin(std::fs::File::open(&warc).unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "linesift: stdin (`-`) can be read once: name it once"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
+}

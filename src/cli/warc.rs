@@ -181,6 +181,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
         (None, _) => None,
     };
+    // Stdin can be read once: a second `-` would read nothing.
+    if args.inputs.iter().filter(|i| *i == Path::new("-")).count() > 1 {
+        bail!("stdin (`-`) can be read once: name it once");
+    }
     if args.output != Path::new("-") {
         refuse_input_as_output(&args.output, &args.inputs)?;
     }
