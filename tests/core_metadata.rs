@@ -76,6 +76,37 @@ fn meta_tags_give_author_dates_and_the_page_s_description() {
     assert_eq!(m.categories, ["Local"]);
 }
 
+/// The image is an address like the canonical URL: one relative to the
+/// page (`//cdn…`, `img/…`) resolves against its `<base>`, else its URL.
+#[test]
+fn an_image_resolves_against_the_page_s_base_as_the_canonical_url_does() {
+    let url = Some("https://gazette.example/news/pier.html");
+    let head = r#"<meta property="og:image" content="img/pier.jpg">"#;
+    let m = extract(&page(head, ""), url).meta;
+    assert_eq!(
+        m.image.as_deref(),
+        Some("https://gazette.example/news/img/pier.jpg")
+    );
+    let head = r#"<base href="https://www.gazette.example/news/local/">
+        <meta property="og:image" content="//cdn.gazette.example/pier.jpg">
+        <link rel="canonical" href="../pier">"#;
+    let m = extract(&page(head, ""), url).meta;
+    assert_eq!(
+        m.image.as_deref(),
+        Some("https://cdn.gazette.example/pier.jpg")
+    );
+    assert_eq!(
+        m.canonical.as_deref(),
+        Some("https://www.gazette.example/news/pier")
+    );
+    let m = extract(
+        &page(r#"<meta property="og:image" content="img/pier.jpg">"#, ""),
+        None,
+    )
+    .meta;
+    assert_eq!(m.image.as_deref(), Some("img/pier.jpg"));
+}
+
 #[test]
 fn json_ld_gives_authors_and_the_date_and_its_body_is_not_needed() {
     let head = r#"<script type="application/ld+json">

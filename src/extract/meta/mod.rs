@@ -72,7 +72,7 @@ pub struct Metadata {
     /// page's base (its `<base href>`, else its URL) when relative.
     #[serde(default)]
     pub canonical: Option<String>,
-    /// `og:image`, else `twitter:image`.
+    /// `og:image`, else `twitter:image`; resolved as `canonical` is.
     #[serde(default)]
     pub image: Option<String>,
     /// Keywords and tags (meta keywords, `article:tag`, JSON-LD keywords).
@@ -644,12 +644,8 @@ impl Collector {
         base: Option<&url::Url>,
         tail: impl FnOnce() -> Option<String>,
     ) -> Metadata {
-        if let Some(canonical) = &self.canonical.value
-            && let Some(base) = base
-            && let Ok(resolved) = base.join(canonical)
-        {
-            self.canonical.value = Some(resolved.to_string());
-        }
+        resolve(&mut self.canonical.value, base);
+        resolve(&mut self.image.value, base);
         if self.published.value.is_none() {
             // A page that dates only its last change: that is the date it
             // shows.
@@ -676,6 +672,17 @@ impl Collector {
             keywords: self.keywords,
             categories: self.categories,
         }
+    }
+}
+
+/// A URL resolved against the page's base (`//cdn…/a.jpg`, `img/a.jpg`);
+/// kept as written where there is no base or it does not resolve.
+fn resolve(value: &mut Option<String>, base: Option<&url::Url>) {
+    if let Some(v) = value
+        && let Some(base) = base
+        && let Ok(resolved) = base.join(v)
+    {
+        *v = resolved.into();
     }
 }
 
