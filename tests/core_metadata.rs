@@ -182,6 +182,23 @@ fn a_site_s_own_date_name_and_a_citation_date_are_read() {
     assert_eq!(m.published.as_deref(), Some("2023-01-07"));
 }
 
+/// Some CMSs write the publication date as RFC 2822 does: its time and
+/// zone are kept as for an ISO date.
+#[test]
+fn an_rfc_2822_date_keeps_its_time_and_offset() {
+    for (value, want) in [
+        ("Tue, 05 Mar 2024 18:30:00 GMT", "2024-03-05T18:30:00Z"),
+        (
+            "Tue, 05 Mar 2024 18:30:00 +0100",
+            "2024-03-05T18:30:00+01:00",
+        ),
+    ] {
+        let head = format!(r#"<meta property="article:published_time" content="{value}">"#);
+        let m = extract(&page(&head, ""), None).meta;
+        assert_eq!(m.published.as_deref(), Some(want), "{value}");
+    }
+}
+
 /// A long article (more lines than the byline is looked for in below the
 /// headline) dated only under its last paragraph.
 fn dated_below(below: &str) -> String {

@@ -1,8 +1,9 @@
 //! Dates as pages write them, read into one form and written back as
-//! ISO 8601: machine dates (`2024-05-17T10:00:00+02:00`, `20240517`),
-//! dates in prose (`May 17, 2024`, `17. Mai 2024`, `17.05.2024`) and in
-//! URL paths (`/2024/05/17/`). Reads the strings it is given; finds no
-//! dates on a page by itself.
+//! ISO 8601: machine dates (`2024-05-17T10:00:00+02:00`, `20240517`,
+//! RFC 2822's `Fri, 17 May 2024 10:00:00 +0200`), dates in prose (`May
+//! 17, 2024`, `17. Mai 2024`, `17.05.2024`) and in URL paths
+//! (`/2024/05/17/`). Reads the strings it is given; finds no dates on a
+//! page by itself.
 
 /// A calendar day, with the time of day and its UTC offset when given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -583,10 +584,56 @@ fn date_at(t: &[Tok]) -> Option<Date> {
     }
 }
 
-/// A date from a meta tag's or JSON-LD's value: a machine date, else one
-/// in prose.
+/// A date from a meta tag's or JSON-LD's value: a machine date, one as
+/// RFC 2822 writes it, else one in prose.
 pub fn parse_any(s: &str) -> Option<Date> {
-    parse_machine(s).or_else(|| find_in_text(s))
+    parse_machine(s)
+        .or_else(|| parse_rfc2822(s))
+        .or_else(|| find_in_text(s))
+}
+
+/// A date as RFC 2822 (feeds, HTTP, some CMSs' meta tags) writes it:
+/// `[Tue, ]05 Mar 2024[ 18:30[:00] GMT]`, the zone `GMT`, `UTC`, `Z` or
+/// `±hhmm`. Its time and zone are kept, which the prose reading drops.
+fn parse_rfc2822(s: &str) -> Option<Date> {
+    let s = s.trim_start();
+    let s = match s.split_once(',') {
+        Some((weekday, rest))
+            if !weekday.is_empty() && weekday.bytes().all(|c| c.is_ascii_alphabetic()) =>
+        {
+            rest.trim_start()
+        }
+        _ => s,
+    };
+    let b = s.as_bytes();
+    let (day, day_len) = digits(b, 0, 1, 2)?;
+    (b.get(day_len) == Some(&b' ')).then_some(())?;
+    let month_at = day_len + 1;
+    let month_end = month_at
+        + b[month_at..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count();
+    let month = month_named(&s[month_at..month_end])?;
+    (b.get(month_end) == Some(&b' ')).then_some(())?;
+    let (year, _) = digits(b, month_end + 1, 4, 4)?;
+    let mut date = Date::new(year, u32::from(month), day)?;
+    let time_at = month_end + 6;
+    if b.get(time_at - 1) == Some(&b' ')
+        && let Some((time, end)) = time_of_day(b, time_at)
+        && !has_meridiem(&b[end..])
+    {
+        date.time = Some(time);
+    }
+    Some(date)
+}
+
+/// Does a time's rest open with `am` or `pm` (a 12-hour clock, which
+/// RFC 2822 never writes: the time is not read)?
+fn has_meridiem(rest: &[u8]) -> bool {
+    let rest = rest.trim_ascii_start();
+    matches!(rest.first(), Some(b'a' | b'A' | b'p' | b'P'))
+        && matches!(rest.get(1), Some(b'm' | b'M' | b'.'))
 }
 
 #[cfg(test)]
@@ -679,6 +726,24 @@ mod tests {
             iso("2024-05-17T10:03-0500").as_deref(),
             Some("2024-05-17T10:03:00-05:00")
         );
+    }
+
+    #[test]
+    fn rfc_2822_dates_keep_their_time_and_zone() {
+        for (text, want) in [
+            ("Tue, 05 Mar 2024 18:30:00 GMT", "2024-03-05T18:30:00Z"),
+            (
+                "Tue, 05 Mar 2024 18:30:00 +0100",
+                "2024-03-05T18:30:00+01:00",
+            ),
+            ("5 Mar 2024 18:30 -0500", "2024-03-05T18:30:00-05:00"),
+            ("Tue, 05 Mar 2024 18:30:00", "2024-03-05T18:30:00"),
+            ("Tue, 05 Mar 2024", "2024-03-05"),
+            ("05 March 2024, 18:30", "2024-03-05"),
+            ("05 Mar 2024 10:30 PM", "2024-03-05"),
+        ] {
+            assert_eq!(iso(text).as_deref(), Some(want), "{text}");
+        }
     }
 
     #[test]
