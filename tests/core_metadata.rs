@@ -278,6 +278,19 @@ fn a_plain_by_line_under_the_headline_names_the_author() {
     assert_eq!(m.author, None);
 }
 
+/// A French byline puts "le" between the name and the date; the date is
+/// cut from the name and so is its preposition.
+#[test]
+fn a_byline_s_preposition_before_its_date_is_no_part_of_the_name() {
+    let m = extract(
+        &page("", "<p>Par Jean-Pierre Dupont, le 3 avril 2024</p>"),
+        None,
+    )
+    .meta;
+    assert_eq!(m.author.as_deref(), Some("Jean-Pierre Dupont"));
+    assert_eq!(m.published.as_deref(), Some("2024-04-03"));
+}
+
 /// SEO plugins write the author as a Twitter card's label and value
 /// ("Written by" in the site's language); other pairs (reading time) name
 /// no one.

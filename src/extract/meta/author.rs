@@ -92,14 +92,18 @@ pub fn clean(text: &str) -> Option<String> {
             cut = cut.min(i);
         }
     }
-    if let Some(i) = date_start(&s) {
+    let date = date_start(&s);
+    if let Some(i) = date {
         cut = cut.min(i);
     }
-    let name = s[..cut]
-        .trim_matches(|c: char| {
-            c.is_whitespace() || matches!(c, ',' | ':' | '-' | '|' | '•' | '/' | '.' | '@')
-        })
-        .to_string();
+    let name = s[..cut].trim_matches(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | ':' | '-' | '|' | '•' | '/' | '.' | '@')
+    });
+    let name = match date == Some(cut) {
+        true => without_function_word(name),
+        false => name,
+    }
+    .to_string();
     let mut name = name
         .strip_suffix(" and")
         .unwrap_or(&name)
@@ -113,6 +117,23 @@ pub fn clean(text: &str) -> Option<String> {
         name.push('.');
     }
     plausible(&name).then_some(name)
+}
+
+/// A name without the short lowercase word that a byline puts, after a
+/// comma, before the date cut from it: the preposition of the date in
+/// the byline's language ("Jean Dupont, le" of "…, le 3 avril 2024",
+/// "Anna Berg, am" of "…, am 3. April 2024"). Words of a name or a title
+/// after a comma are capitalised ("Ann Lee, MD").
+fn without_function_word(name: &str) -> &str {
+    match name.rsplit_once(',') {
+        Some((head, word))
+            if (1..=3).contains(&word.trim().chars().count())
+                && word.trim().chars().all(char::is_lowercase) =>
+        {
+            head.trim_end()
+        }
+        _ => name,
+    }
 }
 
 /// The text after the first four digits in `s` (a date's year), without
@@ -341,6 +362,25 @@ mod tests {
             ("November 12, 2012 by Sam Laird", "Sam Laird"),
             ("May Brennan", "May Brennan"),
             ("June 5 Ensemble", "June 5 Ensemble"),
+        ] {
+            assert_eq!(clean(text).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    /// A byline in French, German or Spanish puts a preposition between
+    /// the name and the date ("Par Jean Dupont, le 3 avril 2024"): it goes
+    /// with the date. A capitalised word after the comma is the name's.
+    #[test]
+    fn a_short_lowercase_word_between_a_name_and_its_date_goes_with_the_date() {
+        for (text, want) in [
+            (
+                "Par Jean-Pierre Dupont, le 3 avril 2024",
+                "Jean-Pierre Dupont",
+            ),
+            ("Von Anna Berg, am 3. April 2024", "Anna Berg"),
+            ("Por Ana Ruiz, el 3 de abril de 2024", "Ana Ruiz"),
+            ("By Ann Lee, MD 3 May 2024", "Ann Lee, MD"),
+            ("Ann Lee, 3 May 2024", "Ann Lee"),
         ] {
             assert_eq!(clean(text).as_deref(), Some(want), "{text}");
         }
