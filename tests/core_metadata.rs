@@ -107,6 +107,17 @@ fn an_image_resolves_against_the_page_s_base_as_the_canonical_url_does() {
     assert_eq!(m.image.as_deref(), Some("img/pier.jpg"));
 }
 
+/// Keywords are listed once each: a tag repeated in another case, in the
+/// same list or in another source, is the first one's.
+#[test]
+fn keywords_differing_only_in_case_are_listed_once() {
+    let head = r#"<meta name="keywords" content="harbour, Pier, HARBOUR, Über">
+        <meta property="article:tag" content="pier">
+        <meta property="article:tag" content="über">"#;
+    let m = extract(&page(head, ""), None).meta;
+    assert_eq!(m.keywords, ["harbour", "Pier", "Über"]);
+}
+
 #[test]
 fn json_ld_gives_authors_and_the_date_and_its_body_is_not_needed() {
     let head = r#"<script type="application/ld+json">

@@ -757,7 +757,9 @@ impl ClassWords {
     }
 }
 
-/// Adds words, trimmed, once each, to at most `MAX_WORDS`.
+/// Adds words, trimmed, once each whatever their case (the first
+/// spelling kept: `bikes` then `Bikes` is `bikes`), to at most
+/// `MAX_WORDS`.
 fn add_words<'a>(list: &mut Vec<String>, words: impl IntoIterator<Item = &'a str>) {
     for w in words {
         let w = tag::decoded(w);
@@ -765,15 +767,35 @@ fn add_words<'a>(list: &mut Vec<String>, words: impl IntoIterator<Item = &'a str
         if list.len() >= MAX_WORDS {
             return;
         }
-        if !w.is_empty() && w.len() <= 100 && !list.iter().any(|k| k == w) {
+        if !w.is_empty() && w.len() <= 100 && !list.iter().any(|k| same_lowercase(k, w)) {
             list.push(w.to_string());
         }
     }
 }
 
+/// Are two words the same once lowercased (Unicode's lowercase, char by
+/// char, without allocating)?
+fn same_lowercase(a: &str, b: &str) -> bool {
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_in_another_case_is_added_once_in_its_first_spelling() {
+        let mut list = Vec::new();
+        add_words(
+            &mut list,
+            [
+                "bikes", "Über", "Bikes", "über", "ÜBER", "Straße", "STRASSE",
+            ],
+        );
+        assert_eq!(list, ["bikes", "Über", "Straße", "STRASSE"]);
+    }
 
     #[test]
     fn class_words_are_found_anywhere_in_the_value() {
