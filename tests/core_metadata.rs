@@ -210,6 +210,33 @@ fn an_rfc_2822_date_keeps_its_time_and_offset() {
     }
 }
 
+/// A date by the headline that the markup marks as the page's update
+/// (`itemprop="dateModified"`, a class with `modified`) is no publication
+/// date before JSON-LD's; alone, it still dates the page. The hAtom class
+/// `updated`, which themes put on the publication date, marks no update.
+#[test]
+fn a_date_marked_as_the_update_gives_way_to_json_ld_s_publication_date() {
+    let head = r#"<script type="application/ld+json">{"@type":"NewsArticle",
+        "datePublished":"2024-03-05T09:00:00+01:00"}</script>"#;
+    for byline in [
+        r#"<p itemprop="dateModified">Updated March 7, 2024</p>"#,
+        r#"<p class="date-modified">Updated March 7, 2024 at 12:00</p>"#,
+        r#"<time itemprop="dateModified" datetime="2024-03-07">March 7</time>"#,
+    ] {
+        let m = extract(&page(head, byline), None).meta;
+        assert_eq!(
+            m.published.as_deref(),
+            Some("2024-03-05T09:00:00+01:00"),
+            "{byline}"
+        );
+        let m = extract(&page("", byline), None).meta;
+        assert_eq!(m.published.as_deref(), Some("2024-03-07"), "{byline}");
+    }
+    let hatom = r#"<time class="entry-date updated" datetime="2024-03-04">March 4</time>"#;
+    let m = extract(&page(head, hatom), None).meta;
+    assert_eq!(m.published.as_deref(), Some("2024-03-04"));
+}
+
 /// A long article (more lines than the byline is looked for in below the
 /// headline) dated only under its last paragraph.
 fn dated_below(below: &str) -> String {

@@ -205,6 +205,9 @@ struct Collector {
     categories: Vec<String>,
     /// A class or id value lowercased (reused from tag to tag).
     lower: String,
+    /// The day (`YYYY-MM-DD`) of the first date by the headline in an
+    /// element marked as the page's update (see [`ClassWords::update`]).
+    updated: Option<String>,
     /// The `twitter:labelN` whose `twitter:dataN` names the author, by N
     /// (see [`names_the_writer`]).
     writer_label: Option<String>,
@@ -220,10 +223,11 @@ struct Collector {
 /// publication date (3); a date in the URL (4); the first `<time>` by the
 /// headline (5); the text of an element by the headline whose class
 /// names a date (6); any date in the text by the headline (7); JSON-LD
-/// of an article (8), of anything else (9); the page's first `<time>`
-/// (10); JSON-LD's `dateCreated` (11, 12); `uploadDate` (12); the
-/// modification date. JSON-LD comes after the dates the page shows: it
-/// often holds a CMS's first draft, where the page shows its date of
+/// of an article (8), of anything else (9); a date by the headline that
+/// the markup marks as the update ([`UPDATE_RANK`]); the page's first
+/// `<time>` (10); JSON-LD's `dateCreated` (11, 12); `uploadDate` (12);
+/// the modification date. JSON-LD comes after the dates the page shows:
+/// it often holds a CMS's first draft, where the page shows its date of
 /// publication or its last update.
 const PUBLISHED_META: &[(&str, u8)] = &[
     ("article:published_time", 1),
@@ -262,6 +266,12 @@ const PUBLISHED_META: &[(&str, u8)] = &[
     ("ms.date", 2),
     ("uploaddate", 12),
 ];
+
+/// The rank of a date by the headline in an element marked as the page's
+/// update (`itemprop="dateModified"`, a class with `modified`), and of
+/// the text's first date there when it is that date: after JSON-LD's
+/// publication date, which such a page gives as often as not.
+const UPDATE_RANK: u8 = 9;
 
 /// A meta name a site made its own from a common one (`w-published-date`,
 /// `article-publish-date`): one that ends in a name of the publication
@@ -536,8 +546,13 @@ impl Collector {
         let byline = self.author.wants(6);
         if self.published.wants(7) {
             let text = super::text::render_fragment(w);
+            let date = date::find_in_text(&text).map(date::Date::to_iso);
+            // The text's first date may be the one an element marks as the
+            // update: that ranks as the element did.
+            let update = self.updated.is_some()
+                && date.as_deref().and_then(|d| d.get(..10)) == self.updated.as_deref();
             self.published
-                .offer(7, date::find_in_text(&text).map(date::Date::to_iso));
+                .offer(if update { UPDATE_RANK } else { 7 }, date);
             if byline {
                 self.author.offer(6, author::from_text(&text));
             }
@@ -581,6 +596,7 @@ impl Collector {
         let mut byline = false;
         let mut dated = false;
         let mut published = false;
+        let mut update = false;
         let mut datetime = None;
         for (name, value) in tag.attributes() {
             if name.eq_ignore_ascii_case("class") || name.eq_ignore_ascii_case("id") {
@@ -592,6 +608,7 @@ impl Collector {
                 byline |= words.byline && names_byline(&v);
                 dated |= words.date;
                 published |= words.publish;
+                update |= words.update;
                 self.lower = v;
             } else if name.eq_ignore_ascii_case("rel") {
                 byline |= value.eq_ignore_ascii_case("author");
@@ -599,7 +616,8 @@ impl Collector {
                 byline |=
                     value.eq_ignore_ascii_case("author") || value.eq_ignore_ascii_case("creator");
                 published |= value.eq_ignore_ascii_case("datePublished");
-                dated |= published;
+                update |= value.eq_ignore_ascii_case("dateModified");
+                dated |= published || update;
             } else if name.eq_ignore_ascii_case("datetime") {
                 datetime = Some(value);
             } else if name.eq_ignore_ascii_case("pubdate") {
@@ -608,16 +626,26 @@ impl Collector {
                 datetime = datetime.or(Some(value));
             }
         }
+        // An element marked both (`entry-date published updated`) dates
+        // the publication.
+        let update = update && !published;
         if let Some(dt) = datetime
             && (tag.is("time") || published)
         {
-            let rank = if published { 3 } else { 5 };
-            if self.published.wants(rank) {
-                self.published
-                    .offer(rank, date::parse_any(dt).map(date::Date::to_iso));
+            let rank = match (published, update) {
+                (true, _) => 3,
+                (false, true) => UPDATE_RANK,
+                (false, false) => 5,
+            };
+            if self.published.wants(rank) || self.wants_update(update) {
+                let date = date::parse_any(dt).map(date::Date::to_iso);
+                self.note_update(update, date.as_deref());
+                self.published.offer(rank, date);
             }
         }
-        let wants_date = (tag.is("time") || dated) && self.published.wants(6);
+        let rank = if update { UPDATE_RANK } else { 6 };
+        let wants_date =
+            (tag.is("time") || dated) && (self.published.wants(rank) || self.wants_update(update));
         let wants_author = byline && self.author.wants(4);
         if !wants_date && !wants_author {
             return;
@@ -630,8 +658,22 @@ impl Collector {
             self.author.offer(4, name);
         }
         if wants_date {
-            self.published
-                .offer(6, date::find_in_text(&text).map(date::Date::to_iso));
+            let date = date::find_in_text(&text).map(date::Date::to_iso);
+            self.note_update(update, date.as_deref());
+            self.published.offer(rank, date);
+        }
+    }
+
+    /// Is an update's element to be read, its date not wanted itself but
+    /// to tell the text's date by the headline (rank 7) as the update's?
+    fn wants_update(&self, update: bool) -> bool {
+        update && self.updated.is_none() && self.published.wants(7)
+    }
+
+    /// Keeps the day of the first date an update's element gives.
+    fn note_update(&mut self, update: bool, date: Option<&str>) {
+        if update && self.updated.is_none() {
+            self.updated = date.and_then(|d| d.get(..10)).map(String::from);
         }
     }
 
@@ -733,6 +775,10 @@ struct ClassWords {
     date: bool,
     /// `publish`.
     publish: bool,
+    /// `modified`: the element dates the page's last change, not its
+    /// publication. Not `updated`: hAtom asks for that class on the
+    /// publication date, and themes put it there (`entry-date updated`).
+    update: bool,
 }
 
 impl ClassWords {
@@ -750,6 +796,7 @@ impl ClassWords {
                     w.publish = true;
                 }
                 b'p' => w.date |= rest.starts_with(b"posted"),
+                b'm' => w.update |= rest.starts_with(b"modified"),
                 _ => {}
             }
         }
@@ -805,12 +852,15 @@ mod tests {
             ClassWords {
                 byline: true,
                 date: true,
-                publish: true
+                publish: true,
+                update: false,
             }
         );
         assert!(ClassWords::of(b"posted-on").date);
         assert!(ClassWords::of(b"dateline").date);
         assert_eq!(ClassWords::of(b"entry-content"), ClassWords::default());
         assert!(ClassWords::of(b"author-avatar").byline && !names_byline("author-avatar"));
+        assert!(ClassWords::of(b"post-date-modified").update);
+        assert!(!ClassWords::of(b"entry-date updated").update);
     }
 }
