@@ -248,4 +248,13 @@ fn metadata_links_or_both_give_the_same_canonical_url() {
     for (metadata, links) in [(true, false), (false, true), (true, true)] {
         assert_eq!(with(metadata, links, &titled), want, "{metadata} {links}");
     }
+
+    // A fragment is cut, as from the links.
+    let fragment = ARTICLE.replace(
+        "<head>",
+        r#"<head><link rel="canonical" href="/notes/tides.html?print=0#top">"#,
+    );
+    for (metadata, links) in [(true, false), (false, true), (true, true)] {
+        assert_eq!(with(metadata, links, &fragment), want, "{metadata} {links}");
+    }
 }

@@ -118,6 +118,21 @@ fn keywords_differing_only_in_case_are_listed_once() {
     assert_eq!(m.keywords, ["harbour", "Pier", "Über"]);
 }
 
+/// A canonical URL names the page: its fragment, a spot on it, is cut,
+/// with or without a base to resolve against.
+#[test]
+fn a_canonical_url_loses_its_fragment() {
+    let head = r#"<link rel="canonical" href="https://gazette.example/news/pier#comments">"#;
+    for url in [None, Some("https://gazette.example/news/pier?ref=x")] {
+        let m = extract(&page(head, ""), url).meta;
+        assert_eq!(
+            m.canonical.as_deref(),
+            Some("https://gazette.example/news/pier"),
+            "{url:?}"
+        );
+    }
+}
+
 #[test]
 fn json_ld_gives_authors_and_the_date_and_its_body_is_not_needed() {
     let head = r#"<script type="application/ld+json">

@@ -320,10 +320,11 @@ fn canonical(src: &str, meta: &MetaMarks, base: Option<&Url>) -> Option<String> 
     if href.is_empty() {
         return None;
     }
-    let url = match base {
+    let mut url = match base {
         Some(base) => base.join(href).ok()?,
         None => Url::parse(href).ok()?,
     };
+    url.set_fragment(None);
     let url = String::from(url);
     (url.len() <= MAX_URL).then_some(url)
 }

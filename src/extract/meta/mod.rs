@@ -687,6 +687,13 @@ impl Collector {
         tail: impl FnOnce() -> Option<String>,
     ) -> Metadata {
         resolve(&mut self.canonical.value, base);
+        // A fragment names a spot on the page, not the page: cut, as
+        // links cut theirs.
+        if let Some(c) = &mut self.canonical.value
+            && let Some(hash) = c.find('#')
+        {
+            c.truncate(hash);
+        }
         resolve(&mut self.image.value, base);
         if self.published.value.is_none() {
             // A page that dates only its last change: that is the date it
