@@ -2,13 +2,15 @@
 //! site template, again with a changed footer and with a changed date,
 //! is found as a near duplicate; two different articles on the same
 //! template are not. Then `linesift dedup` over their JSONL drops the
-//! exact and near copies and keeps the rest.
+//! exact and near copies and keeps the rest; lines it cannot read pass
+//! as they are, and its output replaces OUT only once it is whole.
 
 use linesift::dedup::{Deduper, Verdict};
 use linesift::extract::fingerprint::distance;
 use linesift::{Document, Extractor, Hints, Options};
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 const PIER: &[&str] = &[
     "The harbour board of Lindmere voted on Tuesday to rebuild the old stone pier, which \
@@ -162,4 +164,188 @@ fn dedup_drops_the_copies_from_a_jsonl_stream_and_passes_other_lines() {
         stderr.contains("6 lines, 2 kept, 2 exact and 1 near duplicates"),
         "{stderr}"
     );
+}
+
+/// A fresh empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linesift-dedup-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creates the folder");
+    dir
+}
+
+/// `linesift dedup` with these arguments and nothing on stdin.
+fn dedup(args: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("dedup")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs")
+}
+
+/// A document line as `extract --simhash` writes it, cut to what dedup
+/// reads.
+fn doc(path: &str, digest: &str, simhash: &str) -> String {
+    format!(r#"{{"path":"{path}","digest":"{digest}","simhash":"{simhash}"}}"#)
+}
+
+const DIGEST: &str = "e0c2fb8e5736bf8b7bb4d2981b2e4771";
+const SIMHASH: &str = "22fe0c75247e88a8";
+
+/// Files in a folder other than `keep`: what a run left behind.
+fn left_behind(dir: &Path, keep: &[&str]) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("lists")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| !keep.contains(&name.as_str()))
+        .collect()
+}
+
+#[test]
+fn dedup_refuses_an_output_that_is_its_input_and_leaves_it_whole() {
+    let dir = scratch("same");
+    let file = dir.join("docs.jsonl");
+    let text = format!(
+        "{}\n{}\n",
+        doc("a", DIGEST, SIMHASH),
+        doc("b", DIGEST, SIMHASH)
+    );
+    std::fs::write(&file, &text).expect("writes");
+    let out = dedup(&[&file, Path::new("-o"), &file]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is the input"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).expect("reads"), text);
+}
+
+#[test]
+fn a_failed_dedup_leaves_the_old_output_as_it_was() {
+    let dir = scratch("failed");
+    let output = dir.join("out.jsonl");
+    std::fs::write(&output, "old\n").expect("writes");
+    // A folder opens but cannot be read: the run fails after the output
+    // was opened.
+    let unreadable = dir.join("folder");
+    std::fs::create_dir(&unreadable).expect("creates");
+    let out = dedup(&[&unreadable, Path::new("-o"), &output]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&output).expect("reads"), "old\n");
+    assert_eq!(
+        left_behind(&dir, &["out.jsonl", "folder"]),
+        Vec::<String>::new()
+    );
+    // A run that succeeds replaces it, and leaves nothing else.
+    let input = dir.join("in.jsonl");
+    std::fs::write(&input, doc("a", DIGEST, SIMHASH) + "\n").expect("writes");
+    let out = dedup(&[&input, Path::new("-o"), &output]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&output).expect("reads"),
+        doc("a", DIGEST, SIMHASH) + "\n"
+    );
+    assert_eq!(
+        left_behind(&dir, &["out.jsonl", "folder", "in.jsonl"]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn lines_not_utf8_or_not_json_pass_unchanged_named_by_number() {
+    let dir = scratch("unreadable");
+    let input = dir.join("in.jsonl");
+    let output = dir.join("out.jsonl");
+    let mut bytes = Vec::new();
+    writeln!(bytes, "{}", doc("a", DIGEST, SIMHASH)).expect("writes");
+    bytes.extend_from_slice(b"{\"path\":\"caf\xe9\",\"digest\":\"x\"}\n");
+    bytes.extend_from_slice(b"{\"broken json\n\n");
+    // Lines after the bad ones are still read: this copy is left out.
+    writeln!(bytes, "{}", doc("b", DIGEST, SIMHASH)).expect("writes");
+    writeln!(bytes, r#"{{"path":"c","error":"not found"}}"#).expect("writes");
+    std::fs::write(&input, &bytes).expect("writes");
+    let out = dedup(&[&input, Path::new("-o"), &output]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut expected = Vec::new();
+    writeln!(expected, "{}", doc("a", DIGEST, SIMHASH)).expect("writes");
+    expected.extend_from_slice(b"{\"path\":\"caf\xe9\",\"digest\":\"x\"}\n{\"broken json\n");
+    writeln!(expected, r#"{{"path":"c","error":"not found"}}"#).expect("writes");
+    assert_eq!(std::fs::read(&output).expect("reads"), expected);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 2 is not UTF-8"), "{stderr}");
+    assert!(stderr.contains("line 3 is not JSON"), "{stderr}");
+    assert!(
+        stderr.contains("5 lines, 1 kept, 1 exact and 0 near duplicates left out; passed unchanged: 1 without a fingerprint, 0 with a malformed one, 2 unreadable"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn only_the_first_unreadable_lines_are_named_and_the_rest_counted() {
+    let dir = scratch("many");
+    let input = dir.join("in.jsonl");
+    let bytes: Vec<u8> = (0..1000).flat_map(|_| *b"\xff\xfe\n").collect();
+    std::fs::write(&input, &bytes).expect("writes");
+    let out = dedup(&[&input, Path::new("-o"), Path::new("/dev/null")]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.lines().count() <= 7, "{stderr}");
+    assert!(stderr.contains("line 5 is not UTF-8"), "{stderr}");
+    assert!(stderr.contains("995 more"), "{stderr}");
+    assert!(stderr.contains("1000 unreadable"), "{stderr}");
+}
+
+#[test]
+fn hex_of_either_case_is_read_and_a_malformed_fingerprint_is_counted_apart() {
+    let dir = scratch("hex");
+    let input = dir.join("in.jsonl");
+    let empty = linesift::extract::document::digest("");
+    let lines = [
+        doc("a", DIGEST, SIMHASH),
+        // The same text written in upper case: an exact duplicate.
+        doc("b", &DIGEST.to_uppercase(), &SIMHASH.to_uppercase()),
+        // Two documents without text (the same empty digest) both pass.
+        doc("c", &empty.to_uppercase(), "0000000000000000"),
+        doc("d", &empty.to_uppercase(), "0000000000000000"),
+        doc("e", DIGEST, "not hex"),
+        format!(r#"{{"path":"f","digest":"{DIGEST}","simhash":12}}"#),
+        format!(r#"{{"path":"g","digest":"{DIGEST}"}}"#),
+    ];
+    std::fs::write(&input, lines.join("\n")).expect("writes");
+    let out = dedup(&[&input]);
+    assert!(out.status.success());
+    let kept: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .collect();
+    let expected: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.contains(r#""b""#))
+        .collect();
+    assert_eq!(kept, expected);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("7 lines, 1 kept, 1 exact and 0 near duplicates left out; passed unchanged: 3 without a fingerprint, 2 with a malformed one, 0 unreadable"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_window_of_zero_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(["dedup", "--window", "0"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--window"), "{stderr}");
 }

@@ -504,7 +504,7 @@ struct Output {
 /// ignored; SIGKILL leaves it behind. `None` for an output that
 /// is no regular file (`/dev/null`, a FIFO, `/dev/stdout`), written in
 /// place.
-fn temp_for(path: &Path) -> Option<PathBuf> {
+pub(super) fn temp_for(path: &Path) -> Option<PathBuf> {
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return None;
     }
