@@ -1131,6 +1131,56 @@ fn a_record_read_by_its_offset_names_its_fault_once() {
     );
 }
 
+/// A `--length` that ends inside its record's body, in a file that goes
+/// on, is blamed in one line naming the input, plain or gzip, and the
+/// output is left alone: before, the page came out flagged `cut`, as if
+/// the file ended there. A plain file that does end there keeps the page
+/// as a repair.
+#[test]
+fn a_length_that_ends_inside_the_body_is_blamed_not_taken_for_a_cut() {
+    let out = scratch("short-body.jsonl");
+    for gzip in [false, true] {
+        let name = match gzip {
+            true => "short-body.warc.gz",
+            false => "short-body.warc",
+        };
+        let (warc, written) = input(name, gzip);
+        let w = &written[4];
+        let offset = w.offset.to_string();
+        let shorts = match gzip {
+            true => vec![w.length - 20],
+            false => vec![w.length / 2, w.length - 20],
+        };
+        for short in shorts {
+            std::fs::write(&out, "earlier results\n").unwrap();
+            let short = short.to_string();
+            let (code, stderr) =
+                warc_to(&[&warc], &out, &["--offset", &offset, "--length", &short]);
+            assert_eq!(code, 1, "{stderr}");
+            assert_eq!(
+                stderr.lines().next().unwrap_or_default(),
+                format!(
+                    "linesift: {}: the record at offset {offset} goes on past its given length \
+                     of {short} bytes; the file does not end there",
+                    warc.display()
+                ),
+                "{stderr}"
+            );
+            assert!(!stderr.contains("cut"), "{stderr}");
+            assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier results\n");
+        }
+    }
+    let (warc, written) = input("short-body-end.warc", false);
+    let w = &written[4];
+    let end = (w.offset + w.length / 2) as usize;
+    std::fs::write(&warc, &std::fs::read(&warc).unwrap()[..end]).unwrap();
+    let (offset, short) = (w.offset.to_string(), (w.length / 2).to_string());
+    let (code, stderr) = warc_to(&[&warc], &out, &["--offset", &offset, "--length", &short]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("flagged cut"), "{stderr}");
+    assert_eq!(jsonl(&out)[0]["warc_repaired"], serde_json::json!(["cut"]));
+}
+
 /// Stdin can be read once: `-` named twice is refused up front (exit
 /// code 2), as `extract` refuses it, before the output is touched; before,
 /// the second `-` read nothing and failed as an empty input.

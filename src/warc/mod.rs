@@ -90,14 +90,25 @@ pub fn read_record_from<R: Read + Seek + Send>(
         // The one record asked for is in a member that cannot be read: an
         // error, not a bad record among others.
         Some(Ok(Item::Bad { error, .. })) if error.is_member_level() => Err(error),
-        // A bad record, then the cut where a length that ends inside the
-        // file ends: the cut made the record bad, and is told instead.
-        Some(Ok(bad @ Item::Bad { .. })) if window.is_some() => match reader.next() {
+        // A bad record or a page flagged cut, then the cut where a length
+        // that ends inside the file ends: the length cut the record short,
+        // and is told instead of what the cut made of it.
+        Some(Ok(item)) if window.is_some() && cut_short(&item) => match reader.next() {
             Some(Err(e)) if window.is_some_and(|w| w.cuts(&e)) => Err(blame(e)),
-            _ => Ok(bad),
+            _ => Ok(item),
         },
         Some(item) => item.map_err(blame),
         None => Err(WarcError::NotWarc(format!("no record at offset {offset}"))),
+    }
+}
+
+/// Whether `item` may be a record cut short: a bad record, or a page
+/// whose body ends where the bytes do.
+fn cut_short(item: &Item) -> bool {
+    match item {
+        Item::Bad { .. } => true,
+        Item::Page(page) => page.repairs.cut,
+        Item::Skipped { .. } => false,
     }
 }
 
