@@ -460,3 +460,28 @@ fn a_missing_page_file_is_named_with_its_os_error_once() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Control characters in a manifest's name or a page's path are escaped
+/// on stderr (`\u{1b}`), as `extract` and `warc` show names.
+#[test]
+fn control_characters_in_names_are_escaped_on_stderr() {
+    let dir = temp_dir("eval-control");
+    let (code, stderr) = linesift_eval(&[dir.join("m\u{1b}[31m.tsv").as_os_str()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("m\\u{1b}[31m.tsv: No such file"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    let m = dir.join("m.tsv");
+    std::fs::write(
+        &m,
+        "dataset\tid\thtml\tgold_text\nd\t1\tno\u{1b}[2J.html\tg.txt\n",
+    )
+    .unwrap();
+    let (code, stderr) = linesift_eval(&[m.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("no\\u{1b}[2J.html"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -483,3 +483,31 @@ fn explain_stops_reading_at_the_page_limit() {
     assert!(!svg.exists());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A page named with control characters is named with them escaped
+/// (`\u{1b}`), in its warning as in the chart's title: a message stays
+/// one line, and the SVG stays XML, which cannot hold them.
+#[test]
+fn a_page_named_with_control_characters_is_shown_escaped() {
+    let dir = temp_dir("explain-control");
+    let page = dir.join("empty\u{1b}[31m.html");
+    std::fs::write(&page, "").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .arg("-o")
+        .arg(dir.join("x.svg"))
+        .output()
+        .unwrap();
+    cli_support::assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("empty\\u{1b}[31m.html: warning"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    let svg = std::fs::read_to_string(dir.join("x.svg")).unwrap();
+    assert!(svg.contains("empty\\u{1b}[31m.html"));
+    assert!(!svg.chars().any(|c| c.is_control() && c != '\n'), "{svg:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -644,3 +644,41 @@ fn a_mended_record_is_flagged_in_file_and_record_tasks() {
         }
     }
 }
+
+/// Control characters in a task list's name or in a WARC path it lists
+/// are escaped on stderr (`\n`, `\u{1b}`), as `extract` and `warc` show
+/// names: each message stays one line and sends the terminal nothing. The
+/// failures file keeps the path as it is, JSON escaping it.
+#[test]
+fn control_characters_in_names_are_escaped_on_stderr() {
+    let dir = folder("control");
+    let missing = dir.join("missing\u{1b}[31m.txt");
+    let run = linesift(&["run", missing.to_str().unwrap()]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(said.contains("missing\\u{1b}[31m.txt"), "{said}");
+    assert!(!said.contains('\u{1b}'), "{said:?}");
+    let list = dir.join("list\nof\u{1b}[31mtasks.txt");
+    let warc = dir.join("no\u{1b}[2Jsuch.warc");
+    std::fs::write(&list, format!("ftp://example.org/\n{}\n", warc.display())).unwrap();
+    let run = linesift(&["run", list.to_str().unwrap()]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    assert!(!said.contains('\u{1b}'), "{said:?}");
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 3, "a line a failure and the summary: {said}");
+    assert!(
+        lines[0].contains("list\\nof\\u{1b}[31mtasks.txt:1"),
+        "{said}"
+    );
+    assert!(lines[1].contains("no\\u{1b}[2Jsuch.warc"), "{said}");
+    let out = dir.join("out.jsonl");
+    let run = linesift(&["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let failures = json_lines(&dir.join("out.jsonl.failures.jsonl"));
+    assert!(
+        field(&failures[1], "reason").contains("no\u{1b}[2Jsuch.warc"),
+        "{failures:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -210,3 +210,41 @@ fn an_amqp_url_that_does_not_parse_is_refused_unshown() {
         assert!(!stderr.contains("S3cretPw"), "{stderr}");
     }
 }
+
+/// Control characters in the list's name are escaped in `enqueue`'s
+/// messages (`\u{1b}`), as in `extract` and `warc`: a list that does not
+/// open, and one the broker cannot take (a closed port).
+#[test]
+fn enqueue_names_its_list_with_control_characters_escaped() {
+    let dir = std::env::temp_dir().join(format!("linesift-enqueue-control-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let list = dir.join("urls\u{1b}[31m.txt");
+    let enqueue = |list: &std::path::Path| {
+        Command::new(BIN)
+            .arg("enqueue")
+            .arg(list)
+            .env("AMQP_URL", "amqp://guest:guest@127.0.0.1:1/%2f")
+            .env("LINESIFT_PREFIX", "lscli")
+            .output()
+            .expect("run")
+    };
+    let missing = enqueue(&list);
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("urls\\u{1b}[31m.txt: No such file"),
+        "{stderr}"
+    );
+    std::fs::write(&list, "https://example.org/\n").expect("write");
+    let refused = enqueue(&list);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("urls\\u{1b}[31m.txt: nothing enqueued"),
+        "{stderr}"
+    );
+    for stderr in [&missing.stderr, &refused.stderr] {
+        assert!(!stderr.contains(&0x1b), "{stderr:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

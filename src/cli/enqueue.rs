@@ -80,29 +80,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let names = args.queue.names();
     let amqp_url = args.queue.amqp_url()?;
     let list = args.list.as_str();
+    // The list as messages name it.
+    let shown = super::printable(list);
+    let shown = shown.as_ref();
     // Counted as they are reported, not as their windows are confirmed:
     // a run a refusal or Ctrl-C stops counts those of its last window too.
     let reported = Cell::new(0);
     let bad = |e: enqueue::LineError| {
         reported.set(reported.get() + 1);
         if reported.get() <= REPORTED {
-            say!("linesift enqueue: {list}: {e} (skipped)");
+            say!("linesift enqueue: {shown}: {e} (skipped)");
         }
     };
     // A gzip list (Common Crawl's `cdx-NNNNN.gz`) is told by its bytes.
-    let gzip = super::list::is_gzip(list).with_context(|| format!("reading {list}"))?;
+    let gzip = super::list::is_gzip(list).with_context(|| format!("reading {shown}"))?;
     // Read as the tasks go out, a window at a time: a list of any length
     // in little memory.
     let outcome = runtime.block_on(async {
         let input: Box<dyn AsyncRead + Unpin> = if gzip {
-            Box::new(super::list::gunzipped(list).with_context(|| format!("reading {list}"))?)
+            Box::new(super::list::gunzipped(list).with_context(|| format!("reading {shown}"))?)
         } else if list == "-" {
             Box::new(tokio::io::stdin())
         } else {
             Box::new(
                 tokio::fs::File::open(list)
                     .await
-                    .with_context(|| format!("reading {list}"))?,
+                    .with_context(|| format!("reading {shown}"))?,
             )
         };
         let queue = enqueue::Queue {
@@ -135,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let interrupted = async {
             pressed(1).await;
             say!(
-                "linesift enqueue: {list}: interrupted: stopping after the confirms of the tasks \
+                "linesift enqueue: {shown}: interrupted: stopping after the confirms of the tasks \
                  already published ({} s at most); Ctrl-C again stops at once",
                 enqueue::INTERRUPTED_CONFIRM_WAIT.as_secs()
             );
@@ -156,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     progress: known.get(),
                     source: EnqueueError::InterruptedAgain,
                 };
-                die_interrupted(list, reported.get(), stopped);
+                die_interrupted(shown, reported.get(), stopped);
             }
             never = count_presses(count) => match never {},
         }
@@ -173,12 +176,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 EnqueueError::Interrupted | EnqueueError::InterruptedAgain
             ) =>
         {
-            die_interrupted(list, reported.get(), stopped)
+            die_interrupted(shown, reported.get(), stopped)
         }
         // Refused, or the connection dropped: main prints it.
         Err(stopped) => {
-            say_skipped(list, reported.get());
-            return Err(anyhow::Error::new(stopped).context(list.to_string()));
+            say_skipped(shown, reported.get());
+            return Err(anyhow::Error::new(stopped).context(shown.to_string()));
         }
     };
     say!(
@@ -186,10 +189,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         progress.confirmed,
         names.tasks
     );
-    say_skipped(list, reported.get());
+    say_skipped(shown, reported.get());
     if index.filtered > 0 {
         say!(
-            "linesift enqueue: {list}: {} index entries passed over (not of --status/--mime)",
+            "linesift enqueue: {shown}: {} index entries passed over (not of --status/--mime)",
             index.filtered
         );
     }
@@ -199,15 +202,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// How many bad lines of `list` were reported, if any.
+/// How many bad lines of `list` (as messages name it) were reported, if
+/// any.
 fn say_skipped(list: &str, bad: usize) {
     if bad > 0 {
         say!("linesift enqueue: {list}: {bad} bad line(s) skipped");
     }
 }
 
-/// Ends a run stopped by Ctrl-C: the bad lines it reported, the line a
-/// dropped connection prints (with its cause), then death by SIGINT.
+/// Ends a run stopped by Ctrl-C (`list` as messages name it): the bad
+/// lines it reported, the line a dropped connection prints (with its
+/// cause), then death by SIGINT.
 fn die_interrupted(list: &str, bad: usize, stopped: Stopped) -> ! {
     say_skipped(list, bad);
     let stopped = anyhow::Error::new(stopped).context(list.to_string());

@@ -7,12 +7,13 @@
 //! the run or change the exit code.
 
 use super::options::ExtractOptions;
+use super::{printable, printable_path};
 use anyhow::{Context, anyhow, bail};
 use clap::Parser;
 use linesift::extract::explain::explain;
 use linesift::report::eval::{self, PageResult, Summary};
 use linesift::report::html::{self, Worst};
-use linesift::report::{explain_view, manifest, read_page};
+use linesift::report::{ReportError, explain_view, manifest, read_page};
 use linesift::{Extractor, Hints, Options};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -61,7 +62,8 @@ struct OptionSet {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut entries = manifest::read(&args.manifest)?;
+    let mut entries = manifest::read(&args.manifest).map_err(shown_report_error)?;
+    let shown = printable_path(&args.manifest);
     if let Some(list) = &args.datasets {
         let keep: Vec<&str> = list
             .split(',')
@@ -72,9 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // and print an empty table as if all were well.
         if keep.is_empty() {
             bail!(
-                "--datasets names no dataset; {} has {}",
-                args.manifest.display(),
-                known_datasets(&entries).join(", ")
+                "--datasets names no dataset; {shown} has {}",
+                printable(&known_datasets(&entries).join(", "))
             );
         }
         // A misspelt name would otherwise just drop its pages and print a
@@ -87,10 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect();
         if !unknown.is_empty() {
             bail!(
-                "--datasets: {} not in {}; its datasets are {}",
-                unknown.join(", "),
-                args.manifest.display(),
-                known.join(", ")
+                "--datasets: {} not in {shown}; its datasets are {}",
+                printable(&unknown.join(", ")),
+                printable(&known.join(", "))
             );
         }
         entries.retain(|e| keep.contains(&e.dataset.as_str()));
@@ -207,7 +207,8 @@ fn run_pages(
     progress.finish_and_clear();
     for r in &results {
         if let Some(err) = &r.error {
-            say!("linesift: {} ({}): {err}", r.key(), r.html.display());
+            let line = format!("{} ({}): {err}", r.key(), r.html.display());
+            say!("linesift: {}", printable(&line));
         }
     }
     results
@@ -297,7 +298,10 @@ impl Report<'_> {
         let link = match std::fs::write(dir.join(&file), page) {
             Ok(()) => Some(format!("{dir_name}/{file}")),
             Err(err) => {
-                say!("linesift: writing {}: {err}", dir.join(&file).display());
+                say!(
+                    "linesift: writing {}: {err}",
+                    printable_path(&dir.join(&file))
+                );
                 None
             }
         };
@@ -333,6 +337,20 @@ fn print_out(text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A report error as messages show it: the path it names with control
+/// characters escaped.
+fn shown_report_error(e: ReportError) -> anyhow::Error {
+    match e {
+        ReportError::Io { path, source } => {
+            anyhow::Error::new(source).context(printable_path(&path))
+        }
+        ReportError::Manifest { path, message } => {
+            anyhow!("{}: {}", printable_path(&path), printable(&message))
+        }
+        other => other.into(),
+    }
+}
+
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    std::fs::write(path, text).with_context(|| format!("writing {}", printable_path(path)))
 }

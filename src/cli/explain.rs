@@ -5,6 +5,7 @@
 
 use super::eval::describe;
 use super::options::ExtractOptions;
+use super::printable_path;
 use anyhow::{Context, bail};
 use linesift::extract::explain::explain;
 use linesift::report::{explain_view, read_page};
@@ -42,13 +43,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some("svg") => false,
         _ => bail!(
             "{}: the output must end in .svg or .html",
-            args.output.display()
+            printable_path(&args.output)
         ),
     };
     let options = args.extract.options();
     // Read no further than the page limit, so that a huge page (or
     // /dev/zero) is refused by the extractor below, not held whole first.
-    let name = args.page.to_string_lossy();
+    // As messages and the chart's heading show it: control characters
+    // escaped (an SVG cannot hold them, and a message stays one line).
+    let name = printable_path(&args.page);
     let bytes = if args.page == Path::new("-") {
         read_page(std::io::stdin().lock(), options.max_bytes).context("reading stdin")?
     } else {
@@ -74,6 +77,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         explain_view::chart(&e, args.width.clamp(300.0, 20_000.0), false, Some(&heading))
     };
     std::fs::write(&args.output, out)
-        .with_context(|| format!("writing {}", args.output.display()))?;
+        .with_context(|| format!("writing {}", printable_path(&args.output)))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -339,7 +339,7 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
         "off" | "" => None,
         addr => Some(
             addr.parse::<SocketAddr>()
-                .with_context(|| format!("--http: {addr} is not host:port"))?,
+                .with_context(|| format!("--http: {} is not host:port", super::printable(addr)))?,
         ),
     };
     let defer_delay = seconds(args.defer_delay, "defer-delay")?;

@@ -7,6 +7,7 @@
 //! key-value store in pure Rust, so the build needs no C compiler, and it
 //! locks its file, so two runs cannot share one journal.
 
+use crate::cli::{printable, printable_path};
 use anyhow::{Context, bail};
 use redb::{Database, DatabaseError, ReadableTable, TableDefinition};
 use std::collections::HashMap;
@@ -43,7 +44,7 @@ impl Journal {
     /// `output` (format and compression, as a resumed run must write
     /// them too).
     pub fn open(path: &Path, output: &str) -> anyhow::Result<(Journal, Resumed)> {
-        let shown = path.display();
+        let shown = printable_path(path);
         let db = match Database::create(path) {
             Ok(db) => db,
             Err(DatabaseError::DatabaseAlreadyOpen) => {
@@ -64,7 +65,7 @@ impl Journal {
     }
 
     fn load(&self, output: &str) -> anyhow::Result<Resumed> {
-        let shown = self.path.display();
+        let shown = printable_path(&self.path);
         let txn = self.db.begin_write()?;
         let mut resumed = Resumed::default();
         {
@@ -72,8 +73,10 @@ impl Journal {
             let recorded = settings.get(OUTPUT)?.map(|v| v.value().to_string());
             match recorded {
                 Some(was) if was != output => bail!(
-                    "the journal {shown} is of a run writing {was}, not {output}: \
-                     give the same options, or another output"
+                    "the journal {shown} is of a run writing {}, not {}: \
+                     give the same options, or another output",
+                    printable(&was),
+                    printable(output)
                 ),
                 Some(_) => {}
                 None => {
@@ -120,7 +123,7 @@ impl Journal {
             txn.commit()?;
             Ok(())
         };
-        write().with_context(|| format!("writing the journal {}", self.path.display()))
+        write().with_context(|| format!("writing the journal {}", printable_path(&self.path)))
     }
 }
 

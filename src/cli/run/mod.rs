@@ -26,6 +26,7 @@ mod work;
 use super::interrupt;
 use super::warc::{Format, OutCompression, default_format, refuse_input_as_output};
 use super::worker::{TaskArgs, seconds};
+use super::{printable, printable_path};
 use anyhow::{Context, bail};
 use indicatif::ProgressBar;
 use journal::Journal;
@@ -208,7 +209,7 @@ fn open_outputs(
         say!(
             "linesift run: {} is no regular file: written as it goes, with no journal \
              (the run cannot be resumed)",
-            out.display()
+            printable_path(out)
         );
         // Failures beside it only when asked for (not `/dev/null.failures.jsonl`).
         let outputs = Outputs::streams(Some(out), args.failures.as_deref(), encoding, wet_info)?;
@@ -219,7 +220,7 @@ fn open_outputs(
     let journal_path = PathBuf::from(name);
     let failures = failures.unwrap_or_default();
     if failures == out {
-        bail!("--failures names the output {}", out.display());
+        bail!("--failures names the output {}", printable_path(out));
     }
     // A resumed run cuts its files back: they must be the same files.
     let settings = format!(
@@ -342,7 +343,8 @@ impl Job {
         let (processor, encoding, retry) = (self.processor.clone(), self.encoding, self.retry);
         let (bar, place) = (bar.clone(), place.to_string());
         work::run(processor, task, encoding, retry, move |message| {
-            bar.suspend(|| say!("linesift run: {place}: {message}"));
+            let line = format!("{place}: {message}");
+            bar.suspend(|| say!("linesift run: {}", printable(&line)));
         })
     }
 }
@@ -477,7 +479,9 @@ impl Summary {
             say!("linesift run: warning: the task lists hold no task");
             return Some(ExitCode::SUCCESS);
         }
-        let journal = journal.map_or(String::new(), |j| format!(" (journal {})", j.display()));
+        let journal = journal.map_or(String::new(), |j| {
+            format!(" (journal {})", printable_path(j))
+        });
         say!(
             "linesift run: all {} task(s) were done before{journal}, {} of them failed; \
              nothing to do",
@@ -487,9 +491,11 @@ impl Summary {
         Some(self.exit_code())
     }
 
-    /// A message on stderr, under the progress bar when it is shown.
+    /// A message on stderr, under the progress bar when it is shown; the
+    /// names in it (lists, WARC paths) with control characters escaped.
     fn say(&self, message: &str) {
-        self.bar.suspend(|| say!("linesift run: {message}"));
+        self.bar
+            .suspend(|| say!("linesift run: {}", printable(message)));
     }
 
     fn count(&mut self, batch: &[Finished]) {
@@ -562,7 +568,7 @@ fn say_interrupted(stop: Stop, summary: &Summary, journal: Option<&Path>) {
     let next = match journal {
         Some(j) => format!(
             "run the same command again to resume (journal {})",
-            j.display()
+            printable_path(j)
         ),
         None => "output to stdout cannot be resumed: run again with -o FILE".to_string(),
     };

@@ -8,6 +8,7 @@
 //! killed run wrote after its last commit. Runs no task.
 
 use super::journal::{Journal, Resumed};
+use crate::cli::printable_path;
 use crate::cli::warc::Format;
 use anyhow::{Context, bail};
 use linesift::Document;
@@ -222,7 +223,7 @@ impl Target {
 
     fn name(&self) -> String {
         match self {
-            Target::File { path, .. } => path.display().to_string(),
+            Target::File { path, .. } => printable_path(path),
             Target::Stream(_, name) => name.clone(),
             Target::Stderr => "stderr".into(),
         }
@@ -274,14 +275,15 @@ impl Outputs {
                 let file = OpenOptions::new()
                     .write(true)
                     .open(path)
-                    .with_context(|| format!("opening {}", path.display()))?;
-                Target::Stream(Box::new(file), path.display().to_string())
+                    .with_context(|| format!("opening {}", printable_path(path)))?;
+                Target::Stream(Box::new(file), printable_path(path))
             }
             None => Target::Stream(Box::new(io::stdout()), "stdout".into()),
         };
         let failures = match failures {
             Some(path) => Target::File {
-                file: File::create(path).with_context(|| format!("creating {}", path.display()))?,
+                file: File::create(path)
+                    .with_context(|| format!("creating {}", printable_path(path)))?,
                 path: path.to_path_buf(),
                 len: 0,
             },
@@ -361,7 +363,7 @@ impl Outputs {
 /// shorter than that was changed by someone else: resuming would lose
 /// results, so it is refused.
 fn resume_file(path: &Path, committed: u64, journal: &Path) -> anyhow::Result<Target> {
-    let shown = path.display();
+    let shown = printable_path(path);
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -374,7 +376,7 @@ fn resume_file(path: &Path, committed: u64, journal: &Path) -> anyhow::Result<Ta
         bail!(
             "{shown} holds {len} bytes, fewer than the {committed} the journal {} records: \
              it was changed since; remove the journal to start the job again",
-            journal.display()
+            printable_path(journal)
         );
     }
     file.set_len(committed)

@@ -3,6 +3,7 @@
 //! the same code as `linesift enqueue`'s (so a line has the same task id
 //! either way). Reads and parses; runs nothing.
 
+use crate::cli::printable_path;
 use anyhow::Context;
 use linesift::proto::Task;
 use linesift::worker::cdx::{IndexOptions, IndexParser, looks_like_index};
@@ -45,7 +46,8 @@ pub fn read(lists: &[PathBuf], index: &IndexOptions) -> anyhow::Result<Plan> {
     let mut indexes = 0;
     for list in lists {
         let name = list.to_string_lossy();
-        let bytes = read_list(list).with_context(|| format!("reading the task list {name}"))?;
+        let shown = printable_path(list);
+        let bytes = read_list(list).with_context(|| format!("reading the task list {shown}"))?;
         let mut parser = is_index(&bytes).then(|| IndexParser::new(index.clone()));
         indexes += usize::from(parser.is_some());
         for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -64,7 +66,7 @@ pub fn read(lists: &[PathBuf], index: &IndexOptions) -> anyhow::Result<Plan> {
         }
         if let Some(filtered) = parser.map(|p| p.filtered).filter(|n| *n > 0) {
             say!(
-                "linesift run: {name}: {filtered} index entries passed over (not of --status/--mime)"
+                "linesift run: {shown}: {filtered} index entries passed over (not of --status/--mime)"
             );
         }
     }
