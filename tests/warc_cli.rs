@@ -1181,6 +1181,102 @@ fn a_length_that_ends_inside_the_body_is_blamed_not_taken_for_a_cut() {
     assert_eq!(jsonl(&out)[0]["warc_repaired"], serde_json::json!(["cut"]));
 }
 
+/// A record whose HTTP head is long: forty headers of hex that compress
+/// poorly, so that a gzip member cut part way ends inside them.
+fn padded_head_warc(name: &str, gzip: bool) -> (PathBuf, Written) {
+    let mut seed = 0x2545_f491_u64;
+    let mut pad = || {
+        (0..32)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                format!("{:02x}", (seed >> 56) as u8)
+            })
+            .collect::<String>()
+    };
+    let pads: Vec<(String, String)> = (0..40).map(|i| (format!("X-Pad-{i}"), pad())).collect();
+    let mut headers = vec![("Content-Type", "text/html; charset=utf-8")];
+    headers.extend(pads.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let spec = Value::Array(vec![
+        html_response(0),
+        response(
+            "http://padded.example/",
+            "200 OK",
+            &headers,
+            page_html(1).as_bytes(),
+        ),
+    ]);
+    let (warc, mut written) = make_warc(name, &spec, gzip);
+    (warc, written.remove(1))
+}
+
+/// A WARC file cut inside a record's HTTP head, read by `--offset` (with
+/// or without a `--length` reaching the cut), fails as the truncated file
+/// it is, in one line naming it, gzip or plain, not as a bad HTTP
+/// response; read whole, the cut is told once, after the records before
+/// it.
+#[test]
+fn a_file_cut_inside_the_http_head_is_told_as_truncated() {
+    let out = scratch("cut-head.jsonl");
+    for gzip in [true, false] {
+        let name = match gzip {
+            true => "cut-head.warc.gz",
+            false => "cut-head.warc",
+        };
+        let (warc, w) = padded_head_warc(name, gzip);
+        let bytes = std::fs::read(&warc).unwrap();
+        let record = &bytes[w.offset as usize..(w.offset + w.length) as usize];
+        let keep = match gzip {
+            true => record.len() / 2,
+            false => find(record, b"X-Pad-20").unwrap(),
+        };
+        let cut = &record[..keep];
+        // What the cut leaves of the record ends inside its HTTP head.
+        let decoded = match gzip {
+            true => {
+                let mut decoder = flate2::read::GzDecoder::new(cut);
+                let (mut all, mut buf) = (Vec::new(), [0u8; 4096]);
+                while let Ok(n @ 1..) = std::io::Read::read(&mut decoder, &mut buf) {
+                    all.extend_from_slice(&buf[..n]);
+                }
+                all
+            }
+            false => cut.to_vec(),
+        };
+        let http = find(&decoded, b"HTTP/1.1 200").expect("the cut is past the WARC header");
+        assert!(
+            find(&decoded[http..], b"\r\n\r\n").is_none(),
+            "cut past the head"
+        );
+        let file = scratch(&format!("cut-head-short-{name}"));
+        let end = w.offset as usize + keep;
+        std::fs::write(&file, &bytes[..end]).unwrap();
+        let offset = w.offset.to_string();
+        let said = format!(
+            "linesift: {}: file is truncated at offset {end}",
+            file.display()
+        );
+        for length in [None, Some(keep.to_string())] {
+            let mut args = vec!["--offset", &offset];
+            if let Some(length) = &length {
+                args.extend(["--length", length]);
+            }
+            let (code, stderr) = warc_to(&[&file], &out, &args);
+            assert_eq!(code, 1, "{stderr}");
+            assert!(stderr.starts_with(&said), "{stderr}");
+            assert!(!stderr.contains("HTTP"), "{stderr}");
+        }
+        let (code, stderr) = warc_to(&[&file], &out, &[]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stderr.starts_with(&said), "{stderr}");
+        assert!(stderr.contains(" 1 errors, 1 truncated files"), "{stderr}");
+        assert_eq!(jsonl(&out).len(), 1);
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
 /// Stdin can be read once: `-` named twice is refused up front (exit
 /// code 2), as `extract` refuses it, before the output is touched; before,
 /// the second `-` read nothing and failed as an empty input.

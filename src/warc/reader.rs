@@ -275,16 +275,22 @@ impl<'r> WarcReader<'r> {
             // do not follow records): gather it in a copy.
             None if short => {
                 let copy = self.read_body(HTTP_HEAD_LIMIT)?;
-                if !copy.starts_with(b"HTTP/") {
+                let parsed = match copy.starts_with(b"HTTP/") {
+                    true => http::parse_head(&copy)?,
+                    false => None,
+                };
+                if let Some(http) = parsed {
+                    let body = copy[http.len..].to_vec();
+                    (http, body)
+                } else if let Some(cut) = self.parser.take_cut() {
+                    // The file ends inside the HTTP head: the file's end is
+                    // told, not the bad or non-HTTP record it made.
+                    return Err(cut);
+                } else if !copy.starts_with(b"HTTP/") {
                     let reason = SkipReason::NotHttp;
                     return Ok(Item::Skipped { pos, reason });
-                }
-                match http::parse_head(&copy)? {
-                    Some(http) => {
-                        let body = copy[http.len..].to_vec();
-                        (http, body)
-                    }
-                    None => return Err(no_head_end()),
+                } else {
+                    return Err(no_head_end());
                 }
             }
             None => return Err(no_head_end()),

@@ -695,6 +695,15 @@ impl<'r> Parser<'r> {
         Ok(())
     }
 
+    /// The file's end, when it cut the current body short: taken, to be
+    /// told in place of what the cut made of the record.
+    pub fn take_cut(&mut self) -> Option<WarcError> {
+        match self.body_cut {
+            true => self.stream.take_cut(),
+            false => None,
+        }
+    }
+
     /// The file ends inside the current body: what was read of it is all
     /// of it ([`Ending::cut`]).
     fn cut_body(&mut self) {

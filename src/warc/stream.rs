@@ -155,6 +155,12 @@ impl<'r> Stream<'r> {
         self.cut = Some(error);
     }
 
+    /// The cut, taken to be told now rather than by
+    /// [`Stream::next_member`].
+    pub fn take_cut(&mut self) -> Option<WarcError> {
+        self.cut.take()
+    }
+
     /// The bytes buffered of the current member, without reading more.
     pub fn buffered(&self) -> &[u8] {
         &self.buf[self.start..self.end]
