@@ -682,3 +682,52 @@ fn control_characters_in_names_are_escaped_on_stderr() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A failures file that is one of the task lists, the output under
+/// another spelling, or the output's journal is refused before anything
+/// is written (exit 2): it used to be cut to nothing and filled with
+/// failures, the list lost, or the journal broken.
+#[test]
+fn a_failures_file_that_is_a_list_the_output_or_the_journal_is_refused() {
+    let dir = folder("failures-clash");
+    let list = dir.join("tasks.txt");
+    let listed = "ftp://example.org/\n";
+    std::fs::write(&list, listed).unwrap();
+    let out = dir.join("out.jsonl");
+    let journal = dir.join("out.jsonl.journal");
+    let spelt_again = dir.join(".").join("out.jsonl");
+    for failures in [&list, &spelt_again, &journal] {
+        let run = linesift(&[
+            "run",
+            list.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--failures",
+            failures.to_str().unwrap(),
+        ]);
+        let said = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{failures:?}: {said}");
+        assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(said.contains("--failures"), "{said}");
+        assert_eq!(std::fs::read_to_string(&list).unwrap(), listed);
+    }
+    // The journal refused above was the one a first run made.
+    let first = linesift(&["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    let again = linesift(&[
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--failures",
+        journal.to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    let resumed = linesift(&["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let said = stderr(&resumed);
+    assert!(
+        said.contains("nothing to do"),
+        "the journal is whole: {said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -107,6 +107,29 @@ pub fn printable_path(path: &Path) -> String {
     printable(&path.to_string_lossy()).into_owned()
 }
 
+/// Whether two paths name one regular file: the same file when both
+/// exist, else the same place once the folders are resolved (`./out`,
+/// `dir/../out`, a symlinked folder). Stdin (`-`) and devices
+/// (`/dev/null`) are no such file.
+pub fn one_file(a: &Path, b: &Path) -> bool {
+    if a == Path::new("-") || b == Path::new("-") {
+        return false;
+    }
+    #[cfg(unix)]
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        use std::os::unix::fs::MetadataExt;
+        return x.is_file() && (x.dev(), x.ino()) == (y.dev(), y.ino());
+    }
+    let resolved = |p: &Path| {
+        let full = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        match (full.parent(), full.file_name()) {
+            (Some(dir), Some(name)) => dir.canonicalize().map_or(full.clone(), |d| d.join(name)),
+            _ => full,
+        }
+    };
+    resolved(a) == resolved(b)
+}
+
 /// An error and its causes on one line, `: ` between them, as anyhow's
 /// `{:#}` prints them, but a cause whose message the one before already
 /// ends with is not repeated: errors that name their source in their own

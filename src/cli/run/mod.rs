@@ -26,7 +26,7 @@ mod work;
 use super::interrupt;
 use super::warc::{Format, OutCompression, default_format, refuse_input_as_output};
 use super::worker::{TaskArgs, seconds};
-use super::{printable, printable_path};
+use super::{one_file, printable, printable_path};
 use anyhow::{Context, bail};
 use indicatif::ProgressBar;
 use journal::Journal;
@@ -99,6 +99,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let output = args.output.clone().filter(|o| o != Path::new("-"));
     if let Some(out) = &output {
         refuse_input_as_output(out, &lists)?;
+    }
+    if let Some(failures) = failures_path(&args, output.as_deref()) {
+        refuse_failures_clash(&failures, output.as_deref(), &lists)?;
     }
     let encoding = encoding(&args, output.as_deref());
     let plan = tasks::read(&lists, &args.index.options())?;
@@ -188,6 +191,40 @@ fn failures_path(args: &Args, output: Option<&Path>) -> Option<PathBuf> {
     })
 }
 
+/// Refuses a failures file that is a task list (it would be cut to
+/// nothing), the output (both would be written to one file) or the
+/// output's journal (which it would break), however each is spelt.
+fn refuse_failures_clash(
+    failures: &Path,
+    output: Option<&Path>,
+    lists: &[PathBuf],
+) -> anyhow::Result<()> {
+    let shown = printable_path(failures);
+    if let Some(list) = lists.iter().find(|l| one_file(failures, l)) {
+        bail!(
+            "--failures {shown} is the task list {}: it would be overwritten",
+            printable_path(list)
+        );
+    }
+    let Some(out) = output else {
+        return Ok(());
+    };
+    if one_file(failures, out) {
+        bail!("--failures {shown} is the output");
+    }
+    if one_file(failures, &journal_path(out)) {
+        bail!("--failures {shown} is the output's journal");
+    }
+    Ok(())
+}
+
+/// The journal beside a file output.
+fn journal_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".journal");
+    PathBuf::from(name)
+}
+
 /// The outputs, the tasks done before (a file output's journal) and the
 /// journal's path.
 fn open_outputs(
@@ -215,13 +252,8 @@ fn open_outputs(
         let outputs = Outputs::streams(Some(out), args.failures.as_deref(), encoding, wet_info)?;
         return Ok((outputs, BTreeMap::new(), None));
     }
-    let mut name = out.as_os_str().to_owned();
-    name.push(".journal");
-    let journal_path = PathBuf::from(name);
+    let journal_path = journal_path(out);
     let failures = failures.unwrap_or_default();
-    if failures == out {
-        bail!("--failures names the output {}", printable_path(out));
-    }
     // A resumed run cuts its files back: they must be the same files.
     let settings = format!(
         "{}, failures to {}",
