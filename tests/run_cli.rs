@@ -731,3 +731,15 @@ fn a_failures_file_that_is_a_list_the_output_or_the_journal_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Stdin can be read once: `-` named twice as a task list is refused
+/// (exit 2), as `extract` and `warc` refuse it, not read as empty the
+/// second time.
+#[test]
+fn stdin_named_twice_as_a_task_list_is_refused() {
+    let run = linesift(&["run", "-", "-"]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(said.contains("stdin"), "{said}");
+}

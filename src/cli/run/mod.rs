@@ -96,6 +96,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         [] => vec![PathBuf::from("-")],
         lists => lists.to_vec(),
     };
+    if lists.iter().filter(|l| *l == Path::new("-")).count() > 1 {
+        bail!("stdin (`-`) can be read once: name it once");
+    }
     let output = args.output.clone().filter(|o| o != Path::new("-"));
     if let Some(out) = &output {
         refuse_input_as_output(out, &lists)?;
