@@ -743,3 +743,24 @@ fn stdin_named_twice_as_a_task_list_is_refused() {
     assert_eq!(said.lines().count(), 1, "{said}");
     assert!(said.contains("stdin"), "{said}");
 }
+
+/// Failures sent to `/dev/null` are dropped, with a file output or
+/// stdout: it is written as it goes, not cut back or synced as a file
+/// (which it refused, ending every such run with exit 2).
+#[test]
+fn failures_sent_to_dev_null_are_dropped() {
+    let dir = folder("failures-null");
+    let list = dir.join("files.txt");
+    let warc = sample().join("sample.warc.gz");
+    std::fs::write(&list, format!("{}\nno-such.warc\n", warc.display())).unwrap();
+    let out = dir.join("out.jsonl");
+    let list = list.to_str().unwrap();
+    for output in [out.to_str().unwrap(), "-"] {
+        let run = linesift(&["run", list, "-o", output, "--failures", "/dev/null"]);
+        let said = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{output}: {said}");
+        assert!(said.contains("1 failed; 4 document(s)"), "{said}");
+    }
+    assert_eq!(json_lines(&out).len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -256,7 +256,10 @@ impl Outputs {
             wet_info: wet_info.filter(|_| resumed.documents_len == 0),
             documents_compression: encoding.compression,
             documents: resume_file(documents, resumed.documents_len, journal.path())?,
-            failures: resume_file(failures, resumed.failures_len, journal.path())?,
+            failures: match is_special(failures) {
+                true => stream_file(failures)?,
+                false => resume_file(failures, resumed.failures_len, journal.path())?,
+            },
             failures_compression: encoding.failures,
             journal: Some(journal),
         })
@@ -271,16 +274,11 @@ impl Outputs {
         wet_info: Option<WetInfo>,
     ) -> anyhow::Result<Self> {
         let documents = match documents {
-            Some(path) => {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .with_context(|| format!("opening {}", printable_path(path)))?;
-                Target::Stream(Box::new(file), printable_path(path))
-            }
+            Some(path) => stream_file(path)?,
             None => Target::Stream(Box::new(io::stdout()), "stdout".into()),
         };
         let failures = match failures {
+            Some(path) if is_special(path) => stream_file(path)?,
             Some(path) => Target::File {
                 file: File::create(path)
                     .with_context(|| format!("creating {}", printable_path(path)))?,
@@ -356,6 +354,21 @@ impl Outputs {
         }
         self.failures.append(&out.finish()?)
     }
+}
+
+/// Whether `path` is there and no regular file (a FIFO, `/dev/null`),
+/// which is written as it goes: it can be neither cut back nor synced.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file())
+}
+
+/// A file that is no regular file, written as it goes.
+fn stream_file(path: &Path) -> anyhow::Result<Target> {
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("opening {}", printable_path(path)))?;
+    Ok(Target::Stream(Box::new(file), printable_path(path)))
 }
 
 /// Opens `path` for appending after its first `committed` bytes, the rest
