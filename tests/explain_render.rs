@@ -511,3 +511,25 @@ fn a_page_named_with_control_characters_is_shown_escaped() {
     assert!(!svg.chars().any(|c| c.is_control() && c != '\n'), "{svg:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// An output that is the page itself is refused (exit 2), the page left
+/// as it was: it used to be overwritten by its own chart.
+#[test]
+fn an_output_that_is_the_page_is_refused() {
+    let dir = temp_dir("explain-same");
+    let page = dir.join("page.html");
+    std::fs::write(&page, PAGE).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .arg("-o")
+        .arg(dir.join(".").join("page.html"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("is the page"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), PAGE);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -46,6 +46,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             printable_path(&args.output)
         ),
     };
+    // Written after the page is read: over the page, it would lose it.
+    if super::one_file(&args.page, &args.output) {
+        bail!(
+            "the output {} is the page: it would be overwritten",
+            printable_path(&args.output)
+        );
+    }
     let options = args.extract.options();
     // Read no further than the page limit, so that a huge page (or
     // /dev/zero) is refused by the extractor below, not held whole first.
