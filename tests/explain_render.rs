@@ -533,3 +533,34 @@ fn an_output_that_is_the_page_is_refused() {
     assert_eq!(std::fs::read_to_string(&page).unwrap(), PAGE);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--width` that is no number (`nan`) is refused (exit 2), not written
+/// into the chart as `width="NaN"`, which no viewer draws; out-of-range
+/// widths are still brought into range.
+#[test]
+fn a_width_that_is_no_number_is_refused() {
+    let dir = temp_dir("explain-width");
+    let page = dir.join("page.html");
+    std::fs::write(&page, PAGE).unwrap();
+    let explain = |width: &str| {
+        Command::new(env!("CARGO_BIN_EXE_linesift"))
+            .arg("explain")
+            .arg(&page)
+            .arg("-o")
+            .arg(dir.join(format!("{width}.svg")))
+            .arg(format!("--width={width}"))
+            .output()
+            .unwrap()
+    };
+    let nan = explain("nan");
+    let stderr = String::from_utf8_lossy(&nan.stderr);
+    assert_eq!(nan.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--width"), "{stderr}");
+    assert!(!dir.join("nan.svg").exists());
+    for (width, drawn) in [("0", "width=\"300\""), ("inf", "width=\"20000\"")] {
+        cli_support::assert_success(&explain(width));
+        let svg = std::fs::read_to_string(dir.join(format!("{width}.svg"))).unwrap();
+        assert!(svg.contains(drawn), "{width}: {}", &svg[..200]);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

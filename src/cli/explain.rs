@@ -25,11 +25,19 @@ pub struct Args {
     /// `<meta>` charset), instead of detecting one.
     #[arg(long, value_parser = super::options::parse_charset)]
     charset: Option<String>,
-    /// Width of the SVG chart in pixels.
-    #[arg(long, default_value_t = 1200.0)]
+    /// Width of the SVG chart in pixels (brought into 300 to 20000).
+    #[arg(long, default_value_t = 1200.0, value_parser = width)]
     width: f64,
     #[command(flatten)]
     extract: ExtractOptions,
+}
+
+/// `--width`: a number (`nan` would be drawn as `width="NaN"`).
+fn width(value: &str) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(w) if !w.is_nan() => Ok(w),
+        _ => Err(format!("{value} is no number of pixels")),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
