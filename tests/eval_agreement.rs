@@ -485,3 +485,23 @@ fn control_characters_in_names_are_escaped_on_stderr() {
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// An option set of `--compare` that does not parse is one line naming
+/// the set and the error, as every error is, without clap's usage
+/// lines.
+#[test]
+fn a_compare_option_set_that_does_not_parse_is_one_line() {
+    let dir = temp_dir("eval-compare-bad");
+    let m = fixture(&dir);
+    let (code, stderr) = linesift_eval(&[
+        m.as_os_str(),
+        "--compare".as_ref(),
+        "--gap x".as_ref(),
+        "".as_ref(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--compare \"--gap x\""), "{stderr}");
+    assert!(stderr.contains("invalid value 'x'"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -176,7 +176,16 @@ fn compare(
 fn parse_set(set: &str) -> anyhow::Result<Options> {
     OptionSet::try_parse_from(set.split_whitespace())
         .map(|s| s.extract.options())
-        .map_err(|e| anyhow!("--compare {set:?}: {}", e.render()))
+        .map_err(|e| {
+            // clap's first line, without its `error: ` and usage lines:
+            // an error is one line.
+            let rendered = e.to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            anyhow!(
+                "--compare {set:?}: {}",
+                first.strip_prefix("error: ").unwrap_or(first)
+            )
+        })
 }
 
 /// A one-line description of the options, for reports.
