@@ -248,3 +248,30 @@ fn enqueue_names_its_list_with_control_characters_escaped() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A list whose name is not UTF-8 (Latin-1 `é`) is read like any other,
+/// and named with U+FFFD: file names need not be UTF-8. It was refused
+/// by the argument parser ("invalid UTF-8 was detected").
+#[cfg(unix)]
+#[test]
+fn enqueue_reads_a_list_named_in_latin1() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("linesift-enqueue-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let list = dir.join(std::ffi::OsStr::from_bytes(b"caf\xe9.txt"));
+    std::fs::write(&list, "https://example.org/\n").expect("write");
+    let out = Command::new(BIN)
+        .arg("enqueue")
+        .arg(&list)
+        .env("AMQP_URL", "amqp://guest:guest@127.0.0.1:1/%2f")
+        .env("LINESIFT_PREFIX", "lscli")
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("caf\u{fffd}.txt: nothing enqueued"),
+        "the list was read and the broker tried: {stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,13 +18,15 @@ use clap::builder::TypedValueParser;
 use linesift::worker::cdx::{IndexOptions, IndexParser};
 use linesift::worker::enqueue::{self, EnqueueError, LineKind, LineParser, Progress, Stopped};
 use std::cell::Cell;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tokio::io::{AsyncRead, BufReader};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The list: one task per line (`-` for stdin).
-    list: String,
+    // A path: a file name need not be UTF-8.
+    list: PathBuf,
     /// What the lines are.
     #[arg(long, value_enum, default_value = "urls")]
     kind: Kind,
@@ -79,10 +81,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("starting the async runtime")?;
     let names = args.queue.names();
     let amqp_url = args.queue.amqp_url()?;
-    let list = args.list.as_str();
+    let list = args.list.as_path();
     // The list as messages name it.
-    let shown = super::printable(list);
-    let shown = shown.as_ref();
+    let shown = super::printable_path(list);
+    let shown = shown.as_str();
     // Counted as they are reported, not as their windows are confirmed:
     // a run a refusal or Ctrl-C stops counts those of its last window too.
     let reported = Cell::new(0);
@@ -99,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let outcome = runtime.block_on(async {
         let input: Box<dyn AsyncRead + Unpin> = if gzip {
             Box::new(super::list::gunzipped(list).with_context(|| format!("reading {shown}"))?)
-        } else if list == "-" {
+        } else if list == Path::new("-") {
             Box::new(tokio::io::stdin())
         } else {
             Box::new(

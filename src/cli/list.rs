@@ -6,6 +6,7 @@
 
 use flate2::read::MultiGzDecoder;
 use std::io::{self, BufRead, Read};
+use std::path::Path;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, ReadBuf};
@@ -30,8 +31,8 @@ pub fn decoded(bytes: Vec<u8>) -> io::Result<Vec<u8>> {
 
 /// Whether the list `list` (`-`: stdin) is gzip, by its first bytes,
 /// which stay to be read (stdin's are peeked in its buffer).
-pub fn is_gzip(list: &str) -> io::Result<bool> {
-    if list == "-" {
+pub fn is_gzip(list: &Path) -> io::Result<bool> {
+    if list == Path::new("-") {
         let mut stdin = io::stdin().lock();
         return Ok(stdin.fill_buf()?.starts_with(&GZIP_MAGIC));
     }
@@ -50,10 +51,10 @@ pub fn is_gzip(list: &str) -> io::Result<bool> {
 /// The gzip list `list` (`-`: stdin) decompressed by a thread of its own
 /// as it is read, in bounded memory. A read error, or bytes that are not
 /// gzip part way, end the stream with that error.
-pub fn gunzipped(list: &str) -> io::Result<Gunzipped> {
-    let source: Box<dyn Read + Send> = match list {
-        "-" => Box::new(io::stdin()),
-        path => Box::new(std::fs::File::open(path)?),
+pub fn gunzipped(list: &Path) -> io::Result<Gunzipped> {
+    let source: Box<dyn Read + Send> = match list == Path::new("-") {
+        true => Box::new(io::stdin()),
+        false => Box::new(std::fs::File::open(list)?),
     };
     let (tx, rx) = tokio::sync::mpsc::channel(AHEAD);
     std::thread::Builder::new()
