@@ -505,3 +505,30 @@ fn a_compare_option_set_that_does_not_parse_is_one_line() {
     assert!(stderr.contains("invalid value 'x'"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A table that cannot be written (a full disk) is an error naming
+/// stdout (exit 2), as `extract` names it, not the OS error alone.
+#[test]
+fn a_failed_write_of_the_table_names_stdout() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let dir = temp_dir("eval-full");
+    let m = fixture(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(&m)
+        .stdout(std::fs::File::create(full).unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some("linesift: writing stdout: No space left on device (os error 28)"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

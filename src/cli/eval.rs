@@ -341,9 +341,9 @@ fn safe_name(key: &str) -> String {
 /// that `linesift eval ... | head` ends quietly like the other commands.
 fn print_out(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("writing stdout")
 }
 
 /// A report error as messages show it: the path it names with control
