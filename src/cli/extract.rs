@@ -91,6 +91,36 @@ enum Format {
     Jsonl,
 }
 
+/// An input's failure of this command's own, not of the page: each has
+/// the kind the worker gives the like failure.
+#[derive(Debug, thiserror::Error)]
+enum Internal {
+    /// The extractor or a fetch panicked (a bug): this input fails, the
+    /// others go on.
+    #[error("internal error: the {0} panicked")]
+    Panicked(&'static str),
+    /// The fetcher had stopped before this URL could be handed to it.
+    #[error("URL was not fetched: the fetcher had stopped")]
+    NotFetched,
+}
+
+impl Internal {
+    /// `panic`, as the worker's for a panic; `local`, as the fetcher's for
+    /// a failure of this process rather than of the page.
+    fn kind(&self) -> &'static str {
+        match self {
+            Internal::Panicked(_) => "panic",
+            Internal::NotFetched => "local",
+        }
+    }
+}
+
+/// `work`'s result, or a panic in it as this input's error.
+fn caught<T>(what: &'static str, work: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .unwrap_or_else(|_| Err(Internal::Panicked(what).into()))
+}
+
 /// A page extracted from a file or a URL.
 struct Extracted {
     document: Document,
@@ -346,8 +376,7 @@ impl Work<'_> {
                         match as_url(input) {
                             Some(url) => {
                                 if url_tx.send((i, url)).is_err() {
-                                    let _ =
-                                        tx.send((i, Err(anyhow::anyhow!("URL was not fetched"))));
+                                    let _ = tx.send((i, Err(Internal::NotFetched.into())));
                                 }
                             }
                             None => {
@@ -378,9 +407,9 @@ impl Work<'_> {
     /// meant to have none) is this input's error, not the run's end, and
     /// the result the loop in [`Work::run`] waits for still comes.
     fn extract_file(&self, input: &OsStr) -> anyhow::Result<Extracted> {
-        let extract = || extract_one(self.extractor, input, self.charset);
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(extract))
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("internal error: the extractor panicked")))
+        caught("extractor", || {
+            extract_one(self.extractor, input, self.charset)
+        })
     }
 }
 
@@ -463,7 +492,7 @@ impl Web {
                             empty: false,
                         })
                         .map_err(anyhow::Error::from),
-                    Err(_) => Err(anyhow::anyhow!("internal error: the fetch panicked")),
+                    Err(_) => Err(Internal::Panicked("fetch").into()),
                 };
                 (i, result)
             })
@@ -612,12 +641,14 @@ fn write_result(
 }
 
 /// The kind of an input's error (`dns`, `timeout`, `too_large`, `open`,
-/// ...): the fetcher's, the core's, or a file's or stdin's I/O error.
+/// ...): the fetcher's, the core's, a file's or stdin's I/O error, or
+/// this command's own (`panic`, `local`).
 fn error_kind(e: &anyhow::Error) -> Option<&'static str> {
     e.downcast_ref::<FetchError>()
         .map(FetchError::kind)
         .or_else(|| e.downcast_ref::<ExtractError>().map(ExtractError::kind))
         .or_else(|| e.downcast_ref::<io::Error>().map(io_error_kind))
+        .or_else(|| e.downcast_ref::<Internal>().map(Internal::kind))
 }
 
 /// `open` when the name is no file to read (missing, not permitted, a
@@ -654,5 +685,50 @@ mod tests {
         assert_eq!(io_error_kind(&denied), "open");
         let failed = io::Error::from_raw_os_error(5);
         assert_eq!(io_error_kind(&failed), "io");
+    }
+
+    /// A URL the fetcher does not take fails in its place among the
+    /// inputs, its JSON line of kind `local`. The fetcher stops early only
+    /// after a bug, so a run of the binary cannot show it: a run with no
+    /// fetcher stands in.
+    #[test]
+    fn a_url_the_fetcher_does_not_take_fails_as_a_local_error() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let extractor = Extractor::new(linesift::Options::default());
+        let work = Work {
+            pool: &pool,
+            extractor: &extractor,
+            web: None,
+            charset: None,
+        };
+        let url = "https://example.com/";
+        let bar = indicatif::ProgressBar::hidden();
+        let mut lines = Vec::new();
+        work.run(&[url.into()], 4, &bar, |_, result| {
+            write_result(&mut lines, Format::Jsonl, url, &result)
+        })
+        .unwrap();
+        let line: serde_json::Value = serde_json::from_slice(&lines).unwrap();
+        assert_eq!(
+            line,
+            serde_json::json!({
+                "path": url,
+                "error": "URL was not fetched: the fetcher had stopped",
+                "error_kind": "local",
+            })
+        );
+    }
+
+    /// No input makes the core or the fetcher panic (a bug), so a run of
+    /// the binary cannot show one: the wrapper each input runs in is
+    /// checked here.
+    #[test]
+    fn a_panic_is_the_inputs_error_of_kind_panic() {
+        let e = caught::<()>("extractor", || panic!("a bug")).unwrap_err();
+        assert_eq!(e.to_string(), "internal error: the extractor panicked");
+        assert_eq!(error_kind(&e), Some("panic"));
     }
 }
