@@ -532,3 +532,25 @@ fn a_failed_write_of_the_table_names_stdout() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A manifest that lists no page (its header alone) is an error naming
+/// it (exit 2), not an empty table and exit code 0.
+#[test]
+fn a_manifest_without_pages_is_an_error() {
+    let dir = temp_dir("eval-no-pages");
+    let m = dir.join("m.tsv");
+    std::fs::write(&m, "dataset\tid\thtml\tgold_text\n\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(&m)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        format!("linesift: {}: lists no page: nothing to score", m.display())
+    );
+    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -64,6 +64,11 @@ struct OptionSet {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut entries = manifest::read(&args.manifest).map_err(shown_report_error)?;
     let shown = printable_path(&args.manifest);
+    // A manifest of a header alone would print an empty table as if all
+    // were well, as `--datasets ""` would.
+    if entries.is_empty() {
+        bail!("{shown}: lists no page: nothing to score");
+    }
     if let Some(list) = &args.datasets {
         let keep: Vec<&str> = list
             .split(',')
