@@ -1,7 +1,8 @@
 //! The hand-made pages in `tests/fixtures/markdown`, each beside the
 //! Markdown expected of it (`NAME.md`): nested lists, tables with and
 //! without a header row, code, headings of several levels, a quote with
-//! inline links, a caption left out. Checked through the library, through
+//! inline links, a quote with broken lines, numbered lists that start
+//! past 1, a caption left out. Checked through the library, through
 //! `linesift extract --format markdown`, and through `warc` and `run`,
 //! which add a `markdown` field to their JSON lines.
 
@@ -102,6 +103,51 @@ fn a_quote_is_quoted_and_links_keep_their_text() {
     check("quote");
 }
 
+/// `<ol start="5">` goes on numbering from 5 (a list nested in it from
+/// its own start), and its items' blocks carry the start; a list from 1
+/// carries none.
+#[test]
+fn an_ordered_list_with_a_start_keeps_its_numbers() {
+    check("list-start");
+    let doc = extract(
+        "list-start",
+        Options {
+            blocks: true,
+            ..Options::default()
+        },
+    );
+    let starts: Vec<Option<u32>> = doc
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::ListItem { start, .. } => Some(*start),
+            _ => None,
+        })
+        .collect();
+    let (none, five, three) = (None, Some(5), Some(3));
+    assert_eq!(
+        starts,
+        [none, none, none, none, five, five, three, three, five]
+    );
+    let json = serde_json::to_value(&doc).unwrap_or_default();
+    let items: Vec<&Value> = json["blocks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|b| b["kind"] == "list_item")
+        .collect();
+    assert!(items[0].get("start").is_none(), "{}", items[0]);
+    assert_eq!(items[4]["start"], 5);
+}
+
+/// A `<br>` in a quote is a hard break in the quote's paragraph; its
+/// `<p>`s stay paragraphs of the quote.
+#[test]
+fn a_line_break_in_a_quote_is_a_hard_break_in_it() {
+    check("quote-breaks");
+    assert!(expected("quote-breaks").contains("falls,\\\n> the miller"));
+}
+
 #[test]
 fn a_caption_in_the_chosen_content_is_left_out() {
     check("figcaption");
@@ -147,7 +193,13 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn extract_with_format_markdown_prints_the_pages_markdown() {
-    for name in ["nested-lists", "tables", "code"] {
+    for name in [
+        "nested-lists",
+        "tables",
+        "code",
+        "list-start",
+        "quote-breaks",
+    ] {
         let page = fixture(name, "html");
         let out = linesift(&["extract", "--format", "markdown", page.to_str().unwrap()]);
         assert!(

@@ -619,9 +619,20 @@ impl Extractor {
         }
         let mut size = 0;
         blocks.retain_mut(|block| {
+            let quote = matches!(block, Block::Quote { .. });
             for t in block.texts_mut() {
                 if o.algorithm == Algorithm::R2l {
-                    *t = text::non_ascii_only(t);
+                    *t = match quote {
+                        // Its paragraphs stay apart by an empty line,
+                        // which the filter would drop.
+                        true => t
+                            .split("\n\n")
+                            .map(text::non_ascii_only)
+                            .filter(|p| !p.is_empty())
+                            .collect::<Vec<_>>()
+                            .join("\n\n"),
+                        false => text::non_ascii_only(t),
+                    };
                 }
                 text::nfc::to_nfc(t);
                 size += t.len();

@@ -4,7 +4,9 @@
 //! only holds them and writes them out.
 //!
 //! Markdown is CommonMark with GitHub's pipe tables: `#` headings, `-` and
-//! `1.` list items indented four spaces a level, fenced code, `>` quotes.
+//! `1.` list items indented four spaces a level (an ordered list numbered
+//! from its start), fenced code, `>` quotes, a backslash hard break
+//! between the lines of a paragraph.
 //! Text is escaped where Markdown would read it as markup, and nowhere
 //! else; links are kept as their text.
 
@@ -26,9 +28,14 @@ pub enum Block {
         text: String,
     },
     /// An `li`; `depth` 1 in a list at the top, 2 in a list inside it, ...
+    /// `start`: the number of an ordered list's first item when the page
+    /// gives one other than 1 (`<ol start>`, or `value` on its first
+    /// `<li>`), on each item of the list; none otherwise.
     ListItem {
         depth: u8,
         ordered: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        start: Option<u32>,
         text: String,
     },
     /// A table of data (one laid out for a page is read as flow text):
@@ -42,7 +49,8 @@ pub enum Block {
     Code {
         text: String,
     },
-    /// `<blockquote>`.
+    /// `<blockquote>`: its paragraphs apart by an empty line (`\n\n`),
+    /// the lines of one (a `<br>`) by a line end.
     Quote {
         text: String,
     },
@@ -76,8 +84,8 @@ impl Block {
     }
 }
 
-/// Indentation of one list level.
-const INDENT: &str = "    ";
+/// Indentation of one list level (spaces), at least.
+const INDENT: usize = 4;
 
 /// The blocks as Markdown: blocks apart by a blank line, the items of a
 /// list on consecutive lines.
@@ -98,8 +106,9 @@ pub fn markdown(blocks: &[Block]) -> String {
             Block::ListItem {
                 depth,
                 ordered,
+                start,
                 text,
-            } => list.item(&mut out, *depth, *ordered, text),
+            } => list.item(&mut out, *depth, *ordered, *start, text),
             Block::Table { header, rows } => table(&mut out, *header, rows),
             Block::Code { text } => code(&mut out, text),
             Block::Quote { text } => quote(&mut out, text),
@@ -138,8 +147,18 @@ fn lines(out: &mut String, text: &str, indent: &str) {
 /// Numbering and nesting of the list being written.
 #[derive(Debug, Default)]
 struct ListState {
-    /// The number of each open level's last item (0 for a bullet).
-    levels: Vec<(bool, u32)>,
+    levels: Vec<Level>,
+}
+
+/// An open level of the list being written.
+#[derive(Debug, Clone, Copy)]
+struct Level {
+    ordered: bool,
+    /// The number of its last item (0 for a bullet).
+    number: u32,
+    /// Where its items' markers start, and their text.
+    marker: usize,
+    text: usize,
 }
 
 impl ListState {
@@ -148,31 +167,40 @@ impl ListState {
     }
 
     /// An item at `depth`, nested at most one level below the item before
-    /// it (a deeper one would read as code).
-    fn item(&mut self, out: &mut String, depth: u8, ordered: bool, text: &str) {
+    /// it (a deeper one would read as code). An ordered level is numbered
+    /// from its first item's `start`.
+    fn item(&mut self, out: &mut String, depth: u8, ordered: bool, start: Option<u32>, text: &str) {
         let depth = usize::from(depth.max(1)).min(self.levels.len() + 1);
         self.levels.truncate(depth);
-        let number = match self.levels.get_mut(depth - 1) {
-            Some(level) if level.0 == ordered => {
-                level.1 += 1;
-                level.1
-            }
-            Some(level) => {
-                *level = (ordered, 1);
-                1
-            }
-            None => {
-                self.levels.push((ordered, 1));
-                1
-            }
+        // Four spaces a level, or more under a marker wider than three
+        // (`100. `): a list indented less than its item's text is not in
+        // that item.
+        let marker = match depth.checked_sub(2).and_then(|p| self.levels.get(p)) {
+            Some(parent) => (parent.marker + INDENT).max(parent.text),
+            None => 0,
         };
-        let indent = INDENT.repeat(depth - 1);
-        let marker = match ordered {
+        let number = match self.levels.get(depth - 1) {
+            Some(level) if level.ordered == ordered => level.number + u32::from(ordered),
+            _ if ordered => start.unwrap_or(1),
+            _ => 0,
+        };
+        let mark = match ordered {
             true => format!("{number}. "),
             false => "- ".to_string(),
         };
-        let inner = format!("{indent}{}", " ".repeat(marker.len()));
-        let _ = write!(out, "{indent}{marker}");
+        let level = Level {
+            ordered,
+            number,
+            marker,
+            text: marker + mark.len(),
+        };
+        match self.levels.get_mut(depth - 1) {
+            Some(l) => *l = level,
+            None => self.levels.push(level),
+        }
+        let indent = " ".repeat(marker);
+        let inner = " ".repeat(level.text);
+        let _ = write!(out, "{indent}{mark}");
         lines(out, text, &inner);
     }
 }
@@ -225,13 +253,15 @@ fn code(out: &mut String, text: &str) {
     let _ = write!(out, "{fence}\n{text}\n{fence}");
 }
 
-/// Each line of the quote a paragraph of it.
+/// The quote's paragraphs apart by a `>` line, the lines of each joined
+/// by hard breaks as a paragraph's are.
 fn quote(out: &mut String, text: &str) {
-    for (i, line) in text.split('\n').enumerate() {
+    for (i, paragraph) in text.split("\n\n").enumerate() {
         if i > 0 {
             out.push_str("\n>\n");
         }
-        let _ = write!(out, "> {}", escape(line, false));
+        out.push_str("> ");
+        lines(out, paragraph, "> ");
     }
 }
 
@@ -303,6 +333,7 @@ mod tests {
         let item = |depth, ordered, text: &str| Block::ListItem {
             depth,
             ordered,
+            start: None,
             text: text.into(),
         };
         let blocks = [
@@ -316,6 +347,35 @@ mod tests {
         assert_eq!(
             markdown(&blocks),
             "- a\n    1. b\n    2. c\n- d\n    - too deep\n\nafter"
+        );
+    }
+
+    /// An ordered list is numbered from its start; a list nested in an
+    /// item whose marker is wider than four spaces is indented to that
+    /// item's text, or it would not be inside the item.
+    #[test]
+    fn an_ordered_list_is_numbered_from_its_start() {
+        let item = |depth, ordered, start, text: &str| Block::ListItem {
+            depth,
+            ordered,
+            start,
+            text: text.into(),
+        };
+        let blocks = [
+            item(1, true, Some(5), "five"),
+            item(1, true, Some(5), "six\nmore"),
+            item(2, true, Some(0), "zero"),
+            item(1, false, None, "bullet"),
+            para("-"),
+            item(1, true, Some(999), "a"),
+            item(1, true, Some(999), "b"),
+            item(2, false, None, "under b"),
+            item(3, true, None, "deeper"),
+        ];
+        assert_eq!(
+            markdown(&blocks),
+            "5. five\n6. six\\\n   more\n    0. zero\n- bullet\n\n\\-\n\n\
+             999. a\n1000. b\n      - under b\n          1. deeper"
         );
     }
 
@@ -354,12 +414,14 @@ mod tests {
         );
     }
 
+    /// A quote's paragraphs are apart by a `>` line; the lines of one are
+    /// joined by hard breaks, as a paragraph's are, inside the quote.
     #[test]
-    fn quote_lines_are_paragraphs_of_the_quote() {
+    fn a_quotes_paragraphs_are_apart_and_its_broken_lines_hard_broken() {
         let block = Block::Quote {
-            text: "One.\nTwo.".into(),
+            text: "One.\n\nTwo,\nthree.".into(),
         };
-        assert_eq!(markdown(&[block]), "> One.\n>\n> Two.");
+        assert_eq!(markdown(&[block]), "> One.\n>\n> Two,\\\n> three.");
     }
 
     #[test]

@@ -124,10 +124,12 @@ fn block_message(block: Block) -> proto::Block {
         Block::ListItem {
             depth,
             ordered,
+            start,
             text,
         } => proto::Block {
             depth: u32::from(depth),
             ordered,
+            start,
             ..kind("list_item", text)
         },
         Block::Table { header, rows } => proto::Block {
@@ -178,6 +180,7 @@ mod tests {
                 Block::ListItem {
                     depth: 2,
                     ordered: true,
+                    start: None,
                     text: "i".into(),
                 },
                 Block::Table {
@@ -210,6 +213,34 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_slice(&encode(&plain, Encoding::Json).0).unwrap_or_default();
         assert!(json.get("blocks").is_none() && json.get("markdown").is_none());
+    }
+
+    /// A list item's start is carried in both encodings, and is null in
+    /// the JSON of a block without one.
+    #[test]
+    fn a_list_items_start_is_carried_in_both_encodings() {
+        let doc = Document {
+            blocks: vec![
+                Block::ListItem {
+                    depth: 1,
+                    ordered: true,
+                    start: Some(5),
+                    text: "five".into(),
+                },
+                Block::ListItem {
+                    depth: 1,
+                    ordered: true,
+                    start: None,
+                    text: "one".into(),
+                },
+            ],
+            ..Document::default()
+        };
+        let message = DocumentMessage::from_document("t", Origin::default(), doc);
+        assert_eq!(message.blocks[0].start, Some(5));
+        let json = round_trips(&message);
+        assert_eq!(json["blocks"][0]["start"], 5);
+        assert_eq!(json["blocks"][1]["start"], serde_json::Value::Null);
     }
 
     /// Links are carried in both encodings, field by field, and left out

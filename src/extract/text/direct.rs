@@ -82,6 +82,9 @@ pub(super) fn run<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) -> usi
                 }) {
                     return lt;
                 }
+                if sink.wants_attributes() {
+                    attributes(&bytes[name_end..end - 1], sink);
+                }
                 at = after;
             }
         }
@@ -468,6 +471,72 @@ fn tag_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     }
 }
 
+/// Reports to `sink` the attributes of a start tag, `tag` its bytes from
+/// the end of its name to its closing `>` (left out), read by the states
+/// [`tag_end`] follows; names ASCII-lowercased, values as written.
+/// Attributes are read only for the few tags a sink asks about, so this
+/// is kept apart from `tag_end`, which runs on every tag.
+fn attributes<S: Sink>(tag: &[u8], sink: &mut S) {
+    let len = tag.len();
+    let mut at = 0;
+    loop {
+        while at < len && is(tag[at], SPACE | SLASH) {
+            at += 1;
+        }
+        if at == len {
+            return;
+        }
+        let start = at;
+        // A name's first byte may be anything else, even `=`.
+        at += 1;
+        while at < len && !is(tag[at], SPACE | SLASH | GT | EQ) {
+            at += 1;
+        }
+        let name = &tag[start..at];
+        while at < len && is(tag[at], SPACE) {
+            at += 1;
+        }
+        if tag.get(at) != Some(&b'=') {
+            report_attribute(name, b"", sink);
+            continue;
+        }
+        at += 1;
+        while at < len && is(tag[at], SPACE) {
+            at += 1;
+        }
+        let value = match tag.get(at) {
+            Some(&quote @ (b'"' | b'\'')) => {
+                let from = at + 1;
+                at = from + find(quote, &tag[from..]).unwrap_or(len - from);
+                let value = &tag[from..at];
+                at = (at + 1).min(len);
+                value
+            }
+            _ => {
+                let from = at;
+                while at < len && !is(tag[at], SPACE | GT) {
+                    at += 1;
+                }
+                &tag[from..at]
+            }
+        };
+        report_attribute(name, value, sink);
+    }
+}
+
+/// An attribute to `sink` as `events` reports it: name lowercased, and
+/// neither name nor value past [`NAME_CAP`] bytes.
+fn report_attribute<S: Sink>(name: &[u8], value: &[u8], sink: &mut S) {
+    if name.len() > NAME_CAP || value.len() > NAME_CAP {
+        return;
+    }
+    let mut lower = [0u8; NAME_CAP];
+    for (to, from) in lower.iter_mut().zip(name) {
+        *to = from.to_ascii_lowercase();
+    }
+    sink.attribute(&lower[..name.len()], value);
+}
+
 /// How the tokenizer reads what follows a start tag named `name` (html5gum's
 /// `naive_next_state`, with `<noscript>` content as markup, as in `events`).
 fn raw_text(name: &[u8]) -> Raw {
@@ -583,13 +652,26 @@ mod tests {
         heard(ours(html))
     }
 
+    /// [`direct`]'s events and [`html5gums`], every start tag's
+    /// attributes among them.
+    fn with_attributes(html: &str) -> (Vec<Ev>, Vec<Ev>) {
+        let mut chars = Vec::new();
+        let mut ran = Record(Vec::new(), true);
+        let stop = run(html, &mut ran, &mut chars);
+        tokenize(&html[stop..], &mut ran, &mut chars);
+        let mut alone = Record(Vec::new(), true);
+        tokenize(html, &mut alone, &mut chars);
+        (heard(ran.0), heard(alone.0))
+    }
+
     /// What the renderer makes of `events`: adjacent text joined, and the
     /// raw text of the elements it leaves out (which `run` skips) gone.
     fn heard(events: Vec<Ev>) -> Vec<Ev> {
         let mut out = merged(events);
         let mut i = 1;
         while i < out.len() {
-            let skipped = matches!(&out[i - 1], Ev::Start(name)
+            let tag = out[..i].iter().rfind(|e| !matches!(e, Ev::Attribute(..)));
+            let skipped = matches!(tag, Some(Ev::Start(name))
                 if matches!(raw_text(name), Raw::Until(n) if unread(n)));
             if skipped && matches!(out[i], Ev::Text(_)) {
                 out.remove(i);
@@ -603,6 +685,42 @@ mod tests {
     fn same_events_as_html5gum_on_tricky_markup() {
         for html in TRICKY {
             assert_eq!(direct(html).0, html5gums(html), "{html:?}");
+        }
+    }
+
+    /// A sink that reads attributes hears them as html5gum reads them:
+    /// names lowercased, values unquoted, the tokenizer's corners (a name
+    /// starting with `=`, a value after a `/`, no space between two).
+    #[test]
+    fn attributes_are_read_as_html5gum_reads_them() {
+        let html = "<ol START=\"5\" reversed><li value = 3 class='a b'>x</li>\
+                    <p =a b=c/d e=\"f\"g/h i= >y<p\tid\n=\nz/>";
+        let (ours, theirs) = with_attributes(html);
+        assert_eq!(ours, theirs);
+        let heard: Vec<(&[u8], &[u8])> = ours
+            .iter()
+            .filter_map(|e| match e {
+                Ev::Attribute(name, value) => Some((name.as_slice(), value.as_slice())),
+                _ => None,
+            })
+            .collect();
+        let expected: [(&[u8], &[u8]); 11] = [
+            (b"start", b"5"),
+            (b"reversed", b""),
+            (b"value", b"3"),
+            (b"class", b"a b"),
+            (b"=a", b""),
+            (b"b", b"c/d"),
+            (b"e", b"f"),
+            (b"g", b""),
+            (b"h", b""),
+            (b"i", b""),
+            (b"id", b"z/"),
+        ];
+        assert_eq!(heard, expected);
+        for html in TRICKY.iter().filter(|h| !h.contains(['&', '\0', '\r'])) {
+            let (ours, theirs) = with_attributes(html);
+            assert_eq!(ours, theirs, "{html:?}");
         }
     }
 
@@ -706,6 +824,15 @@ mod tests {
         #[test]
         fn same_events_as_html5gum_on_tag_soup(html in soup()) {
             proptest::prop_assert_eq!(direct(&html).0, html5gums(&html), "{:?}", html);
+        }
+
+        /// And the same attributes, but for values html5gum reads
+        /// otherwise (references decoded, NUL and `\r` replaced).
+        #[test]
+        fn same_attributes_as_html5gum_on_tag_soup(html in soup()) {
+            let html = html.replace(['&', '\0', '\r'], "");
+            let (ours, theirs) = with_attributes(&html);
+            proptest::prop_assert_eq!(ours, theirs, "{:?}", html);
         }
 
         /// And the same text.

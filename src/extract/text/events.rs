@@ -41,6 +41,17 @@ pub(super) trait Sink {
     fn end_tag_known(&mut self, name: &[u8], _tag: Tag) {
         self.end_tag(name);
     }
+    /// Whether the sink reads the attributes of the start tag it heard
+    /// last (`attribute`), asked right after that tag: no by default, and
+    /// the tokenizers then read none.
+    fn wants_attributes(&self) -> bool {
+        false
+    }
+    /// An attribute of the start tag heard last: its name ASCII-lowercased
+    /// and its value, each of at most [`NAME_CAP`] bytes (a longer one is
+    /// not reported). html5gum decodes character references in the value
+    /// and `direct` does not: a sink reads plain numbers only.
+    fn attribute(&mut self, _name: &[u8], _value: &[u8]) {}
 }
 
 /// Longest tag name kept whole. Every name the renderer or the tokenizer's
@@ -108,6 +119,10 @@ pub(super) struct Events<'a, S: Sink> {
     current: Current,
     name: Name,
     last_start: Name,
+    /// The sink reads the current start tag's attributes.
+    wants_attributes: bool,
+    /// The attribute being read (name, value), when the sink reads them.
+    attribute: Option<(Name, Name)>,
 }
 
 impl<'a, S: Sink> Events<'a, S> {
@@ -119,6 +134,8 @@ impl<'a, S: Sink> Events<'a, S> {
             current: Current::None,
             name: Name::EMPTY,
             last_start: Name::EMPTY,
+            wants_attributes: false,
+            attribute: None,
         }
     }
 
@@ -141,8 +158,19 @@ impl<'a, S: Sink> Events<'a, S> {
         self.flush_chars();
         if self.current == Current::Start && !self.name.is_empty() {
             self.sink.start_tag(self.name.as_bytes());
+            self.wants_attributes = self.sink.wants_attributes();
             self.last_start = self.name;
             self.name.clear();
+        }
+    }
+
+    /// Reports the attribute read so far, if the sink reads them.
+    fn flush_attribute(&mut self) {
+        if let Some((name, value)) = self.attribute.take()
+            && !name.long
+            && !value.long
+        {
+            self.sink.attribute(name.as_bytes(), value.as_bytes());
         }
     }
 }
@@ -180,11 +208,15 @@ impl<S: Sink> Emitter for Events<'_, S> {
     fn init_start_tag(&mut self) {
         self.name.clear();
         self.current = Current::Start;
+        self.wants_attributes = false;
+        self.attribute = None;
     }
 
     fn init_end_tag(&mut self) {
         self.name.clear();
         self.current = Current::End;
+        self.wants_attributes = false;
+        self.attribute = None;
     }
 
     fn init_comment(&mut self) {
@@ -197,6 +229,7 @@ impl<S: Sink> Emitter for Events<'_, S> {
     /// sites put their whole server-rendered page there).
     fn emit_current_tag(&mut self) -> Option<State> {
         self.flush_start_tag();
+        self.flush_attribute();
         match self.current {
             Current::Start => {
                 if self.last_start.as_bytes() == b"noscript" {
@@ -238,12 +271,23 @@ impl<S: Sink> Emitter for Events<'_, S> {
 
     fn init_attribute(&mut self) {
         self.flush_start_tag();
+        self.flush_attribute();
+        if self.wants_attributes {
+            self.attribute = Some((Name::EMPTY, Name::EMPTY));
+        }
     }
 
-    fn push_attribute_name(&mut self, _: &[u8]) {}
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        if let Some((name, _)) = self.attribute.as_mut() {
+            name.push(s);
+        }
+    }
 
-    fn push_attribute_value(&mut self, _: &[u8]) {
+    fn push_attribute_value(&mut self, s: &[u8]) {
         self.flush_start_tag();
+        if let Some((_, value)) = self.attribute.as_mut() {
+            value.push(s);
+        }
     }
 
     fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
@@ -272,10 +316,15 @@ pub(super) mod testing {
         Start(Vec<u8>),
         End(Vec<u8>),
         Text(Vec<u8>),
+        Attribute(Vec<u8>, Vec<u8>),
     }
 
+    /// The events heard; with `.1`, every start tag's attributes too.
     #[derive(Default)]
-    pub(in crate::extract::text) struct Record(pub(in crate::extract::text) Vec<Ev>);
+    pub(in crate::extract::text) struct Record(
+        pub(in crate::extract::text) Vec<Ev>,
+        pub(in crate::extract::text) bool,
+    );
 
     /// `events` with adjacent text joined: how the text is cut into pieces
     /// is no concern of the renderer's.
@@ -299,6 +348,12 @@ pub(super) mod testing {
         }
         fn text(&mut self, value: &str) {
             self.0.push(Ev::Text(value.as_bytes().to_vec()));
+        }
+        fn wants_attributes(&self) -> bool {
+            self.1
+        }
+        fn attribute(&mut self, name: &[u8], value: &[u8]) {
+            self.0.push(Ev::Attribute(name.to_vec(), value.to_vec()));
         }
     }
 

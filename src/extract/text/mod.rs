@@ -73,7 +73,11 @@ pub(crate) fn render_structured(
     for &(start, end) in ranges {
         r.reset();
         let context = structure::context_before(src, previous_end, start);
-        tokens(context, &mut structure::Tags(&mut *r.structure), &mut chars);
+        tokens(
+            context,
+            &mut structure::Tags::new(&mut *r.structure),
+            &mut chars,
+        );
         r.tokens(src.get(start..end).unwrap_or(""), &mut chars);
         r.paragraph();
         previous_end = end;
@@ -208,6 +212,9 @@ struct Renderer<'a, B: Structure = ()> {
     /// pages leave out more often than a script's: the end tag of a
     /// container it did not open closes it, as a browser would.
     aside_within: Option<u32>,
+    /// The start tag just heard went to `structure`, which reads its
+    /// attributes.
+    attributes: bool,
 }
 
 impl<B: Structure> Sink for Renderer<'_, B> {
@@ -234,6 +241,14 @@ impl<B: Structure> Sink for Renderer<'_, B> {
     fn text_known(&mut self, value: &str, ascii: bool) {
         self.text(value, Some(ascii));
     }
+
+    fn wants_attributes(&self) -> bool {
+        B::ON && self.attributes
+    }
+
+    fn attribute(&mut self, name: &[u8], value: &[u8]) {
+        self.structure.attribute(name, value);
+    }
 }
 
 impl<'a> Renderer<'a> {
@@ -259,6 +274,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
             annotation: false,
             skip_name: Vec::new(),
             aside_within: None,
+            attributes: false,
         }
     }
 
@@ -285,6 +301,9 @@ impl<'a, B: Structure> Renderer<'a, B> {
 
     fn start_tag(&mut self, name: &[u8], tag: Tag) {
         self.at_tag(false);
+        if B::ON {
+            self.attributes = false;
+        }
         if self.skip > 0 {
             if name == self.skip_name.as_slice() {
                 self.skip += 1;
@@ -315,6 +334,7 @@ impl<'a, B: Structure> Renderer<'a, B> {
                 self.annotation = false;
                 self.paragraph();
                 self.structure.open(name, t);
+                self.attributes = B::ON && self.structure.wants_attributes();
             }
             Tag::Void if name == b"img" => self.space(),
             Tag::Other => match ruby_part(name) {

@@ -33,6 +33,11 @@ pub(crate) trait Structure {
     fn code_text(&mut self, value: &str);
     /// A `<br>`.
     fn line_break(&mut self);
+    /// Whether it reads the attributes of the start tag it was just
+    /// told to `open` (an `<ol>`'s `start`, a first `<li>`'s `value`).
+    fn wants_attributes(&self) -> bool;
+    /// An attribute of that tag (see `events::Sink::attribute`).
+    fn attribute(&mut self, name: &[u8], value: &[u8]);
 }
 
 impl Structure for () {
@@ -49,6 +54,12 @@ impl Structure for () {
     fn code_text(&mut self, _: &str) {}
     #[inline(always)]
     fn line_break(&mut self) {}
+    #[inline(always)]
+    fn wants_attributes(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn attribute(&mut self, _: &[u8], _: &[u8]) {}
 }
 
 /// Longest stretch of the page above a run that [`context_before`] gives.
@@ -75,10 +86,25 @@ pub(crate) fn context_before(src: &str, floor: usize, start: usize) -> &str {
     }
 }
 
-/// Feeds a builder the block tags of the context of a run; its text is
-/// ignored, and so is `<pre>`: the
-/// renderer does not keep the run's whitespace, so neither can the code.
-pub(crate) struct Tags<'b>(pub &'b mut Builder);
+/// Feeds a builder the block tags of the context of a run, and the
+/// attributes it reads of them; its text is ignored, and so is `<pre>`:
+/// the renderer does not keep the run's whitespace, so neither can the
+/// code.
+pub(crate) struct Tags<'b> {
+    builder: &'b mut Builder,
+    /// The start tag just heard went to the builder, which reads its
+    /// attributes.
+    attributes: bool,
+}
+
+impl<'b> Tags<'b> {
+    pub(crate) fn new(builder: &'b mut Builder) -> Self {
+        Tags {
+            builder,
+            attributes: false,
+        }
+    }
+}
 
 impl Sink for Tags<'_> {
     fn start_tag(&mut self, name: &[u8]) {
@@ -90,18 +116,29 @@ impl Sink for Tags<'_> {
     }
 
     fn start_tag_known(&mut self, name: &[u8], tag: Tag) {
+        self.attributes = false;
         if tag.is_block() && tag != Tag::Pre {
-            (&mut *self.0).open(name, tag);
+            let mut builder = &mut *self.builder;
+            builder.open(name, tag);
+            self.attributes = builder.wants_attributes();
         }
     }
 
     fn end_tag_known(&mut self, name: &[u8], tag: Tag) {
         if tag.is_block() && tag != Tag::Pre {
-            (&mut *self.0).close(name, tag);
+            (&mut *self.builder).close(name, tag);
         }
     }
 
     fn text(&mut self, _: &str) {}
+
+    fn wants_attributes(&self) -> bool {
+        self.attributes
+    }
+
+    fn attribute(&mut self, name: &[u8], value: &[u8]) {
+        (&mut *self.builder).attribute(name, value);
+    }
 }
 
 /// The most text a table cell holds (bytes) in a table of data.
@@ -112,7 +149,11 @@ const CELL_MAX: usize = 400;
 enum Flow {
     Paragraph,
     Heading(u8),
-    Item { depth: u8, ordered: bool },
+    Item {
+        depth: u8,
+        ordered: bool,
+        start: Option<u32>,
+    },
     Quote,
     Code,
 }
@@ -127,13 +168,16 @@ struct Cell {
 }
 
 /// A line of the text: where it starts, what it belongs to (`id` tells
-/// two paragraphs, items, ... apart) and the table cell around it.
+/// two paragraphs, items, ... apart) and the table cell around it;
+/// `broken` when a `<br>` started it (no block tag since), which in a
+/// quote tells a broken line from the quote's next paragraph.
 #[derive(Debug, Clone, Copy)]
 struct Mark {
     at: usize,
     flow: Flow,
     id: u32,
     cell: Option<Cell>,
+    broken: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -142,6 +186,21 @@ struct List {
     item: Option<u32>,
     /// Opened by an `<li>` outside any list.
     implied: bool,
+    /// The number of its first item, when the page gives one.
+    start: Option<u32>,
+    /// Its items so far.
+    items: u32,
+}
+
+/// The tag whose attributes the builder reads, just opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// An `<ol>`: its `start`.
+    Start,
+    /// The first `<li>` of an ordered list: its `value`, the list's start
+    /// too. A `value` further down is not read: the blocks number an
+    /// ordered list from its start on.
+    Value,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -175,6 +234,9 @@ pub(crate) struct Builder {
     quote: (u32, u32),
     code: (u32, u32),
     open_tables: Vec<OpenTable>,
+    /// A `<br>` came since the last line and block tag.
+    broken: bool,
+    reading: Option<Reading>,
 }
 
 impl Builder {
@@ -236,6 +298,13 @@ impl Builder {
             if last_flow == Some(key)
                 && let Some(block) = blocks.last_mut()
             {
+                // A quote's paragraphs are apart by an empty line, its
+                // broken lines by a line end (see `Block::Quote`).
+                if let Block::Quote { text } = block
+                    && !mark.broken
+                {
+                    text.push('\n');
+                }
                 block.push_line(line);
                 continue;
             }
@@ -260,9 +329,14 @@ impl Builder {
                     level,
                     text: line.into(),
                 },
-                Flow::Item { depth, ordered } => Block::ListItem {
+                Flow::Item {
                     depth,
                     ordered,
+                    start,
+                } => Block::ListItem {
+                    depth,
+                    ordered,
+                    start,
                     text: line.into(),
                 },
                 Flow::Quote => Block::Quote { text: line.into() },
@@ -397,11 +471,15 @@ impl Structure for &mut Builder {
         self.code = (0, 0);
         self.open_tables.clear();
         self.paragraph = self.bump();
+        self.broken = false;
+        self.reading = None;
     }
 
     fn open(&mut self, name: &[u8], tag: Tag) {
         self.paragraph = self.bump();
         self.code_break();
+        self.broken = false;
+        self.reading = None;
         if let Some(level) = tag.heading_level() {
             self.mark_layout();
             let id = self.bump();
@@ -411,11 +489,15 @@ impl Structure for &mut Builder {
         match name {
             b"ul" | b"ol" | b"menu" => {
                 self.mark_layout();
+                let ordered = name == b"ol";
                 self.lists.push(List {
-                    ordered: name == b"ol",
+                    ordered,
                     item: None,
                     implied: false,
+                    start: None,
+                    items: 0,
                 });
+                self.reading = ordered.then_some(Reading::Start);
             }
             b"li" => {
                 self.mark_layout();
@@ -425,10 +507,16 @@ impl Structure for &mut Builder {
                         ordered: false,
                         item: None,
                         implied: true,
+                        start: None,
+                        items: 0,
                     });
                 }
                 if let Some(list) = self.lists.last_mut() {
                     list.item = Some(id);
+                    list.items += 1;
+                    if list.ordered && list.items == 1 {
+                        self.reading = Some(Reading::Value);
+                    }
                 }
             }
             b"blockquote" => {
@@ -485,6 +573,7 @@ impl Structure for &mut Builder {
     fn close(&mut self, name: &[u8], tag: Tag) {
         self.paragraph = self.bump();
         self.code_break();
+        self.broken = false;
         if tag.is_heading() {
             self.heading = None;
             return;
@@ -522,7 +611,15 @@ impl Structure for &mut Builder {
         } else if let Some((list, id)) = self.lists.last().and_then(|l| l.item.map(|id| (*l, id))) {
             let depth = u8::try_from(self.lists.len()).unwrap_or(u8::MAX);
             let ordered = list.ordered;
-            (Flow::Item { depth, ordered }, id)
+            let start = list.start.filter(|&n| ordered && n != 1);
+            (
+                Flow::Item {
+                    depth,
+                    ordered,
+                    start,
+                },
+                id,
+            )
         } else if self.quote.0 > 0 {
             (Flow::Quote, self.quote.1)
         } else {
@@ -537,7 +634,14 @@ impl Structure for &mut Builder {
                 header,
             })
         });
-        self.marks.push(Mark { at, flow, id, cell });
+        let broken = std::mem::take(&mut self.broken);
+        self.marks.push(Mark {
+            at,
+            flow,
+            id,
+            cell,
+            broken,
+        });
     }
 
     fn code_text(&mut self, value: &str) {
@@ -550,11 +654,57 @@ impl Structure for &mut Builder {
     }
 
     fn line_break(&mut self) {
+        self.broken = true;
         if self.code.0 > 0
             && let Some((_, text)) = self.codes.last_mut()
         {
             text.push('\n');
         }
+    }
+
+    fn wants_attributes(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    /// The first `start` of an `<ol>` or `value` of its first `<li>`
+    /// (a browser keeps the first of two alike): the list's start when it
+    /// is a number Markdown can write.
+    fn attribute(&mut self, name: &[u8], value: &[u8]) {
+        let wanted = match self.reading {
+            Some(Reading::Start) => b"start".as_slice(),
+            Some(Reading::Value) => b"value".as_slice(),
+            None => return,
+        };
+        if name != wanted {
+            return;
+        }
+        self.reading = None;
+        if let Some(n) = list_number(value)
+            && let Some(list) = self.lists.last_mut()
+        {
+            list.start = Some(n);
+        }
+    }
+}
+
+/// An `<ol start>` or `<li value>` as a browser reads it (whitespace,
+/// digits, whatever follows them ignored), when it is a number a Markdown
+/// list can start at: 0 to 999999999 (a browser counts from a negative one
+/// too).
+fn list_number(value: &[u8]) -> Option<u32> {
+    let value = value.trim_ascii_start();
+    let value = value.strip_prefix(b"+").unwrap_or(value);
+    let digits = value.iter().take_while(|b| b.is_ascii_digit());
+    let mut n: u64 = 0;
+    for &d in digits {
+        n = n * 10 + u64::from(d - b'0');
+        if n > 999_999_999 {
+            return None;
+        }
+    }
+    match value.first() {
+        Some(d) if d.is_ascii_digit() => u32::try_from(n).ok(),
+        _ => None,
     }
 }
 
@@ -609,6 +759,7 @@ mod tests {
         let item = |depth, ordered, text: &str| Block::ListItem {
             depth,
             ordered,
+            start: None,
             text: text.into(),
         };
         let blocks = blocks_of(
@@ -633,6 +784,7 @@ mod tests {
         let item = |depth, ordered, text: &str| Block::ListItem {
             depth,
             ordered,
+            start: None,
             text: text.into(),
         };
         let blocks = blocks_of(
@@ -645,6 +797,62 @@ mod tests {
                 item(2, false, "b"),
                 item(1, true, "c"),
             ]
+        );
+    }
+
+    /// `<ol start>` (or `value` on a list's first `<li>`) goes on each
+    /// item of that list, and not on those of a list inside it; a start of
+    /// 1, a bullet list's or one that is no number Markdown can write
+    /// goes nowhere.
+    #[test]
+    fn an_ordered_lists_start_goes_on_each_of_its_items() {
+        let item = |depth, ordered, start, text: &str| Block::ListItem {
+            depth,
+            ordered,
+            start,
+            text: text.into(),
+        };
+        let blocks = blocks_of(
+            "<ol start=\"5\"><li>a</li><li>b<ol><li>c</li></ol></li></ol>\
+             <p>-</p><ol start=1><li>d</li></ol><ol><li value=' 0'>e</li><li value=9>f</li></ol>\
+             <p>-</p><ul start=4><li>g</li></ul><ol start=-2><li>h</li></ol>\
+             <ol start=1234567890><li>i</li></ol><ol start=7 start=8><li value=2>j</li></ol>",
+        );
+        assert_eq!(
+            blocks,
+            [
+                item(1, true, Some(5), "a"),
+                item(1, true, Some(5), "b"),
+                item(2, true, None, "c"),
+                para("-"),
+                item(1, true, None, "d"),
+                item(1, true, Some(0), "e"),
+                item(1, true, Some(0), "f"),
+                para("-"),
+                item(1, false, None, "g"),
+                item(1, true, None, "h"),
+                item(1, true, None, "i"),
+                item(1, true, Some(2), "j"),
+            ]
+        );
+    }
+
+    /// A run that starts at a list's second item still knows the list's
+    /// start from the tags above it.
+    #[test]
+    fn a_run_starting_inside_a_numbered_list_knows_its_start() {
+        let html = "<p>menu</p><ol start=\"3\"><li>first</li>\n<li>second</li></ol>";
+        let second = html.rfind("<li>").unwrap_or(0);
+        let (text, blocks) = blocks_in(html, &[(second, html.len())]);
+        assert_eq!(text, "second");
+        assert_eq!(
+            blocks,
+            [Block::ListItem {
+                depth: 1,
+                ordered: true,
+                start: Some(3),
+                text: "second".into()
+            }]
         );
     }
 
@@ -736,6 +944,7 @@ mod tests {
                 Block::ListItem {
                     depth: 1,
                     ordered: false,
+                    start: None,
                     text: "menu".into()
                 },
             ]
@@ -770,10 +979,26 @@ mod tests {
             blocks,
             [
                 Block::Quote {
-                    text: "One.\nTwo.".into()
+                    text: "One.\n\nTwo.".into()
                 },
                 para("Three.")
             ]
+        );
+    }
+
+    /// A `<br>` in a quote breaks a line of its paragraph: a line end in
+    /// the quote's text, where its paragraphs are apart by an empty line.
+    #[test]
+    fn a_line_break_in_a_quote_is_no_new_paragraph_of_it() {
+        let blocks = blocks_of(
+            "<blockquote><p>Roses are red,<br>violets blue.</p>\
+             <p>So it goes</p>and so<br/>on.</blockquote>",
+        );
+        assert_eq!(
+            blocks,
+            [Block::Quote {
+                text: "Roses are red,\nviolets blue.\n\nSo it goes\n\nand so\non.".into()
+            }]
         );
     }
 
@@ -790,6 +1015,7 @@ mod tests {
                 Block::ListItem {
                     depth: 1,
                     ordered: false,
+                    start: None,
                     text: "kept".into()
                 },
                 para("After.")
@@ -830,6 +1056,7 @@ mod tests {
         let item = |text: &str| Block::ListItem {
             depth: 1,
             ordered: false,
+            start: None,
             text: text.into(),
         };
         let table = Block::Table {
