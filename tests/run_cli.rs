@@ -764,3 +764,40 @@ fn failures_sent_to_dev_null_are_dropped() {
     assert_eq!(json_lines(&out).len(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A WARC file task whose file holds no record, empty or junk, is a
+/// failed task (`warc/format`, worded as `linesift warc` words it), exit 1,
+/// not "1 ok"; a file with a good record before its junk is still done.
+#[test]
+fn a_warc_file_that_holds_no_record_is_a_failed_task() {
+    let dir = folder("no-record");
+    let empty = dir.join("empty.warc");
+    let junk = dir.join("junk.warc");
+    let good_then_junk = dir.join("good-then-junk.warc");
+    std::fs::write(&empty, b"").unwrap();
+    std::fs::write(&junk, b"junk\n").unwrap();
+    let mut bytes = warc_response("g0", &article("Good", 4));
+    bytes.extend_from_slice(b"junk\n");
+    std::fs::write(&good_then_junk, bytes).unwrap();
+    let cases = [
+        (&empty, "holds no record (an empty input)"),
+        (&junk, "not one record could be read"),
+    ];
+    for (warc, why) in cases {
+        let list = dir.join("files.txt");
+        std::fs::write(&list, format!("{}\n", warc.display())).unwrap();
+        let run = linesift(&["run", list.to_str().unwrap()]);
+        let said = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{said}");
+        let told = format!("warc/format: {}: {why}", warc.display());
+        assert!(said.contains(&told), "{said}");
+        assert!(said.contains("1 task(s) run: 0 ok, 1 failed"), "{said}");
+    }
+    let list = dir.join("files.txt");
+    std::fs::write(&list, format!("{}\n", good_then_junk.display())).unwrap();
+    let run = linesift(&["run", list.to_str().unwrap()]);
+    let said = stderr(&run);
+    assert!(said.contains("1 task(s) run: 1 ok, 0 failed"), "{said}");
+    assert!(!said.contains("warc/format"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -167,7 +167,7 @@ pub const FAILURE_KINDS: &[FailureKind] = &[
         "warc",
         "format",
         Fault,
-        "a WARC file task's file is no WARC file",
+        "a WARC file task's file is no WARC file: it holds no record (an empty file), or not one of its records could be read (junk)",
     ),
     row(
         "warc",

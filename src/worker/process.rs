@@ -383,9 +383,16 @@ impl Processor {
             TaskError::permanent("warc", "format", format!("{}: {e}", path.display()))
         })?;
         let driver = Driver::new(&self.extractor, self.reader);
+        // Records read (pages or skipped) and ones that could not be: a
+        // file that gives no record at all is no WARC file to this task.
+        let (mut records, mut errors) = (0u64, 0u64);
         for item in reader {
             if let Some(deadline) = deadline {
                 deadline.check()?;
+            }
+            match &item {
+                Ok(Item::Bad { .. }) | Err(_) => errors += 1,
+                Ok(_) => records += 1,
             }
             let output = match item {
                 Ok(item) => self.file_record(task_id, path, &driver, &item),
@@ -397,7 +404,7 @@ impl Processor {
                 break;
             }
         }
-        Ok(())
+        no_record_failure(path, records, errors)
     }
 
     /// What a WARC file task sends for one record of its file.
@@ -580,6 +587,19 @@ fn document_message(task_id: &str, page: &warc::Page, doc: Document) -> Document
 /// failed fails the task, to be tried again (what was published comes
 /// again with the same ids); a file cut short (truncated compression
 /// and the like) keeps what came before, and the rest is a failure.
+/// A WARC file task's file that held no record: empty, or not one of its
+/// records readable (junk, every member corrupt). Worded as `linesift warc`
+/// words it, a `warc/format` failure: the file is no WARC file.
+fn no_record_failure(path: &Path, records: u64, errors: u64) -> Result<(), TaskError> {
+    let what = match (records, errors) {
+        (0, 0) => "holds no record (an empty input)",
+        (0, _) => "not one record could be read",
+        _ => return Ok(()),
+    };
+    let reason = format!("{}: {what}", path.display());
+    Err(TaskError::permanent("warc", "format", reason))
+}
+
 fn file_cut(task_id: &str, path: &Path, e: WarcError) -> Result<Output, TaskError> {
     if let WarcError::Container(ContainerError::Io { .. }) = e {
         let reason = format!("{}: {e}", path.display());
