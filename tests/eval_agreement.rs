@@ -554,3 +554,33 @@ fn a_manifest_without_pages_is_an_error() {
     assert!(out.stdout.is_empty());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A huge `--jobs` is capped (at the cores and the pages), not a pool of
+/// 100,000 threads that never finishes starting: the table is printed.
+#[test]
+fn a_huge_jobs_count_scores_the_pages_without_hanging() {
+    let dir = temp_dir("eval-huge-jobs");
+    let m = fixture(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("eval")
+        .arg(&m)
+        .args(["-j", "100000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("eval -j 100000 still running after 30 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("\nnews"), "{table}");
+    let _ = std::fs::remove_dir_all(dir);
+}

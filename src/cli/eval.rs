@@ -25,7 +25,7 @@ use std::process::ExitCode;
 pub struct Args {
     /// Manifest TSV: dataset, id, html, gold_text [, gold_headline].
     manifest: PathBuf,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most the cores and the pages).
     #[arg(long, short)]
     jobs: Option<usize>,
     /// Only these datasets (comma-separated).
@@ -101,12 +101,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         entries.retain(|e| keep.contains(&e.dataset.as_str()));
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
+        .num_threads(threads(args.jobs, entries.len()))
         .build()?;
     match &args.compare {
         Some(sets) => compare(&args, sets, &entries, &pool),
         None => single(&args, &entries, &pool),
     }
+}
+
+/// The threads to score `pages` pages on: `--jobs` (0 or none: all cores),
+/// at most the cores and the pages. Extraction is CPU-bound, so more
+/// threads than cores gain nothing, and `-j 100000` would spend its time
+/// starting threads (or fail to).
+fn threads(jobs: Option<usize>, pages: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let asked = jobs.filter(|&j| j > 0).unwrap_or(cores);
+    asked.min(cores).min(pages).max(1)
 }
 
 /// The manifest's dataset names, sorted and each once.
