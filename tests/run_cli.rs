@@ -801,3 +801,18 @@ fn a_warc_file_that_holds_no_record_is_a_failed_task() {
     assert!(!said.contains("warc/format"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-j 0` and `--delivery-limit 0` would run nothing (or never try a
+/// task): refused at parse time, exit 2, the option named on the first
+/// line, rather than taken as 1.
+#[test]
+fn zero_jobs_or_a_zero_delivery_limit_is_refused() {
+    for (flag, named) in [("-j", "--jobs"), ("--delivery-limit", "--delivery-limit")] {
+        let run = linesift(&["run", flag, "0", "-"]);
+        let said = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{flag}: {said}");
+        let first = said.lines().next().unwrap_or_default();
+        assert!(first.contains("invalid value '0'"), "{said}");
+        assert!(first.contains(named), "{said}");
+    }
+}

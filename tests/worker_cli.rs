@@ -275,3 +275,29 @@ fn enqueue_reads_a_list_named_in_latin1() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--concurrency 0`, `--prefetch 0` and `--delivery-limit 0` (as flags or
+/// their variables) would process or take nothing: refused at parse time,
+/// exit 2, the option named, rather than taken as 1.
+#[test]
+fn zero_concurrency_prefetch_or_delivery_limit_is_refused() {
+    for option in ["--concurrency", "--prefetch", "--delivery-limit"] {
+        let variable = format!("LINESIFT_{}", option[2..].replace('-', "_").to_uppercase());
+        let flag = Command::new(BIN)
+            .args(["worker", "--http", "off", option, "0"])
+            .output()
+            .expect("run worker");
+        let by_variable = Command::new(BIN)
+            .args(["worker", "--http", "off"])
+            .env(&variable, "0")
+            .output()
+            .expect("run worker");
+        for out in [flag, by_variable] {
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{option}: {said}");
+            let first = said.lines().next().unwrap_or_default();
+            assert!(first.contains("invalid value '0'"), "{said}");
+            assert!(first.contains(option), "{said}");
+        }
+    }
+}

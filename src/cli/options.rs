@@ -173,3 +173,10 @@ mod tests {
         assert!(parse_charset("").is_err());
     }
 }
+
+/// A count that must be 1 at least (tasks at once, `--concurrency`): 0
+/// would run nothing, so it is refused at parse time (exit 2) rather than
+/// taken as 1.
+pub fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=u64::from(u32::MAX))
+}

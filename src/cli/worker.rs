@@ -49,8 +49,9 @@ pub struct QueueArgs {
     /// for PREFIX.tasks). One per task queue: it hands tasks back to one.
     #[arg(long, env = "LINESIFT_DELAY_QUEUE")]
     pub delay_queue: Option<String>,
-    /// Deliveries of one task before it is dead-lettered.
-    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = worker::config::DEFAULT_DELIVERY_LIMIT)]
+    /// Deliveries of one task before it is dead-lettered (at least 1).
+    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = worker::config::DEFAULT_DELIVERY_LIMIT,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub delivery_limit: u32,
     /// Message encoding written: protobuf, or json for debugging.
     #[arg(long, env = "LINESIFT_ENCODING", default_value = "protobuf")]
@@ -118,11 +119,13 @@ pub fn checked_amqp_url(url: &str) -> anyhow::Result<String> {
 pub struct Args {
     #[command(flatten)]
     queue: QueueArgs,
-    /// Unacked tasks the broker hands this worker at once.
-    #[arg(long, env = "LINESIFT_PREFETCH", default_value_t = 32)]
+    /// Unacked tasks the broker hands this worker at once (at least 1).
+    #[arg(long, env = "LINESIFT_PREFETCH", default_value_t = 32,
+          value_parser = clap::value_parser!(u16).range(1..))]
     prefetch: u16,
-    /// Tasks processed at once.
-    #[arg(long, env = "LINESIFT_CONCURRENCY", default_value_t = 16)]
+    /// Tasks processed at once (at least 1).
+    #[arg(long, env = "LINESIFT_CONCURRENCY", default_value_t = 16,
+          value_parser = super::options::at_least_one())]
     concurrency: usize,
     /// Seconds to hold a transiently failed task before requeueing it.
     #[arg(long, env = "LINESIFT_RETRY_DELAY", default_value_t = 1.0)]
@@ -353,9 +356,9 @@ fn config(args: &Args) -> anyhow::Result<WorkerConfig> {
     Ok(WorkerConfig {
         amqp_url: args.queue.amqp_url()?,
         names,
-        prefetch: args.prefetch.max(1),
-        concurrency: args.concurrency.max(1),
-        delivery_limit: args.queue.delivery_limit.max(1),
+        prefetch: args.prefetch,
+        concurrency: args.concurrency,
+        delivery_limit: args.queue.delivery_limit,
         retry_delay: seconds(args.retry_delay, "retry-delay")?,
         encoding: args.queue.encoding(),
         drain_deadline: seconds(args.drain_deadline, "drain-deadline")?,

@@ -72,12 +72,14 @@ pub struct Args {
     /// task's documents are a gzip member or zstd frame of their own.
     #[arg(long, default_value = "auto")]
     compress: OutCompression,
-    /// Tasks run at once (default: the number of cores).
-    #[arg(long, short)]
+    /// Tasks run at once (default: the number of cores; at least 1).
+    #[arg(long, short, value_parser = super::options::at_least_one())]
     jobs: Option<usize>,
     /// Tries of a task that keeps failing transiently (timeouts, 5xx, I/O
-    /// errors) before it is a fault, as the worker's delivery limit.
-    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = DEFAULT_DELIVERY_LIMIT)]
+    /// errors) before it is a fault, as the worker's delivery limit (at
+    /// least 1).
+    #[arg(long, env = "LINESIFT_DELIVERY_LIMIT", default_value_t = DEFAULT_DELIVERY_LIMIT,
+          value_parser = clap::value_parser!(u32).range(1..))]
     delivery_limit: u32,
     /// Seconds between tries of a task.
     #[arg(long, env = "LINESIFT_RETRY_DELAY", default_value_t = 1.0)]
@@ -109,13 +111,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let encoding = encoding(&args, output.as_deref());
     let plan = tasks::read(&lists, &args.index.options())?;
     let retry = work::Retry {
-        limit: args.delivery_limit.max(1),
+        limit: args.delivery_limit,
         delay: seconds(args.retry_delay, "retry-delay")?,
     };
     let jobs = args
         .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let (outputs, resumed, journal) = open_outputs(&args, output.as_deref(), encoding)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
