@@ -301,3 +301,42 @@ fn zero_concurrency_prefetch_or_delivery_limit_is_refused() {
         }
     }
 }
+
+/// A list that holds no task (empty, or `--skip` past its end) is said to,
+/// as `run` says it, not just "0 task(s) confirmed"; the exit code stays
+/// 0, as `run`'s does. Needs the broker at 127.0.0.1:5672.
+#[test]
+fn enqueue_warns_of_a_list_that_holds_no_task() {
+    let dir = std::env::temp_dir().join(format!("linesift-enqueue-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let empty = dir.join("empty.txt");
+    let short = dir.join("short.txt");
+    std::fs::write(&empty, "").expect("write");
+    std::fs::write(&short, "https://example.org/a\n").expect("write");
+    let prefix = format!("lscli-empty-{}", std::process::id());
+    let enqueue = |list: &std::path::Path, skip: &str| {
+        Command::new(BIN)
+            .arg("enqueue")
+            .arg(list)
+            .args(["--skip", skip])
+            .env("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f")
+            .env("LINESIFT_PREFIX", &prefix)
+            .output()
+            .expect("run")
+    };
+    let cases = [
+        (&empty, "0", "empty.txt holds no task"),
+        (&short, "5", "short.txt holds no task past --skip 5"),
+    ];
+    for (list, skip, warning) in cases {
+        let out = enqueue(list, skip);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains("0 task(s) confirmed"), "{stderr}");
+        assert!(
+            stderr.contains(&format!("warning: {}", dir.join(warning).display())),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

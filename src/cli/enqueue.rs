@@ -192,6 +192,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         names.tasks
     );
     say_skipped(shown, reported.get());
+    // Nothing sent and nothing wrong: an empty list, or a --skip past its
+    // end. Said, as `run` says it, lest it pass for a job enqueued.
+    if progress.confirmed == 0 && reported.get() == 0 {
+        match args.skip {
+            0 => say!("linesift enqueue: warning: {shown} holds no task"),
+            n => say!("linesift enqueue: warning: {shown} holds no task past --skip {n}"),
+        }
+    }
     if index.filtered > 0 {
         say!(
             "linesift enqueue: {shown}: {} index entries passed over (not of --status/--mime)",
