@@ -142,6 +142,13 @@ impl ExtractOptions {
     }
 }
 
+/// A count that must be 1 at least (tasks at once, `--concurrency`): 0
+/// would run nothing, so it is refused at parse time (exit 2) rather than
+/// taken as 1.
+pub fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=u64::from(u32::MAX))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,11 +179,4 @@ mod tests {
         assert!(parse_charset("bogus").is_err());
         assert!(parse_charset("").is_err());
     }
-}
-
-/// A count that must be 1 at least (tasks at once, `--concurrency`): 0
-/// would run nothing, so it is refused at parse time (exit 2) rather than
-/// taken as 1.
-pub fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=u64::from(u32::MAX))
 }
