@@ -583,10 +583,6 @@ fn document_message(task_id: &str, page: &warc::Page, doc: Document) -> Document
     DocumentMessage::from_document(task_id, origin, doc)
 }
 
-/// How a file task ends when its reading stops early: a read that
-/// failed fails the task, to be tried again (what was published comes
-/// again with the same ids); a file cut short (truncated compression
-/// and the like) keeps what came before, and the rest is a failure.
 /// A WARC file task's file that held no record: empty, or not one of its
 /// records readable (junk, every member corrupt). Worded as `linesift warc`
 /// words it, a `warc/format` failure: the file is no WARC file.
@@ -600,6 +596,10 @@ fn no_record_failure(path: &Path, records: u64, errors: u64) -> Result<(), TaskE
     Err(TaskError::permanent("warc", "format", reason))
 }
 
+/// How a file task ends when its reading stops early: a read that
+/// failed fails the task, to be tried again (what was published comes
+/// again with the same ids); a file cut short (truncated compression
+/// and the like) keeps what came before, and the rest is a failure.
 fn file_cut(task_id: &str, path: &Path, e: WarcError) -> Result<Output, TaskError> {
     if let WarcError::Container(ContainerError::Io { .. }) = e {
         let reason = format!("{}: {e}", path.display());
