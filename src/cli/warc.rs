@@ -516,30 +516,14 @@ pub(super) fn temp_for(path: &Path) -> Option<PathBuf> {
 /// before it is read (a rerun of `linesift warc dir/*.warc.gz -o
 /// dir/out.warc.gz` globs the last output in).
 pub(super) fn refuse_input_as_output(output: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
-    let Ok(out) = std::fs::metadata(output) else {
-        return Ok(());
-    };
-    for input in inputs {
-        if std::fs::metadata(input).is_ok_and(|i| same_file(&i, &out)) {
-            bail!(
-                "the output {} is the input {}: it would be overwritten before it is read",
-                super::printable_path(output),
-                super::printable_path(input)
-            );
-        }
+    if let Some(input) = inputs.iter().find(|i| super::one_file(i, output)) {
+        bail!(
+            "the output {} is the input {}: it would be overwritten before it is read",
+            super::printable_path(output),
+            super::printable_path(input)
+        );
     }
     Ok(())
-}
-
-#[cfg(unix)]
-fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    a.is_file() && (a.dev(), a.ino()) == (b.dev(), b.ino())
-}
-
-#[cfg(not(unix))]
-fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
-    false
 }
 
 impl Output {
