@@ -459,7 +459,7 @@ async fn ctrl_c_finishes_the_tasks_in_flight_and_says_how_to_resume() {
     .collect();
     let interrupted = tokio::task::spawn_blocking({
         let (args, out) = (args.clone(), out.clone());
-        move || interrupt_mid_run(&args, &out)
+        move || signal_mid_run(&args, &out, libc::SIGINT)
     })
     .await
     .expect("join");
@@ -488,9 +488,69 @@ async fn ctrl_c_finishes_the_tasks_in_flight_and_says_how_to_resume() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Starts `linesift`, sends it SIGINT once its output holds a few
+/// SIGTERM (`kill`, a supervisor stopping the job) stops a run as Ctrl-C
+/// does, finishing the tasks in flight, but the run then dies by SIGTERM
+/// (a shell's 143), not SIGINT, and its messages name SIGTERM, not
+/// Ctrl-C; the same command run again finishes the job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_finishes_the_tasks_in_flight_and_the_run_dies_by_sigterm() {
+    let server = site(Duration::from_millis(100)).await;
+    let dir = folder("terminated");
+    let urls: Vec<String> = (0..40).map(|i| server.url(&format!("/slow/{i}"))).collect();
+    let list = dir.join("urls.txt");
+    std::fs::write(&list, urls.join("\n")).expect("write list");
+    let out = dir.join("out.jsonl");
+    let args: Vec<String> = [
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--allow-private",
+        "--no-robots",
+        "--host-interval",
+        "0",
+        "--jobs",
+        "3",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let terminated = tokio::task::spawn_blocking({
+        let (args, out) = (args.clone(), out.clone());
+        move || signal_mid_run(&args, &out, libc::SIGTERM)
+    })
+    .await
+    .expect("join");
+    let said = stderr(&terminated);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(terminated.status.signal(), Some(libc::SIGTERM), "{said}");
+    assert!(
+        said.contains("stopped by SIGTERM: finishing the")
+            && said.contains("run the same command again to resume"),
+        "{said}"
+    );
+    assert!(!said.contains("Ctrl-C"), "{said}");
+    let first = covered(&out).documents.len();
+    assert!(
+        first > 0 && first < urls.len(),
+        "{first} tasks done: {said}"
+    );
+    let again = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        linesift(&args)
+    })
+    .await
+    .expect("join");
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let done = covered(&out);
+    assert_eq!(done.documents.len(), urls.len());
+    assert!(done.documents.values().all(|&n| n == 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `linesift`, sends it `signal` once its output holds a few
 /// documents, and waits for it to end.
-fn interrupt_mid_run(args: &[String], out: &Path) -> Output {
+fn signal_mid_run(args: &[String], out: &Path, signal: libc::c_int) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_linesift"))
         .args(args)
         .stdin(Stdio::null())
@@ -508,7 +568,7 @@ fn interrupt_mid_run(args: &[String], out: &Path) -> Output {
     }
     let pid = i32::try_from(child.id()).expect("pid");
     // SAFETY: kill(2) with a pid of our own child and a signal number.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
     child.wait_with_output().expect("wait")
 }
 

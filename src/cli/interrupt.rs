@@ -167,6 +167,16 @@ pub fn die_by_interrupt() -> ! {
     std::process::exit(130)
 }
 
+/// Ends the process as an uncaught SIGTERM would, for a command that
+/// caught it to stop cleanly (`run`): killed by SIGTERM (exit 143 where
+/// there are no signals), so that a supervisor sees it ended as asked.
+pub fn die_by_termination() -> ! {
+    #[cfg(unix)]
+    die_by(libc::SIGTERM);
+    #[cfg(not(unix))]
+    std::process::exit(143)
+}
+
 /// Ends the process by `signal` with its default action, as if it had not
 /// been caught, so that the parent sees it killed by the signal.
 #[cfg(unix)]

@@ -15,8 +15,9 @@
 //! flight; a second one abandons them (they are run again on resume).
 //!
 //! Exit code: 0 when no task of the job failed, 1 when some did (an
-//! outcome or a fault, including bad lines), 2 on a fatal error; an
-//! interrupted run dies by SIGINT.
+//! outcome or a fault, including bad lines), 2 on a fatal error; a run
+//! stopped by a signal dies by it (by the second, when a second abandoned
+//! the tasks in flight), as the other commands do.
 
 mod journal;
 mod output;
@@ -143,7 +144,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     summary.print();
     if let Some(stop) = stopped {
         say_interrupted(stop, &summary, journal.as_deref());
-        interrupt::die_by_interrupt();
+        match stop.by {
+            Signal::Interrupt => interrupt::die_by_interrupt(),
+            Signal::Terminate => interrupt::die_by_termination(),
+        }
     }
     Ok(summary.exit_code())
 }
@@ -287,18 +291,28 @@ struct Job {
     jobs: usize,
 }
 
+/// A signal that stops a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Signal {
+    /// SIGINT (Ctrl-C).
+    Interrupt,
+    /// SIGTERM (`kill`, a supervisor stopping the job).
+    Terminate,
+}
+
 /// How a run was stopped early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stop {
-    /// Ctrl-C: the tasks in flight were finished.
-    Finished,
-    /// Ctrl-C twice: the tasks in flight were abandoned.
-    Abandoned,
+struct Stop {
+    /// A second signal abandoned the tasks in flight (else they were
+    /// finished).
+    abandoned: bool,
+    /// The last signal, which the process dies by.
+    by: Signal,
 }
 
 impl Job {
     /// Runs `todo`, `jobs` at once, committing what finishes; `Some` when
-    /// stopped by Ctrl-C.
+    /// stopped by a signal.
     async fn run(
         self,
         todo: Vec<Planned>,
@@ -307,7 +321,7 @@ impl Job {
     ) -> anyhow::Result<Option<Stop>> {
         let bar = super::progress::counted(todo.len(), "tasks");
         summary.bar = bar.clone();
-        let (presses, mut pressed) = tokio::sync::watch::channel(0u32);
+        let (presses, mut pressed) = tokio::sync::watch::channel((0u32, Signal::Interrupt));
         tokio::spawn(count_presses(presses));
         let mut queue = todo.into_iter();
         let mut in_flight = JoinSet::new();
@@ -347,17 +361,21 @@ impl Job {
                     }
                 }
                 _ = pressed.changed() => match *pressed.borrow_and_update() {
-                    0 => {}
-                    1 => {
-                        stop = Some(Stop::Finished);
+                    (0, _) => {}
+                    (1, by) => {
+                        stop = Some(Stop { abandoned: false, by });
+                        let (stopped, again) = match by {
+                            Signal::Interrupt => ("interrupted", "Ctrl-C again"),
+                            Signal::Terminate => ("stopped by SIGTERM", "a second SIGTERM"),
+                        };
                         summary.say(&format!(
-                            "interrupted: finishing the {} task(s) in flight; Ctrl-C again \
+                            "{stopped}: finishing the {} task(s) in flight; {again} \
                              abandons them",
                             in_flight.len()
                         ));
                     }
-                    _ => {
-                        stop = Some(Stop::Abandoned);
+                    (_, by) => {
+                        stop = Some(Stop { abandoned: true, by });
                         in_flight.abort_all();
                         while in_flight.join_next().await.is_some() {}
                         break;
@@ -431,10 +449,11 @@ fn failed(id: String, stage: &str, kind: &str, reason: &str) -> Finished {
     }
 }
 
-/// Counts SIGINT (Ctrl-C) and SIGTERM on `count`; never returns, so the
-/// count's receiver never sees it closed. SIGINT ignored when the process
-/// started (`nohup`, a script's background job) stays ignored.
-async fn count_presses(count: tokio::sync::watch::Sender<u32>) {
+/// Counts SIGINT (Ctrl-C) and SIGTERM on `count`, with the last of them;
+/// never returns, so the count's receiver never sees it closed. SIGINT
+/// ignored when the process started (`nohup`, a script's background job)
+/// stays ignored.
+async fn count_presses(count: tokio::sync::watch::Sender<(u32, Signal)>) {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -444,17 +463,17 @@ async fn count_presses(count: tokio::sync::watch::Sender<u32>) {
         };
         let mut term = signal(SignalKind::terminate()).ok();
         loop {
-            tokio::select! {
-                Some(()) = next_signal(&mut int) => {}
-                Some(()) = next_signal(&mut term) => {}
+            let by = tokio::select! {
+                Some(()) = next_signal(&mut int) => Signal::Interrupt,
+                Some(()) = next_signal(&mut term) => Signal::Terminate,
                 else => break,
-            }
-            count.send_modify(|n| *n += 1);
+            };
+            count.send_modify(|(n, last)| (*n, *last) = (*n + 1, by));
         }
     }
     #[cfg(not(unix))]
     while tokio::signal::ctrl_c().await.is_ok() {
-        count.send_modify(|n| *n += 1);
+        count.send_modify(|(n, last)| (*n, *last) = (*n + 1, Signal::Interrupt));
     }
     std::future::pending::<()>().await;
 }
@@ -597,9 +616,13 @@ impl Summary {
 
 /// How an interrupted run left the job, and how to go on.
 fn say_interrupted(stop: Stop, summary: &Summary, journal: Option<&Path>) {
-    let how = match stop {
-        Stop::Finished => "the tasks in flight were finished",
-        Stop::Abandoned => "the tasks in flight were abandoned",
+    let stopped = match stop.by {
+        Signal::Interrupt => "interrupted",
+        Signal::Terminate => "stopped by SIGTERM",
+    };
+    let how = match stop.abandoned {
+        false => "the tasks in flight were finished",
+        true => "the tasks in flight were abandoned",
     };
     let next = match journal {
         Some(j) => format!(
@@ -609,7 +632,7 @@ fn say_interrupted(stop: Stop, summary: &Summary, journal: Option<&Path>) {
         None => "output to stdout cannot be resumed: run again with -o FILE".to_string(),
     };
     say!(
-        "linesift run: interrupted ({how}); {} task(s) left: {next}",
+        "linesift run: {stopped} ({how}); {} task(s) left: {next}",
         summary.left()
     );
 }
