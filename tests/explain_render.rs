@@ -564,3 +564,27 @@ fn a_width_that_is_no_number_is_refused() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `-o -` (stdout to other commands) is refused (exit 2) with its own
+/// one-line message: explain writes to a file, and the message names one,
+/// rather than saying only that `-` lacks `.svg` or `.html`.
+#[test]
+fn an_output_of_stdout_is_refused_naming_a_file_to_write() {
+    let dir = temp_dir("explain-stdout");
+    let page = dir.join("page.html");
+    std::fs::write(&page, PAGE).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .arg("explain")
+        .arg(&page)
+        .args(["-o", "-"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("writes to a file, not stdout"), "{stderr}");
+    assert!(stderr.contains("-o page.svg"), "{stderr}");
+    assert!(!stderr.contains("must end in"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}

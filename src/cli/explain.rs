@@ -41,6 +41,12 @@ fn width(value: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // `-` is stdout to other commands: say so, not that it lacks `.svg`.
+    if args.output == Path::new("-") {
+        bail!(
+            "explain writes to a file, not stdout: name one, e.g. -o page.svg (the chart) or -o page.html"
+        );
+    }
     let ext = args
         .output
         .extension()
