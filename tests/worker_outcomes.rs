@@ -426,3 +426,57 @@ async fn a_record_task_for_a_missing_file_is_dead_lettered_at_once() {
     );
     assert_eq!(left, 0);
 }
+
+/// A WARC file task whose file holds no record (an empty file) is no WARC
+/// file: a `warc/format` fault, dead-lettered on its first delivery with
+/// a reason naming the file, its event saying so; never acked as a task
+/// done with nothing in it, as it was before `linesift run` and the worker
+/// told an empty file apart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_warc_file_task_whose_file_holds_no_record_is_dead_lettered() {
+    let run = Run::start("no-record", Sink::Everything, false).await;
+    let empty = std::env::temp_dir().join(format!("{}.warc", unique("empty")));
+    std::fs::write(&empty, b"").expect("write the empty file");
+    let path = empty.display().to_string();
+    let file = WarcFile { path: path.clone() };
+    let body = run.task("empty", task::Source::WarcFile(file)).await;
+
+    let counted = "linesift_tasks_dead_lettered_total{reason=\"format\"} 1";
+    let metrics = run.metrics_when(&[counted]).await;
+    assert!(has_line(&metrics, counted), "{metrics}");
+    for line in [
+        "linesift_tasks_acked_total 0",
+        "linesift_tasks_retried_total 0",
+        "linesift_tasks_received_total 1",
+    ] {
+        assert!(has_line(&metrics, line), "{line}: {metrics}");
+    }
+    assert!(
+        !metrics.contains("linesift_task_outcomes_total{"),
+        "{metrics}"
+    );
+    let failures = run.failures(1).await;
+    let failure = &failures[0];
+    assert_eq!(
+        (
+            failure.task_id.as_str(),
+            failure.stage.as_str(),
+            failure.kind.as_str()
+        ),
+        ("empty", "warc", "format"),
+        "{failure:?}"
+    );
+    assert!(failure.fatal && failure.dead_lettered, "{failure:?}");
+    assert!(failure.reason.contains("holds no record"), "{failure:?}");
+    let (dead, left) = run.finish().await;
+    let _ = std::fs::remove_file(&empty);
+    assert_eq!(dead.len(), 1, "{dead:?}");
+    assert_eq!(dead[0].0, body);
+    assert_eq!(dead[0].1, "format");
+    assert!(
+        dead[0].2.contains(&path) && dead[0].2.contains("holds no record"),
+        "{}",
+        dead[0].2
+    );
+    assert_eq!(left, 0);
+}
