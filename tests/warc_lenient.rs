@@ -301,6 +301,119 @@ fn an_arc_length_a_few_bytes_off_is_mended_and_flagged() {
     }
 }
 
+/// `http_page(1)` with a long HTTP head, its lines ended by `eol` (ARC
+/// writers used both `\r\n` and `\n`): forty headers of hex that compress
+/// poorly, so that a gzip member cut part way ends inside them.
+fn padded_http_page(eol: &str) -> Vec<u8> {
+    let mut seed = 0x2545_f491_u64;
+    let mut head = format!("HTTP/1.0 200 OK{eol}Content-Type: text/html; charset=utf-8{eol}");
+    for i in 0..40 {
+        let pad: String = (0..32)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                format!("{:02x}", (seed >> 56) as u8)
+            })
+            .collect();
+        head.push_str(&format!("X-Pad-{i}: {pad}{eol}"));
+    }
+    let body = page_html(1);
+    head.push_str(&format!("Content-Length: {}{eol}{eol}{body}", body.len()));
+    head.into_bytes()
+}
+
+/// An ARC file cut inside a record's HTTP head, plain (its head's lines
+/// ended by `\r\n` or by `\n`) or a gzip member per record, is told as the
+/// truncated file it is, as a WARC file is: read by `--offset` (with or
+/// without a `--length` reaching the cut) it fails in one line naming the
+/// file and the cut, not as a bad HTTP response or a record not HTTP;
+/// read whole, the cut is told once, after the page before it.
+#[test]
+fn an_arc_file_cut_inside_the_http_head_is_told_as_truncated() {
+    let out = scratch("arc-cut-head.jsonl");
+    for (name, eol, gzip) in [
+        ("arc-cut-head.arc", "\r\n", false),
+        ("arc-cut-head-lf.arc", "\n", false),
+        ("arc-cut-head.arc.gz", "\r\n", true),
+    ] {
+        let records = vec![
+            arc_records().swap_remove(0),
+            arc_record(
+                "http://a.example/",
+                "20080101000001",
+                "text/html",
+                &http_page(0),
+            ),
+            arc_record(
+                "http://padded.example/",
+                "20080101000002",
+                "text/html",
+                &padded_http_page(eol),
+            ),
+        ];
+        let (bytes, offset) = match gzip {
+            true => (gzip_members(&records), member_starts(&records)[2]),
+            false => (records.concat(), record_starts(&records)[2]),
+        };
+        let record = &bytes[offset as usize..];
+        let keep = match gzip {
+            true => record.len() / 2,
+            false => find(record, b"X-Pad-20").unwrap(),
+        };
+        // What the cut leaves of the record ends inside its HTTP head.
+        let decoded = match gzip {
+            true => {
+                let mut decoder = flate2::read::GzDecoder::new(&record[..keep]);
+                let (mut all, mut buf) = (Vec::new(), [0u8; 4096]);
+                while let Ok(n @ 1..) = std::io::Read::read(&mut decoder, &mut buf) {
+                    all.extend_from_slice(&buf[..n]);
+                }
+                all
+            }
+            false => record[..keep].to_vec(),
+        };
+        let http = find(&decoded, b"HTTP/1.0 200").expect("the cut is past the ARC header line");
+        let blank = format!("{eol}{eol}");
+        assert!(
+            find(&decoded[http..], blank.as_bytes()).is_none(),
+            "{name}: cut past the head"
+        );
+        let file = scratch(name);
+        let end = offset as usize + keep;
+        std::fs::write(&file, &bytes[..end]).unwrap();
+        let said = format!(
+            "linesift: {}: file is truncated at offset {end}",
+            file.display()
+        );
+        let at = offset.to_string();
+        for length in [None, Some(keep.to_string())] {
+            let mut args = vec!["--offset", &at];
+            if let Some(length) = &length {
+                args.extend(["--length", length]);
+            }
+            let (code, stderr) = warc_to(&[&file], &out, &args);
+            assert_eq!(code, 1, "{name} {length:?}: {stderr}");
+            assert!(stderr.starts_with(&said), "{name} {length:?}: {stderr}");
+            assert!(!stderr.contains("HTTP"), "{name} {length:?}: {stderr}");
+            assert!(!stderr.contains("not-http"), "{name} {length:?}: {stderr}");
+        }
+        let (code, stderr) = warc_to(&[&file], &out, &[]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(stderr.starts_with(&said), "{name}: {stderr}");
+        assert!(
+            stderr.contains(" 1 errors, 1 truncated files"),
+            "{name}: {stderr}"
+        );
+        assert!(!stderr.contains("HTTP"), "{name}: {stderr}");
+        let lines = jsonl(&out);
+        assert_eq!(lines.len(), 1, "{name}: {stderr}");
+        assert_eq!(lines[0]["warc_target_uri"], "http://a.example/", "{name}");
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
 /// Three pages written by warcio; the second record's Content-Length
 /// changed by `delta` (and the third's by `third`, if given).
 fn off_by(delta: i64, third: Option<i64>) -> (Vec<Vec<u8>>, Vec<Written>) {
