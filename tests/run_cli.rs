@@ -792,6 +792,53 @@ fn a_failures_file_that_is_a_list_the_output_or_the_journal_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A run that fails before running a task (here, a failures file it
+/// cannot open) exits 2 and leaves no file behind: it used to leave an
+/// empty output and its journal. An output and journal there before, a
+/// job to resume, are kept as they were, and the job still resumes.
+#[test]
+fn a_run_that_fails_before_it_starts_leaves_no_file_behind() {
+    let dir = folder("early-failure");
+    let list = dir.join("tasks.txt");
+    std::fs::write(&list, "ftp://x\n").unwrap();
+    let out = dir.join("out.jsonl");
+    let unopenable = dir.join("missing").join("failures.jsonl");
+    let args = [
+        "run",
+        list.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--failures",
+        unopenable.to_str().unwrap(),
+    ];
+    let run = linesift(&args);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(said.contains("failures.jsonl"), "{said}");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["tasks.txt"], "{said}");
+    // A job done before: its files stay, and it resumes.
+    let first = linesift(&["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    // The journal's bytes change as redb opens it; the resume below
+    // reads what it holds.
+    let files = [out.clone(), dir.join("out.jsonl.failures.jsonl")];
+    let before: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(!before[1].is_empty(), "the ftp line's failure");
+    let run = linesift(&args);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    let after: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(before == after, "the job's files were changed");
+    assert!(dir.join("out.jsonl.journal").exists());
+    let again = linesift(&["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let said = stderr(&again);
+    assert!(said.contains("nothing to do"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Stdin can be read once: `-` named twice as a task list is refused
 /// (exit 2), as `extract` and `warc` refuse it, not read as empty the
 /// second time.

@@ -7,6 +7,7 @@
 //! key-value store in pure Rust, so the build needs no C compiler, and it
 //! locks its file, so two runs cannot share one journal.
 
+use super::output::open_or_make;
 use crate::cli::{printable, printable_path};
 use anyhow::{Context, bail};
 use redb::{Database, DatabaseError, ReadableTable, TableDefinition};
@@ -37,31 +38,54 @@ pub struct Resumed {
 pub struct Journal {
     db: Database,
     path: PathBuf,
+    /// This run made the journal's file (it was not there).
+    made: bool,
 }
 
 impl Journal {
     /// Opens the journal at `path`, or makes it for a new job writing
     /// `output` (format and compression, as a resumed run must write
-    /// them too).
+    /// them too). A journal made here and not opened is removed, unless
+    /// another run holds it.
     pub fn open(path: &Path, output: &str) -> anyhow::Result<(Journal, Resumed)> {
         let shown = printable_path(path);
+        let (file, made) =
+            open_or_make(path).with_context(|| format!("opening the journal {shown}"))?;
+        drop(file);
+        let unmake = || {
+            if made {
+                let _ = std::fs::remove_file(path);
+            }
+        };
         let db = match Database::create(path) {
             Ok(db) => db,
+            // Made here or not, it is that run's journal now: kept.
             Err(DatabaseError::DatabaseAlreadyOpen) => {
                 bail!("the journal {shown} is in use by another linesift run")
             }
-            Err(e) => return Err(e).with_context(|| format!("opening the journal {shown}")),
+            Err(e) => {
+                unmake();
+                return Err(e).with_context(|| format!("opening the journal {shown}"));
+            }
         };
         let journal = Journal {
             db,
             path: path.to_path_buf(),
+            made,
         };
-        let resumed = journal.load(output)?;
-        Ok((journal, resumed))
+        match journal.load(output) {
+            Ok(resumed) => Ok((journal, resumed)),
+            Err(e) => {
+                drop(journal);
+                unmake();
+                Err(e)
+            }
+        }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Whether this run made the journal's file.
+    pub fn made(&self) -> bool {
+        self.made
     }
 
     fn load(&self, output: &str) -> anyhow::Result<Resumed> {

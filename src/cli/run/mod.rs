@@ -118,7 +118,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let (outputs, resumed, journal) = open_outputs(&args, output.as_deref(), encoding)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -129,6 +128,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         retry,
         jobs,
     };
+    // Opened last: past this, nothing fails before the tasks run, and a
+    // failure on the way leaves no file the run made.
+    let (outputs, resumed, journal) = open_outputs(&args, output.as_deref(), encoding)?;
     let mut summary = Summary::new(&plan, &resumed);
     let todo: Vec<Planned> = plan
         .tasks
@@ -234,7 +236,8 @@ fn journal_path(out: &Path) -> PathBuf {
 }
 
 /// The outputs, the tasks done before (a file output's journal) and the
-/// journal's path.
+/// journal's path. On an error, the files made here are removed again;
+/// those there before are kept as they were.
 fn open_outputs(
     args: &Args,
     output: Option<&Path>,
@@ -269,7 +272,16 @@ fn open_outputs(
         failures.display()
     );
     let (journal, resumed) = Journal::open(&journal_path, &settings)?;
-    let outputs = Outputs::files(out, &failures, encoding, journal, &resumed, wet_info)?;
+    // Dropped before the journal on an error, so that the files made are
+    // removed (the journal last) while this run still holds the journal
+    // and no other run can have taken them up.
+    let mut made = output::Made::default();
+    if journal.made() {
+        made.push(&journal_path);
+    }
+    let files = output::Files::open(out, &failures, &resumed, &journal_path, &mut made)?;
+    made.keep();
+    let outputs = Outputs::files(files, encoding, journal, &resumed, wet_info);
     let done = resumed.done.into_iter().collect();
     Ok((outputs, done, Some(journal_path)))
 }

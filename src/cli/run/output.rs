@@ -242,27 +242,53 @@ pub struct Outputs {
     documents_compression: Compression,
 }
 
-impl Outputs {
-    /// Files resumed from `journal`: each cut back to its committed length.
-    pub fn files(
+/// The documents and failures files of a file output, opened and cut
+/// back to the journal's lengths.
+pub struct Files {
+    documents: Target,
+    failures: Target,
+}
+
+impl Files {
+    /// Opens the files, each cut back to its committed length (`resumed`
+    /// from the journal at `journal`); a file made here is noted in
+    /// `made`, to be removed if the run fails before it starts.
+    pub fn open(
         documents: &Path,
         failures: &Path,
+        resumed: &Resumed,
+        journal: &Path,
+        made: &mut Made,
+    ) -> anyhow::Result<Self> {
+        let documents = resume_file(documents, resumed.documents_len, journal, made)?;
+        let failures = match is_special(failures) {
+            true => stream_file(failures)?,
+            false => resume_file(failures, resumed.failures_len, journal, made)?,
+        };
+        Ok(Files {
+            documents,
+            failures,
+        })
+    }
+}
+
+impl Outputs {
+    /// Files resumed from `journal`, which holds their lengths.
+    pub fn files(
+        files: Files,
         encoding: Encoding,
         journal: Journal,
         resumed: &Resumed,
         wet_info: Option<WetInfo>,
-    ) -> anyhow::Result<Self> {
-        Ok(Outputs {
+    ) -> Self {
+        Outputs {
             wet_info: wet_info.filter(|_| resumed.documents_len == 0),
             documents_compression: encoding.compression,
-            documents: resume_file(documents, resumed.documents_len, journal.path())?,
-            failures: match is_special(failures) {
-                true => stream_file(failures)?,
-                false => resume_file(failures, resumed.failures_len, journal.path())?,
-            },
+            documents: files.documents,
+            failures: files.failures,
             failures_compression: encoding.failures,
             journal: Some(journal),
-        })
+        }
     }
 
     /// Documents to `documents` (`None`: stdout) as they come, with no
@@ -371,19 +397,63 @@ fn stream_file(path: &Path) -> anyhow::Result<Target> {
     Ok(Target::Stream(Box::new(file), printable_path(path)))
 }
 
+/// Opens `path` for reading and writing, making it when it is not there
+/// (never cutting it); whether this call made it. Made with `create_new`,
+/// so that when two runs race to make one file, only one counts it made.
+pub fn open_or_make(path: &Path) -> io::Result<(File, bool)> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true);
+    match options.clone().create_new(true).open(path) {
+        Ok(file) => Ok((file, true)),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok((options.open(path)?, false)),
+        Err(e) => Err(e),
+    }
+}
+
+/// The files a run made (they were not there before it), removed when it
+/// is dropped unless kept: a run that fails before it starts (a failures
+/// file it cannot open, a journal of other settings) leaves nothing
+/// behind, and a file there before (a job being resumed) is never
+/// removed. Dropped while the journal is still held, so that no other
+/// run can have taken up the files it removes.
+#[derive(Default)]
+pub struct Made(Vec<PathBuf>);
+
+impl Made {
+    /// Notes a file this run made, to be removed if it fails.
+    pub fn push(&mut self, path: &Path) {
+        self.0.push(path.to_path_buf());
+    }
+
+    /// The run starts: its files stay, whatever happens next.
+    pub fn keep(mut self) {
+        self.0.clear();
+    }
+}
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        for path in self.0.iter().rev() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 /// Opens `path` for appending after its first `committed` bytes, the rest
-/// (written after the last commit of a killed run) cut off. A file
-/// shorter than that was changed by someone else: resuming would lose
-/// results, so it is refused.
-fn resume_file(path: &Path, committed: u64, journal: &Path) -> anyhow::Result<Target> {
+/// (written after the last commit of a killed run) cut off; made when it
+/// is not there, and noted in `made`. A file shorter than that was changed
+/// by someone else: resuming would lose results, so it is refused.
+fn resume_file(
+    path: &Path,
+    committed: u64,
+    journal: &Path,
+    made: &mut Made,
+) -> anyhow::Result<Target> {
     let shown = printable_path(path);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .with_context(|| format!("opening {shown}"))?;
+    let (mut file, new) = open_or_make(path).with_context(|| format!("opening {shown}"))?;
+    if new {
+        made.push(path);
+    }
     let len = file.metadata()?.len();
     if len < committed {
         bail!(
@@ -416,17 +486,43 @@ mod tests {
         let path = dir.join("out.jsonl");
         std::fs::write(&path, b"{\"a\":1}\n{\"b\":2}\n{\"c\":").expect("write");
         let journal = dir.join("out.jsonl.journal");
-        let mut target = resume_file(&path, 16, &journal).expect("resumed");
+        let mut made = Made::default();
+        let mut target = resume_file(&path, 16, &journal, &mut made).expect("resumed");
         target.append(b"{\"d\":4}\n").expect("append");
         assert_eq!(target.len(), 24);
         drop(target);
         let text = std::fs::read_to_string(&path).expect("read");
         assert_eq!(text, "{\"a\":1}\n{\"b\":2}\n{\"d\":4}\n");
-        let refused = resume_file(&path, 100, &journal).err().expect("refused");
+        let refused = resume_file(&path, 100, &journal, &mut made)
+            .err()
+            .expect("refused");
         assert!(
             refused.to_string().contains("fewer than the 100"),
             "{refused}"
         );
+        drop(made);
+        assert!(path.exists(), "a file there before is never removed");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file a run made is removed when it fails before it starts, and
+    /// stays once it starts.
+    #[test]
+    fn a_file_made_is_removed_unless_kept() {
+        let dir = std::env::temp_dir().join(format!("linesift-run-made-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let (removed, kept) = (dir.join("removed.jsonl"), dir.join("kept.jsonl"));
+        for (path, keep) in [(&removed, false), (&kept, true)] {
+            let _ = std::fs::remove_file(path);
+            let mut made = Made::default();
+            resume_file(path, 0, &dir.join("journal"), &mut made).expect("made");
+            assert!(path.exists());
+            match keep {
+                true => made.keep(),
+                false => drop(made),
+            }
+        }
+        assert!(!removed.exists() && kept.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
