@@ -839,6 +839,27 @@ fn a_run_that_fails_before_it_starts_leaves_no_file_behind() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An output in a folder that is not there is refused (exit 2) with one
+/// line naming the output as given, not its journal beside it (which the
+/// error used to name, a file the user never spoke of).
+#[test]
+fn an_output_that_cannot_be_opened_is_named_in_the_error_not_its_journal() {
+    let dir = folder("unopenable-output");
+    let list = dir.join("tasks.txt");
+    std::fs::write(&list, "ftp://x\n").unwrap();
+    let out = dir.join("missing").join("x.jsonl");
+    let run = linesift(&["run", list.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let said = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.contains(&format!("opening {}: ", out.display())),
+        "{said}"
+    );
+    assert!(!said.contains("journal"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Stdin can be read once: `-` named twice as a task list is refused
 /// (exit 2), as `extract` and `warc` refuse it, not read as empty the
 /// second time.

@@ -35,6 +35,23 @@ pub struct Resumed {
     pub failures_len: u64,
 }
 
+/// The error of a journal that another run holds: what it names is that
+/// run's, not to be touched.
+#[derive(Debug)]
+pub struct InUse(String);
+
+impl std::fmt::Display for InUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the journal {} is in use by another linesift run",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for InUse {}
+
 pub struct Journal {
     db: Database,
     path: PathBuf,
@@ -60,9 +77,7 @@ impl Journal {
         let db = match Database::create(path) {
             Ok(db) => db,
             // Made here or not, it is that run's journal now: kept.
-            Err(DatabaseError::DatabaseAlreadyOpen) => {
-                bail!("the journal {shown} is in use by another linesift run")
-            }
+            Err(DatabaseError::DatabaseAlreadyOpen) => bail!(InUse(shown)),
             Err(e) => {
                 unmake();
                 return Err(e).with_context(|| format!("opening the journal {shown}"));

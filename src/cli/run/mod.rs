@@ -271,7 +271,22 @@ fn open_outputs(
         encoding.describe(),
         failures.display()
     );
-    let (journal, resumed) = Journal::open(&journal_path, &settings)?;
+    // The output first: one that cannot be opened (its folder missing,
+    // say) is named as given, not by its journal. It is cut back once the
+    // journal says to what.
+    let (documents, documents_made) =
+        output::open_or_make(out).with_context(|| format!("opening {}", printable_path(out)))?;
+    let (journal, resumed) = match Journal::open(&journal_path, &settings) {
+        Ok(opened) => opened,
+        Err(e) => {
+            // Unless another run holds the journal: it may be writing to
+            // the output, made here or not.
+            if documents_made && !e.is::<journal::InUse>() {
+                let _ = std::fs::remove_file(out);
+            }
+            return Err(e);
+        }
+    };
     // Dropped before the journal on an error, so that the files made are
     // removed (the journal last) while this run still holds the journal
     // and no other run can have taken them up.
@@ -279,7 +294,16 @@ fn open_outputs(
     if journal.made() {
         made.push(&journal_path);
     }
-    let files = output::Files::open(out, &failures, &resumed, &journal_path, &mut made)?;
+    if documents_made {
+        made.push(out);
+    }
+    let files = output::Files::open(
+        (documents, out),
+        &failures,
+        &resumed,
+        &journal_path,
+        &mut made,
+    )?;
     made.keep();
     let outputs = Outputs::files(files, encoding, journal, &resumed, wet_info);
     let done = resumed.done.into_iter().collect();

@@ -250,17 +250,18 @@ pub struct Files {
 }
 
 impl Files {
-    /// Opens the files, each cut back to its committed length (`resumed`
-    /// from the journal at `journal`); a file made here is noted in
-    /// `made`, to be removed if the run fails before it starts.
+    /// Cuts back the documents file, opened before the journal, and opens
+    /// the failures file, each to its committed length (`resumed` from the
+    /// journal at `journal`); a file made here is noted in `made`, to be
+    /// removed if the run fails before it starts.
     pub fn open(
-        documents: &Path,
+        (documents, path): (File, &Path),
         failures: &Path,
         resumed: &Resumed,
         journal: &Path,
         made: &mut Made,
     ) -> anyhow::Result<Self> {
-        let documents = resume_file(documents, resumed.documents_len, journal, made)?;
+        let documents = cut_back(documents, path, resumed.documents_len, journal)?;
         let failures = match is_special(failures) {
             true => stream_file(failures)?,
             false => resume_file(failures, resumed.failures_len, journal, made)?,
@@ -449,11 +450,18 @@ fn resume_file(
     journal: &Path,
     made: &mut Made,
 ) -> anyhow::Result<Target> {
-    let shown = printable_path(path);
-    let (mut file, new) = open_or_make(path).with_context(|| format!("opening {shown}"))?;
+    let (file, new) =
+        open_or_make(path).with_context(|| format!("opening {}", printable_path(path)))?;
     if new {
         made.push(path);
     }
+    cut_back(file, path, committed, journal)
+}
+
+/// `file` (at `path`) for appending after its first `committed` bytes,
+/// the rest cut off, or refused when it is shorter (see [`resume_file`]).
+fn cut_back(mut file: File, path: &Path, committed: u64, journal: &Path) -> anyhow::Result<Target> {
+    let shown = printable_path(path);
     let len = file.metadata()?.len();
     if len < committed {
         bail!(
