@@ -7,6 +7,7 @@
 
 mod cli_support;
 
+use cli_support::{linesift, linesift_command};
 use linesift::report::eval::{self, Summary};
 use linesift::report::{manifest, score};
 use linesift::{Extractor, Hints, Options};
@@ -216,15 +217,14 @@ fn binary_eval_writes_json_tsv_and_compares() {
     let m = fixture(&dir);
     let json = dir.join("ours.json");
     let tsv = dir.join("pages.tsv");
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(&m)
-        .arg("--json")
-        .arg(&json)
-        .arg("--per-page")
-        .arg(&tsv)
-        .output()
-        .unwrap();
+    let out = linesift(&[
+        "eval".as_ref(),
+        m.as_os_str(),
+        "--json".as_ref(),
+        json.as_os_str(),
+        "--per-page".as_ref(),
+        tsv.as_os_str(),
+    ]);
     cli_support::assert_success(&out);
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.starts_with("dataset"), "{table}");
@@ -240,12 +240,13 @@ fn binary_eval_writes_json_tsv_and_compares() {
     if let Some(py) = score_py() {
         assert_same(&ours, &score_py_summary(&py, &m, &dir));
     }
-    let cmp = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(&m)
-        .args(["--compare", "--algorithm danag", "--algorithm r2l --gap 8"])
-        .output()
-        .unwrap();
+    let cmp = linesift(&[
+        "eval".as_ref(),
+        m.as_os_str(),
+        "--compare".as_ref(),
+        "--algorithm danag".as_ref(),
+        "--algorithm r2l --gap 8".as_ref(),
+    ]);
     assert!(
         cmp.status.success(),
         "{}",
@@ -257,12 +258,13 @@ fn binary_eval_writes_json_tsv_and_compares() {
     // R2L keeps only non-ASCII characters: English pages drop to 0.
     assert!(text.contains("pages that changed most"), "{text}");
     assert!(text.contains("news/en1"), "{text}");
-    let bad = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(&m)
-        .args(["--compare", "--algorithm nope", ""])
-        .output()
-        .unwrap();
+    let bad = linesift(&[
+        "eval".as_ref(),
+        m.as_os_str(),
+        "--compare".as_ref(),
+        "--algorithm nope".as_ref(),
+        "".as_ref(),
+    ]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("nope"));
     let _ = std::fs::remove_dir_all(dir);
@@ -332,12 +334,12 @@ fn eval_stops_reading_a_page_at_the_limit() {
             written
         })
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(dir.join("m.tsv"))
-        .args(["--max-bytes", "64K"])
-        .output()
-        .unwrap();
+    let out = linesift(&[
+        "eval".as_ref(),
+        dir.join("m.tsv").as_os_str(),
+        "--max-bytes".as_ref(),
+        "64K".as_ref(),
+    ]);
     let written = writer.join().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -357,12 +359,12 @@ fn unknown_dataset_names_are_an_error() {
     let dir = temp_dir("eval-datasets");
     let m = fixture(&dir);
     let eval = |datasets: &str| {
-        Command::new(env!("CARGO_BIN_EXE_linesift"))
-            .arg("eval")
-            .arg(&m)
-            .args(["--datasets", datasets])
-            .output()
-            .unwrap()
+        linesift(&[
+            "eval".as_ref(),
+            m.as_os_str(),
+            "--datasets".as_ref(),
+            datasets.as_ref(),
+        ])
     };
     let bad = eval("news,nwes");
     let stderr = String::from_utf8_lossy(&bad.stderr);
@@ -389,11 +391,7 @@ fn unknown_dataset_names_are_an_error() {
 }
 
 fn linesift_eval(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .args(args)
-        .output()
-        .unwrap();
+    let out = linesift(&[&["eval".as_ref()], args].concat());
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -517,9 +515,7 @@ fn a_failed_write_of_the_table_names_stdout() {
     }
     let dir = temp_dir("eval-full");
     let m = fixture(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(&m)
+    let out = linesift_command(&["eval".as_ref(), m.as_os_str()])
         .stdout(std::fs::File::create(full).unwrap())
         .output()
         .unwrap();
@@ -540,11 +536,7 @@ fn a_manifest_without_pages_is_an_error() {
     let dir = temp_dir("eval-no-pages");
     let m = dir.join("m.tsv");
     std::fs::write(&m, "dataset\tid\thtml\tgold_text\n\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(&m)
-        .output()
-        .unwrap();
+    let out = linesift(&["eval".as_ref(), m.as_os_str()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(
@@ -561,14 +553,16 @@ fn a_manifest_without_pages_is_an_error() {
 fn a_huge_jobs_count_scores_the_pages_without_hanging() {
     let dir = temp_dir("eval-huge-jobs");
     let m = fixture(&dir);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(&m)
-        .args(["-j", "100000"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = linesift_command(&[
+        "eval".as_ref(),
+        m.as_os_str(),
+        "-j".as_ref(),
+        "100000".as_ref(),
+    ])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
     let started = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > std::time::Duration::from_secs(30) {

@@ -6,12 +6,14 @@
 
 mod cli_support;
 
+use cli_support::linesift;
 use linesift::extract::explain::explain;
 use linesift::report::explain_view;
 use linesift::report::svg::colour;
 use linesift::{Extractor, Hints, Options};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const PAGE: &str = r#"<!DOCTYPE html><html><head><title>Rain Falls On The Plain | Daily News</title></head>
@@ -25,6 +27,30 @@ const PAGE: &str = r#"<!DOCTYPE html><html><head><title>Rain Falls On The Plain 
 <div class="footer"><a href="/about">About us</a> <a href="/contact">Contact</a> © Daily News
 <script>var x = "<p>not text</p>";</script></div>
 </body></html>"#;
+
+/// `linesift explain PAGE -o OUT MORE...`, run to its end.
+fn explain_to(page: &Path, out: impl AsRef<Path>, more: &[&str]) -> Output {
+    let mut args = vec![
+        "explain".as_ref(),
+        page.as_os_str(),
+        "-o".as_ref(),
+        out.as_ref().as_os_str(),
+    ];
+    args.extend(more.iter().map(OsStr::new));
+    linesift(&args)
+}
+
+/// `linesift eval MANIFEST --html REPORT --worst WORST`, run to its end.
+fn eval_report(manifest: &Path, report: &Path, worst: &str) -> Output {
+    linesift(&[
+        "eval".as_ref(),
+        manifest.as_os_str(),
+        "--html".as_ref(),
+        report.as_os_str(),
+        "--worst".as_ref(),
+        worst.as_ref(),
+    ])
+}
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("linesift-{name}-{}", std::process::id()));
@@ -101,26 +127,14 @@ fn binary_writes_svg_and_html_and_refuses_other_extensions() {
     let page = dir.join("page.html");
     std::fs::write(&page, PAGE).unwrap();
     for (out, head) in [("x.svg", "<svg"), ("x.html", "<!DOCTYPE html>")] {
-        let status = Command::new(env!("CARGO_BIN_EXE_linesift"))
-            .arg("explain")
-            .arg(&page)
-            .arg("-o")
-            .arg(dir.join(out))
-            .args(["--algorithm", "danag"])
-            .status()
-            .unwrap();
+        let status = explain_to(&page, dir.join(out), &["--algorithm", "danag"]).status;
         assert!(status.success());
         let text = std::fs::read_to_string(dir.join(out)).unwrap();
         assert!(text.starts_with(head), "{out}");
     }
     let html = std::fs::read_to_string(dir.join("x.html")).unwrap();
     assert!(html.contains("algorithm danag, gap 20"));
-    let bad = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("explain")
-        .arg(&page)
-        .args(["-o", "x.png"])
-        .output()
-        .unwrap();
+    let bad = explain_to(&page, "x.png", &[]);
     assert!(!bad.status.success());
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -133,14 +147,7 @@ fn explain_svg_is_titled_with_the_page_and_the_algorithm() {
     let dir = temp_dir("explain-title");
     let page = dir.join("rain & plain.html");
     std::fs::write(&page, PAGE).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("explain")
-        .arg(&page)
-        .arg("-o")
-        .arg(dir.join("x.svg"))
-        .args(["--algorithm", "danag"])
-        .output()
-        .unwrap();
+    let out = explain_to(&page, dir.join("x.svg"), &["--algorithm", "danag"]);
     cli_support::assert_success(&out);
     let svg = std::fs::read_to_string(dir.join("x.svg")).unwrap();
     let name = format!("{}", page.display()).replace('&', "&amp;");
@@ -164,13 +171,7 @@ fn explaining_an_empty_page_warns_and_still_writes_the_chart() {
     let dir = temp_dir("explain-empty");
     let page = dir.join("empty.html");
     std::fs::write(&page, "").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("explain")
-        .arg(&page)
-        .arg("-o")
-        .arg(dir.join("x.svg"))
-        .output()
-        .unwrap();
+    let out = explain_to(&page, dir.join("x.svg"), &[]);
     cli_support::assert_success(&out);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim_end(),
@@ -194,13 +195,7 @@ fn a_page_named_in_latin1_is_explained() {
     let dir = temp_dir("explain-latin1");
     let page = dir.join(std::ffi::OsStr::from_bytes(b"caf\xe9.html"));
     std::fs::write(&page, PAGE).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("explain")
-        .arg(&page)
-        .arg("-o")
-        .arg(dir.join("x.html"))
-        .output()
-        .unwrap();
+    let out = explain_to(&page, dir.join("x.html"), &[]);
     cli_support::assert_success(&out);
     let html = std::fs::read_to_string(dir.join("x.html")).unwrap();
     assert!(html.contains("caf\u{fffd}.html"));
@@ -233,14 +228,7 @@ fn eval_report_shows_the_gold_beside_the_output_of_its_worst_pages() {
     }
     std::fs::write(dir.join("m.tsv"), tsv).unwrap();
     let report = dir.join("report.html");
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(dir.join("m.tsv"))
-        .arg("--html")
-        .arg(&report)
-        .args(["--worst", "1"])
-        .output()
-        .unwrap();
+    let out = eval_report(&dir.join("m.tsv"), &report, "1");
     cli_support::assert_success(&out);
     let html = std::fs::read_to_string(&report).unwrap();
     let (_, texts) = html
@@ -407,14 +395,7 @@ fn eval_report_screenshot_shows_bars_and_histogram() {
     }
     std::fs::write(dir.join("m.tsv"), tsv).unwrap();
     let report = dir.join("report.html");
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("eval")
-        .arg(dir.join("m.tsv"))
-        .arg("--html")
-        .arg(&report)
-        .args(["--worst", "2"])
-        .output()
-        .unwrap();
+    let out = eval_report(&dir.join("m.tsv"), &report, "2");
     cli_support::assert_success(&out);
     let html = std::fs::read_to_string(&report).unwrap();
     assert!(html.contains("Worst 2 pages"));
@@ -492,13 +473,7 @@ fn a_page_named_with_control_characters_is_shown_escaped() {
     let dir = temp_dir("explain-control");
     let page = dir.join("empty\u{1b}[31m.html");
     std::fs::write(&page, "").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("explain")
-        .arg(&page)
-        .arg("-o")
-        .arg(dir.join("x.svg"))
-        .output()
-        .unwrap();
+    let out = explain_to(&page, dir.join("x.svg"), &[]);
     cli_support::assert_success(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -519,13 +494,7 @@ fn an_output_that_is_the_page_is_refused() {
     let dir = temp_dir("explain-same");
     let page = dir.join("page.html");
     std::fs::write(&page, PAGE).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("explain")
-        .arg(&page)
-        .arg("-o")
-        .arg(dir.join(".").join("page.html"))
-        .output()
-        .unwrap();
+    let out = explain_to(&page, dir.join(".").join("page.html"), &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -543,14 +512,11 @@ fn a_width_that_is_no_number_is_refused() {
     let page = dir.join("page.html");
     std::fs::write(&page, PAGE).unwrap();
     let explain = |width: &str| {
-        Command::new(env!("CARGO_BIN_EXE_linesift"))
-            .arg("explain")
-            .arg(&page)
-            .arg("-o")
-            .arg(dir.join(format!("{width}.svg")))
-            .arg(format!("--width={width}"))
-            .output()
-            .unwrap()
+        explain_to(
+            &page,
+            dir.join(format!("{width}.svg")),
+            &[&format!("--width={width}")],
+        )
     };
     let nan = explain("nan");
     let stderr = String::from_utf8_lossy(&nan.stderr);
@@ -573,12 +539,7 @@ fn an_output_of_stdout_is_refused_naming_a_file_to_write() {
     let dir = temp_dir("explain-stdout");
     let page = dir.join("page.html");
     std::fs::write(&page, PAGE).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("explain")
-        .arg(&page)
-        .args(["-o", "-"])
-        .output()
-        .unwrap();
+    let out = explain_to(&page, "-", &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -5,13 +5,15 @@
 //! run again does nothing; a record over `--max-payload` is a `too_large`
 //! failure in a file task and a record task alike.
 
+mod cli_support;
 mod fetch_support;
 
+use cli_support::{linesift, linesift_command};
 use fetch_support::{Server, Step, article, html, not_found};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn sample() -> PathBuf {
@@ -24,14 +26,6 @@ fn folder(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
-}
-
-fn linesift(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run linesift")
 }
 
 fn stderr(out: &Output) -> String {
@@ -377,8 +371,7 @@ async fn a_run_killed_with_sigkill_resumes_without_losing_or_repeating_a_task() 
 /// Starts `linesift` and kills it with SIGKILL once its output holds a
 /// few documents; says how far it got.
 fn kill_mid_run(args: &[String], out: &Path) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(args)
+    let mut child = linesift_command(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -551,8 +544,7 @@ async fn sigterm_finishes_the_tasks_in_flight_and_the_run_dies_by_sigterm() {
 /// Starts `linesift`, sends it `signal` once its output holds a few
 /// documents, and waits for it to end.
 fn signal_mid_run(args: &[String], out: &Path, signal: libc::c_int) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(args)
+    let child = linesift_command(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -8,7 +8,7 @@
 mod cli_support;
 mod warc_support;
 
-use cli_support::linesift_reading_a_little;
+use cli_support::{linesift_command, linesift_reading_a_little};
 use linesift::{Extractor, Hints, Options};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -470,8 +470,7 @@ fn a_full_disk_is_a_clear_error_not_a_hang() {
         }
     }
     // Standard output on a full device: the same, naming stdout.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(["warc", large.to_str().unwrap(), "-o", "-"])
+    let out = linesift_command(&["warc", large.to_str().unwrap(), "-o", "-"])
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .output()
         .unwrap();
@@ -535,13 +534,19 @@ fn a_fatal_output_error_stops_reading_the_other_inputs() {
     std::fs::write(&big, bytes.repeat(400)).unwrap();
     let fifo = scratch("stop-fifo.warc");
     cli_support::make_fifo(&fifo);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(["warc", big.to_str().unwrap(), fifo.to_str().unwrap()])
-        .args(["-o", "/dev/full", "--jobs", "1"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = linesift_command(&[
+        "warc",
+        big.to_str().unwrap(),
+        fifo.to_str().unwrap(),
+        "-o",
+        "/dev/full",
+        "--jobs",
+        "1",
+    ])
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > Duration::from_secs(60) {
@@ -606,14 +611,13 @@ fn warc_file_names_that_are_not_utf8_are_read() {
     let bad = warc.with_file_name(OsStr::from_bytes(&name));
     std::fs::copy(&warc, &bad).unwrap();
     let out = scratch("latin1.jsonl");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("warc")
-        .arg(&bad)
-        .arg(&warc)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let run = cli_support::linesift(&[
+        "warc".as_ref(),
+        bad.as_os_str(),
+        warc.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(0), "{stderr}");
     let lines = jsonl(&out);
@@ -665,14 +669,15 @@ fn the_output_is_replaced_only_when_complete() {
     std::fs::write(&out, "earlier results\n").unwrap();
     let fifo = scratch("atomic-in.warc");
     cli_support::make_fifo(&fifo);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .arg("warc")
-        .arg(&fifo)
-        .arg("-o")
-        .arg(&out)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = linesift_command(&[
+        "warc".as_ref(),
+        fifo.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ])
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     let name = out.file_name().unwrap().to_string_lossy().into_owned();
     let temp = out.with_file_name(format!(".{name}.tmp-{}", child.id()));
     wait_until_made(&temp);
@@ -1285,8 +1290,7 @@ fn stdin_named_twice_is_refused_up_front() {
     let (warc, _) = input("stdin-twice.warc", false);
     let out = scratch("stdin-twice.jsonl");
     std::fs::write(&out, "earlier results\n").unwrap();
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(["warc", "-", "-", "-o", out.to_str().unwrap()])
+    let run = linesift_command(&["warc", "-", "-", "-o", out.to_str().unwrap()])
         .stdin(std::fs::File::open(&warc).unwrap())
         .output()
         .unwrap();

@@ -1,17 +1,34 @@
 //! Helpers shared by the command-line tests.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+/// The binary with `args`, not yet started: for a run that wants its
+/// stdin or stdout set, or to be spawned and watched.
+pub fn linesift_command(args: &[impl AsRef<OsStr>]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_linesift"));
+    command.args(args);
+    command
+}
+
+/// Runs the binary with `args`, stdin empty, to its end; its exit status,
+/// stdout and stderr.
+pub fn linesift(args: &[impl AsRef<OsStr>]) -> Output {
+    linesift_command(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run linesift")
+}
 
 /// Runs the binary with stdout on a pipe, reads `keep` bytes of it, closes
 /// the pipe and returns the exit code and stderr. Panics if the process
 /// does not end within a minute.
 pub fn linesift_reading_a_little(args: &[&str], keep: usize) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(args)
+    let mut child = linesift_command(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -58,8 +75,7 @@ pub fn linesift_fed_until_closed(
     chunk: &[u8],
     total: u64,
 ) -> (u64, Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(args)
+    let mut child = linesift_command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -84,7 +100,7 @@ pub fn make_fifo(path: &Path) {
 }
 
 /// Panics with the command's stderr unless it succeeded.
-pub fn assert_success(out: &std::process::Output) {
+pub fn assert_success(out: &Output) {
     assert!(
         out.status.success(),
         "{}",
@@ -96,11 +112,10 @@ pub fn assert_success(out: &std::process::Output) {
 /// whose reader is already closed (`linesift ... 2>&1 | head -c 1` after
 /// `head` has gone); returns the exit code, which must be the command's
 /// own, not the 101 of a panic on a failed write to stderr.
-pub fn linesift_with_closed_stderr(args: &[&std::ffi::OsStr]) -> Option<i32> {
+pub fn linesift_with_closed_stderr(args: &[&OsStr]) -> Option<i32> {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let status = Command::new(env!("CARGO_BIN_EXE_linesift"))
-        .args(args)
+    let status = linesift_command(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(writer)
