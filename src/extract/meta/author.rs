@@ -97,7 +97,7 @@ pub fn clean(text: &str) -> Option<String> {
         cut = cut.min(i);
     }
     let name = s[..cut].trim_matches(|c: char| {
-        c.is_whitespace() || matches!(c, ',' | ':' | '-' | '|' | '•' | '/' | '.' | '@')
+        c.is_whitespace() || matches!(c, ',' | ':' | '-' | '–' | '—' | '|' | '•' | '/' | '.' | '@')
     });
     let name = match date == Some(cut) {
         true => without_function_word(name),
@@ -342,6 +342,8 @@ mod tests {
             ("Kaufman, Jeff T.", "Kaufman, Jeff T."),
             ("Cerebral Inc.", "Cerebral Inc."),
             ("Written by Ann Lee.", "Ann Lee"),
+            ("By Serge Novak –", "Serge Novak"),
+            ("By Ann Lee —", "Ann Lee"),
             (
                 "Dan Savage, The Stranger. Posted",
                 "Dan Savage, The Stranger",
