@@ -410,6 +410,141 @@ fn an_arc_file_cut_inside_the_http_head_is_told_as_truncated() {
     }
 }
 
+/// What a cut gzip member decodes to, as far as the bytes go.
+fn inflate_cut(member: &[u8]) -> Vec<u8> {
+    let mut decoder = flate2::read::GzDecoder::new(member);
+    let (mut all, mut buf) = (Vec::new(), [0u8; 4096]);
+    while let Ok(n @ 1..) = std::io::Read::read(&mut decoder, &mut buf) {
+        all.extend_from_slice(&buf[..n]);
+    }
+    all
+}
+
+/// An ARC file that ends inside a record's header line (no line end
+/// before the file's end), plain or a gzip member per record, is told as
+/// the truncated file it is, as a WARC file cut inside its header is:
+/// read by `--offset` (with or without a `--length` reaching the cut) it
+/// fails in one line naming the file and the cut, not as no record there
+/// (in the whole file, such a `--length` is too short); read whole, the
+/// cut is told once, after the page before it, and no bad record. The
+/// same line ended by a line end is no header line, and is still told as
+/// a bad record header.
+#[test]
+fn an_arc_file_cut_inside_a_header_line_is_told_as_truncated() {
+    let out = scratch("arc-cut-line.jsonl");
+    let records = vec![
+        arc_records().swap_remove(0),
+        arc_record(
+            "http://a.example/",
+            "20080101000001",
+            "text/html",
+            &http_page(0),
+        ),
+        arc_record(
+            "http://padded.example/",
+            "20080101000002",
+            "text/html",
+            &padded_http_page("\r\n"),
+        ),
+    ];
+    let line_len = find(&records[2], b"\n").unwrap();
+    for (name, gzip) in [("arc-cut-line.arc", false), ("arc-cut-line.arc.gz", true)] {
+        let (bytes, offset) = match gzip {
+            true => (gzip_members(&records), member_starts(&records)[2]),
+            false => (records.concat(), record_starts(&records)[2]),
+        };
+        let record = &bytes[offset as usize..];
+        // Plain: cut inside the URL. Gzip: the longest cut of the member
+        // that decodes to part of the header line and no more.
+        let keep = match gzip {
+            true => (1..record.len())
+                .rev()
+                .find(|&k| {
+                    let decoded = inflate_cut(&record[..k]);
+                    !decoded.is_empty() && decoded.len() < line_len
+                })
+                .expect("a cut inside the header line"),
+            false => "http://padded".len(),
+        };
+        let file = scratch(name);
+        let end = offset as usize + keep;
+        std::fs::write(&file, &bytes[..end]).unwrap();
+        let said = format!(
+            "linesift: {}: file is truncated at offset {end}",
+            file.display()
+        );
+        let at = offset.to_string();
+        for length in [None, Some(keep.to_string())] {
+            let mut args = vec!["--offset", &at];
+            if let Some(length) = &length {
+                args.extend(["--length", length]);
+            }
+            let (code, stderr) = warc_to(&[&file], &out, &args);
+            assert_eq!(code, 1, "{name} {length:?}: {stderr}");
+            assert!(stderr.starts_with(&said), "{name} {length:?}: {stderr}");
+            assert!(
+                !stderr.contains("no record starts"),
+                "{name} {length:?}: {stderr}"
+            );
+            assert!(
+                !stderr.contains("bad record header"),
+                "{name} {length:?}: {stderr}"
+            );
+            if !gzip {
+                assert!(
+                    stderr.contains("the file ends inside a record header"),
+                    "{name} {length:?}: {stderr}"
+                );
+            }
+        }
+        // In the whole file, a --length that ends there is too short.
+        let whole = scratch(&format!("whole-{name}"));
+        std::fs::write(&whole, &bytes).unwrap();
+        let length = keep.to_string();
+        let args = ["--offset", &at, "--length", &length];
+        let (code, stderr) = warc_to(&[&whole], &out, &args);
+        assert_eq!(code, 1, "{name}: {stderr}");
+        let past = format!("the record at offset {offset} goes on past its given length of {keep}");
+        assert!(stderr.contains(&past), "{name}: {stderr}");
+        let (code, stderr) = warc_to(&[&file], &out, &[]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(stderr.starts_with(&said), "{name}: {stderr}");
+        assert!(
+            stderr.contains(" 1 errors, 1 truncated files"),
+            "{name}: {stderr}"
+        );
+        assert!(!stderr.contains("bad record header"), "{name}: {stderr}");
+        let lines = jsonl(&out);
+        assert_eq!(lines.len(), 1, "{name}: {stderr}");
+        assert_eq!(lines[0]["warc_target_uri"], "http://a.example/", "{name}");
+    }
+    // Ended by a line end, a header line cut before its length is a bad
+    // one, and the file is whole.
+    let start = record_starts(&records)[2] as usize;
+    let line = &records[2][..line_len];
+    let cut = &line[..line.iter().rposition(|&b| b == b' ').unwrap()];
+    let bytes = [&records.concat()[..start], cut, b"\n"].concat();
+    let file = scratch("arc-bad-line.arc");
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, stderr) = warc_to(&[&file], &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let cut = String::from_utf8_lossy(cut);
+    assert!(
+        stderr.contains(&format!(
+            "record at offset {start}: bad record header: not an ARC header line: {cut:?}"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("truncated"), "{stderr}");
+    assert_eq!(jsonl(&out).len(), 1, "{stderr}");
+    let (code, stderr) = warc_to(&[&file], &out, &["--offset", &start.to_string()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("no record starts at offset {start}")),
+        "{stderr}"
+    );
+}
+
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }

@@ -79,6 +79,42 @@ pub fn begins_with_header(bytes: &[u8]) -> bool {
     memchr::memchr(b'\n', rest).is_some_and(|end| parse_header_line(&rest[..end]).is_ok())
 }
 
+/// Whether `bytes`, all there is of a member or file (its end cuts them),
+/// begin with a header line that end cut short: line ends allowed before
+/// it, then a line with no line end that [may begin](may_begin_header) a
+/// header line. Where an index points into an ARC file cut there.
+pub fn begins_with_cut_header(bytes: &[u8]) -> bool {
+    let blank = bytes
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    let rest = &bytes[blank..];
+    memchr::memchr(b'\n', rest).is_none() && may_begin_header(rest)
+}
+
+/// Whether `partial`, a line the end of its file cut before its line end,
+/// may be the start of a header line: it is one already, or it begins as
+/// a URL does, with a scheme (or the start of one: `http://padded`,
+/// `dns:a.ex`, `htt`). Other bytes (NUL padding, the rest of a page) are
+/// no header line, cut or not.
+pub fn may_begin_header(partial: &[u8]) -> bool {
+    if parse_header_line(partial).is_ok() {
+        return true;
+    }
+    let scheme = match memchr::memchr(b':', partial) {
+        Some(end) => &partial[..end],
+        None => partial,
+    };
+    scheme.len() <= MAX_SCHEME
+        && scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
+/// The longest URL scheme a cut header line is taken to begin with.
+const MAX_SCHEME: usize = 32;
+
 /// The WARC head of the ARC record at `pos` whose header line is `line`
 /// (`header` read from it): `warcinfo` for the `filedesc://` record,
 /// `response` for the others, with the fields warcio's ARC-to-WARC reading
@@ -233,5 +269,32 @@ mod tests {
             b"http://a.example/ 192.0.2.1 20080101000001 text/html 56"
         ));
         assert!(!begins_with_header(b"WARC/1.0\r\n"));
+    }
+
+    /// A line cut before its line end may begin a header line when it
+    /// begins as a URL does; a whole line, or other bytes, does not.
+    #[test]
+    fn a_header_line_cut_short_is_told_from_other_bytes() {
+        for cut in [
+            &b"http://padded"[..],
+            b"\r\nhttp://a.example/ 192.0.2.1 2008",
+            b"htt",
+            b"dns:a.example 192.0.2.1 20080101000001 text/dns 5",
+            b"filedesc://x.arc 0.0.0.0 20080101000000 text/plain 68\r",
+        ] {
+            assert!(begins_with_cut_header(cut), "{cut:?}");
+        }
+        for other in [
+            &b""[..],
+            b"\r\n",
+            b"http://padded\n",
+            b"\0\0\0\0",
+            b"<p>the rest of a page</p>",
+            b" http://a.example/",
+            b"1http://a.example/",
+            &[b'a'; 40][..],
+        ] {
+            assert!(!begins_with_cut_header(other), "{other:?}");
+        }
     }
 }

@@ -176,7 +176,11 @@ fn check_record_start<R: Read + Seek>(
             return Ok(());
         }
     }
-    match arc::begins_with_header(&head[..got]) {
+    // A whole ARC header line, or the start of one where the bytes end
+    // (the reader tells the cut).
+    let ends = got < head.len();
+    let bytes = &head[..got];
+    match arc::begins_with_header(bytes) || (ends && arc::begins_with_cut_header(bytes)) {
         true => Ok(()),
         false => Err(WarcError::NoRecordAt {
             offset,

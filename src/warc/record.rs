@@ -265,8 +265,13 @@ impl<'r> Parser<'r> {
         if buf[blank..].starts_with(b"WARC/") {
             return Ok(());
         }
-        // A record of an ARC file: its whole header line is there.
-        if arc::begins_with_header(self.stream.fill_at_least(ARC_LINE_PEEK)?) {
+        // A record of an ARC file: its whole header line is there, or the
+        // start of it, cut by the file's end (told when it is read).
+        let plain = self.compression() == Compression::None;
+        let ends = self.stream.fill_at_least(ARC_LINE_PEEK)?.len() < ARC_LINE_PEEK;
+        let file_ends = ends && (plain || self.stream.is_cut());
+        let buf = self.stream.buffered();
+        if arc::begins_with_header(buf) || (file_ends && arc::begins_with_cut_header(buf)) {
             self.arc = true;
             return Ok(());
         }
@@ -289,7 +294,10 @@ impl<'r> Parser<'r> {
             }
             let pos = self.stream.position();
             let aligned = self.stream.at_member_start() && self.compression() != Compression::None;
-            let line = self.read_member_line()?;
+            let (line, ended) = self.read_member_line()?;
+            if !ended && let Some(cut) = self.cut_in_header_line(&line) {
+                return Err(cut);
+            }
             match arc::parse_header_line(&line) {
                 Ok(header) => {
                     self.resyncing = false;
@@ -313,13 +321,30 @@ impl<'r> Parser<'r> {
         Ok(Next::End)
     }
 
-    /// One line of the current member, without its line end; at the
-    /// member's end, what is left of it (an ARC header line never goes on
-    /// in the next member).
-    fn read_member_line(&mut self) -> Result<Vec<u8>, WarcError> {
+    /// One line of the current member, without its line end, and whether
+    /// its line end was there; at the member's end, what is left of it (an
+    /// ARC header line never goes on in the next member).
+    fn read_member_line(&mut self) -> Result<(Vec<u8>, bool), WarcError> {
         let mut line = Vec::new();
-        self.take_line(&mut line, "ARC header line longer than 64 KiB")?;
-        Ok(line)
+        let ended = self.take_line(&mut line, "ARC header line longer than 64 KiB")?;
+        Ok((line, ended))
+    }
+
+    /// The file's end, when it cut the ARC header line `line` (its member
+    /// ended before its line end), to be told in place of the bad record
+    /// the rest of it makes, as a cut inside a WARC header is: the cut of
+    /// a compressed member, or the end of a plain file where `line` may
+    /// begin a header line ([`arc::may_begin_header`]). A line a whole
+    /// member holds without a line end is a bad record, as are other
+    /// bytes at a plain file's end.
+    fn cut_in_header_line(&mut self, line: &[u8]) -> Option<WarcError> {
+        if self.stream.is_cut() {
+            return self.stream.take_cut();
+        }
+        let plain = self.compression() == Compression::None;
+        (plain && arc::may_begin_header(line)).then(|| {
+            WarcError::truncated(self.file_offset(), "the file ends inside a record header")
+        })
     }
 
     /// Adds to `line` the rest of a line of the current member: `true`
