@@ -60,6 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     options.metadata = metadata;
     options.blocks = blocks;
+    options.timings = true;
     let ex = Extractor::new(options);
     let hints = Hints::default();
     let (mut failed, mut chars) = (0usize, 0usize);
@@ -81,7 +82,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             match extracted {
                 Ok(d) => {
                     chars += d.text.len();
-                    let t = &d.timings;
+                    let t = d.timings.unwrap_or_default();
                     for (sum, s) in stages
                         .iter_mut()
                         .zip([t.scan, t.select, t.text, t.headline])

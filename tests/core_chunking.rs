@@ -1,6 +1,6 @@
 //! Streaming equals whole-page extraction: feeding a page's bytes in any
 //! chunk split (1 byte up to the whole page) gives exactly the document
-//! `Extractor::extract` gives for the whole page (all fields but `timings`),
+//! `Extractor::extract` gives for the whole page,
 //! for every algorithm variant and link filter.
 //!
 //! The core buffers the first `charset::SNIFF_BYTES` (16 KiB) before it
@@ -11,22 +11,15 @@
 //! the set below has several.
 
 use linesift::extract::charset::SNIFF_BYTES;
-use linesift::extract::{Algorithm, HeadlineMethod, LinkFilter, Timings};
+use linesift::extract::{Algorithm, HeadlineMethod, LinkFilter};
 use linesift::{Document, ExtractError, Extractor, Hints, Options};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
 type Outcome = Result<Document, ExtractError>;
 
-fn strip(r: Outcome) -> Outcome {
-    r.map(|mut d| {
-        d.timings = Timings::default();
-        d
-    })
-}
-
 fn whole(ex: &Extractor, page: &[u8]) -> Outcome {
-    strip(ex.extract(page, &hints()))
+    ex.extract(page, &hints())
 }
 
 fn hints() -> Hints {
@@ -47,7 +40,7 @@ fn streamed(ex: &Extractor, page: &[u8], sizes: &[usize]) -> Outcome {
         p.feed(&page[at..at + n])?;
         at += n;
     }
-    strip(p.finish())
+    p.finish()
 }
 
 /// Deterministic chunk sizes in `0..=max` from a seed (xorshift), so that a
@@ -613,7 +606,7 @@ fn streamed_at(ex: &Extractor, page: &[u8], cuts: &[usize]) -> Outcome {
         p.feed(&page[at..c])?;
         at = c;
     }
-    strip(p.finish())
+    p.finish()
 }
 
 /// Splits `page` once at each of `cuts` and compares with the whole page.

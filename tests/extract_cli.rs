@@ -70,6 +70,35 @@ fn linesift(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
     )
 }
 
+/// The same page gives the same JSON line, byte for byte, run after run;
+/// `--timings` adds the seconds of each stage, which differ.
+#[test]
+fn the_same_page_gives_the_same_bytes_unless_timings_are_asked_for() {
+    let dir = scratch("same-bytes");
+    let file = dir.join("page.html");
+    std::fs::write(&file, page("quarry")).unwrap();
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut a = vec!["extract", "--format", "jsonl", "--metadata", "--blocks"];
+        a.extend(extra);
+        a.push(file.to_str().unwrap());
+        a.into_iter().map(String::from).collect()
+    };
+    let runs: Vec<_> = (0..3).map(|_| cli_support::linesift(&args(&[]))).collect();
+    for run in &runs {
+        assert_eq!(run.status.code(), Some(0));
+        assert_eq!(run.stdout, runs[0].stdout);
+    }
+    let line: serde_json::Value = serde_json::from_slice(&runs[0].stdout).unwrap();
+    assert!(line.get("timings").is_none(), "{line}");
+    let timed = cli_support::linesift(&args(&["--timings"]));
+    let line: serde_json::Value = serde_json::from_slice(&timed.stdout).unwrap();
+    let scan = line["timings"]["scan"].as_f64().expect("timings.scan");
+    assert!(scan > 0.0, "{line}");
+    for stage in ["select", "text", "headline", "meta"] {
+        assert!(line["timings"][stage].is_f64(), "{stage}: {line}");
+    }
+}
+
 /// A file name that is not UTF-8 (Latin-1 "café.html") is an input like
 /// any other, on the command line and in a `--from` list; its JSONL `path`
 /// shows the name with U+FFFD for the byte that is not UTF-8.
@@ -454,9 +483,7 @@ fn a_file_a_fifo_and_stdin_give_the_same_document() {
         assert_eq!(code, Some(0), "{stderr}");
         let doc = |out: &str| {
             let mut r = records(out).remove(0);
-            r.as_object_mut()
-                .unwrap()
-                .retain(|k, _| k != "path" && k != "timings");
+            r.as_object_mut().unwrap().retain(|k, _| k != "path");
             r
         };
         assert_eq!(doc(&from_file), doc(&from_stdin), "{name}");

@@ -72,15 +72,9 @@ fn in_memory(bytes: &[u8], url: &str, charset: Option<&str>) -> Document {
         charset: charset.map(String::from),
         ..Hints::default()
     };
-    let doc = Extractor::new(Options::default())
+    Extractor::new(Options::default())
         .extract(bytes, &hints)
-        .expect("extract in memory");
-    without_timings(doc)
-}
-
-fn without_timings(mut doc: Document) -> Document {
-    doc.timings = Default::default();
-    doc
+        .expect("extract in memory")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -104,7 +98,7 @@ async fn slow_chunked_body_streams_to_the_same_document_as_in_memory() {
     assert_eq!(got.body_bytes, page.len() as u64);
     assert!(got.document.text.contains("Paragraph 39 of the story"));
     let expected = in_memory(page.as_bytes(), &url, Some("utf-8"));
-    assert_eq!(without_timings(got.document), expected);
+    assert_eq!(got.document, expected);
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -152,7 +146,7 @@ async fn fetch_encoded(encoding: &'static str, encoded: Vec<u8>) -> (Server, Doc
         .fetch(&srv.url("/enc"))
         .await
         .expect("fetch");
-    (srv, without_timings(got.document))
+    (srv, got.document)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -274,7 +268,7 @@ async fn stacked_codings_are_decoded_for_pages_and_robots_txt() {
             .await
             .unwrap_or_else(|e| panic!("{coding:?}: {e}"));
         assert_eq!(
-            without_timings(got.document),
+            got.document,
             in_memory(bytes, &srv.url("/enc"), Some("utf-8")),
             "{coding:?}"
         );
@@ -1055,7 +1049,7 @@ async fn header_charset_reaches_the_core_even_when_wrong() {
     let f = fetcher(options());
     let wrong = f.fetch(&srv.url("/utf8")).await.expect("utf8");
     assert_eq!(
-        without_timings(wrong.document.clone()),
+        wrong.document.clone(),
         in_memory(&utf8, &srv.url("/utf8"), Some("ISO-8859-1"))
     );
     assert_eq!(wrong.document.encoding_source, "utf8_override");

@@ -225,14 +225,13 @@ fn offset_and_length_read_one_record() {
 }
 
 /// The JSONL lines of a run, without what names the file and the place
-/// in it, and the time taken.
+/// in it.
 fn documents(path: &Path) -> Vec<Value> {
     let mut lines = jsonl(path);
     for line in &mut lines {
         let fields = line.as_object_mut().unwrap();
         fields.remove("warc_file");
         fields.remove("warc_offset");
-        fields.remove("timings");
     }
     lines
 }

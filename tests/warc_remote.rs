@@ -311,8 +311,7 @@ fn cdx_index(file: &str, written: &[Written]) -> String {
 }
 
 /// `linesift run INDEX -o OUT ARGS...`: exit code, stderr, and each
-/// document by its WARC record id (without the ids and timings that name
-/// the task).
+/// document by its WARC record id (without the ids that name the task).
 fn run_index(
     name: &str,
     index: &str,
@@ -330,7 +329,7 @@ fn run_index(
         .map(|l| {
             let mut v: Value = serde_json::from_str(l).unwrap();
             let fields = v.as_object_mut().unwrap();
-            for id in ["task_id", "document_id", "timings"] {
+            for id in ["task_id", "document_id"] {
                 fields.remove(id);
             }
             (fields["warc_record_id"].as_str().unwrap().to_string(), v)
@@ -462,7 +461,7 @@ fn a_gzipped_index_is_read_as_the_plain_one() {
         .map(|l| {
             let mut v: Value = serde_json::from_str(l).unwrap();
             let fields = v.as_object_mut().unwrap();
-            for id in ["task_id", "document_id", "timings"] {
+            for id in ["task_id", "document_id"] {
                 fields.remove(id);
             }
             (fields["warc_record_id"].as_str().unwrap().to_string(), v)

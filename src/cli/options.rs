@@ -56,6 +56,11 @@ pub struct ExtractOptions {
     /// canonical URL (`canonical`).
     #[arg(long)]
     pub links: bool,
+    /// Add the seconds each stage of the extraction took to JSON documents
+    /// (`timings`). Left out by default: without them, the same input
+    /// gives the same output bytes every run.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// Parses a size such as `4096`, `512K`, `16M` or `1G`.
@@ -138,6 +143,7 @@ impl ExtractOptions {
         o.simhash = self.simhash;
         o.blocks = self.blocks;
         o.links = self.links;
+        o.timings = self.timings;
         o
     }
 }

@@ -78,7 +78,9 @@ pub struct Document {
     /// Author, dates, site name and the rest the page says of itself.
     #[serde(flatten)]
     pub meta: Metadata,
-    pub timings: Timings,
+    /// Seconds per stage, when asked for (`Options::timings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timings: Option<Timings>,
 }
 
 impl Document {

@@ -130,7 +130,9 @@ impl Extractor {
         let scan_seconds = started.elapsed().as_secs_f64();
         let mut doc = self.build(&scan, hints, choice);
         doc.bytes = bytes.len() as u64;
-        doc.timings.scan = scan_seconds;
+        if let Some(t) = &mut doc.timings {
+            t.scan = scan_seconds;
+        }
         Ok(doc)
     }
 
@@ -301,7 +303,9 @@ impl PageStream<'_> {
         let ex = self.extractor;
         let mut doc = ex.build(&scan, &self.hints, choice);
         doc.bytes = self.bytes;
-        doc.timings.scan = self.scan_seconds;
+        if let Some(t) = &mut doc.timings {
+            t.scan = self.scan_seconds;
+        }
         Ok(doc)
     }
 }
@@ -558,13 +562,13 @@ impl Extractor {
             code_chars,
             regions: sel.regions,
             algorithm: o.algorithm.to_string(),
-            timings: Timings {
+            timings: o.timings.then(|| Timings {
                 scan: 0.0,
                 select: (t1 - t0).as_secs_f64(),
                 text: (t25 - t2).as_secs_f64(),
                 headline: ((t2 - t1) + (t3 - t26)).as_secs_f64(),
                 meta: (t26 - t25).as_secs_f64(),
-            },
+            }),
             meta: metadata,
         }
     }

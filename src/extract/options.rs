@@ -140,6 +140,10 @@ pub struct Options {
     /// scanner then marks no anchor.
     #[serde(default)]
     pub links: bool,
+    /// Time the stages (`Document::timings`). Off by default, so that the
+    /// same page gives the same document, byte for byte, every run.
+    #[serde(default)]
+    pub timings: bool,
 }
 
 fn default_max_bytes() -> usize {
@@ -189,6 +193,7 @@ impl Options {
             blocks: false,
             markdown: false,
             links: false,
+            timings: false,
         }
     }
 }
