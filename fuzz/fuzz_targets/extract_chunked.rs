@@ -1,11 +1,10 @@
 //! The extractor fed in chunks: chunk sizes come from the input's first
-//! bytes. The streamed result must equal the whole-page result (every
-//! field but `timings`): that is the core's contract.
+//! bytes. The streamed result must equal the whole-page result: that is
+//! the core's contract.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use linesift::extract::Timings;
-use linesift::{Document, ExtractError, Hints};
+use linesift::{ExtractError, Hints};
 use linesift_fuzz::{chunk_lengths, extractor};
 
 const MAX_CHUNKS: [usize; 4] = [1, 7, 64, 4096];
@@ -23,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         // sizes too; any bit will do).
         fallback_charset: (seed & 0x2000 != 0).then(|| "koi8-r".to_string()),
     };
-    let whole = extractor.extract(page, &hints).map(untimed);
+    let whole = extractor.extract(page, &hints);
     let max = MAX_CHUNKS[(seed as usize >> 14) & 3];
     let mut stream = extractor.stream(hints);
     let mut fed: Result<(), ExtractError> = Ok(());
@@ -35,14 +34,9 @@ fuzz_target!(|data: &[u8]| {
             break;
         }
     }
-    let streamed = fed.and_then(|()| stream.finish()).map(untimed);
+    let streamed = fed.and_then(|()| stream.finish());
     assert_eq!(
         whole, streamed,
         "streamed document differs from whole-page document"
     );
 });
-
-fn untimed(mut doc: Document) -> Document {
-    doc.timings = Timings::default();
-    doc
-}
