@@ -13,7 +13,7 @@ use fetch_support::{Server, Step, article, html, not_found};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn sample() -> PathBuf {
@@ -541,10 +541,49 @@ async fn sigterm_finishes_the_tasks_in_flight_and_the_run_dies_by_sigterm() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A run started with SIGTERM ignored (`trap '' TERM`, as a supervisor
+/// may start it) leaves it so: a SIGTERM neither stops it nor kills it,
+/// and the job finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sigterm_ignored_at_start_stays_ignored() {
+    let server = site(Duration::from_millis(100)).await;
+    let dir = folder("term-ignored");
+    let urls: Vec<String> = (0..20).map(|i| server.url(&format!("/slow/{i}"))).collect();
+    let list = dir.join("urls.txt");
+    std::fs::write(&list, urls.join("\n")).expect("write list");
+    let out = dir.join("out.jsonl");
+    let script = format!(
+        "trap '' TERM; exec {} run {} -o {} --allow-private --no-robots --host-interval 0 --jobs 2",
+        env!("CARGO_BIN_EXE_linesift"),
+        list.display(),
+        out.display()
+    );
+    let mut sh = Command::new("sh");
+    sh.args(["-c", &script]);
+    let done = tokio::task::spawn_blocking({
+        let out = out.clone();
+        move || signal_started_mid_run(sh, &out, libc::SIGTERM)
+    })
+    .await
+    .expect("join");
+    let said = stderr(&done);
+    assert_eq!(done.status.code(), Some(0), "{said}");
+    assert!(!said.contains("SIGTERM"), "{said}");
+    let documents = covered(&out).documents;
+    assert_eq!(documents.len(), urls.len(), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Starts `linesift`, sends it `signal` once its output holds a few
 /// documents, and waits for it to end.
 fn signal_mid_run(args: &[String], out: &Path, signal: libc::c_int) -> Output {
-    let child = linesift_command(args)
+    signal_started_mid_run(linesift_command(args), out, signal)
+}
+
+/// Starts `command`, sends it `signal` once `out` holds a few documents,
+/// and waits for it to end.
+fn signal_started_mid_run(mut command: Command, out: &Path, signal: libc::c_int) -> Output {
+    let child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -157,6 +157,15 @@ pub fn sigint_ignored() -> bool {
     false
 }
 
+/// Whether the process was started with SIGTERM ignored, as
+/// [`sigint_ignored`] tells of SIGINT.
+pub fn sigterm_ignored() -> bool {
+    #[cfg(unix)]
+    return ignored(libc::SIGTERM);
+    #[cfg(not(unix))]
+    false
+}
+
 /// Ends the process as an uncaught Ctrl-C would, for a command that caught
 /// SIGINT to stop cleanly (`enqueue`): killed by SIGINT (exit 130 where
 /// there are no signals), so that a shell loop running it stops too.

@@ -487,8 +487,8 @@ fn failed(id: String, stage: &str, kind: &str, reason: &str) -> Finished {
 
 /// Counts SIGINT (Ctrl-C) and SIGTERM on `count`, with the last of them;
 /// never returns, so the count's receiver never sees it closed. SIGINT
-/// ignored when the process started (`nohup`, a script's background job)
-/// stays ignored.
+/// or SIGTERM ignored when the process started (`nohup`, a script's
+/// background job, `trap '' TERM`) stays ignored.
 async fn count_presses(count: tokio::sync::watch::Sender<(u32, Signal)>) {
     #[cfg(unix)]
     {
@@ -497,7 +497,10 @@ async fn count_presses(count: tokio::sync::watch::Sender<(u32, Signal)>) {
             true => None,
             false => signal(SignalKind::interrupt()).ok(),
         };
-        let mut term = signal(SignalKind::terminate()).ok();
+        let mut term = match interrupt::sigterm_ignored() {
+            true => None,
+            false => signal(SignalKind::terminate()).ok(),
+        };
         loop {
             let by = tokio::select! {
                 Some(()) = next_signal(&mut int) => Signal::Interrupt,
