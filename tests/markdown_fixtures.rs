@@ -2,7 +2,8 @@
 //! Markdown expected of it (`NAME.md`): nested lists, tables with and
 //! without a header row, code, headings of several levels, a quote with
 //! inline links, a quote with broken lines, numbered lists that start
-//! past 1, a caption left out. Checked through the library, through
+//! past 1, a caption left out, a table with cells spanning rows and
+//! columns. Checked through the library, through
 //! `linesift extract --format markdown`, and through `warc` and `run`,
 //! which add a `markdown` field to their JSON lines.
 
@@ -86,6 +87,17 @@ fn nested_lists_indent_by_depth_and_number_ordered_items() {
 #[test]
 fn tables_with_and_without_a_header_row_are_pipe_tables() {
     check("tables");
+}
+
+/// A cell spanning rows or columns (`rowspan`, `colspan`) leaves the
+/// columns it spans empty, and the cells after it and below it stay
+/// under their own headers.
+#[test]
+fn cells_spanning_rows_or_columns_keep_the_others_under_their_headers() {
+    check("table-spans");
+    let md = expected("table-spans");
+    assert!(md.contains("\n|  | the gauge was broken for both of these months |  | forty-nine"));
+    assert!(md.contains("stations |  |  | three hundred"));
 }
 
 #[test]
@@ -199,6 +211,7 @@ fn extract_with_format_markdown_prints_the_pages_markdown() {
         "code",
         "list-start",
         "quote-breaks",
+        "table-spans",
     ] {
         let page = fixture(name, "html");
         let out = linesift(&["extract", "--format", "markdown", page.to_str().unwrap()]);

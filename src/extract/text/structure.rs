@@ -201,14 +201,36 @@ enum Reading {
     /// too. A `value` further down is not read: the blocks number an
     /// ordered list from its start on.
     Value,
+    /// A table cell: its `colspan` and `rowspan`.
+    Span,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 struct OpenTable {
     id: u32,
     row: Option<u32>,
+    /// The column the row's next cell takes, unless a cell above spans
+    /// down into it.
     col: u32,
     cell: Option<(u32, bool)>,
+    /// The `colspan` and `rowspan` of the cell just opened, once read.
+    span: (Option<u32>, Option<u32>),
+    /// Cells spanning rows below their own: their first column, their
+    /// columns and their last row.
+    down: Vec<(u32, u32, u32)>,
+}
+
+impl OpenTable {
+    /// The first column from `col` on that no cell from a row above
+    /// spans down into.
+    fn free_from(&self, mut col: u32, row: u32) -> u32 {
+        while let Some(&(first, cols, _)) = self.down.iter().find(|&&(first, cols, last)| {
+            last >= row && (first..first.saturating_add(cols)).contains(&col)
+        }) {
+            col = first.saturating_add(cols);
+        }
+        col
+    }
 }
 
 /// What is known of a table once its lines are read.
@@ -541,16 +563,16 @@ impl Structure for &mut Builder {
                 self.tables.push(TableInfo::default());
                 self.open_tables.push(OpenTable {
                     id,
-                    row: None,
-                    col: 0,
-                    cell: None,
+                    ..OpenTable::default()
                 });
             }
             b"tr" => {
                 if let Some(t) = self.open_tables.last_mut() {
-                    t.row = Some(t.row.map_or(0, |r| r + 1));
+                    let row = t.row.map_or(0, |r| r + 1);
+                    t.row = Some(row);
                     t.col = 0;
                     t.cell = None;
+                    t.down.retain(|&(_, _, last)| last >= row);
                 }
             }
             b"td" | b"th" => {
@@ -559,11 +581,14 @@ impl Structure for &mut Builder {
                         t.row = Some(0);
                         t.col = 0;
                     }
-                    t.cell = Some((t.col, name == b"th"));
-                    t.col += 1;
+                    let col = t.free_from(t.col, t.row.unwrap_or(0));
+                    t.cell = Some((col, name == b"th"));
+                    t.col = col + 1;
+                    t.span = (None, None);
                     if let Some(info) = self.tables.get_mut(t.id as usize) {
                         info.cols = info.cols.max(t.col);
                     }
+                    self.reading = Some(Reading::Span);
                 }
             }
             _ => {}
@@ -673,6 +698,7 @@ impl Structure for &mut Builder {
         let wanted = match self.reading {
             Some(Reading::Start) => b"start".as_slice(),
             Some(Reading::Value) => b"value".as_slice(),
+            Some(Reading::Span) => return self.span(name, value),
             None => return,
         };
         if name != wanted {
@@ -686,6 +712,55 @@ impl Structure for &mut Builder {
         }
     }
 }
+
+impl Builder {
+    /// A cell's `colspan` or `rowspan` (the first of two alike, as a
+    /// browser reads them; a value it would not take counts as 1): the
+    /// cell takes its columns, and the rows below it, so that the cells
+    /// after it are in their own columns. A spanned column is left empty.
+    fn span(&mut self, name: &[u8], value: &[u8]) {
+        let Some(t) = self.open_tables.last_mut() else {
+            return;
+        };
+        let Some((col, _)) = t.cell else {
+            return;
+        };
+        let row = t.row.unwrap_or(0);
+        let n = |max: u32| {
+            list_number(value)
+                .filter(|&n| n >= 1)
+                .map_or(1, |n| n.min(max))
+        };
+        match name {
+            b"colspan" if t.span.0.is_none() => {
+                let cols = n(COLSPAN_MAX);
+                t.span.0 = Some(cols);
+                t.col = col.saturating_add(cols);
+                if let Some(rows) = t.span.1.filter(|&r| r > 1)
+                    && let Some(down) = t.down.last_mut()
+                {
+                    *down = (col, cols, row + rows - 1);
+                }
+                if let Some(info) = self.tables.get_mut(t.id as usize) {
+                    info.cols = info.cols.max(t.col);
+                }
+            }
+            b"rowspan" if t.span.1.is_none() => {
+                let rows = n(ROWSPAN_MAX);
+                t.span.1 = Some(rows);
+                if rows > 1 {
+                    let cols = t.span.0.unwrap_or(1);
+                    t.down.push((col, cols, row + rows - 1));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The most columns a cell spans, and rows (as a browser takes them).
+const COLSPAN_MAX: u32 = 1000;
+const ROWSPAN_MAX: u32 = 65534;
 
 /// An `<ol start>` or `<li value>` as a browser reads it (whitespace,
 /// digits, whatever follows them ignored), when it is a number a Markdown
@@ -879,6 +954,40 @@ mod tests {
             panic!("no table");
         };
         assert!(!header);
+    }
+
+    /// A cell spanning columns or rows takes them: the cells after it
+    /// and below it stay in their own columns, and the columns it spans
+    /// are empty. A `colspan` or `rowspan` a browser would not take counts
+    /// as 1, and of two alike the first counts.
+    #[test]
+    fn a_cell_spanning_columns_or_rows_keeps_the_others_in_their_columns() {
+        let blocks = blocks_of(
+            "<table><tr><th>k</th><th>a</th><th>b</th><th>c</th></tr>\
+             <tr><td rowspan=\"2\">x</td><td>1</td><td>2</td><td>3</td></tr>\
+             <tr><td colspan=2 rowspan=2>4</td><td>5</td></tr>\
+             <tr><td>y</td><td>6</td></tr>\
+             <tr><td rowspan=3 colspan=2>z</td><td colspan=0 colspan=2>7</td></tr>\
+             <tr><td colspan=x>8</td><td>9</td></tr></table>",
+        );
+        let rows = [
+            ["k", "a", "b", "c"],
+            ["x", "1", "2", "3"],
+            ["", "4", "", "5"],
+            ["y", "", "", "6"],
+            ["z", "", "7", ""],
+            ["", "", "8", "9"],
+        ];
+        assert_eq!(
+            blocks,
+            [Block::Table {
+                header: true,
+                rows: rows
+                    .iter()
+                    .map(|r| r.iter().map(|c| c.to_string()).collect())
+                    .collect()
+            }]
+        );
     }
 
     /// A column no row has text in (a spacer cell) is no column of the
