@@ -3,7 +3,7 @@
 //! without a header row, code, headings of several levels, a quote with
 //! inline links, a quote with broken lines, numbered lists that start
 //! past 1, a caption left out, a table with cells spanning rows and
-//! columns. Checked through the library, through
+//! columns, a table whose header row is `<td>` cells in its `<thead>`. Checked through the library, through
 //! `linesift extract --format markdown`, and through `warc` and `run`,
 //! which add a `markdown` field to their JSON lines.
 
@@ -98,6 +98,16 @@ fn cells_spanning_rows_or_columns_keep_the_others_under_their_headers() {
     let md = expected("table-spans");
     assert!(md.contains("\n|  | the gauge was broken for both of these months |  | forty-nine"));
     assert!(md.contains("stations |  |  | three hundred"));
+}
+
+/// A table whose first row is in its `<thead>` has that row as its
+/// header, though its cells are `<td>`: no empty header row above it.
+#[test]
+fn a_row_of_td_in_the_thead_is_the_header_row() {
+    check("table-head");
+    assert!(expected("table-head").contains(
+        "\n\n| The library and where it stands | Its hours on weekdays from June | Its hours on Saturdays from June |\n| --- | --- | --- |\n| Thornby"
+    ));
 }
 
 #[test]
@@ -212,6 +222,7 @@ fn extract_with_format_markdown_prints_the_pages_markdown() {
         "list-start",
         "quote-breaks",
         "table-spans",
+        "table-head",
     ] {
         let page = fixture(name, "html");
         let out = linesift(&["extract", "--format", "markdown", page.to_str().unwrap()]);

@@ -40,7 +40,7 @@ pub enum Block {
     },
     /// A table of data (one laid out for a page is read as flow text):
     /// rows of cells, as wide as the widest row; `header` when the first
-    /// row is all `<th>`.
+    /// row is all `<th>`, or in the table's `<thead>`.
     Table {
         header: bool,
         rows: Vec<Vec<String>>,

@@ -213,6 +213,8 @@ struct OpenTable {
     /// down into it.
     col: u32,
     cell: Option<(u32, bool)>,
+    /// Inside its `<thead>`: a cell there is a header cell, `<td>` too.
+    head: bool,
     /// The `colspan` and `rowspan` of the cell just opened, once read.
     span: (Option<u32>, Option<u32>),
     /// Cells spanning rows below their own: their first column, their
@@ -455,7 +457,7 @@ impl TableCells {
 
     /// Rows in order, each with a cell for every column that holds text
     /// in some row (missing cells empty; a spacer column goes); a header
-    /// when every cell of the first row is a `<th>`.
+    /// when every cell of the first row is a `<th>` or in the `<thead>`.
     fn into_block(self) -> Block {
         let mut cols: Vec<u32> = self
             .rows
@@ -566,6 +568,11 @@ impl Structure for &mut Builder {
                     ..OpenTable::default()
                 });
             }
+            b"thead" | b"tbody" | b"tfoot" => {
+                if let Some(t) = self.open_tables.last_mut() {
+                    t.head = name == b"thead";
+                }
+            }
             b"tr" => {
                 if let Some(t) = self.open_tables.last_mut() {
                     let row = t.row.map_or(0, |r| r + 1);
@@ -582,7 +589,7 @@ impl Structure for &mut Builder {
                         t.col = 0;
                     }
                     let col = t.free_from(t.col, t.row.unwrap_or(0));
-                    t.cell = Some((col, name == b"th"));
+                    t.cell = Some((col, t.head || name == b"th"));
                     t.col = col + 1;
                     t.span = (None, None);
                     if let Some(info) = self.tables.get_mut(t.id as usize) {
@@ -622,6 +629,11 @@ impl Structure for &mut Builder {
             b"tr" | b"td" | b"th" => {
                 if let Some(t) = self.open_tables.last_mut() {
                     t.cell = None;
+                }
+            }
+            b"thead" => {
+                if let Some(t) = self.open_tables.last_mut() {
+                    t.head = false;
                 }
             }
             _ => {}
@@ -954,6 +966,29 @@ mod tests {
             panic!("no table");
         };
         assert!(!header);
+    }
+
+    /// The row in a table's `<thead>` is its header, `<td>` cells too;
+    /// a row of `<td>` after it, in a `<tbody>` or none, is not.
+    #[test]
+    fn a_row_in_the_tables_thead_is_its_header() {
+        let header = |html: &str| match &blocks_of(html)[..] {
+            [Block::Table { header, .. }] => *header,
+            other => panic!("{other:?}"),
+        };
+        let body = "<tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr>";
+        assert!(header(&format!(
+            "<table><thead><tr><td>Name</td><td>Size</td></tr></thead><tbody>{body}</tbody></table>"
+        )));
+        assert!(header(&format!(
+            "<table><thead><tr><td>Name</td><td>Size</td></tr></thead>{body}</table>"
+        )));
+        assert!(!header(&format!(
+            "<table><thead></thead><tr><td>Name</td><td>Size</td></tr>{body}</table>"
+        )));
+        assert!(!header(&format!(
+            "<table><tbody><tr><td>Name</td><td>Size</td></tr>{body}</tbody></table>"
+        )));
     }
 
     /// A cell spanning columns or rows takes them: the cells after it
