@@ -429,56 +429,8 @@ fn a_finished_job_run_again_does_nothing_and_says_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ctrl_c_finishes_the_tasks_in_flight_and_says_how_to_resume() {
-    let server = site(Duration::from_millis(100)).await;
-    let dir = folder("interrupted");
-    let urls: Vec<String> = (0..60).map(|i| server.url(&format!("/slow/{i}"))).collect();
-    let list = dir.join("urls.txt");
-    std::fs::write(&list, urls.join("\n")).expect("write list");
-    let out = dir.join("out.jsonl");
-    let args: Vec<String> = [
-        "run",
-        list.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--allow-private",
-        "--no-robots",
-        "--host-interval",
-        "0",
-        "--jobs",
-        "3",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let interrupted = tokio::task::spawn_blocking({
-        let (args, out) = (args.clone(), out.clone());
-        move || signal_mid_run(&args, &out, libc::SIGINT)
-    })
-    .await
-    .expect("join");
-    let said = stderr(&interrupted);
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(interrupted.status.signal(), Some(libc::SIGINT), "{said}");
-    assert!(
-        said.contains("finishing the") && said.contains("run the same command again to resume"),
-        "{said}"
-    );
-    let first = covered(&out).documents.len();
-    assert!(
-        first > 0 && first < urls.len(),
-        "{first} tasks done: {said}"
-    );
-    let again = tokio::task::spawn_blocking(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        linesift(&args)
-    })
-    .await
-    .expect("join");
-    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
-    let done = covered(&out);
-    assert_eq!(done.documents.len(), urls.len());
-    assert!(done.documents.values().all(|&n| n == 1));
-    let _ = std::fs::remove_dir_all(&dir);
+    let said = stopped_then_resumed("interrupted", 60, libc::SIGINT).await;
+    assert!(said.contains("interrupted: finishing the"), "{said}");
 }
 
 /// SIGTERM (`kill`, a supervisor stopping the job) stops a run as Ctrl-C
@@ -487,9 +439,21 @@ async fn ctrl_c_finishes_the_tasks_in_flight_and_says_how_to_resume() {
 /// Ctrl-C; the same command run again finishes the job.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_finishes_the_tasks_in_flight_and_the_run_dies_by_sigterm() {
+    let said = stopped_then_resumed("terminated", 40, libc::SIGTERM).await;
+    assert!(said.contains("stopped by SIGTERM: finishing the"), "{said}");
+    assert!(!said.contains("Ctrl-C"), "{said}");
+}
+
+/// Runs a job of `tasks` slow pages, sends `signal` once a few are done,
+/// and checks the run died by it having done some tasks and not all, and
+/// said how to resume; then runs the same command again and checks every
+/// task is done once. The first run's stderr.
+async fn stopped_then_resumed(name: &str, tasks: usize, signal: libc::c_int) -> String {
     let server = site(Duration::from_millis(100)).await;
-    let dir = folder("terminated");
-    let urls: Vec<String> = (0..40).map(|i| server.url(&format!("/slow/{i}"))).collect();
+    let dir = folder(name);
+    let urls: Vec<String> = (0..tasks)
+        .map(|i| server.url(&format!("/slow/{i}")))
+        .collect();
     let list = dir.join("urls.txt");
     std::fs::write(&list, urls.join("\n")).expect("write list");
     let out = dir.join("out.jsonl");
@@ -508,21 +472,19 @@ async fn sigterm_finishes_the_tasks_in_flight_and_the_run_dies_by_sigterm() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let terminated = tokio::task::spawn_blocking({
+    let stopped = tokio::task::spawn_blocking({
         let (args, out) = (args.clone(), out.clone());
-        move || signal_mid_run(&args, &out, libc::SIGTERM)
+        move || signal_mid_run(&args, &out, signal)
     })
     .await
     .expect("join");
-    let said = stderr(&terminated);
+    let said = stderr(&stopped);
     use std::os::unix::process::ExitStatusExt;
-    assert_eq!(terminated.status.signal(), Some(libc::SIGTERM), "{said}");
+    assert_eq!(stopped.status.signal(), Some(signal), "{said}");
     assert!(
-        said.contains("stopped by SIGTERM: finishing the")
-            && said.contains("run the same command again to resume"),
+        said.contains("run the same command again to resume"),
         "{said}"
     );
-    assert!(!said.contains("Ctrl-C"), "{said}");
     let first = covered(&out).documents.len();
     assert!(
         first > 0 && first < urls.len(),
@@ -539,6 +501,7 @@ async fn sigterm_finishes_the_tasks_in_flight_and_the_run_dies_by_sigterm() {
     assert_eq!(done.documents.len(), urls.len());
     assert!(done.documents.values().all(|&n| n == 1));
     let _ = std::fs::remove_dir_all(&dir);
+    said
 }
 
 /// A run started with SIGTERM ignored (`trap '' TERM`, as a supervisor
