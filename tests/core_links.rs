@@ -257,3 +257,43 @@ fn metadata_links_or_both_give_the_same_canonical_url() {
         assert_eq!(with(metadata, links, &fragment), want, "{metadata} {links}");
     }
 }
+
+/// What a script, a style sheet or an icon's SVG holds is no part of an
+/// anchor's text (the page's text leaves it out too), but an icon's
+/// `<title>` names a link that has no other text, and a button's label is
+/// its text; tags still break words.
+#[test]
+fn anchor_text_leaves_out_scripts_styles_and_icons() {
+    let html = "<html><body><article><h1>Crossing the bay</h1>\
+        <p>The ferry runs twice a day in summer, and \
+        <a href=\"/next\"><svg viewBox=\"0 0 1 1\"><title>Arrow icon</title><path d=\"M0\"/></svg> \
+        Next page</a>, <a href=\"/s\">Timetable<style>.x{color:red}</style></a>, \
+        <a href=\"/js\"><script>document.write(\"<b>x</b>\")</script>Fares</a> and \
+        <a href=\"/more\"><span>Read</span><span>more</span></a> on the crossing.</p>\
+        <p>Follow us: <a href=\"/pin\"><SVG><Title>Pinterest</Title><path/></SVG></a>, \
+        <a href=\"/t\">first<br>second</a>, <a href=\"/e\"><svg/>Email</a>, <a href=\"/b\"><button>Sign in</button></a>, <a href=\"/i\"><img src=\"i.png\" alt=\"x\"></a>.</p>\
+        </article></body></html>";
+    let doc = extract(html, Some("https://x.example/"));
+    let texts: Vec<(String, String)> = doc
+        .links
+        .unwrap_or_default()
+        .into_iter()
+        .map(|l| (l.url, l.text))
+        .collect();
+    let want = [
+        ("https://x.example/next", "Next page"),
+        ("https://x.example/s", "Timetable"),
+        ("https://x.example/js", "Fares"),
+        ("https://x.example/more", "Read more"),
+        ("https://x.example/pin", "Pinterest"),
+        ("https://x.example/t", "first second"),
+        ("https://x.example/e", "Email"),
+        ("https://x.example/b", "Sign in"),
+        ("https://x.example/i", ""),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(u, t)| (u.to_string(), t.to_string()))
+        .collect();
+    assert_eq!(texts, want);
+}

@@ -23,6 +23,7 @@
 
 use super::meta::tag::{self, StartTag};
 use super::meta::{Marks as MetaMarks, is_url_like};
+use super::tags::Tag;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use url::Url;
@@ -92,7 +93,8 @@ pub struct Link {
     /// Absolute (http or https, no fragment), or as written when the page
     /// has no base to resolve it against.
     pub url: String,
-    /// The anchor's text, entities decoded and whitespace collapsed.
+    /// The anchor's text, entities decoded and whitespace collapsed;
+    /// scripts, style sheets and SVG icons in it left out.
     pub text: String,
     /// The `rel` attribute, lowercase, its words one space apart; empty
     /// when there is none.
@@ -236,8 +238,11 @@ fn rel_words(value: &str) -> String {
 }
 
 /// The text of an anchor whose start tag ends at `from` and whose text
-/// ends at `to`: tags and comments left out, entities decoded, whitespace
-/// collapsed, at most [`MAX_TEXT`] bytes.
+/// ends at `to`: tags and comments left out (each tag a word break), and
+/// scripts, style sheets, SVG and the other elements the page's text
+/// leaves out with their content (an SVG icon's `<title>` is the text of
+/// a link that has none other); entities decoded, whitespace collapsed,
+/// at most [`MAX_TEXT`] bytes.
 fn anchor_text(src: &str, from: usize, to: usize) -> String {
     let to = floor_boundary(src, to.min(from.saturating_add(TEXT_SOURCE)));
     let Some(source) = src.get(from..to) else {
@@ -245,6 +250,7 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
     };
     let b = source.as_bytes();
     let mut raw = String::new();
+    let mut label = "";
     let mut at = 0;
     while at < b.len() {
         let Some(lt) = memchr::memchr(b'<', &b[at..]).map(|i| at + i) else {
@@ -261,13 +267,38 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
         {
             // A tag: a word break where a block or a line break would be.
             raw.push(' ');
-            tag::tag_end(b, lt + 1).unwrap_or(b.len())
+            let end = tag::tag_end(b, lt + 1).unwrap_or(b.len());
+            let name = tag_name(&rest[1..]);
+            let self_closed = end >= 2 && b[end - 2] == b'/';
+            if Tag::classify(&name).hides_text() && name != b"button" && !self_closed {
+                // A script, a style sheet, an icon's SVG: left out to its
+                // end tag, as the text leaves it out (but a button's label
+                // is what the link shows); an SVG's `<title>` names a
+                // link that has no other text. A self-closed `<svg/>` has
+                // nothing to leave out.
+                let skipped = end_tag_end(b, end, &name).unwrap_or(b.len());
+                if name == b"svg" && label.is_empty() {
+                    label = svg_title(&source[end..skipped]);
+                }
+                skipped
+            } else {
+                end
+            }
         } else {
             raw.push('<');
             lt + 1
         };
     }
-    let decoded = decode(&raw);
+    match collapse(&raw) {
+        text if text.is_empty() => collapse(label),
+        text => text,
+    }
+}
+
+/// Text with its character references decoded and its whitespace
+/// collapsed, at most [`MAX_TEXT`] bytes.
+fn collapse(raw: &str) -> String {
+    let decoded = decode(raw);
     let mut text = String::with_capacity(decoded.len().min(MAX_TEXT));
     for word in decoded.split_whitespace() {
         if text.len() + word.len() + 1 > MAX_TEXT {
@@ -282,6 +313,66 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
         text.push_str(word);
     }
     text
+}
+
+/// The text of the first `<title>` in an SVG's source (what a screen
+/// reader names an icon by), if it has one.
+fn svg_title(svg: &str) -> &str {
+    let b = svg.as_bytes();
+    let mut at = 0;
+    while let Some(lt) = memchr::memchr(b'<', &b[at..]).map(|i| at + i) {
+        let rest = &b[lt + 1..];
+        if rest.len() > 5
+            && rest[..5].eq_ignore_ascii_case(b"title")
+            && matches!(rest[5], b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/')
+        {
+            let Some(start) = tag::tag_end(b, lt + 1) else {
+                return "";
+            };
+            let end = end_tag_start(b, start, b"title").unwrap_or(b.len());
+            return svg.get(start..end).unwrap_or_default();
+        }
+        at = lt + 1;
+    }
+    ""
+}
+
+/// The name of the tag whose source follows its `<` (`/name` for an end
+/// tag), ASCII lowercase; empty when longer than any name [`Tag`] knows.
+fn tag_name(src: &[u8]) -> Vec<u8> {
+    let len = src
+        .iter()
+        .skip(1)
+        .position(|c| c.is_ascii_whitespace() || matches!(c, b'/' | b'>'))
+        .map_or(src.len(), |i| i + 1);
+    match len <= 16 {
+        true => src[..len].to_ascii_lowercase(),
+        false => Vec::new(),
+    }
+}
+
+/// Where the first `</name` end tag at or after `from` starts (the name
+/// in any case), if there is one.
+fn end_tag_start(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let lt = at + memchr::memmem::find(b.get(at..)?, b"</")?;
+        let after = lt + 2 + name.len();
+        let named = b
+            .get(lt + 2..after)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+            && !b.get(after).is_some_and(u8::is_ascii_alphanumeric);
+        if named {
+            return Some(lt);
+        }
+        at = lt + 2;
+    }
+}
+
+/// One past the `>` of the first `</name` end tag at or after `from`.
+fn end_tag_end(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let lt = end_tag_start(b, from, name)?;
+    Some(tag::tag_end(b, lt + 2).unwrap_or(b.len()))
 }
 
 /// The page's canonical URL: the first `<link rel="canonical" href>`, else
