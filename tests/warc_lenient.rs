@@ -335,25 +335,8 @@ fn an_arc_file_cut_inside_the_http_head_is_told_as_truncated() {
         ("arc-cut-head-lf.arc", "\n", false),
         ("arc-cut-head.arc.gz", "\r\n", true),
     ] {
-        let records = vec![
-            arc_records().swap_remove(0),
-            arc_record(
-                "http://a.example/",
-                "20080101000001",
-                "text/html",
-                &http_page(0),
-            ),
-            arc_record(
-                "http://padded.example/",
-                "20080101000002",
-                "text/html",
-                &padded_http_page(eol),
-            ),
-        ];
-        let (bytes, offset) = match gzip {
-            true => (gzip_members(&records), member_starts(&records)[2]),
-            false => (records.concat(), record_starts(&records)[2]),
-        };
+        let records = a_page_then_a_padded_one(eol);
+        let (bytes, offset) = file_of(&records, gzip);
         let record = &bytes[offset as usize..];
         let keep = match gzip {
             true => record.len() / 2,
@@ -361,14 +344,7 @@ fn an_arc_file_cut_inside_the_http_head_is_told_as_truncated() {
         };
         // What the cut leaves of the record ends inside its HTTP head.
         let decoded = match gzip {
-            true => {
-                let mut decoder = flate2::read::GzDecoder::new(&record[..keep]);
-                let (mut all, mut buf) = (Vec::new(), [0u8; 4096]);
-                while let Ok(n @ 1..) = std::io::Read::read(&mut decoder, &mut buf) {
-                    all.extend_from_slice(&buf[..n]);
-                }
-                all
-            }
+            true => inflate_cut(&record[..keep]),
             false => record[..keep].to_vec(),
         };
         let http = find(&decoded, b"HTTP/1.0 200").expect("the cut is past the ARC header line");
@@ -377,36 +353,7 @@ fn an_arc_file_cut_inside_the_http_head_is_told_as_truncated() {
             find(&decoded[http..], blank.as_bytes()).is_none(),
             "{name}: cut past the head"
         );
-        let file = scratch(name);
-        let end = offset as usize + keep;
-        std::fs::write(&file, &bytes[..end]).unwrap();
-        let said = format!(
-            "linesift: {}: file is truncated at offset {end}",
-            file.display()
-        );
-        let at = offset.to_string();
-        for length in [None, Some(keep.to_string())] {
-            let mut args = vec!["--offset", &at];
-            if let Some(length) = &length {
-                args.extend(["--length", length]);
-            }
-            let (code, stderr) = warc_to(&[&file], &out, &args);
-            assert_eq!(code, 1, "{name} {length:?}: {stderr}");
-            assert!(stderr.starts_with(&said), "{name} {length:?}: {stderr}");
-            assert!(!stderr.contains("HTTP"), "{name} {length:?}: {stderr}");
-            assert!(!stderr.contains("not-http"), "{name} {length:?}: {stderr}");
-        }
-        let (code, stderr) = warc_to(&[&file], &out, &[]);
-        assert_eq!(code, 0, "{name}: {stderr}");
-        assert!(stderr.starts_with(&said), "{name}: {stderr}");
-        assert!(
-            stderr.contains(" 1 errors, 1 truncated files"),
-            "{name}: {stderr}"
-        );
-        assert!(!stderr.contains("HTTP"), "{name}: {stderr}");
-        let lines = jsonl(&out);
-        assert_eq!(lines.len(), 1, "{name}: {stderr}");
-        assert_eq!(lines[0]["warc_target_uri"], "http://a.example/", "{name}");
+        the_cut_is_told(name, &bytes, offset, keep, &out, &["HTTP", "not-http"], &[]);
     }
 }
 
@@ -418,6 +365,87 @@ fn inflate_cut(member: &[u8]) -> Vec<u8> {
         all.extend_from_slice(&buf[..n]);
     }
     all
+}
+
+/// The ARC file's `filedesc` record, a page, and a page with a long HTTP
+/// head (`padded_http_page`, its lines ended by `eol`).
+fn a_page_then_a_padded_one(eol: &str) -> Vec<Vec<u8>> {
+    vec![
+        arc_records().swap_remove(0),
+        arc_record(
+            "http://a.example/",
+            "20080101000001",
+            "text/html",
+            &http_page(0),
+        ),
+        arc_record(
+            "http://padded.example/",
+            "20080101000002",
+            "text/html",
+            &padded_http_page(eol),
+        ),
+    ]
+}
+
+/// `records` as a plain ARC file or a gzip member each, and where the
+/// third starts.
+fn file_of(records: &[Vec<u8>], gzip: bool) -> (Vec<u8>, u64) {
+    match gzip {
+        true => (gzip_members(records), member_starts(records)[2]),
+        false => (records.concat(), record_starts(records)[2]),
+    }
+}
+
+/// Writes `bytes` cut `keep` bytes into the record at `offset` as the file
+/// `name`, and checks the cut is told. Read from the offset, with and
+/// without a `--length` reaching the cut: exit 1, the truncation first,
+/// each of `offset_says`. Read whole: exit 0, the truncation first, one
+/// truncated file counted, and the page before the cut alone written. No
+/// message holds any of `never`.
+fn the_cut_is_told(
+    name: &str,
+    bytes: &[u8],
+    offset: u64,
+    keep: usize,
+    out: &Path,
+    never: &[&str],
+    offset_says: &[&str],
+) {
+    let file = scratch(name);
+    let end = offset as usize + keep;
+    std::fs::write(&file, &bytes[..end]).unwrap();
+    let said = format!(
+        "linesift: {}: file is truncated at offset {end}",
+        file.display()
+    );
+    let at = offset.to_string();
+    let keep = keep.to_string();
+    for length in [None, Some(keep.as_str())] {
+        let mut args = vec!["--offset", &at];
+        args.extend(length.map(|l| ["--length", l]).into_iter().flatten());
+        let (code, stderr) = warc_to(&[&file], out, &args);
+        assert_eq!(code, 1, "{name} {length:?}: {stderr}");
+        assert!(stderr.starts_with(&said), "{name} {length:?}: {stderr}");
+        for word in never {
+            assert!(!stderr.contains(word), "{name} {length:?}: {stderr}");
+        }
+        for words in offset_says {
+            assert!(stderr.contains(words), "{name} {length:?}: {stderr}");
+        }
+    }
+    let (code, stderr) = warc_to(&[&file], out, &[]);
+    assert_eq!(code, 0, "{name}: {stderr}");
+    assert!(stderr.starts_with(&said), "{name}: {stderr}");
+    assert!(
+        stderr.contains(" 1 errors, 1 truncated files"),
+        "{name}: {stderr}"
+    );
+    for word in never {
+        assert!(!stderr.contains(word), "{name}: {stderr}");
+    }
+    let lines = jsonl(out);
+    assert_eq!(lines.len(), 1, "{name}: {stderr}");
+    assert_eq!(lines[0]["warc_target_uri"], "http://a.example/", "{name}");
 }
 
 /// An ARC file that ends inside a record's header line (no line end
@@ -432,27 +460,10 @@ fn inflate_cut(member: &[u8]) -> Vec<u8> {
 #[test]
 fn an_arc_file_cut_inside_a_header_line_is_told_as_truncated() {
     let out = scratch("arc-cut-line.jsonl");
-    let records = vec![
-        arc_records().swap_remove(0),
-        arc_record(
-            "http://a.example/",
-            "20080101000001",
-            "text/html",
-            &http_page(0),
-        ),
-        arc_record(
-            "http://padded.example/",
-            "20080101000002",
-            "text/html",
-            &padded_http_page("\r\n"),
-        ),
-    ];
+    let records = a_page_then_a_padded_one("\r\n");
     let line_len = find(&records[2], b"\n").unwrap();
     for (name, gzip) in [("arc-cut-line.arc", false), ("arc-cut-line.arc.gz", true)] {
-        let (bytes, offset) = match gzip {
-            true => (gzip_members(&records), member_starts(&records)[2]),
-            false => (records.concat(), record_starts(&records)[2]),
-        };
+        let (bytes, offset) = file_of(&records, gzip);
         let record = &bytes[offset as usize..];
         // Plain: cut inside the URL. Gzip: the longest cut of the member
         // that decodes to part of the header line and no more.
@@ -466,57 +477,21 @@ fn an_arc_file_cut_inside_a_header_line_is_told_as_truncated() {
                 .expect("a cut inside the header line"),
             false => "http://padded".len(),
         };
-        let file = scratch(name);
-        let end = offset as usize + keep;
-        std::fs::write(&file, &bytes[..end]).unwrap();
-        let said = format!(
-            "linesift: {}: file is truncated at offset {end}",
-            file.display()
-        );
-        let at = offset.to_string();
-        for length in [None, Some(keep.to_string())] {
-            let mut args = vec!["--offset", &at];
-            if let Some(length) = &length {
-                args.extend(["--length", length]);
-            }
-            let (code, stderr) = warc_to(&[&file], &out, &args);
-            assert_eq!(code, 1, "{name} {length:?}: {stderr}");
-            assert!(stderr.starts_with(&said), "{name} {length:?}: {stderr}");
-            assert!(
-                !stderr.contains("no record starts"),
-                "{name} {length:?}: {stderr}"
-            );
-            assert!(
-                !stderr.contains("bad record header"),
-                "{name} {length:?}: {stderr}"
-            );
-            if !gzip {
-                assert!(
-                    stderr.contains("the file ends inside a record header"),
-                    "{name} {length:?}: {stderr}"
-                );
-            }
-        }
+        let plain_says: &[&str] = match gzip {
+            true => &[],
+            false => &["the file ends inside a record header"],
+        };
+        let never = ["no record starts", "bad record header"];
+        the_cut_is_told(name, &bytes, offset, keep, &out, &never, plain_says);
         // In the whole file, a --length that ends there is too short.
         let whole = scratch(&format!("whole-{name}"));
         std::fs::write(&whole, &bytes).unwrap();
-        let length = keep.to_string();
+        let (at, length) = (offset.to_string(), keep.to_string());
         let args = ["--offset", &at, "--length", &length];
         let (code, stderr) = warc_to(&[&whole], &out, &args);
         assert_eq!(code, 1, "{name}: {stderr}");
         let past = format!("the record at offset {offset} goes on past its given length of {keep}");
         assert!(stderr.contains(&past), "{name}: {stderr}");
-        let (code, stderr) = warc_to(&[&file], &out, &[]);
-        assert_eq!(code, 0, "{name}: {stderr}");
-        assert!(stderr.starts_with(&said), "{name}: {stderr}");
-        assert!(
-            stderr.contains(" 1 errors, 1 truncated files"),
-            "{name}: {stderr}"
-        );
-        assert!(!stderr.contains("bad record header"), "{name}: {stderr}");
-        let lines = jsonl(&out);
-        assert_eq!(lines.len(), 1, "{name}: {stderr}");
-        assert_eq!(lines[0]["warc_target_uri"], "http://a.example/", "{name}");
     }
     // Ended by a line end, a header line cut before its length is a bad
     // one, and the file is whole.
