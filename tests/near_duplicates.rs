@@ -123,6 +123,60 @@ fn a_changed_footer_or_date_is_a_near_duplicate_and_another_article_is_not() {
     assert_eq!(dedup.check(digest(&other), simhash(&other)), Verdict::Kept);
 }
 
+/// The same articles in Chinese, written without spaces between words.
+const PIER_ZH: &[&str] = &[
+    "林德米尔港务委员会周二投票决定重建旧石码头。过去三个冬天，风暴两次损坏了这座码头，\
+     委员会希望在明年春天之前让渔船重新停靠。",
+    "自第二次风暴以来，居民一直要求进行修缮。那次风暴冲走了码头的北臂，渡轮只好停靠在\
+     海湾对面的新码头。",
+    "委员会表示，重建后的码头将保持原来的走向，但会加高一米，这样涨潮时的海浪就不会再\
+     越过码头的甲板，码头上的路灯也将得到修复。",
+    "工程将于三月开工；在码头重新开放之前，渡轮继续使用现在的泊位，鱼市在夏天搬到广场上。",
+];
+
+const ORCHARD_ZH: &[&str] = &[
+    "周六，一座社区果园在镇东开放。这块地是议会两年前从一家关闭的苗圃买下的，志愿者在\
+     这里种下了四十棵苹果树和梨树。",
+    "这些果树都是从山谷各处的花园里收集来的本地老品种，其中几棵没有名字，于是用发现它们\
+     的街道来命名。",
+    "志愿者说，果实成熟后任何人都可以采摘，只要在每棵树上给下一位来访者和鸟儿留下足够的果子。",
+    "每个月的第一个星期日有修剪课，谷仓里的榨汁机将在秋天借给大家使用。",
+];
+
+/// A Chinese article again with a changed date and a changed word is a
+/// near duplicate, as an English one is, and another article is not.
+#[test]
+fn a_near_copy_of_a_chinese_article_is_found() {
+    let title = "港务委员会投票决定重建旧码头";
+    let footer = "© 2024 林德米尔公报。保留所有权利。";
+    let original = extract(&page(title, PIER_ZH, "2024年3月3日", footer));
+    let mut changed: Vec<String> = PIER_ZH.iter().map(|p| p.to_string()).collect();
+    changed[0] = changed[0].replacen("周二", "周三", 1);
+    let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+    let copy = extract(&page(title, &changed, "2024年3月4日", footer));
+    let other = extract(&page(
+        "社区果园在镇东开放",
+        ORCHARD_ZH,
+        "2024年3月3日",
+        footer,
+    ));
+    assert!(original.text.contains("石码头"), "{}", original.text);
+    assert!(copy.text.contains("周三"), "{}", copy.text);
+    let mut dedup = Deduper::new(6, 100);
+    assert_eq!(
+        dedup.check(digest(&original), simhash(&original)),
+        Verdict::Kept
+    );
+    let verdict = dedup.check(digest(&copy), simhash(&copy));
+    assert!(
+        matches!(verdict, Verdict::Near(_)),
+        "{verdict:?}, {} bits apart",
+        distance(simhash(&original), simhash(&copy))
+    );
+    assert!(distance(simhash(&original), simhash(&other)) > 10);
+    assert_eq!(dedup.check(digest(&other), simhash(&other)), Verdict::Kept);
+}
+
 #[test]
 fn dedup_drops_the_copies_from_a_jsonl_stream_and_passes_other_lines() {
     let [original, footer, date, other] = pages();
