@@ -1,8 +1,9 @@
 //! Dropping exact and near duplicates from a stream of documents in
 //! bounded memory: a document is a duplicate when an earlier kept one
 //! among the last `window` has the same digest (exact) or a SimHash at
-//! most `threshold` bits away (near). Decides only; reading and writing
-//! the stream is the caller's.
+//! most `threshold` bits away (near). A document without a SimHash is
+//! judged by its digest alone. Decides only; reading and writing the
+//! stream is the caller's.
 //!
 //! Near matches are found by multi-index hashing (Norouzi, Punjani and
 //! Fleet, "Fast search in Hamming space with multi-index hashing", 2012),
@@ -59,7 +60,8 @@ pub enum Verdict {
 #[derive(Debug, Clone, Copy)]
 struct Kept {
     digest: u128,
-    simhash: u64,
+    /// None for a document judged by its digest alone.
+    simhash: Option<u64>,
 }
 
 /// One block of the SimHash and its table.
@@ -136,7 +138,25 @@ impl Deduper {
         if let Some(d) = self.nearest(simhash) {
             return Verdict::Near(d);
         }
-        self.keep(Kept { digest, simhash });
+        self.keep(Kept {
+            digest,
+            simhash: Some(simhash),
+        });
+        Verdict::Kept
+    }
+
+    /// Judges the next document by its digest alone (one without a
+    /// SimHash): an exact duplicate or kept. A kept one is remembered as
+    /// [`check`](Self::check) remembers one, and later documents with a
+    /// SimHash are judged against its digest only.
+    pub fn check_exact(&mut self, digest: u128) -> Verdict {
+        if self.digests.contains(&digest) {
+            return Verdict::Exact;
+        }
+        self.keep(Kept {
+            digest,
+            simhash: None,
+        });
         Verdict::Kept
     }
 
@@ -173,8 +193,10 @@ impl Deduper {
 
     fn keep(&mut self, doc: Kept) {
         self.digests.insert(doc.digest);
-        for block in &self.blocks {
-            self.buckets[block.slot(block.bucket(doc.simhash))].push_back(doc.simhash);
+        if let Some(simhash) = doc.simhash {
+            for block in &self.blocks {
+                self.buckets[block.slot(block.bucket(simhash))].push_back(simhash);
+            }
         }
         self.kept.push_back(doc);
         if self.kept.len() > self.window {
@@ -189,10 +211,13 @@ impl Deduper {
             return;
         };
         self.digests.remove(&doc.digest);
+        let Some(simhash) = doc.simhash else {
+            return;
+        };
         for block in &self.blocks {
-            let bucket = &mut self.buckets[block.slot(block.bucket(doc.simhash))];
+            let bucket = &mut self.buckets[block.slot(block.bucket(simhash))];
             let first = bucket.pop_front();
-            debug_assert_eq!(first, Some(doc.simhash));
+            debug_assert_eq!(first, Some(simhash));
             shrink(bucket);
         }
     }
@@ -321,6 +346,22 @@ mod tests {
         assert_eq!(d.check(2, 0xFFFF_0000_FFFF_0007), Verdict::Near(3));
         assert_eq!(d.check(3, 0xFFFF_0000_FFFF_000F), Verdict::Kept);
         assert_eq!(d.check(4, 0x0000_FFFF_0000_FFFF), Verdict::Kept);
+    }
+
+    #[test]
+    fn documents_without_a_simhash_are_judged_by_their_digest_alone() {
+        let mut d = Deduper::new(3, 2);
+        assert_eq!(d.check_exact(1), Verdict::Kept);
+        assert_eq!(d.check_exact(1), Verdict::Exact);
+        assert_eq!(d.check(1, 0xFF), Verdict::Exact);
+        assert_eq!(d.check(2, 0xFF), Verdict::Kept);
+        assert_eq!(d.check_exact(2), Verdict::Exact);
+        // The digest-only document takes a place in the window like any
+        // other: the third kept forgets the first.
+        assert_eq!(d.check_exact(3), Verdict::Kept);
+        assert_eq!(d.remembered(), 2);
+        assert_eq!(d.check_exact(1), Verdict::Kept);
+        assert_eq!(d.check(4, 0xFE), Verdict::Kept, "2's SimHash was forgotten");
     }
 
     #[test]

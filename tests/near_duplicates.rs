@@ -370,6 +370,7 @@ fn hex_of_either_case_is_read_and_a_malformed_fingerprint_is_counted_apart() {
         doc("d", &empty.to_uppercase(), "0000000000000000"),
         doc("e", DIGEST, "not hex"),
         format!(r#"{{"path":"f","digest":"{DIGEST}","simhash":12}}"#),
+        // No SimHash (made without --simhash): the same digest as "a".
         format!(r#"{{"path":"g","digest":"{DIGEST}"}}"#),
     ];
     std::fs::write(&input, lines.join("\n")).expect("writes");
@@ -382,12 +383,69 @@ fn hex_of_either_case_is_read_and_a_malformed_fingerprint_is_counted_apart() {
     let expected: Vec<&str> = lines
         .iter()
         .map(String::as_str)
-        .filter(|l| !l.contains(r#""b""#))
+        .filter(|l| !l.contains(r#""b""#) && !l.contains(r#""g""#))
         .collect();
     assert_eq!(kept, expected);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("7 lines, 1 kept, 1 exact and 0 near duplicates left out; passed unchanged: 3 without a fingerprint, 2 with a malformed one, 0 unreadable"),
+        stderr.contains("7 lines, 1 kept, 2 exact and 0 near duplicates left out; passed unchanged: 2 without a fingerprint, 2 with a malformed one, 0 unreadable"),
+        "{stderr}"
+    );
+}
+
+/// Documents extracted without `--simhash` carry their digest alone:
+/// dedup still leaves out the exact copies among them, and keeps the near
+/// ones, which only a SimHash tells.
+#[test]
+fn documents_made_without_simhash_lose_their_exact_copies() {
+    let dir = scratch("no-simhash");
+    let original = page(
+        "Pier to be rebuilt",
+        PIER,
+        "3 March 2024",
+        "© Lindmere Gazette",
+    );
+    let mut changed = PIER.to_vec();
+    changed[3] = "Work starts in April; the ferry keeps its present berth until the pier reopens.";
+    let pages = [
+        ("a.html", original.clone()),
+        ("b.html", original),
+        (
+            "c.html",
+            page(
+                "Pier to be rebuilt",
+                &changed,
+                "3 March 2024",
+                "© Lindmere Gazette",
+            ),
+        ),
+    ];
+    let mut names = vec![PathBuf::from("extract"), "--format".into(), "jsonl".into()];
+    for (name, html) in &pages {
+        std::fs::write(dir.join(name), html).expect("writes");
+        names.push(dir.join(name));
+    }
+    let extracted = Command::new(env!("CARGO_BIN_EXE_linesift"))
+        .args(&names)
+        .output()
+        .expect("runs");
+    assert!(extracted.status.success());
+    let jsonl = dir.join("docs.jsonl");
+    std::fs::write(&jsonl, &extracted.stdout).expect("writes");
+    let out = dedup(&[&jsonl]);
+    assert!(out.status.success());
+    let kept: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(
+        kept[0].contains("a.html") && kept[1].contains("c.html"),
+        "{kept:?}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("3 lines, 2 kept, 1 exact and 0 near duplicates left out"),
         "{stderr}"
     );
 }

@@ -1,9 +1,11 @@
 //! `linesift dedup`: copies a JSONL stream of documents (what `extract`,
 //! `warc`, `run` and `results` write) and leaves out exact and near
-//! duplicates of documents kept before them ([`linesift::dedup`]). Lines
-//! are read as bytes: a line that carries no fingerprint (failures,
-//! errors, documents without text), one whose fingerprint is not hex,
-//! and one that is not UTF-8 or not JSON pass unchanged, each counted.
+//! duplicates of documents kept before them ([`linesift::dedup`]); a
+//! document without a SimHash (made without `--simhash`) is judged by its
+//! digest alone. Lines are read as bytes: a line that carries no digest
+//! (failures, errors, documents without text), one whose fingerprint is
+//! not hex, and one that is not UTF-8 or not JSON pass unchanged, each
+//! counted.
 //! Memory is bounded by `--window`. A file output is written to a hidden
 //! temporary file beside it and renamed over it at the end, as `warc`
 //! writes, so a failed run leaves OUT as it was.
@@ -59,13 +61,13 @@ enum Line {
     Blank,
     /// Not UTF-8 or not JSON: why, as a warning says it.
     Unreadable(&'static str),
-    /// No `digest` or no `simhash` (a failure, an error, a document made
-    /// without `--simhash`), or the digest of an empty text.
+    /// No `digest` (a failure, an error), or the digest of an empty text.
     Without,
     /// A `digest` or `simhash` that is not hex (either case).
     Malformed,
-    /// The digest's first 128 bits and the SimHash.
-    Fingerprint(u128, u64),
+    /// The digest's first 128 bits and the SimHash, when there is one (a
+    /// document made without `--simhash` has none).
+    Fingerprint(u128, Option<u64>),
 }
 
 impl Fingerprint<'_> {
@@ -74,14 +76,14 @@ impl Fingerprint<'_> {
         let simhash = self.simhash.as_deref().map(parse_simhash);
         match (digest, simhash) {
             (Some(None), _) | (_, Some(None)) => Line::Malformed,
-            (Some(Some((text, digest))), Some(Some(simhash))) => {
+            (Some(Some((text, digest))), simhash) => {
                 if text.eq_ignore_ascii_case(empty_digest()) {
                     Line::Without
                 } else {
-                    Line::Fingerprint(digest, simhash)
+                    Line::Fingerprint(digest, simhash.flatten())
                 }
             }
-            _ => Line::Without,
+            (None, _) => Line::Without,
         }
     }
 }
@@ -317,8 +319,12 @@ fn copy(
 }
 
 /// Whether a document is kept, counted.
-fn judge(dedup: &mut Deduper, digest: u128, simhash: u64, counts: &mut Counts) -> bool {
-    match dedup.check(digest, simhash) {
+fn judge(dedup: &mut Deduper, digest: u128, simhash: Option<u64>, counts: &mut Counts) -> bool {
+    let verdict = match simhash {
+        Some(simhash) => dedup.check(digest, simhash),
+        None => dedup.check_exact(digest),
+    };
+    match verdict {
         Verdict::Kept => {
             counts.kept += 1;
             true
