@@ -370,6 +370,9 @@ fn hex_of_either_case_is_read_and_a_malformed_fingerprint_is_counted_apart() {
         doc("d", &empty.to_uppercase(), "0000000000000000"),
         doc("e", DIGEST, "not hex"),
         format!(r#"{{"path":"f","digest":"{DIGEST}","simhash":12}}"#),
+        // A sign is no hex digit.
+        doc("h", DIGEST, &format!("+{}", &SIMHASH[1..])),
+        doc("i", &format!("+{}", &DIGEST[1..]), SIMHASH),
         // No SimHash (made without --simhash): the same digest as "a".
         format!(r#"{{"path":"g","digest":"{DIGEST}"}}"#),
     ];
@@ -388,7 +391,7 @@ fn hex_of_either_case_is_read_and_a_malformed_fingerprint_is_counted_apart() {
     assert_eq!(kept, expected);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("7 lines, 1 kept, 2 exact and 0 near duplicates left out; passed unchanged: 2 without a fingerprint, 2 with a malformed one, 0 unreadable"),
+        stderr.contains("9 lines, 1 kept, 2 exact and 0 near duplicates left out; passed unchanged: 2 without a fingerprint, 4 with a malformed one, 0 unreadable"),
         "{stderr}"
     );
 }

@@ -89,11 +89,17 @@ impl Fingerprint<'_> {
 }
 
 fn parse_digest(digest: &str) -> Option<u128> {
-    u128::from_str_radix(digest.get(..32)?, 16).ok()
+    let head = digest.get(..32)?;
+    all_hex(head).then(|| u128::from_str_radix(head, 16).ok())?
 }
 
 fn parse_simhash(simhash: &str) -> Option<u64> {
-    u64::from_str_radix(simhash, 16).ok()
+    all_hex(simhash).then(|| u64::from_str_radix(simhash, 16).ok())?
+}
+
+/// Hex digits only: `from_str_radix` would also take a leading `+`.
+fn all_hex(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn empty_digest() -> &'static str {
