@@ -33,25 +33,35 @@ pub fn shown_headline(doc: &Document) -> Option<&str> {
 }
 
 /// Writes `doc` as text: the headline [`shown_headline`] gives, a blank
-/// line, then the text.
+/// line, then the text (no blank line where there is no text).
 pub fn write_text(out: &mut impl Write, doc: &Document) -> io::Result<()> {
-    if let Some(h) = shown_headline(doc) {
-        writeln!(out, "{h}\n")?;
-    }
-    writeln!(out, "{}", doc.text)
+    write_under(out, shown_headline(doc), &doc.text)
 }
 
 /// Writes `doc` as Markdown: the headline [`shown_headline`] gives as a
 /// first-level heading, a blank line, then the document's Markdown.
 pub fn write_markdown(out: &mut impl Write, doc: &Document) -> io::Result<()> {
-    if let Some(h) = shown_headline(doc) {
-        let heading = crate::extract::structure::markdown(&[crate::extract::Block::Heading {
+    let heading = shown_headline(doc).map(|h| {
+        crate::extract::structure::markdown(&[crate::extract::Block::Heading {
             level: 1,
             text: h.to_string(),
-        }]);
-        writeln!(out, "{heading}\n")?;
+        }])
+    });
+    write_under(
+        out,
+        heading.as_deref(),
+        doc.markdown.as_deref().unwrap_or(""),
+    )
+}
+
+/// `head`, a blank line and `body`, each ended by a line end; `head` alone
+/// when `body` is empty.
+fn write_under(out: &mut impl Write, head: Option<&str>, body: &str) -> io::Result<()> {
+    match head {
+        Some(head) if body.is_empty() => writeln!(out, "{head}"),
+        Some(head) => writeln!(out, "{head}\n\n{body}"),
+        None => writeln!(out, "{body}"),
     }
-    writeln!(out, "{}", doc.markdown.as_deref().unwrap_or(""))
 }
 
 /// Writes `record` as one JSON line, or indented (`pretty`) with a line
@@ -63,4 +73,47 @@ pub fn write_json(out: &mut impl Write, record: &Record, pretty: bool) -> io::Re
         serde_json::to_writer(&mut *out, record)?;
     }
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(doc: &Document, write: fn(&mut Vec<u8>, &Document) -> io::Result<()>) -> String {
+        let mut out = Vec::new();
+        write(&mut out, doc).expect("writes to memory");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    #[test]
+    fn a_headline_without_text_is_one_line() {
+        let doc = Document {
+            headline: Some("Harbour closed".into()),
+            markdown: Some(String::new()),
+            ..Document::default()
+        };
+        assert_eq!(written(&doc, |o, d| write_text(o, d)), "Harbour closed\n");
+        assert_eq!(
+            written(&doc, |o, d| write_markdown(o, d)),
+            "# Harbour closed\n"
+        );
+    }
+
+    #[test]
+    fn a_headline_and_text_are_apart_by_a_blank_line() {
+        let doc = Document {
+            headline: Some("Harbour closed".into()),
+            text: "The pier shuts.".into(),
+            markdown: Some("The pier shuts.".into()),
+            ..Document::default()
+        };
+        assert_eq!(
+            written(&doc, |o, d| write_text(o, d)),
+            "Harbour closed\n\nThe pier shuts.\n"
+        );
+        assert_eq!(
+            written(&doc, |o, d| write_markdown(o, d)),
+            "# Harbour closed\n\nThe pier shuts.\n"
+        );
+    }
 }
