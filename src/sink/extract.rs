@@ -92,11 +92,8 @@ mod tests {
             markdown: Some(String::new()),
             ..Document::default()
         };
-        assert_eq!(written(&doc, |o, d| write_text(o, d)), "Harbour closed\n");
-        assert_eq!(
-            written(&doc, |o, d| write_markdown(o, d)),
-            "# Harbour closed\n"
-        );
+        assert_eq!(written(&doc, write_text), "Harbour closed\n");
+        assert_eq!(written(&doc, write_markdown), "# Harbour closed\n");
     }
 
     #[test]
@@ -108,11 +105,11 @@ mod tests {
             ..Document::default()
         };
         assert_eq!(
-            written(&doc, |o, d| write_text(o, d)),
+            written(&doc, write_text),
             "Harbour closed\n\nThe pier shuts.\n"
         );
         assert_eq!(
-            written(&doc, |o, d| write_markdown(o, d)),
+            written(&doc, write_markdown),
             "# Harbour closed\n\nThe pier shuts.\n"
         );
     }
