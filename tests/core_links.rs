@@ -143,12 +143,7 @@ fn unclosed_anchors_end_at_the_next_one() {
     let html = "<html><body><p>Words before <a href=\"/one\">first <b>one</b> \
                 <a href=\"/two\">second</a> and <a href=\"/three\">third to the end";
     let doc = extract(html, Some("https://x.example/"));
-    let texts: Vec<(String, String)> = doc
-        .links
-        .unwrap_or_default()
-        .into_iter()
-        .map(|l| (l.url, l.text))
-        .collect();
+    let texts = urls_and_texts(doc);
     let want = [
         ("https://x.example/one", "first one"),
         ("https://x.example/two", "second"),
@@ -274,12 +269,7 @@ fn anchor_text_leaves_out_scripts_styles_and_icons() {
         <a href=\"/t\">first<br>second</a>, <a href=\"/e\"><svg/>Email</a>, <a href=\"/b\"><button>Sign in</button></a>, <a href=\"/i\"><img src=\"i.png\" alt=\"x\"></a>.</p>\
         </article></body></html>";
     let doc = extract(html, Some("https://x.example/"));
-    let texts: Vec<(String, String)> = doc
-        .links
-        .unwrap_or_default()
-        .into_iter()
-        .map(|l| (l.url, l.text))
-        .collect();
+    let texts = urls_and_texts(doc);
     let want = [
         ("https://x.example/next", "Next page"),
         ("https://x.example/s", "Timetable"),
@@ -296,4 +286,13 @@ fn anchor_text_leaves_out_scripts_styles_and_icons() {
         .map(|(u, t)| (u.to_string(), t.to_string()))
         .collect();
     assert_eq!(texts, want);
+}
+
+/// Each link's URL and text, in order.
+fn urls_and_texts(doc: Document) -> Vec<(String, String)> {
+    doc.links
+        .unwrap_or_default()
+        .into_iter()
+        .map(|l| (l.url, l.text))
+        .collect()
 }

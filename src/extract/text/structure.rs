@@ -800,6 +800,17 @@ mod tests {
     use super::super::{Anchors, render_structured};
     use super::*;
 
+    /// A table with a header row, of these rows.
+    fn headed_table<const N: usize>(rows: &[[&str; N]]) -> Block {
+        Block::Table {
+            header: true,
+            rows: rows
+                .iter()
+                .map(|r| r.iter().map(|c| c.to_string()).collect())
+                .collect(),
+        }
+    }
+
     fn blocks_in(html: &str, ranges: &[(usize, usize)]) -> (String, Vec<Block>) {
         let mut out = String::new();
         let mut builder = Builder::default();
@@ -950,16 +961,7 @@ mod tests {
              <tr><td>a<br>b</td><td>1</td></tr><tr><td>c</td></tr></table>",
         );
         let rows = [["Name", "Size"], ["a\nb", "1"], ["c", ""]];
-        assert_eq!(
-            blocks,
-            [Block::Table {
-                header: true,
-                rows: rows
-                    .iter()
-                    .map(|r| r.iter().map(|c| c.to_string()).collect())
-                    .collect()
-            }]
-        );
+        assert_eq!(blocks, [headed_table(&rows)]);
         let Block::Table { header, .. } =
             &blocks_of("<table><tr><td>x</td><td>y</td><tr><td>z</td><td>w</td></table>")[0]
         else {
@@ -1013,16 +1015,7 @@ mod tests {
             ["z", "", "7", ""],
             ["", "", "8", "9"],
         ];
-        assert_eq!(
-            blocks,
-            [Block::Table {
-                header: true,
-                rows: rows
-                    .iter()
-                    .map(|r| r.iter().map(|c| c.to_string()).collect())
-                    .collect()
-            }]
-        );
+        assert_eq!(blocks, [headed_table(&rows)]);
     }
 
     /// A column no row has text in (a spacer cell) is no column of the
