@@ -370,21 +370,15 @@ fn inflate_cut(member: &[u8]) -> Vec<u8> {
 /// The ARC file's `filedesc` record, a page, and a page with a long HTTP
 /// head (`padded_http_page`, its lines ended by `eol`).
 fn a_page_then_a_padded_one(eol: &str) -> Vec<Vec<u8>> {
-    vec![
-        arc_records().swap_remove(0),
-        arc_record(
-            "http://a.example/",
-            "20080101000001",
-            "text/html",
-            &http_page(0),
-        ),
-        arc_record(
-            "http://padded.example/",
-            "20080101000002",
-            "text/html",
-            &padded_http_page(eol),
-        ),
-    ]
+    let mut records = arc_records();
+    records.truncate(2);
+    records.push(arc_record(
+        "http://padded.example/",
+        "20080101000002",
+        "text/html",
+        &padded_http_page(eol),
+    ));
+    records
 }
 
 /// `records` as a plain ARC file or a gzip member each, and where the

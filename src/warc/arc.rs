@@ -71,11 +71,7 @@ pub fn parse_header_line(line: &[u8]) -> Result<ArcHeader<'_>, WarcError> {
 /// Whether `bytes` begin with a whole ARC header line (line ends before
 /// it allowed): where an index points into an ARC file.
 pub fn begins_with_header(bytes: &[u8]) -> bool {
-    let blank = bytes
-        .iter()
-        .take_while(|b| matches!(b, b'\r' | b'\n'))
-        .count();
-    let rest = &bytes[blank..];
+    let rest = after_line_ends(bytes);
     memchr::memchr(b'\n', rest).is_some_and(|end| parse_header_line(&rest[..end]).is_ok())
 }
 
@@ -84,12 +80,17 @@ pub fn begins_with_header(bytes: &[u8]) -> bool {
 /// it, then a line with no line end that [may begin](may_begin_header) a
 /// header line. Where an index points into an ARC file cut there.
 pub fn begins_with_cut_header(bytes: &[u8]) -> bool {
+    let rest = after_line_ends(bytes);
+    memchr::memchr(b'\n', rest).is_none() && may_begin_header(rest)
+}
+
+/// `bytes` from their first byte that is no line end.
+fn after_line_ends(bytes: &[u8]) -> &[u8] {
     let blank = bytes
         .iter()
         .take_while(|b| matches!(b, b'\r' | b'\n'))
         .count();
-    let rest = &bytes[blank..];
-    memchr::memchr(b'\n', rest).is_none() && may_begin_header(rest)
+    &bytes[blank..]
 }
 
 /// Whether `partial`, a line the end of its file cut before its line end,
