@@ -1,10 +1,10 @@
 //! Near-duplicate fingerprints of a text: a 64-bit SimHash of its word
 //! shingles (Charikar), and MinHash signatures on request. Chinese,
 //! Japanese, Thai and the other scripts written without spaces are
-//! shingled by character, so that their near copies are found too. Words are
-//! hashed with a small multiply-and-shift hash of their bytes, eight at a
-//! time, fixed here so that fingerprints stay comparable across versions
-//! and machines. Reads the text only; deciding what is a duplicate is
+//! shingled by character, so that their near copies are found too. Words
+//! are hashed with a small multiply-and-shift hash of their bytes, eight
+//! at a time, fixed here so that fingerprints stay comparable across
+//! versions and machines. Reads the text only; deciding what is a duplicate is
 //! `dedup`'s.
 
 use unicode_normalization::char::is_combining_mark;
