@@ -815,3 +815,49 @@ fn repair_messages_are_one_line_with_single_spaces() {
         assert!(!repair[0].contains("  "), "{stderr}");
     }
 }
+
+/// Items of `bytes` read whole by the library API, until the first error.
+fn items(bytes: &[u8]) -> Vec<Item> {
+    WarcReader::new(Cursor::new(bytes.to_vec()), ReaderOptions::default())
+        .unwrap()
+        .map_while(Result::ok)
+        .collect()
+}
+
+/// A short junk line after a plain ARC file's last record (its length
+/// right, its line end there) is a bad record of its own, as trailing
+/// junk in a WARC file is garbage of its own: the record before it is
+/// not mended with it, and its page is as written and unflagged.
+#[test]
+fn a_junk_line_at_a_plain_arc_files_end_leaves_the_last_record_whole() {
+    let whole = pages(&arc_records().concat());
+    for junk in [&b"junk\n"[..], b"x\r\n", b"--\n\n"] {
+        let end = arc_records().concat().len() as u64;
+        let bytes = [&arc_records().concat()[..], junk].concat();
+        let read = items(&bytes);
+        let got: Vec<&Page> = read
+            .iter()
+            .filter_map(|item| match item {
+                Item::Page(page) => Some(page),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got.len(), whole.len(), "{junk:?}");
+        for (page, want) in got.iter().zip(&whole) {
+            let tail = &page.body[page.body.len().saturating_sub(16)..];
+            let tail = String::from_utf8_lossy(tail);
+            assert!(page.body == want.body, "{junk:?}: the body ends {tail:?}");
+            assert_eq!(page.repairs.length, None, "{junk:?}");
+        }
+        let bad: Vec<(u64, String)> = read
+            .iter()
+            .filter_map(|item| match item {
+                Item::Bad { pos, error } => Some((pos.offset, error.to_string())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bad.len(), 1, "{junk:?}: {bad:?}");
+        assert_eq!(bad[0].0, end, "{junk:?}: {bad:?}");
+        assert!(bad[0].1.contains("not an ARC header line"), "{bad:?}");
+    }
+}

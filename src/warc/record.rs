@@ -837,6 +837,7 @@ impl Parser<'_> {
     /// as ever: the next scan reads what follows.
     fn arc_boundary(&mut self, ends: bool) -> Result<Option<Option<LengthFix>>, WarcError> {
         let want = LENGTH_WINDOW + ARC_LINE_PEEK;
+        let plain = self.compression() == Compression::None;
         let buf = self.stream.fill_at_least(want)?;
         let at_end = buf.len() < want && ends;
         let blank = buf
@@ -848,6 +849,13 @@ impl Parser<'_> {
             arc::begins_with_header(rest)
                 || rest.starts_with(b"WARC/")
                 || (rest.is_empty() && at_end)
+        };
+        // Where line ends follow the body at once, a plain file's end is
+        // no end to mend the record to: the bytes before it are a junk
+        // line of their own (a bad record), not the body's last bytes.
+        let mend_to = |rest: &[u8]| match rest.is_empty() && plain && blank > 0 {
+            true => false,
+            false => next(rest),
         };
         if blank == 0 && self.tail[2] == b'\n' && next(rest) {
             return Ok(Some(Some(LengthFix::Long(1))));
@@ -867,13 +875,14 @@ impl Parser<'_> {
         };
         let window = 1..=LENGTH_WINDOW.min(buf.len());
         let exact = window.clone().find(|&k| {
-            line_end(k).is_some_and(|r| !r.starts_with(b"\r") && !r.starts_with(b"\n") && next(r))
+            line_end(k)
+                .is_some_and(|r| !r.starts_with(b"\r") && !r.starts_with(b"\n") && mend_to(r))
         });
         let short = exact.or_else(|| {
             window.clone().find(|&k| {
                 line_end(k).is_some_and(|r| {
                     let blank = r.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count();
-                    next(&r[blank..])
+                    mend_to(&r[blank..])
                 })
             })
         });
