@@ -861,3 +861,57 @@ fn a_junk_line_at_a_plain_arc_files_end_leaves_the_last_record_whole() {
         assert!(bad[0].1.contains("not an ARC header line"), "{bad:?}");
     }
 }
+
+/// What the library API reads of `bytes`, one line an item: a page's
+/// target and length repair, a bad record's offset and error, and the
+/// error that ends the file.
+fn read_lines(bytes: &[u8]) -> Vec<String> {
+    WarcReader::new(Cursor::new(bytes.to_vec()), ReaderOptions::default())
+        .unwrap()
+        .filter_map(|item| match item {
+            Ok(Item::Page(p)) => Some(format!("page {:?} {:?}", p.target_uri, p.repairs.length)),
+            Ok(Item::Bad { pos, error }) => Some(format!("bad {} {error}", pos.offset)),
+            Ok(_) => None,
+            Err(e) => Some(format!("end {e}")),
+        })
+        .collect()
+}
+
+/// A plain file that ends inside the header of the record after one whose
+/// length is 2 bytes short (WARC: inside `WARC/` itself or the fields
+/// after it; ARC: inside the header line) is told as truncated there, as
+/// such a cut after a record of the right length is: the record before
+/// it is mended and kept, not lost as a bad record.
+#[test]
+fn a_header_cut_after_a_length_a_few_bytes_short_is_told_as_truncated() {
+    let (records, _) = off_by(-2, None);
+    let warc_start: usize = records[..2].iter().map(Vec::len).sum();
+    let mut arc = arc_records();
+    arc.truncate(3);
+    let body = http_page(0);
+    let length = body.len() - 2;
+    let line = format!("http://a.example/ 192.0.2.7 20080101000001 text/html {length}\n");
+    arc[1] = [line.as_bytes(), &body, b"\n"].concat();
+    let arc_start: usize = arc[..2].iter().map(Vec::len).sum();
+    let files = [
+        (records.concat(), warc_start, "http://site1.example/page"),
+        (arc.concat(), arc_start, "http://a.example/"),
+    ];
+    for (all, start, mended) in &files {
+        for keep in [1, 3, 4, 5, 9, 20] {
+            let end = start + keep;
+            let read = read_lines(&all[..end]);
+            let label = String::from_utf8_lossy(&all[*start..end]);
+            let page = format!("page Some({mended:?}) Some(2)");
+            assert!(read.contains(&page), "{label:?}: {read:#?}");
+            let said = format!(
+                "end file is truncated at offset {end}: the file ends inside a record header"
+            );
+            assert_eq!(read.last(), Some(&said), "{label:?}: {read:#?}");
+            assert!(
+                !read.iter().any(|l| l.starts_with("bad")),
+                "{label:?}: {read:#?}"
+            );
+        }
+    }
+}

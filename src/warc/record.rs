@@ -509,6 +509,13 @@ impl<'r> Parser<'r> {
             carried.extend_from_slice(buf);
             self.stream.consume(n);
             let more = self.stream.next_member()?;
+            // A plain file that ends in the start of `WARC/` (after no
+            // garbage) is cut inside a record's header, as one that ends
+            // after it is.
+            if !more && self.compression() == Compression::None && at.is_none() {
+                let detail = "the file ends inside a record header";
+                return Err(WarcError::truncated(self.file_offset(), detail));
+            }
             if self.stream.garbage_pending() || !more {
                 at.get_or_insert(pos);
                 *garbage += carried.len() as u64;
@@ -791,7 +798,9 @@ impl<'r> Parser<'r> {
     /// the record began its member (`aligned`) and stayed in it: where
     /// members do not follow records (BGZF), a member may end anywhere.
     fn boundary_follows(&mut self, aligned: bool) -> Result<Option<Option<LengthFix>>, WarcError> {
-        let ends = (aligned && !self.spanned) || self.compression() == Compression::None;
+        let plain = self.compression() == Compression::None;
+        let ends = (aligned && !self.spanned) || plain;
+        let cut = plain || self.stream.is_cut();
         let buf = self.stream.fill_at_least(9)?;
         let blank = buf
             .iter()
@@ -803,7 +812,9 @@ impl<'r> Parser<'r> {
             return self.arc_boundary(ends);
         }
         if newlines >= 2 || rest.is_empty() || rest.starts_with(b"WARC/") {
-            let next = (rest.is_empty() && ends) || rest.starts_with(b"WARC/");
+            let next = (rest.is_empty() && ends)
+                || rest.starts_with(b"WARC/")
+                || (cut && cut_warc_start(rest, buf.len() < 9));
             let fix = match next {
                 false => None,
                 true => long_by(&self.tail, &buf[..blank]).map(LengthFix::Long),
@@ -815,7 +826,7 @@ impl<'r> Parser<'r> {
         let want = LENGTH_WINDOW + 32;
         let buf = self.stream.fill_at_least(want)?;
         let at_end = buf.len() < want && ends;
-        match short_by(buf, at_end) {
+        match short_by(buf, at_end, at_end && cut) {
             Some(k) => {
                 let extra = buf[..k].to_vec();
                 self.stream.consume(k);
@@ -838,6 +849,7 @@ impl Parser<'_> {
     fn arc_boundary(&mut self, ends: bool) -> Result<Option<Option<LengthFix>>, WarcError> {
         let want = LENGTH_WINDOW + ARC_LINE_PEEK;
         let plain = self.compression() == Compression::None;
+        let cut = plain || self.stream.is_cut();
         let buf = self.stream.fill_at_least(want)?;
         let at_end = buf.len() < want && ends;
         let blank = buf
@@ -845,10 +857,13 @@ impl Parser<'_> {
             .take_while(|b| matches!(b, b'\r' | b'\n'))
             .count();
         let rest = &buf[blank..];
+        // The next record: a header line, or the start of one that the
+        // file's end cuts (its cut is told when it is read).
         let next = |rest: &[u8]| {
             arc::begins_with_header(rest)
                 || rest.starts_with(b"WARC/")
                 || (rest.is_empty() && at_end)
+                || (at_end && cut && arc::begins_with_cut_header(rest))
         };
         // Where line ends follow the body at once, a plain file's end is
         // no end to mend the record to: the bytes before it are a junk
@@ -924,8 +939,10 @@ fn long_by(tail: &[u8; 3], blank: &[u8]) -> Option<usize> {
 /// body's declared end), the separator (`CRLF CRLF`, or `LF LF` in old
 /// files) starts that is followed, after any more line ends, by the next
 /// record or by the end of the member or file (`at_end`: `buf` holds all
-/// of it): a Content-Length short by that many bytes.
-fn short_by(buf: &[u8], at_end: bool) -> Option<usize> {
+/// of it): a Content-Length short by that many bytes. Where the file's
+/// end cuts `buf` (`file_ends`), the start of a `WARC/` it cut is the
+/// next record too: its cut is told when it is read.
+fn short_by(buf: &[u8], at_end: bool, file_ends: bool) -> Option<usize> {
     (1..=LENGTH_WINDOW.min(buf.len())).find(|&k| {
         let sep = match &buf[k..] {
             b if b.starts_with(SEPARATOR) => SEPARATOR.len(),
@@ -938,8 +955,14 @@ fn short_by(buf: &[u8], at_end: bool) -> Option<usize> {
             .take_while(|b| matches!(b, b'\r' | b'\n'))
             .count();
         let rest = &after[blank..];
-        rest.starts_with(b"WARC/") || (rest.is_empty() && at_end)
+        rest.starts_with(b"WARC/") || (rest.is_empty() && at_end) || cut_warc_start(rest, file_ends)
     })
+}
+
+/// Whether `rest`, the last bytes of a file whose end cuts them
+/// (`file_ends`), are the start of a `WARC/` line cut short.
+fn cut_warc_start(rest: &[u8], file_ends: bool) -> bool {
+    file_ends && !rest.is_empty() && b"WARC/".starts_with(rest)
 }
 
 /// How many of the last bytes of `buf` (at most four) begin `WARC/`.
