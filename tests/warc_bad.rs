@@ -1334,3 +1334,42 @@ fn a_member_over_max_member_in_the_cli_is_logged_and_skipped() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("(max_member)"), "{stderr}");
 }
+
+/// `--offset` at a gzip member or zstd frame that the file's end cuts in
+/// its first bytes (inside its magic, its header, or before its record's
+/// `WARC/` is whole) fails in one line naming the file, the cut and the
+/// record's offset, not as no record there.
+#[test]
+fn an_offset_into_a_member_cut_in_its_first_bytes_is_told_as_truncated() {
+    let (plain, written) = six();
+    let records = split_records(&plain, &written);
+    let (gz, gz_offsets) = gzip_file(&records);
+    let (zst, zst_offsets) = zstd_warc(&plain, &written, None, false);
+    let out = scratch("cut-first-bytes.jsonl");
+    for (kind, bytes, offsets) in [("gz", &gz, &gz_offsets), ("zst", &zst, &zst_offsets)] {
+        let at = offsets[3];
+        for keep in [1u64, 2, 3, 5, 12, 20] {
+            let path = scratch(&format!("cut-first-{keep}.warc.{kind}"));
+            std::fs::write(&path, &bytes[..(at + keep) as usize]).unwrap();
+            let (code, _, stderr) = linesift(&[
+                "warc",
+                path.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--offset",
+                &at.to_string(),
+            ]);
+            let label = format!("{kind} cut {keep} bytes in");
+            assert_eq!(code, 1, "{label}: {stderr}");
+            let said = format!(
+                "{}: file is truncated at offset {}: ",
+                path.display(),
+                at + keep
+            );
+            let line = stderr.lines().find(|l| l.contains(&said));
+            let line = line.unwrap_or_else(|| panic!("{label}: {stderr}"));
+            assert!(line.contains(&format!("offset {at} ")), "{label}: {stderr}");
+            assert!(!stderr.contains("no record starts"), "{label}: {stderr}");
+        }
+    }
+}

@@ -78,7 +78,7 @@ pub fn read_record_from<R: Read + Seek + Send>(
     // first range has come).
     let size = source.seek(SeekFrom::End(0)).ok();
     let window = Window::short_of(offset, length, size);
-    check_record_start(&mut source, offset, length)?;
+    check_record_start(&mut source, offset, length).map_err(|e| Window::blame(window, e))?;
     let dict = zstd_dictionary_frame(&mut source, offset)?;
     seek(&mut source, offset)?;
     let limited = source.take(length.unwrap_or(u64::MAX));
@@ -176,10 +176,16 @@ fn check_record_start<R: Read + Seek>(
             return Ok(());
         }
     }
-    // A whole ARC header line, or the start of one where the bytes end
-    // (the reader tells the cut).
+    // The first bytes of a member, frame or `WARC/` record, and then the
+    // end: the record there is cut, not missing.
     let ends = got < head.len();
     let bytes = &head[..got];
+    if ends && container::is_cut_record_start(bytes) {
+        let what = format!("the record at offset {offset} is cut in its first bytes");
+        return Err(WarcError::truncated(offset + got as u64, what));
+    }
+    // A whole ARC header line, or the start of one where the bytes end
+    // (the reader tells the cut).
     match arc::begins_with_header(bytes) || (ends && arc::begins_with_cut_header(bytes)) {
         true => Ok(()),
         false => Err(WarcError::NoRecordAt {

@@ -265,6 +265,15 @@ impl<'r> Parser<'r> {
         if buf[blank..].starts_with(b"WARC/") {
             return Ok(());
         }
+        // The file's end cuts the member before it gives a whole `WARC/`
+        // (in its first bytes): the cut is told, not a record missing.
+        let cut_start = b"WARC/".starts_with(&buf[blank..]);
+        if cut_start
+            && self.stream.is_cut()
+            && let Some(cut) = self.stream.take_cut()
+        {
+            return Err(cut);
+        }
         // A record of an ARC file: its whole header line is there, or the
         // start of it, cut by the file's end (told when it is read).
         let plain = self.compression() == Compression::None;

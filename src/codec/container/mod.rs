@@ -301,6 +301,21 @@ pub fn is_record_start(bytes: &[u8]) -> bool {
         || bytes[blank..].starts_with(b"WARC/")
 }
 
+/// Whether `bytes`, all there is where an index points (the file's end
+/// cuts them), are the first bytes of what [`is_record_start`] looks for:
+/// a gzip, zstd or LZ4 magic, or a `WARC/` after line ends, cut short.
+pub(crate) fn is_cut_record_start(bytes: &[u8]) -> bool {
+    let blank = bytes
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    let cut = |start: &[u8], bytes: &[u8]| !bytes.is_empty() && start.starts_with(bytes);
+    cut(&gzip_header::DEFLATE_START, bytes)
+        || cut(&ZSTD_MAGIC, bytes)
+        || cut(&lz4::MAGIC, bytes)
+        || cut(b"WARC/", &bytes[blank..])
+}
+
 /// Where a member starts in the file, and garbage skipped to find it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemberStart {
