@@ -3,7 +3,9 @@
 //! without a header row, code, headings of several levels, a quote with
 //! inline links, a quote with broken lines, numbered lists that start
 //! past 1, a caption left out, a table with cells spanning rows and
-//! columns, a table whose header row is `<td>` cells in its `<thead>`. Checked through the library, through
+//! columns, a table whose header row is `<td>` cells in its `<thead>`,
+//! a numbered list with an item of links left out. Checked through the
+//! library, through
 //! `linesift extract --format markdown`, and through `warc` and `run`,
 //! which add a `markdown` field to their JSON lines.
 
@@ -162,6 +164,14 @@ fn an_ordered_list_with_a_start_keeps_its_numbers() {
     assert_eq!(items[4]["start"], 5);
 }
 
+/// An item of links left out of a numbered list parts the list's lines
+/// into two runs; the items after it are still numbered.
+#[test]
+fn a_numbered_list_stays_numbered_past_an_item_left_out() {
+    check("list-gap");
+    assert!(!expected("list-gap").contains("Shop"));
+}
+
 /// A `<br>` in a quote is a hard break in the quote's paragraph; its
 /// `<p>`s stay paragraphs of the quote.
 #[test]
@@ -223,6 +233,7 @@ fn extract_with_format_markdown_prints_the_pages_markdown() {
         "quote-breaks",
         "table-spans",
         "table-head",
+        "list-gap",
     ] {
         let page = fixture(name, "html");
         let out = linesift(&["extract", "--format", "markdown", page.to_str().unwrap()]);

@@ -72,6 +72,9 @@ pub(crate) fn render_structured(
     let mut previous_end = 0;
     for &(start, end) in ranges {
         r.reset();
+        if previous_end > 0 && structure::context_is_whole(previous_end, start) {
+            r.structure.resume();
+        }
         let context = structure::context_before(src, previous_end, start);
         tokens(
             context,

@@ -86,6 +86,13 @@ pub(crate) fn context_before(src: &str, floor: usize, start: usize) -> &str {
     }
 }
 
+/// Whether [`context_before`] holds all of the page between `floor` and
+/// `start`: then the lists open where the run before ended are open at
+/// the context's start (see [`Builder::resume`]).
+pub(crate) fn context_is_whole(floor: usize, start: usize) -> bool {
+    start.saturating_sub(floor) <= CONTEXT_MAX
+}
+
 /// Feeds a builder the block tags of the context of a run, and the
 /// attributes it reads of them; its text is ignored, and so is `<pre>`:
 /// the renderer does not keep the run's whitespace, so neither can the
@@ -255,6 +262,11 @@ pub(crate) struct Builder {
     paragraph: u32,
     heading: Option<(u8, u32)>,
     lists: Vec<List>,
+    /// The lists open where the last run ended.
+    carried: Vec<List>,
+    /// The lists were reopened by [`Builder::resume`] and are not yet
+    /// known to go on (see [`Builder::confirm_lists`]).
+    resumed: bool,
     quote: (u32, u32),
     code: (u32, u32),
     open_tables: Vec<OpenTable>,
@@ -264,6 +276,35 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
+    /// Reopens the lists open where the run before ended, after a
+    /// [`Structure::reset`] and before the context of a run that holds
+    /// all of the page since (see [`context_is_whole`]): a run after a
+    /// dropped stretch of a list is still in it, numbered or not.
+    pub(crate) fn resume(&mut self) {
+        self.lists = std::mem::take(&mut self.carried);
+        self.resumed = !self.lists.is_empty();
+    }
+
+    /// Whether the reopened lists go on, told by the first block tag
+    /// after them (`open` for a start tag): an item's tag or a list's end
+    /// tag says they do; any other (a paragraph, a heading, a `div`
+    /// closed, a list opened) says the run may be elsewhere (a list left
+    /// unclosed further up, say), and they are closed. A line of text
+    /// before any tag goes on the open item.
+    fn confirm_lists(&mut self, name: &[u8], open: bool) {
+        if !self.resumed {
+            return;
+        }
+        match name {
+            b"li" => self.resumed = false,
+            b"ul" | b"ol" | b"menu" if !open => self.resumed = false,
+            _ => {
+                self.resumed = false;
+                self.lists.clear();
+            }
+        }
+    }
+
     fn bump(&mut self) -> u32 {
         self.next += 1;
         self.next
@@ -490,7 +531,8 @@ impl Structure for &mut Builder {
 
     fn reset(&mut self) {
         self.heading = None;
-        self.lists.clear();
+        self.carried = std::mem::take(&mut self.lists);
+        self.resumed = false;
         self.quote = (0, 0);
         self.code = (0, 0);
         self.open_tables.clear();
@@ -500,6 +542,7 @@ impl Structure for &mut Builder {
     }
 
     fn open(&mut self, name: &[u8], tag: Tag) {
+        self.confirm_lists(name, true);
         self.paragraph = self.bump();
         self.code_break();
         self.broken = false;
@@ -603,6 +646,7 @@ impl Structure for &mut Builder {
     }
 
     fn close(&mut self, name: &[u8], tag: Tag) {
+        self.confirm_lists(name, false);
         self.paragraph = self.bump();
         self.code_break();
         self.broken = false;
@@ -641,6 +685,7 @@ impl Structure for &mut Builder {
     }
 
     fn line(&mut self, at: usize) {
+        self.resumed = false;
         let (flow, id) = if self.code.0 > 0 {
             (Flow::Code, self.code.1)
         } else if let Some((level, id)) = self.heading {
@@ -951,6 +996,40 @@ mod tests {
                 start: Some(3),
                 text: "second".into()
             }]
+        );
+    }
+
+    /// A run after a dropped stretch inside an ordered list (a line the
+    /// selection left out) is still in that list, and numbered.
+    #[test]
+    fn a_run_after_a_gap_in_an_ordered_list_is_still_ordered() {
+        let html = "<ol start=\"4\"><li>first</li>\n<li>menu</li>\n<li>third</li></ol><p>after</p>";
+        let menu = html.find("<li>menu").unwrap_or(0);
+        let third = html.find("<li>third").unwrap_or(0);
+        let (text, blocks) = blocks_in(html, &[(0, menu), (third, html.len())]);
+        assert_eq!(text, "first\nthird\nafter");
+        let item = |text: &str| Block::ListItem {
+            depth: 1,
+            ordered: true,
+            start: Some(4),
+            text: text.into(),
+        };
+        assert_eq!(blocks, [item("first"), item("third"), para("after")]);
+        // A list left unclosed is not the next run's when that starts
+        // elsewhere.
+        let html = "<ol><li>first\n<div>menu</div>\n<h2>Next</h2><p>text</p>";
+        let menu = html.find("<div>").unwrap_or(0);
+        let next = html.find("<h2>").unwrap_or(0);
+        let (_, blocks) = blocks_in(html, &[(0, menu), (next, html.len())]);
+        assert_eq!(
+            blocks[1..],
+            [
+                Block::Heading {
+                    level: 2,
+                    text: "Next".into()
+                },
+                para("text")
+            ]
         );
     }
 
