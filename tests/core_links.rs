@@ -256,7 +256,7 @@ fn metadata_links_or_both_give_the_same_canonical_url() {
 /// What a script, a style sheet or an icon's SVG holds is no part of an
 /// anchor's text (the page's text leaves it out too), but an icon's
 /// `<title>` names a link that has no other text, and a button's label is
-/// its text; tags still break words.
+/// its text; `<br>` still breaks words.
 #[test]
 fn anchor_text_leaves_out_scripts_styles_and_icons() {
     let html = "<html><body><article><h1>Crossing the bay</h1>\
@@ -264,7 +264,7 @@ fn anchor_text_leaves_out_scripts_styles_and_icons() {
         <a href=\"/next\"><svg viewBox=\"0 0 1 1\"><title>Arrow icon</title><path d=\"M0\"/></svg> \
         Next page</a>, <a href=\"/s\">Timetable<style>.x{color:red}</style></a>, \
         <a href=\"/js\"><script>document.write(\"<b>x</b>\")</script>Fares</a> and \
-        <a href=\"/more\"><span>Read</span><span>more</span></a> on the crossing.</p>\
+        <a href=\"/more\"><span>Read</span> <span>more</span></a> on the crossing.</p>\
         <p>Follow us: <a href=\"/pin\"><SVG><Title>Pinterest</Title><path/></SVG></a>, \
         <a href=\"/t\">first<br>second</a>, <a href=\"/e\"><svg/>Email</a>, <a href=\"/b\"><button>Sign in</button></a>, <a href=\"/i\"><img src=\"i.png\" alt=\"x\"></a>.</p>\
         </article></body></html>";
@@ -280,6 +280,43 @@ fn anchor_text_leaves_out_scripts_styles_and_icons() {
         ("https://x.example/e", "Email"),
         ("https://x.example/b", "Sign in"),
         ("https://x.example/i", ""),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(u, t)| (u.to_string(), t.to_string()))
+        .collect();
+    assert_eq!(texts, want);
+}
+
+/// Inline tags inside an anchor join the words on either side, as the
+/// page's text joins them (`<b>Wiki</b>pedia` reads "Wikipedia"); block
+/// tags, `<br>` and pictures still part words.
+#[test]
+fn inline_tags_in_an_anchor_do_not_split_its_words() {
+    let html = "<html><body><article><h1>Reading list</h1>\
+        <p>Sources for the crossing: <a href=\"/w\"><b>Wiki</b>pedia</a>, \
+        <a href=\"/c\">Co<i>ast</i><em>al</em> <strong>Guard</strong>'s notes</a>, \
+        <a href=\"/t\">H<sub>2</sub>O and m<sup>3</sup> tables</a>, \
+        <a href=\"/u\"><span>tide</span><code>_table</code><small>.csv</small></a>, \
+        <a href=\"/a\"><abbr>NOAA</abbr><mark>'s</mark> data</a>.</p>\
+        <p>Also: <a href=\"/d\"><div>first</div><div>second</div></a>, \
+        <a href=\"/br\">third<br>fourth</a>, \
+        <a href=\"/p\">fifth<p>sixth</a>, \
+        <a href=\"/img\">seventh<img src=\"x.png\" alt=\"\">eighth</a>.</p>\
+        </article></body></html>";
+    let doc = extract(html, Some("https://x.example/"));
+    assert!(doc.text.contains("Wikipedia"), "{}", doc.text);
+    let texts = urls_and_texts(doc);
+    let want = [
+        ("https://x.example/w", "Wikipedia"),
+        ("https://x.example/c", "Coastal Guard's notes"),
+        ("https://x.example/t", "H2O and m3 tables"),
+        ("https://x.example/u", "tide_table.csv"),
+        ("https://x.example/a", "NOAA's data"),
+        ("https://x.example/d", "first second"),
+        ("https://x.example/br", "third fourth"),
+        ("https://x.example/p", "fifth sixth"),
+        ("https://x.example/img", "seventh eighth"),
     ];
     let want: Vec<(String, String)> = want
         .iter()

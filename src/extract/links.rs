@@ -238,7 +238,8 @@ fn rel_words(value: &str) -> String {
 }
 
 /// The text of an anchor whose start tag ends at `from` and whose text
-/// ends at `to`: tags and comments left out (each tag a word break), and
+/// ends at `to`: tags and comments left out (a word break where the
+/// page's text has one, see [`breaks_words`]), and
 /// scripts, style sheets, SVG and the other elements the page's text
 /// leaves out with their content (an SVG icon's `<title>` is the text of
 /// a link that has none other); entities decoded, whitespace collapsed,
@@ -265,10 +266,11 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
             .get(1)
             .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/')
         {
-            // A tag: a word break where a block or a line break would be.
-            raw.push(' ');
             let end = tag::tag_end(b, lt + 1).unwrap_or(b.len());
             let name = tag_name(&rest[1..]);
+            if breaks_words(&name) {
+                raw.push(' ');
+            }
             let self_closed = end >= 2 && b[end - 2] == b'/';
             if Tag::classify(&name).hides_text() && name != b"button" && !self_closed {
                 // A script, a style sheet, an icon's SVG: left out to its
@@ -292,6 +294,21 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
     match collapse(&raw) {
         text if text.is_empty() => collapse(label),
         text => text,
+    }
+}
+
+/// Does a tag (its [`tag_name`], `/name` for an end tag) part the words
+/// on either side, as the page's text renders it (`text::render`): a
+/// block's start or end, `<br>` and a picture do; inline tags (`<b>`,
+/// `<span>`, `<sup>`, …) do not, so `<b>Wiki</b>pedia` reads
+/// "Wikipedia".
+fn breaks_words(name: &[u8]) -> bool {
+    let end = name.first() == Some(&b'/');
+    let name = if end { &name[1..] } else { name };
+    match Tag::classify(name) {
+        Tag::Br => true,
+        Tag::Void => !end && name == b"img",
+        tag => tag.is_block(),
     }
 }
 
