@@ -670,6 +670,35 @@ fn an_undeclared_encoding_is_detected_on_the_first_bytes_past_the_ascii() {
     assert!(doc.text.contains("Сегодня в городе"), "{}", doc.text);
 }
 
+#[test]
+fn an_undeclared_legacy_encoding_is_detected_with_the_pages_top_level_domain() {
+    let paragraph = "<p>Labas rytas, ąčęėįšųūž. Ėjo žąsys į ežerą pasiganyti.</p>\n";
+    let text = paragraph.repeat(40);
+    let (text, _, unmappable) = encoding_rs::WINDOWS_1257.encode(&text);
+    assert!(!unmappable);
+    let lt = Hints {
+        url: Some("https://naujienos.example.lt/straipsnis".into()),
+        ..Hints::default()
+    };
+    let ex = Extractor::new(Options::default());
+    // Decided on the first bytes, and on the first bytes past 16 KiB of ASCII.
+    let mut past_ascii = ascii_filler().into_bytes();
+    past_ascii.extend_from_slice(&text);
+    for page in [text.to_vec(), past_ascii] {
+        let mut stream = ex.stream(lt.clone());
+        for chunk in page.chunks(1000) {
+            stream.feed(chunk).unwrap();
+        }
+        for doc in [ex.extract(&page, &lt).unwrap(), stream.finish().unwrap()] {
+            assert_eq!(doc.encoding, "windows-1257");
+            assert!(doc.text.contains("Ėjo žąsys į ežerą"), "{}", doc.text);
+        }
+        // The bytes alone read as Cyrillic.
+        let alone = ex.extract(&page, &Hints::default()).unwrap();
+        assert_ne!(alone.encoding, "windows-1257");
+    }
+}
+
 /// A page declared Latin-1, its first 16 KiB ASCII, then `paragraph`
 /// many times: read as `encoding`, its text holding `text`.
 fn latin1_label_past_ascii(paragraph: &[u8], encoding: &str, text: &str) {

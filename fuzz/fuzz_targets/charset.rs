@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     let fallback = LABELS
         .get(usize::from(control >> 4).wrapping_sub(1))
         .copied();
-    let choice = choose(prefix, declared.as_deref(), fallback);
+    let choice = choose(prefix, declared.as_deref(), fallback, None);
     assert!(choice.bom_len <= prefix.len());
     let body = &bytes[choice.bom_len..];
 

@@ -4,7 +4,10 @@
 //! HTTP `Content-Type` header, a WARC record's header); a `<meta charset>` or
 //! `http-equiv` declaration in the first bytes; a fallback the caller
 //! assumes for pages that declare nothing (`--charset`); and last,
-//! statistical detection (chardetng) over the sniffed prefix.
+//! statistical detection (chardetng) over the sniffed prefix, told the
+//! page's top-level domain when its URL is known, as browsers tell it
+//! (`.lt` pages are Baltic, `.vn` Vietnamese: the bytes alone often
+//! cannot say which legacy code page they are in).
 //!
 //! One deliberate deviation from browsers: a declared single-byte legacy
 //! encoding (ISO-8859-1, windows-1252, ...) or legacy CJK one (Shift_JIS,
@@ -64,8 +67,14 @@ pub struct Choice {
 
 /// Chooses the encoding from the sniffed prefix: `declared` is a charset
 /// from outside the page that outranks its `<meta>` (an HTTP header),
-/// `fallback` one assumed only when the page declares none.
-pub fn choose(prefix: &[u8], declared: Option<&str>, fallback: Option<&str>) -> Choice {
+/// `fallback` one assumed only when the page declares none, and `url` the
+/// page's address, whose top-level domain detection weighs.
+pub fn choose(
+    prefix: &[u8],
+    declared: Option<&str>,
+    fallback: Option<&str>,
+    url: Option<&str>,
+) -> Choice {
     if let Some((encoding, bom_len)) = Encoding::for_bom(prefix) {
         return Choice {
             encoding,
@@ -77,13 +86,17 @@ pub fn choose(prefix: &[u8], declared: Option<&str>, fallback: Option<&str>) -> 
         .map(|e| (e, EncodingSource::Declared))
         .or_else(|| prescan(prefix).map(|e| (e, EncodingSource::Meta)))
         .or_else(|| label(fallback).map(|e| (e, EncodingSource::Fallback)));
-    by_bytes(labelled, prefix)
+    by_bytes(labelled, prefix, url)
 }
 
 /// The choice a label (or none) and the page's bytes make: a legacy label
 /// loses to valid multi-byte UTF-8, and with no label the bytes are
-/// detected.
-fn by_bytes(labelled: Option<(&'static Encoding, EncodingSource)>, bytes: &[u8]) -> Choice {
+/// detected (weighing the top-level domain of `url`).
+fn by_bytes(
+    labelled: Option<(&'static Encoding, EncodingSource)>,
+    bytes: &[u8],
+    url: Option<&str>,
+) -> Choice {
     let (encoding, source) = match labelled {
         Some((encoding, source)) => {
             let encoding = ascii_superset(encoding);
@@ -92,7 +105,7 @@ fn by_bytes(labelled: Option<(&'static Encoding, EncodingSource)>, bytes: &[u8])
                 false => (encoding, source),
             }
         }
-        None => (detect(bytes), EncodingSource::Detected),
+        None => (detect(bytes, url), EncodingSource::Detected),
     };
     Choice {
         encoding,
@@ -175,11 +188,17 @@ pub fn non_ascii_window(bytes: &[u8], ascii: &mut usize, last: bool) -> Window {
 /// [`non_ascii_window`]): what [`choose`] gives on those bytes, with the
 /// head's label kept rather than looked for again and the ASCII before
 /// `first` not read again.
-pub fn choose_past_ascii(choice: Choice, bytes: &[u8], first: usize, end: usize) -> Choice {
+pub fn choose_past_ascii(
+    choice: Choice,
+    bytes: &[u8],
+    first: usize,
+    end: usize,
+    url: Option<&str>,
+) -> Choice {
     let window = &bytes[first.saturating_sub(CONTEXT).min(end)..end];
     let labelled =
         (choice.source != EncodingSource::Detected).then_some((choice.encoding, choice.source));
-    by_bytes(labelled, window)
+    by_bytes(labelled, window, url)
 }
 
 /// The encoding a charset label names (WHATWG labels), if any.
@@ -228,7 +247,7 @@ fn looks_utf8(prefix: &[u8]) -> bool {
     !prefix[..valid].is_ascii()
 }
 
-fn detect(prefix: &[u8]) -> &'static Encoding {
+fn detect(prefix: &[u8], url: Option<&str>) -> &'static Encoding {
     if prefix.is_ascii() {
         return UTF_8;
     }
@@ -237,7 +256,28 @@ fn detect(prefix: &[u8]) -> &'static Encoding {
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(&non_ascii_context(prefix), true);
-    detector.guess(None, chardetng::Utf8Detection::Allow)
+    let tld = url.and_then(top_level_domain);
+    detector.guess(
+        tld.as_deref().map(str::as_bytes),
+        chardetng::Utf8Detection::Allow,
+    )
+}
+
+/// The rightmost label of a URL's host name, as chardetng takes it:
+/// lowercase ASCII (Punycode for an internationalised one), no dot.
+/// `None` for an IP address, a URL that does not parse, or a label
+/// chardetng would refuse.
+fn top_level_domain(url: &str) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    let url::Host::Domain(host) = url.host()? else {
+        return None;
+    };
+    let tld = host.trim_end_matches('.').rsplit('.').next()?;
+    let fits = !tld.is_empty()
+        && tld
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    fits.then(|| tld.to_string())
 }
 
 /// How many ASCII bytes either side of a stretch of other bytes [`detect`]
@@ -427,7 +467,7 @@ mod tests {
 
     #[test]
     fn bom_wins() {
-        let c = choose(b"\xEF\xBB\xBF<p>hi", Some("iso-8859-1"), None);
+        let c = choose(b"\xEF\xBB\xBF<p>hi", Some("iso-8859-1"), None, None);
         assert_eq!(c.encoding, UTF_8);
         assert_eq!(c.source, EncodingSource::Bom);
         assert_eq!(c.bom_len, 3);
@@ -437,10 +477,10 @@ mod tests {
     fn declared_then_meta() {
         let page = b"<meta charset=\"windows-1251\"><p>\xcf\xf0\xe8";
         assert_eq!(
-            choose(page, Some("koi8-r"), None).encoding,
+            choose(page, Some("koi8-r"), None, None).encoding,
             encoding_rs::KOI8_R
         );
-        let c = choose(page, None, None);
+        let c = choose(page, None, None, None);
         assert_eq!(
             (c.encoding, c.source),
             (encoding_rs::WINDOWS_1251, EncodingSource::Meta)
@@ -454,32 +494,32 @@ mod tests {
         // The page's own <meta> outranks the fallback (not a header's
         // charset, which outranks the <meta>).
         let page = b"<meta charset=koi8-r><p>\xf0\xd2\xc9\xd7\xc5\xd4";
-        let c = choose(page, None, Some("windows-1251"));
+        let c = choose(page, None, Some("windows-1251"), None);
         assert_eq!(
             (c.encoding, c.source),
             (encoding_rs::KOI8_R, EncodingSource::Meta)
         );
-        let c = choose(page, Some("windows-1251"), None);
+        let c = choose(page, Some("windows-1251"), None, None);
         assert_eq!(
             (c.encoding, c.source),
             (encoding_rs::WINDOWS_1251, EncodingSource::Declared)
         );
         // Nothing declared: the fallback, not detection.
         let bare = b"<p>\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0";
-        let c = choose(bare, None, Some("koi8-r"));
+        let c = choose(bare, None, Some("koi8-r"), None);
         assert_eq!(
             (c.encoding, c.source),
             (encoding_rs::KOI8_R, EncodingSource::Fallback)
         );
         // A label no encoding has is no fallback.
         assert_eq!(
-            choose(bare, None, Some("bogus")).source,
+            choose(bare, None, Some("bogus"), None).source,
             EncodingSource::Detected
         );
         // UTF-8 bytes under a single-byte fallback are UTF-8, as under a
         // single-byte declaration.
         let utf8 = "<p>Grüße</p>".as_bytes();
-        let c = choose(utf8, None, Some("windows-1252"));
+        let c = choose(utf8, None, Some("windows-1252"), None);
         assert_eq!(
             (c.encoding, c.source),
             (UTF_8, EncodingSource::Utf8Override)
@@ -519,7 +559,7 @@ mod tests {
 
     #[test]
     fn an_ascii_prefix_leaves_a_legacy_or_undeclared_choice_open() {
-        let waits = |prefix: &[u8]| waits_for_non_ascii(prefix, choose(prefix, None, None));
+        let waits = |prefix: &[u8]| waits_for_non_ascii(prefix, choose(prefix, None, None, None));
         assert!(waits(b"<meta charset=iso-8859-1><p>plain</p>"));
         assert!(waits(b"<meta charset=shift_jis><p>plain</p>"));
         assert!(waits(b"<p>nothing declared</p>"));
@@ -529,7 +569,7 @@ mod tests {
             "<meta charset=iso-8859-1><p>caf\u{e9}</p>".as_bytes()
         ));
         assert!(!waits(b"<meta charset=iso-8859-1><p>caf\xe9</p>"));
-        let declared = choose(b"<p>plain</p>", Some("windows-1252"), None);
+        let declared = choose(b"<p>plain</p>", Some("windows-1252"), None, None);
         assert!(waits_for_non_ascii(b"<p>plain</p>", declared));
     }
 
@@ -599,13 +639,13 @@ mod tests {
                 let mut page = head.as_bytes().to_vec();
                 page.extend(b"<p>plain</p>".repeat(SNIFF_BYTES / 10));
                 page.extend(tail.repeat(40));
-                let choice = choose(&page[..SNIFF_BYTES], None, None);
+                let choice = choose(&page[..SNIFF_BYTES], None, None, None);
                 assert!(waits_for_non_ascii(&page[..SNIFF_BYTES], choice));
                 let Window::Ends { first, end } = non_ascii_window(&page, &mut 0, true) else {
                     panic!("{head} {name}: no window");
                 };
-                let past = choose_past_ascii(choice, &page, first, end);
-                let whole = choose(&page[..end], None, None);
+                let past = choose_past_ascii(choice, &page, first, end, None);
+                let whole = choose(&page[..end], None, None, None);
                 assert_eq!(past.encoding, whole.encoding, "{head} {name}");
                 assert_eq!(past.source, whole.source, "{head} {name}");
             }
@@ -615,7 +655,7 @@ mod tests {
     #[test]
     fn latin1_label_on_utf8_bytes_is_overridden() {
         let page = "<meta charset=iso-8859-1><p>Grüße</p>".as_bytes();
-        let c = choose(page, None, None);
+        let c = choose(page, None, None, None);
         assert_eq!(
             (c.encoding, c.source),
             (UTF_8, EncodingSource::Utf8Override)
@@ -638,13 +678,13 @@ mod tests {
             "euc-kr",
         ] {
             let page = format!("<meta charset=\"{label}\">{text}");
-            let c = choose(page.as_bytes(), None, None);
+            let c = choose(page.as_bytes(), None, None, None);
             assert_eq!(
                 (c.encoding, c.source),
                 (UTF_8, EncodingSource::Utf8Override),
                 "{label}"
             );
-            let c = choose(text.as_bytes(), Some(label), None);
+            let c = choose(text.as_bytes(), Some(label), None, None);
             assert_eq!(
                 (c.encoding, c.source),
                 (UTF_8, EncodingSource::Utf8Override),
@@ -660,7 +700,7 @@ mod tests {
         ] {
             let (bytes, _, unmappable) = encoding.encode(legacy);
             assert!(!unmappable, "{}", encoding.name());
-            let c = choose(&bytes, Some(encoding.name()), None);
+            let c = choose(&bytes, Some(encoding.name()), None, None);
             assert_eq!((c.encoding, c.source), (encoding, EncodingSource::Declared));
         }
     }
@@ -669,15 +709,71 @@ mod tests {
     fn detects_legacy_without_label() {
         let text = "Příliš žluťoučký kůň úpěl ďábelské ódy. ".repeat(20);
         let (bytes, _, _) = encoding_rs::WINDOWS_1250.encode(&text);
-        let c = choose(&bytes, None, None);
+        let c = choose(&bytes, None, None, None);
         assert_eq!(c.source, EncodingSource::Detected);
         assert_eq!(c.encoding, encoding_rs::WINDOWS_1250);
     }
 
     #[test]
+    fn detection_weighs_the_top_level_domain_of_the_url() {
+        // Lithuanian in windows-1257 reads as Cyrillic windows-1251 to the
+        // bytes alone; a `.lt` address settles it, as it does in browsers.
+        let text = "Labas rytas, ąčęėįšųūž. Ėjo žąsys į ežerą. ".repeat(20);
+        let (bytes, _, _) = encoding_rs::WINDOWS_1257.encode(&text);
+        let alone = choose(&bytes, None, None, None);
+        assert_ne!(alone.encoding, encoding_rs::WINDOWS_1257);
+        let c = choose(
+            &bytes,
+            None,
+            None,
+            Some("https://naujienos.example.lt/a?b=1"),
+        );
+        assert_eq!(
+            (c.encoding, c.source),
+            (encoding_rs::WINDOWS_1257, EncodingSource::Detected)
+        );
+        // A declared charset still outranks the domain.
+        let c = choose(
+            &bytes,
+            Some("windows-1251"),
+            None,
+            Some("https://example.lt/"),
+        );
+        assert_eq!(c.encoding, encoding_rs::WINDOWS_1251);
+    }
+
+    #[test]
+    fn the_top_level_domain_is_the_hosts_last_label_as_chardetng_takes_it() {
+        assert_eq!(
+            top_level_domain("https://www.Example.LT/x").as_deref(),
+            Some("lt")
+        );
+        assert_eq!(
+            top_level_domain("http://example.vn./").as_deref(),
+            Some("vn")
+        );
+        assert_eq!(
+            top_level_domain("http://пример.рф/").as_deref(),
+            Some("xn--p1ai")
+        );
+        assert_eq!(
+            top_level_domain("http://localhost:8080/").as_deref(),
+            Some("localhost")
+        );
+        for none in [
+            "http://192.0.2.1/",
+            "http://[::1]/",
+            "not a url",
+            "file:///tmp/a.html",
+        ] {
+            assert_eq!(top_level_domain(none), None, "{none}");
+        }
+    }
+
+    #[test]
     fn decodes_across_split_sequences() {
         let bytes = "añb€".as_bytes();
-        let mut d = StreamDecoder::new(choose(b"", None, None));
+        let mut d = StreamDecoder::new(choose(b"", None, None, None));
         let mut s = String::new();
         for chunk in bytes.chunks(1) {
             s.push_str(d.decode(chunk, false));

@@ -352,7 +352,7 @@ impl Sniff {
         };
         match charset::non_ascii_window(bytes, &mut self.ascii, last) {
             Window::Ends { first, end } => Ok(Some((
-                charset::choose_past_ascii(choice, bytes, first, end),
+                charset::choose_past_ascii(choice, bytes, first, end, hints.url.as_deref()),
                 end,
             ))),
             Window::Ascii => Ok(Some((choice, self.ascii))),
@@ -382,6 +382,7 @@ fn choose_encoding(prefix: &[u8], hints: &Hints) -> Result<Choice, ExtractError>
         prefix,
         hints.charset.as_deref(),
         hints.fallback_charset.as_deref(),
+        hints.url.as_deref(),
     ))
 }
 
