@@ -4,8 +4,8 @@
 //! inline links, a quote with broken lines, numbered lists that start
 //! past 1, a caption left out, a table with cells spanning rows and
 //! columns, a table whose header row is `<td>` cells in its `<thead>`,
-//! a numbered list with an item of links left out. Checked through the
-//! library, through
+//! a numbered list with an item of links left out, code and a table
+//! inside numbered items. Checked through the library, through
 //! `linesift extract --format markdown`, and through `warc` and `run`,
 //! which add a `markdown` field to their JSON lines.
 
@@ -172,6 +172,62 @@ fn a_numbered_list_stays_numbered_past_an_item_left_out() {
     assert!(!expected("list-gap").contains("Shop"));
 }
 
+/// Code and a table inside an ordered item are indented under it, and
+/// the list goes on numbering after them; their blocks carry the depth
+/// of the item they are in (none at the top level).
+#[test]
+fn code_and_a_table_inside_a_numbered_item_stay_in_its_list() {
+    check("list-code");
+    let doc = extract(
+        "list-code",
+        Options {
+            blocks: true,
+            ..Options::default()
+        },
+    );
+    let depths: Vec<(&str, u8)> = doc
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::ListItem { depth, .. } => Some(("item", *depth)),
+            Block::Code { depth, .. } => Some(("code", *depth)),
+            Block::Table { depth, .. } => Some(("table", *depth)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        depths,
+        [
+            ("item", 1),
+            ("code", 1),
+            ("item", 1),
+            ("table", 1),
+            ("item", 1)
+        ]
+    );
+    let json = serde_json::to_value(&doc).unwrap_or_default();
+    let code = json["blocks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|b| b["kind"] == "code");
+    assert_eq!(code.map(|c| c["depth"].clone()), Some(1.into()));
+    let top = serde_json::to_value(extract(
+        "code",
+        Options {
+            blocks: true,
+            ..Options::default()
+        },
+    ))
+    .unwrap_or_default();
+    let code = top["blocks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|b| b["kind"] == "code");
+    assert!(code.is_some_and(|c| c.get("depth").is_none()), "{top}");
+}
+
 /// A `<br>` in a quote is a hard break in the quote's paragraph; its
 /// `<p>`s stay paragraphs of the quote.
 #[test]
@@ -234,6 +290,7 @@ fn extract_with_format_markdown_prints_the_pages_markdown() {
         "table-spans",
         "table-head",
         "list-gap",
+        "list-code",
     ] {
         let page = fixture(name, "html");
         let out = linesift(&["extract", "--format", "markdown", page.to_str().unwrap()]);

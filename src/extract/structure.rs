@@ -40,13 +40,18 @@ pub enum Block {
     },
     /// A table of data (one laid out for a page is read as flow text):
     /// rows of cells, as wide as the widest row; `header` when the first
-    /// row is all `<th>`, or in the table's `<thead>`.
+    /// row is all `<th>`, or in the table's `<thead>`. `depth`: that of
+    /// the list item it is in, 0 (left out of JSON) at the top level.
     Table {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        depth: u8,
         header: bool,
         rows: Vec<Vec<String>>,
     },
-    /// `<pre>`.
+    /// `<pre>`; `depth` as a table's.
     Code {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        depth: u8,
         text: String,
     },
     /// `<blockquote>`: its paragraphs apart by an empty line (`\n\n`),
@@ -54,6 +59,10 @@ pub enum Block {
     Quote {
         text: String,
     },
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Block {
@@ -78,7 +87,7 @@ impl Block {
             | Block::Paragraph { text }
             | Block::ListItem { text, .. }
             | Block::Quote { text }
-            | Block::Code { text } => vec![text],
+            | Block::Code { text, .. } => vec![text],
             Block::Table { rows, .. } => rows.iter_mut().flatten().collect(),
         }
     }
@@ -88,14 +97,32 @@ impl Block {
 const INDENT: usize = 4;
 
 /// The blocks as Markdown: blocks apart by a blank line, the items of a
-/// list on consecutive lines.
+/// list on consecutive lines. Code or a table in a list item is indented
+/// to the item's text, and the list goes on after it.
 pub fn markdown(blocks: &[Block]) -> String {
     let mut out = String::new();
     let mut list = ListState::default();
+    // The last block was a list item.
+    let mut after_item = false;
     for block in blocks {
         let item = matches!(block, Block::ListItem { .. });
+        let indent = match block {
+            Block::Code { depth, .. } | Block::Table { depth, .. } => list.indent(*depth),
+            _ => None,
+        };
         if !out.is_empty() {
-            out.push_str(if item && list.open() { "\n" } else { "\n\n" });
+            out.push_str(if item && after_item { "\n" } else { "\n\n" });
+        }
+        after_item = item;
+        if let Some(indent) = indent {
+            let mut inner = String::new();
+            match block {
+                Block::Table { header, rows, .. } => table(&mut inner, *header, rows),
+                Block::Code { text, .. } => code(&mut inner, text),
+                _ => {}
+            }
+            indented(&mut out, &inner, &indent);
+            continue;
         }
         if !item {
             list = ListState::default();
@@ -109,8 +136,8 @@ pub fn markdown(blocks: &[Block]) -> String {
                 start,
                 text,
             } => list.item(&mut out, *depth, *ordered, *start, text),
-            Block::Table { header, rows } => table(&mut out, *header, rows),
-            Block::Code { text } => code(&mut out, text),
+            Block::Table { header, rows, .. } => table(&mut out, *header, rows),
+            Block::Code { text, .. } => code(&mut out, text),
             Block::Quote { text } => quote(&mut out, text),
         }
     }
@@ -161,9 +188,26 @@ struct Level {
     text: usize,
 }
 
+/// `text`, its lines but the empty ones after `indent`.
+fn indented(out: &mut String, text: &str, indent: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if !line.is_empty() {
+            out.push_str(indent);
+        }
+        out.push_str(line);
+    }
+}
+
 impl ListState {
-    fn open(&self) -> bool {
-        !self.levels.is_empty()
+    /// The indentation of a block inside the open item at `depth` (from
+    /// 1): that of the item's text. None at the top level, or when no
+    /// item at that depth is open (the block is then at the top level).
+    fn indent(&self, depth: u8) -> Option<String> {
+        let level = self.levels.get(usize::from(depth).checked_sub(1)?)?;
+        Some(" ".repeat(level.text))
     }
 
     /// An item at `depth`, nested at most one level below the item before
@@ -386,6 +430,7 @@ mod tests {
             vec!["a|b".to_string(), String::new()],
         ];
         let with = Block::Table {
+            depth: 0,
             header: true,
             rows: rows.clone(),
         };
@@ -394,6 +439,7 @@ mod tests {
             "| Name | Value |\n| --- | --- |\n| a\\|b |  |"
         );
         let without = Block::Table {
+            depth: 0,
             header: false,
             rows,
         };
@@ -406,11 +452,50 @@ mod tests {
     #[test]
     fn code_is_fenced_longer_than_its_backticks_and_unescaped() {
         let block = Block::Code {
+            depth: 0,
             text: "let s = \"```\";\n    *x = 1;".into(),
         };
         assert_eq!(
             markdown(&[block]),
             "````\nlet s = \"```\";\n    *x = 1;\n````"
+        );
+    }
+
+    /// Code and a table in an item are indented to its text, apart from
+    /// it by a blank line, and the list goes on numbering after them; at
+    /// a depth with no item open they are at the top level.
+    #[test]
+    fn code_and_tables_in_an_item_are_indented_under_it() {
+        let item = |depth, text: &str| Block::ListItem {
+            depth,
+            ordered: true,
+            start: None,
+            text: text.into(),
+        };
+        let blocks = [
+            item(1, "one"),
+            Block::Code {
+                depth: 1,
+                text: "a\n\n  b".into(),
+            },
+            item(1, "two"),
+            item(2, "inner"),
+            Block::Table {
+                depth: 2,
+                header: false,
+                rows: vec![vec!["x".into()]],
+            },
+            item(1, "three"),
+            para("-"),
+            Block::Code {
+                depth: 1,
+                text: "top".into(),
+            },
+        ];
+        assert_eq!(
+            markdown(&blocks),
+            "1. one\n\n   ```\n   a\n\n     b\n   ```\n\n2. two\n    1. inner\n\n       \
+             |  |\n       | --- |\n       | x |\n\n3. three\n\n\\-\n\n```\ntop\n```"
         );
     }
 

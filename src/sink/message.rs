@@ -132,12 +132,20 @@ fn block_message(block: Block) -> proto::Block {
             start,
             ..kind("list_item", text)
         },
-        Block::Table { header, rows } => proto::Block {
+        Block::Table {
+            depth,
+            header,
+            rows,
+        } => proto::Block {
+            depth: u32::from(depth),
             header,
             rows: rows.into_iter().map(|cells| TableRow { cells }).collect(),
             ..kind("table", String::new())
         },
-        Block::Code { text } => kind("code", text),
+        Block::Code { depth, text } => proto::Block {
+            depth: u32::from(depth),
+            ..kind("code", text)
+        },
         Block::Quote { text } => kind("quote", text),
     }
 }
@@ -184,6 +192,7 @@ mod tests {
                     text: "i".into(),
                 },
                 Block::Table {
+                    depth: 0,
                     header: true,
                     rows: vec![vec!["a".into(), "b".into()]],
                 },

@@ -162,7 +162,10 @@ enum Flow {
         start: Option<u32>,
     },
     Quote,
-    Code,
+    /// `<pre>`, in the list item at `depth` (0: none).
+    Code {
+        depth: u8,
+    },
 }
 
 /// A table cell a line is in.
@@ -250,6 +253,8 @@ struct TableInfo {
     /// read as flow text.
     layout: bool,
     cols: u32,
+    /// The depth of the list item it is in (0: none).
+    depth: u8,
 }
 
 /// Builds the blocks of one render (see the module doc).
@@ -310,6 +315,15 @@ impl Builder {
         self.next
     }
 
+    /// The depth of the list item open (0: none, or a list open with no
+    /// item open in it).
+    fn item_depth(&self) -> u8 {
+        match self.lists.last() {
+            Some(list) if list.item.is_some() => u8::try_from(self.lists.len()).unwrap_or(u8::MAX),
+            _ => 0,
+        }
+    }
+
     /// A structure opened inside a table cell makes the table a layout.
     fn mark_layout(&mut self) {
         if let Some(t) = self.open_tables.last().filter(|t| t.cell.is_some())
@@ -350,6 +364,7 @@ impl Builder {
             if let Some(cell) = mark.cell.filter(|c| self.is_table(c.table, &flow)) {
                 let (_, cells) = tables.entry(cell.table).or_insert_with(|| {
                     blocks.push(Block::Table {
+                        depth: 0,
                         header: false,
                         rows: Vec::new(),
                     });
@@ -405,14 +420,16 @@ impl Builder {
                     text: line.into(),
                 },
                 Flow::Quote => Block::Quote { text: line.into() },
-                Flow::Code => Block::Code {
+                Flow::Code { depth } => Block::Code {
+                    depth,
                     text: self.code_of(mark.id),
                 },
             });
         }
-        for (at, cells) in tables.into_values() {
+        for (table, (at, cells)) in tables {
+            let depth = self.tables.get(table as usize).map_or(0, |t| t.depth);
             if let Some(block) = blocks.get_mut(at) {
-                *block = cells.into_block();
+                *block = cells.into_block(depth);
             }
         }
         blocks
@@ -499,7 +516,7 @@ impl TableCells {
     /// Rows in order, each with a cell for every column that holds text
     /// in some row (missing cells empty; a spacer column goes); a header
     /// when every cell of the first row is a `<th>` or in the `<thead>`.
-    fn into_block(self) -> Block {
+    fn into_block(self, depth: u8) -> Block {
         let mut cols: Vec<u32> = self
             .rows
             .values()
@@ -522,7 +539,11 @@ impl TableCells {
                     .collect()
             })
             .collect();
-        Block::Table { header, rows }
+        Block::Table {
+            depth,
+            header,
+            rows,
+        }
     }
 }
 
@@ -605,7 +626,10 @@ impl Structure for &mut Builder {
             b"table" => {
                 self.mark_layout();
                 let id = self.tables.len() as u32;
-                self.tables.push(TableInfo::default());
+                self.tables.push(TableInfo {
+                    depth: self.item_depth(),
+                    ..TableInfo::default()
+                });
                 self.open_tables.push(OpenTable {
                     id,
                     ..OpenTable::default()
@@ -687,7 +711,8 @@ impl Structure for &mut Builder {
     fn line(&mut self, at: usize) {
         self.resumed = false;
         let (flow, id) = if self.code.0 > 0 {
-            (Flow::Code, self.code.1)
+            let depth = self.item_depth();
+            (Flow::Code { depth }, self.code.1)
         } else if let Some((level, id)) = self.heading {
             (Flow::Heading(level), id)
         } else if let Some((list, id)) = self.lists.last().and_then(|l| l.item.map(|id| (*l, id))) {
@@ -848,6 +873,7 @@ mod tests {
     /// A table with a header row, of these rows.
     fn headed_table<const N: usize>(rows: &[[&str; N]]) -> Block {
         Block::Table {
+            depth: 0,
             header: true,
             rows: rows
                 .iter()
@@ -1033,6 +1059,43 @@ mod tests {
         );
     }
 
+    /// Code and a table in a list item carry the item's depth, and the
+    /// item goes on after them; outside an item they carry none.
+    #[test]
+    fn code_and_tables_in_an_item_carry_its_depth() {
+        let item = |depth, text: &str| Block::ListItem {
+            depth,
+            ordered: true,
+            start: None,
+            text: text.into(),
+        };
+        let blocks = blocks_of(
+            "<ol><li>one<pre>x</pre></li><li>two<ol><li>three\
+             <table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>\
+             </li></ol></li></ol><pre>y</pre>",
+        );
+        let code = |depth, text: &str| Block::Code {
+            depth,
+            text: text.into(),
+        };
+        let table = Block::Table {
+            depth: 2,
+            header: false,
+            rows: vec![vec!["a".into(), "b".into()], vec!["c".into(), "d".into()]],
+        };
+        assert_eq!(
+            blocks,
+            [
+                item(1, "one"),
+                code(1, "x"),
+                item(1, "two"),
+                item(2, "three"),
+                table,
+                code(0, "y"),
+            ]
+        );
+    }
+
     #[test]
     fn a_data_table_keeps_its_rows_and_cells_and_its_header() {
         let blocks = blocks_of(
@@ -1112,6 +1175,7 @@ mod tests {
         assert_eq!(
             blocks,
             [Block::Table {
+                depth: 0,
                 header: false,
                 rows
             }]
@@ -1182,6 +1246,7 @@ mod tests {
             [
                 para("Run:"),
                 Block::Code {
+                    depth: 0,
                     text: "fn main() {\n    let x = 1;\n\tx < 2\n}".into()
                 }
             ]
@@ -1276,6 +1341,7 @@ mod tests {
             text: text.into(),
         };
         let table = Block::Table {
+            depth: 0,
             header: false,
             rows: vec![vec!["a".into(), "b".into()], vec!["c".into(), "d".into()]],
         };
@@ -1343,7 +1409,7 @@ mod tests {
             for block in &blocks {
                 let code = matches!(block, Block::Code { .. });
                 let lines: Vec<String> = match block {
-                    Block::Code { text } => text
+                    Block::Code { text, .. } => text
                         .split('\n')
                         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
                         .collect(),
