@@ -5,7 +5,8 @@
 //! past 1, a caption left out, a table with cells spanning rows and
 //! columns, a table whose header row is `<td>` cells in its `<thead>`,
 //! a numbered list with an item of links left out, code and a table
-//! inside numbered items. Checked through the library, through
+//! inside numbered items, a list and a quote inside a quote. Checked
+//! through the library, through
 //! `linesift extract --format markdown`, and through `warc` and `run`,
 //! which add a `markdown` field to their JSON lines.
 
@@ -228,6 +229,39 @@ fn code_and_a_table_inside_a_numbered_item_stay_in_its_list() {
     assert!(code.is_some_and(|c| c.get("depth").is_none()), "{top}");
 }
 
+/// A list inside a quote is quoted, and a quote inside a quote is
+/// quoted twice; their blocks carry the quotes they are in.
+#[test]
+fn a_list_and_a_quote_inside_a_quote_stay_quoted() {
+    check("quote-list");
+    let doc = extract(
+        "quote-list",
+        Options {
+            blocks: true,
+            ..Options::default()
+        },
+    );
+    let quotes: Vec<(&str, u8)> = doc
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::ListItem { quote, .. } => Some(("item", *quote)),
+            Block::Quote { quote, .. } => Some(("quote", *quote)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        quotes,
+        [
+            ("quote", 0),
+            ("item", 1),
+            ("item", 1),
+            ("quote", 1),
+            ("quote", 0)
+        ]
+    );
+}
+
 /// A `<br>` in a quote is a hard break in the quote's paragraph; its
 /// `<p>`s stay paragraphs of the quote.
 #[test]
@@ -291,6 +325,7 @@ fn extract_with_format_markdown_prints_the_pages_markdown() {
         "table-head",
         "list-gap",
         "list-code",
+        "quote-list",
     ] {
         let page = fixture(name, "html");
         let out = linesift(&["extract", "--format", "markdown", page.to_str().unwrap()]);

@@ -36,6 +36,10 @@ pub enum Block {
         ordered: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         start: Option<u32>,
+        /// The quotes its list is in (`<blockquote>`), 0 (left out of
+        /// JSON) for none.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        quote: u8,
         text: String,
     },
     /// A table of data (one laid out for a page is read as flow text):
@@ -55,8 +59,12 @@ pub enum Block {
         text: String,
     },
     /// `<blockquote>`: its paragraphs apart by an empty line (`\n\n`),
-    /// the lines of one (a `<br>`) by a line end.
+    /// the lines of one (a `<br>`) by a line end. `quote`: the quotes it
+    /// is in, 0 (left out of JSON) for none; the text of a quote inside
+    /// it is a block of its own, and so is its text after that.
     Quote {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        quote: u8,
         text: String,
     },
 }
@@ -72,7 +80,7 @@ impl Block {
             Block::Heading { text, .. }
             | Block::Paragraph { text }
             | Block::ListItem { text, .. }
-            | Block::Quote { text } => {
+            | Block::Quote { text, .. } => {
                 text.push('\n');
                 text.push_str(line);
             }
@@ -86,7 +94,7 @@ impl Block {
             Block::Heading { text, .. }
             | Block::Paragraph { text }
             | Block::ListItem { text, .. }
-            | Block::Quote { text }
+            | Block::Quote { text, .. }
             | Block::Code { text, .. } => vec![text],
             Block::Table { rows, .. } => rows.iter_mut().flatten().collect(),
         }
@@ -98,22 +106,58 @@ const INDENT: usize = 4;
 
 /// The blocks as Markdown: blocks apart by a blank line, the items of a
 /// list on consecutive lines. Code or a table in a list item is indented
-/// to the item's text, and the list goes on after it.
+/// to the item's text, and the list goes on after it. Each line of a
+/// block in quotes starts with a `>` a quote.
 pub fn markdown(blocks: &[Block]) -> String {
     let mut out = String::new();
     let mut list = ListState::default();
-    // The last block was a list item.
+    // The last block: a list item or not, and a quote (by the quotes
+    // around it) or not, and the quotes it is in.
     let mut after_item = false;
+    let mut after_quote: Option<u8> = None;
+    let mut quoted = 0u8;
+    let mut body = String::new();
     for block in blocks {
+        body.clear();
         let item = matches!(block, Block::ListItem { .. });
         let indent = match block {
             Block::Code { depth, .. } | Block::Table { depth, .. } => list.indent(*depth),
             _ => None,
         };
+        let quotes = match block {
+            Block::ListItem { quote, .. } => *quote,
+            Block::Quote { quote, .. } => quote.saturating_add(1),
+            Block::Code { .. } | Block::Table { .. } if indent.is_some() => list.quote,
+            _ => 0,
+        };
+        if item && list.quote != quotes {
+            list = ListState {
+                quote: quotes,
+                ..ListState::default()
+            };
+        }
+        let this_quote = match block {
+            Block::Quote { quote, .. } => Some(*quote),
+            _ => None,
+        };
         if !out.is_empty() {
-            out.push_str(if item && after_item { "\n" } else { "\n\n" });
+            if item && after_item && list.open() {
+                out.push('\n');
+            } else {
+                // A blank line in the quotes both are in; two quotes side
+                // by side in the same ones are two quotes.
+                let shared = match (after_quote, this_quote) {
+                    (Some(a), Some(b)) if a == b => a,
+                    _ => quoted.min(quotes),
+                };
+                out.push('\n');
+                out.push_str(&prefix(shared, true));
+                out.push('\n');
+            }
         }
         after_item = item;
+        after_quote = this_quote;
+        quoted = quotes;
         if let Some(indent) = indent {
             let mut inner = String::new();
             match block {
@@ -121,27 +165,55 @@ pub fn markdown(blocks: &[Block]) -> String {
                 Block::Code { text, .. } => code(&mut inner, text),
                 _ => {}
             }
-            indented(&mut out, &inner, &indent);
-            continue;
+            indented(&mut body, &inner, &indent);
+        } else {
+            if !item {
+                list = ListState::default();
+            }
+            match block {
+                Block::Heading { level, text } => heading(&mut body, *level, text),
+                Block::Paragraph { text } => lines(&mut body, text, ""),
+                Block::ListItem {
+                    depth,
+                    ordered,
+                    start,
+                    text,
+                    ..
+                } => list.item(&mut body, *depth, *ordered, *start, text),
+                Block::Table { header, rows, .. } => table(&mut body, *header, rows),
+                Block::Code { text, .. } => code(&mut body, text),
+                Block::Quote { text, .. } => quote(&mut body, text),
+            }
         }
-        if !item {
-            list = ListState::default();
-        }
-        match block {
-            Block::Heading { level, text } => heading(&mut out, *level, text),
-            Block::Paragraph { text } => lines(&mut out, text, ""),
-            Block::ListItem {
-                depth,
-                ordered,
-                start,
-                text,
-            } => list.item(&mut out, *depth, *ordered, *start, text),
-            Block::Table { header, rows, .. } => table(&mut out, *header, rows),
-            Block::Code { text, .. } => code(&mut out, text),
-            Block::Quote { text } => quote(&mut out, text),
-        }
+        quoted_lines(&mut out, &body, quotes);
     }
     out
+}
+
+/// The `>` of `quotes` quotes at a line's start; on a blank line
+/// (`blank`) without the space after the last.
+fn prefix(quotes: u8, blank: bool) -> String {
+    let mut p = "> ".repeat(usize::from(quotes));
+    if blank {
+        p.pop();
+    }
+    p
+}
+
+/// `text`, each line after the `>` of `quotes` quotes.
+fn quoted_lines(out: &mut String, text: &str, quotes: u8) {
+    if quotes == 0 {
+        out.push_str(text);
+        return;
+    }
+    let (full, blank) = (prefix(quotes, false), prefix(quotes, true));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(if line.is_empty() { &blank } else { &full });
+        out.push_str(line);
+    }
 }
 
 fn heading(out: &mut String, level: u8, text: &str) {
@@ -175,6 +247,12 @@ fn lines(out: &mut String, text: &str, indent: &str) {
 #[derive(Debug, Default)]
 struct ListState {
     levels: Vec<Level>,
+    /// The quotes the list is in.
+    quote: u8,
+    /// The depth above its first item's: a list whose first item is
+    /// nested (a run starting inside a nested list, a list in a quote in
+    /// an item) starts at the left.
+    base: u8,
 }
 
 /// An open level of the list being written.
@@ -202,10 +280,15 @@ fn indented(out: &mut String, text: &str, indent: &str) {
 }
 
 impl ListState {
+    fn open(&self) -> bool {
+        !self.levels.is_empty()
+    }
+
     /// The indentation of a block inside the open item at `depth` (from
     /// 1): that of the item's text. None at the top level, or when no
     /// item at that depth is open (the block is then at the top level).
     fn indent(&self, depth: u8) -> Option<String> {
+        let depth = depth.checked_sub(self.base)?;
         let level = self.levels.get(usize::from(depth).checked_sub(1)?)?;
         Some(" ".repeat(level.text))
     }
@@ -214,6 +297,10 @@ impl ListState {
     /// it (a deeper one would read as code). An ordered level is numbered
     /// from its first item's `start`.
     fn item(&mut self, out: &mut String, depth: u8, ordered: bool, start: Option<u32>, text: &str) {
+        if self.levels.is_empty() {
+            self.base = depth.saturating_sub(1);
+        }
+        let depth = depth.saturating_sub(self.base);
         let depth = usize::from(depth.max(1)).min(self.levels.len() + 1);
         self.levels.truncate(depth);
         // Four spaces a level, or more under a marker wider than three
@@ -297,15 +384,14 @@ fn code(out: &mut String, text: &str) {
     let _ = write!(out, "{fence}\n{text}\n{fence}");
 }
 
-/// The quote's paragraphs apart by a `>` line, the lines of each joined
-/// by hard breaks as a paragraph's are.
+/// The quote's paragraphs apart by a blank line (a `>` line once
+/// quoted), the lines of each joined by hard breaks as a paragraph's are.
 fn quote(out: &mut String, text: &str) {
     for (i, paragraph) in text.split("\n\n").enumerate() {
         if i > 0 {
-            out.push_str("\n>\n");
+            out.push_str("\n\n");
         }
-        out.push_str("> ");
-        lines(out, paragraph, "> ");
+        lines(out, paragraph, "");
     }
 }
 
@@ -378,6 +464,7 @@ mod tests {
             depth,
             ordered,
             start: None,
+            quote: 0,
             text: text.into(),
         };
         let blocks = [
@@ -403,6 +490,7 @@ mod tests {
             depth,
             ordered,
             start,
+            quote: 0,
             text: text.into(),
         };
         let blocks = [
@@ -470,6 +558,7 @@ mod tests {
             depth,
             ordered: true,
             start: None,
+            quote: 0,
             text: text.into(),
         };
         let blocks = [
@@ -504,9 +593,50 @@ mod tests {
     #[test]
     fn a_quotes_paragraphs_are_apart_and_its_broken_lines_hard_broken() {
         let block = Block::Quote {
+            quote: 0,
             text: "One.\n\nTwo,\nthree.".into(),
         };
         assert_eq!(markdown(&[block]), "> One.\n>\n> Two,\\\n> three.");
+    }
+
+    /// A list and a quote in a quote are quoted, the nested quote twice,
+    /// and so is code in an item of that list; two quotes side by side
+    /// stay two; a list whose first item is nested starts at the left.
+    #[test]
+    fn lists_and_quotes_in_a_quote_are_quoted() {
+        let quote = |quote, text: &str| Block::Quote {
+            quote,
+            text: text.into(),
+        };
+        let item = |depth, quote, text: &str| Block::ListItem {
+            depth,
+            ordered: false,
+            start: None,
+            quote,
+            text: text.into(),
+        };
+        let blocks = [
+            quote(0, "a"),
+            item(1, 1, "b\nc"),
+            Block::Code {
+                depth: 1,
+                text: "x\n\ny".into(),
+            },
+            item(1, 1, "d"),
+            item(2, 1, "e"),
+            quote(1, "f\n\ng"),
+            quote(1, "h"),
+            quote(0, "i"),
+            item(2, 0, "j"),
+            item(2, 0, "j2"),
+            quote(0, "k"),
+            quote(0, "l"),
+        ];
+        assert_eq!(
+            markdown(&blocks),
+            "> a\n>\n> - b\\\n>   c\n>\n>   ```\n>   x\n>\n>   y\n>   ```\n>\n> - d\n>     - e\n\
+             >\n> > f\n> >\n> > g\n>\n> > h\n>\n> i\n\n- j\n- j2\n\n> k\n\n> l"
+        );
     }
 
     #[test]

@@ -125,11 +125,13 @@ fn block_message(block: Block) -> proto::Block {
             depth,
             ordered,
             start,
+            quote,
             text,
         } => proto::Block {
             depth: u32::from(depth),
             ordered,
             start,
+            quote: u32::from(quote),
             ..kind("list_item", text)
         },
         Block::Table {
@@ -146,7 +148,10 @@ fn block_message(block: Block) -> proto::Block {
             depth: u32::from(depth),
             ..kind("code", text)
         },
-        Block::Quote { text } => kind("quote", text),
+        Block::Quote { quote, text } => proto::Block {
+            quote: u32::from(quote),
+            ..kind("quote", text)
+        },
     }
 }
 
@@ -189,6 +194,7 @@ mod tests {
                     depth: 2,
                     ordered: true,
                     start: None,
+                    quote: 0,
                     text: "i".into(),
                 },
                 Block::Table {
@@ -234,12 +240,14 @@ mod tests {
                     depth: 1,
                     ordered: true,
                     start: Some(5),
+                    quote: 0,
                     text: "five".into(),
                 },
                 Block::ListItem {
                     depth: 1,
                     ordered: true,
                     start: None,
+                    quote: 0,
                     text: "one".into(),
                 },
             ],

@@ -160,8 +160,12 @@ enum Flow {
         depth: u8,
         ordered: bool,
         start: Option<u32>,
+        quote: u8,
     },
-    Quote,
+    /// A quote in `quote` others.
+    Quote {
+        quote: u8,
+    },
     /// `<pre>`, in the list item at `depth` (0: none).
     Code {
         depth: u8,
@@ -200,6 +204,8 @@ struct List {
     start: Option<u32>,
     /// Its items so far.
     items: u32,
+    /// The quotes open around it.
+    quote: u8,
 }
 
 /// The tag whose attributes the builder reads, just opened.
@@ -272,7 +278,8 @@ pub(crate) struct Builder {
     /// The lists were reopened by [`Builder::resume`] and are not yet
     /// known to go on (see [`Builder::confirm_lists`]).
     resumed: bool,
-    quote: (u32, u32),
+    /// The quotes open, innermost last: their ids.
+    quotes: Vec<u32>,
     code: (u32, u32),
     open_tables: Vec<OpenTable>,
     /// A `<br>` came since the last line and block tag.
@@ -322,6 +329,11 @@ impl Builder {
             Some(list) if list.item.is_some() => u8::try_from(self.lists.len()).unwrap_or(u8::MAX),
             _ => 0,
         }
+    }
+
+    /// The number of quotes open.
+    fn quote_depth(&self) -> u8 {
+        u8::try_from(self.quotes.len()).unwrap_or(u8::MAX)
     }
 
     /// A structure opened inside a table cell makes the table a layout.
@@ -380,7 +392,7 @@ impl Builder {
             {
                 // A quote's paragraphs are apart by an empty line, its
                 // broken lines by a line end (see `Block::Quote`).
-                if let Block::Quote { text } = block
+                if let Block::Quote { text, .. } = block
                     && !mark.broken
                 {
                     text.push('\n');
@@ -413,13 +425,18 @@ impl Builder {
                     depth,
                     ordered,
                     start,
+                    quote,
                 } => Block::ListItem {
                     depth,
                     ordered,
                     start,
+                    quote,
                     text: line.into(),
                 },
-                Flow::Quote => Block::Quote { text: line.into() },
+                Flow::Quote { quote } => Block::Quote {
+                    quote,
+                    text: line.into(),
+                },
                 Flow::Code { depth } => Block::Code {
                     depth,
                     text: self.code_of(mark.id),
@@ -554,7 +571,7 @@ impl Structure for &mut Builder {
         self.heading = None;
         self.carried = std::mem::take(&mut self.lists);
         self.resumed = false;
-        self.quote = (0, 0);
+        self.quotes.clear();
         self.code = (0, 0);
         self.open_tables.clear();
         self.paragraph = self.bump();
@@ -578,12 +595,14 @@ impl Structure for &mut Builder {
             b"ul" | b"ol" | b"menu" => {
                 self.mark_layout();
                 let ordered = name == b"ol";
+                let quote = self.quote_depth();
                 self.lists.push(List {
                     ordered,
                     item: None,
                     implied: false,
                     start: None,
                     items: 0,
+                    quote,
                 });
                 self.reading = ordered.then_some(Reading::Start);
             }
@@ -591,12 +610,14 @@ impl Structure for &mut Builder {
                 self.mark_layout();
                 let id = self.bump();
                 if self.lists.is_empty() {
+                    let quote = self.quote_depth();
                     self.lists.push(List {
                         ordered: false,
                         item: None,
                         implied: true,
                         start: None,
                         items: 0,
+                        quote,
                     });
                 }
                 if let Some(list) = self.lists.last_mut() {
@@ -609,10 +630,8 @@ impl Structure for &mut Builder {
             }
             b"blockquote" => {
                 self.mark_layout();
-                if self.quote.0 == 0 {
-                    self.quote.1 = self.bump();
-                }
-                self.quote.0 += 1;
+                let id = self.bump();
+                self.quotes.push(id);
             }
             _ if tag == Tag::Pre => {
                 self.mark_layout();
@@ -689,7 +708,9 @@ impl Structure for &mut Builder {
                     list.item = None;
                 }
             }
-            b"blockquote" => self.quote.0 = self.quote.0.saturating_sub(1),
+            b"blockquote" => {
+                self.quotes.pop();
+            }
             _ if tag == Tag::Pre => self.code.0 = self.code.0.saturating_sub(1),
             b"table" => {
                 self.open_tables.pop();
@@ -724,11 +745,13 @@ impl Structure for &mut Builder {
                     depth,
                     ordered,
                     start,
+                    quote: list.quote,
                 },
                 id,
             )
-        } else if self.quote.0 > 0 {
-            (Flow::Quote, self.quote.1)
+        } else if let Some(&id) = self.quotes.last() {
+            let quote = self.quote_depth().saturating_sub(1);
+            (Flow::Quote { quote }, id)
         } else {
             (Flow::Paragraph, self.paragraph)
         };
@@ -929,6 +952,7 @@ mod tests {
             depth,
             ordered,
             start: None,
+            quote: 0,
             text: text.into(),
         };
         let blocks = blocks_of(
@@ -954,6 +978,7 @@ mod tests {
             depth,
             ordered,
             start: None,
+            quote: 0,
             text: text.into(),
         };
         let blocks = blocks_of(
@@ -979,6 +1004,7 @@ mod tests {
             depth,
             ordered,
             start,
+            quote: 0,
             text: text.into(),
         };
         let blocks = blocks_of(
@@ -1020,6 +1046,7 @@ mod tests {
                 depth: 1,
                 ordered: true,
                 start: Some(3),
+                quote: 0,
                 text: "second".into()
             }]
         );
@@ -1038,6 +1065,7 @@ mod tests {
             depth: 1,
             ordered: true,
             start: Some(4),
+            quote: 0,
             text: text.into(),
         };
         assert_eq!(blocks, [item("first"), item("third"), para("after")]);
@@ -1067,6 +1095,7 @@ mod tests {
             depth,
             ordered: true,
             start: None,
+            quote: 0,
             text: text.into(),
         };
         let blocks = blocks_of(
@@ -1225,6 +1254,7 @@ mod tests {
                     depth: 1,
                     ordered: false,
                     start: None,
+                    quote: 0,
                     text: "menu".into()
                 },
             ]
@@ -1260,9 +1290,41 @@ mod tests {
             blocks,
             [
                 Block::Quote {
+                    quote: 0,
                     text: "One.\n\nTwo.".into()
                 },
                 para("Three.")
+            ]
+        );
+    }
+
+    /// A list in a quote carries the quote, and a quote in a quote is a
+    /// block of its own, as is the outer quote's text after it.
+    #[test]
+    fn a_list_or_quote_inside_a_quote_carries_the_quotes_around_it() {
+        let blocks = blocks_of(
+            "<blockquote><p>a</p><ul><li>b</li></ul><blockquote>c</blockquote>d</blockquote>\
+             <ul><li><blockquote>e</blockquote></li></ul>",
+        );
+        let quote = |quote, text: &str| Block::Quote {
+            quote,
+            text: text.into(),
+        };
+        let item = |quote, text: &str| Block::ListItem {
+            depth: 1,
+            ordered: false,
+            start: None,
+            quote,
+            text: text.into(),
+        };
+        assert_eq!(
+            blocks,
+            [
+                quote(0, "a"),
+                item(1, "b"),
+                quote(1, "c"),
+                quote(0, "d"),
+                item(0, "e"),
             ]
         );
     }
@@ -1278,6 +1340,7 @@ mod tests {
         assert_eq!(
             blocks,
             [Block::Quote {
+                quote: 0,
                 text: "Roses are red,\nviolets blue.\n\nSo it goes\n\nand so\non.".into()
             }]
         );
@@ -1297,6 +1360,7 @@ mod tests {
                     depth: 1,
                     ordered: false,
                     start: None,
+                    quote: 0,
                     text: "kept".into()
                 },
                 para("After.")
@@ -1338,6 +1402,7 @@ mod tests {
             depth: 1,
             ordered: false,
             start: None,
+            quote: 0,
             text: text.into(),
         };
         let table = Block::Table {
@@ -1422,7 +1487,7 @@ mod tests {
                     Block::Heading { text, .. }
                     | Block::Paragraph { text }
                     | Block::ListItem { text, .. }
-                    | Block::Quote { text } => text.split('\n').map(str::to_string).collect(),
+                    | Block::Quote { text, .. } => text.split('\n').map(str::to_string).collect(),
                 };
                 block_lines.extend(lines.into_iter().map(|l| (code, l)));
             }
