@@ -38,6 +38,17 @@ fn extract(name: &str, options: Options) -> Document {
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// The page's document with its blocks.
+fn with_blocks(name: &str) -> Document {
+    extract(
+        name,
+        Options {
+            blocks: true,
+            ..Options::default()
+        },
+    )
+}
+
 /// The page's Markdown is the expected file's, and asking for structure
 /// changes nothing of the text.
 fn check(name: &str) {
@@ -67,13 +78,7 @@ fn check(name: &str) {
 #[test]
 fn nested_lists_indent_by_depth_and_number_ordered_items() {
     check("nested-lists");
-    let doc = extract(
-        "nested-lists",
-        Options {
-            blocks: true,
-            ..Options::default()
-        },
-    );
+    let doc = with_blocks("nested-lists");
     let depths: Vec<u8> = doc
         .blocks
         .iter()
@@ -134,13 +139,7 @@ fn a_quote_is_quoted_and_links_keep_their_text() {
 #[test]
 fn an_ordered_list_with_a_start_keeps_its_numbers() {
     check("list-start");
-    let doc = extract(
-        "list-start",
-        Options {
-            blocks: true,
-            ..Options::default()
-        },
-    );
+    let doc = with_blocks("list-start");
     let starts: Vec<Option<u32>> = doc
         .blocks
         .iter()
@@ -179,13 +178,7 @@ fn a_numbered_list_stays_numbered_past_an_item_left_out() {
 #[test]
 fn code_and_a_table_inside_a_numbered_item_stay_in_its_list() {
     check("list-code");
-    let doc = extract(
-        "list-code",
-        Options {
-            blocks: true,
-            ..Options::default()
-        },
-    );
+    let doc = with_blocks("list-code");
     let depths: Vec<(&str, u8)> = doc
         .blocks
         .iter()
@@ -213,14 +206,7 @@ fn code_and_a_table_inside_a_numbered_item_stay_in_its_list() {
         .flatten()
         .find(|b| b["kind"] == "code");
     assert_eq!(code.map(|c| c["depth"].clone()), Some(1.into()));
-    let top = serde_json::to_value(extract(
-        "code",
-        Options {
-            blocks: true,
-            ..Options::default()
-        },
-    ))
-    .unwrap_or_default();
+    let top = serde_json::to_value(with_blocks("code")).unwrap_or_default();
     let code = top["blocks"]
         .as_array()
         .into_iter()
@@ -234,13 +220,7 @@ fn code_and_a_table_inside_a_numbered_item_stay_in_its_list() {
 #[test]
 fn a_list_and_a_quote_inside_a_quote_stay_quoted() {
     check("quote-list");
-    let doc = extract(
-        "quote-list",
-        Options {
-            blocks: true,
-            ..Options::default()
-        },
-    );
+    let doc = with_blocks("quote-list");
     let quotes: Vec<(&str, u8)> = doc
         .blocks
         .iter()
@@ -280,13 +260,7 @@ fn a_caption_in_the_chosen_content_is_left_out() {
 /// kind uses.
 #[test]
 fn blocks_serialize_with_their_kind() {
-    let doc = extract(
-        "headings",
-        Options {
-            blocks: true,
-            ..Options::default()
-        },
-    );
+    let doc = with_blocks("headings");
     let json = serde_json::to_value(&doc).unwrap_or_default();
     assert_eq!(
         json["blocks"][2],
