@@ -111,6 +111,8 @@ const INDENT: usize = 4;
 pub fn markdown(blocks: &[Block]) -> String {
     let mut out = String::new();
     let mut list = ListState::default();
+    // The lists set aside for a list in a quote inside one of their items.
+    let mut outer: Vec<ListState> = Vec::new();
     // The last block: a list item or not, and a quote (by the quotes
     // around it) or not, and the quotes it is in.
     let mut after_item = false;
@@ -130,18 +132,32 @@ pub fn markdown(blocks: &[Block]) -> String {
             Block::Code { .. } | Block::Table { .. } if indent.is_some() => list.quote,
             _ => 0,
         };
-        if item && list.quote != quotes {
-            list = ListState {
+        if let Block::ListItem { depth, .. } = block
+            && list.quote != quotes
+        {
+            // A list in a quote in an open item is set aside from it, and
+            // the list it is in goes on (numbered on) after it.
+            while outer.last().is_some_and(|l| l.quote > quotes) {
+                outer.pop();
+            }
+            let back = outer.pop_if(|l| l.quote == quotes);
+            let inner = ListState {
                 quote: quotes,
                 ..ListState::default()
             };
+            let left = std::mem::replace(&mut list, back.unwrap_or(inner));
+            if quotes > left.quote
+                && usize::from(*depth) > usize::from(left.base) + left.levels.len()
+            {
+                outer.push(left);
+            }
         }
         let this_quote = match block {
             Block::Quote { quote, .. } => Some(*quote),
             _ => None,
         };
         if !out.is_empty() {
-            if item && after_item && list.open() {
+            if item && after_item && list.open() && quoted == quotes {
                 out.push('\n');
             } else {
                 // A blank line in the quotes both are in; two quotes side
@@ -169,6 +185,7 @@ pub fn markdown(blocks: &[Block]) -> String {
         } else {
             if !item {
                 list = ListState::default();
+                outer.clear();
             }
             match block {
                 Block::Heading { level, text } => heading(&mut body, *level, text),
@@ -637,6 +654,38 @@ mod tests {
             "> a\n>\n> - b\\\n>   c\n>\n>   ```\n>   x\n>\n>   y\n>   ```\n>\n> - d\n>     - e\n\
              >\n> > f\n> >\n> > g\n>\n> > h\n>\n> i\n\n- j\n- j2\n\n> k\n\n> l"
         );
+    }
+
+    /// A list in a quote inside an ordered item leaves that list open:
+    /// the items after it are numbered on, apart from the quote by a
+    /// blank line (a `2.` right after a quoted line would be that line's
+    /// text); a quoted list beside a list, not in its item, does not.
+    #[test]
+    fn a_list_in_a_quote_in_an_item_leaves_its_list_numbered_on() {
+        let item = |depth, ordered, quote, text: &str| Block::ListItem {
+            depth,
+            ordered,
+            start: None,
+            quote,
+            text: text.into(),
+        };
+        let blocks = [
+            item(1, true, 0, "a"),
+            item(2, false, 1, "b"),
+            item(3, true, 2, "c"),
+            item(2, false, 1, "d"),
+            item(1, true, 0, "e"),
+        ];
+        assert_eq!(
+            markdown(&blocks),
+            "1. a\n\n> - b\n>\n> > 1. c\n>\n> - d\n\n2. e"
+        );
+        let beside = [
+            item(1, true, 0, "a"),
+            item(1, false, 1, "x"),
+            item(1, true, 0, "new"),
+        ];
+        assert_eq!(markdown(&beside), "1. a\n\n> - x\n\n1. new");
     }
 
     #[test]
