@@ -252,13 +252,19 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
     let b = source.as_bytes();
     let mut raw = String::new();
     let mut label = "";
+    // Inside a ruby annotation (`<rt>`), which the page's text leaves out.
+    let mut annotation = false;
     let mut at = 0;
     while at < b.len() {
         let Some(lt) = memchr::memchr(b'<', &b[at..]).map(|i| at + i) else {
-            raw.push_str(&source[at..]);
+            if !annotation {
+                raw.push_str(&source[at..]);
+            }
             break;
         };
-        raw.push_str(&source[at..lt]);
+        if !annotation {
+            raw.push_str(&source[at..lt]);
+        }
         let rest = &b[lt..];
         at = if rest.starts_with(b"<!--") {
             memchr::memmem::find(&rest[4..], b"-->").map_or(b.len(), |i| lt + 4 + i + 3)
@@ -271,6 +277,7 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
             if breaks_words(&name) {
                 raw.push(' ');
             }
+            annotation = ruby_annotation(&name).unwrap_or(annotation);
             let self_closed = end >= 2 && b[end - 2] == b'/';
             if Tag::classify(&name).hides_text() && name != b"button" && !self_closed {
                 // A script, a style sheet, an icon's SVG: left out to its
@@ -287,13 +294,31 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
                 end
             }
         } else {
-            raw.push('<');
+            if !annotation {
+                raw.push('<');
+            }
             lt + 1
         };
     }
     match collapse(&raw) {
         text if text.is_empty() => collapse(label),
         text => text,
+    }
+}
+
+/// Whether a tag (its [`tag_name`], `/name` for an end tag) starts a
+/// ruby annotation (`<rt>`, `<rp>`, `<rtc>`: `Some(true)`) or ends one
+/// (another ruby tag, any ruby tag's end, a block's start or end:
+/// `Some(false)`), as the page's text reads them (`text::render`):
+/// `<ruby>漢<rt>kan</rt></ruby>` reads "漢".
+fn ruby_annotation(name: &[u8]) -> Option<bool> {
+    let end = name.first() == Some(&b'/');
+    let name = if end { &name[1..] } else { name };
+    match name {
+        b"rt" | b"rp" | b"rtc" => Some(!end),
+        b"rb" | b"ruby" => Some(false),
+        _ if Tag::classify(name).is_block() => Some(false),
+        _ => None,
     }
 }
 
@@ -493,6 +518,19 @@ mod tests {
         assert_eq!(resolve("mailto:x@y", None), None);
         let long = format!("/{}", "a".repeat(MAX_URL));
         assert_eq!(resolve(&long, Some(&b)), None);
+    }
+
+    /// A ruby annotation is left out of an anchor's text as out of the
+    /// page's, rather than read into the word it annotates.
+    #[test]
+    fn anchor_text_leaves_out_ruby_annotations_as_the_text_does() {
+        let src = "<a href=/k><ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp>字<rt>ji</ruby>検索</a>";
+        let from = src.find('>').unwrap_or(0) + 1;
+        let to = src.rfind("</a>").unwrap_or(src.len());
+        assert_eq!(anchor_text(src, from, to), "漢字検索");
+        let src = "<a href=/k>a<rt>note<p>b</p></a>";
+        let to = src.rfind("</a>").unwrap_or(src.len());
+        assert_eq!(anchor_text(src, 11, to), "a b");
     }
 
     #[test]
