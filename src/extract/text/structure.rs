@@ -595,7 +595,11 @@ impl Structure for &mut Builder {
             b"ul" | b"ol" | b"menu" => {
                 self.mark_layout();
                 let ordered = name == b"ol";
-                let quote = self.quote_depth();
+                // In the quotes of the list around it too: a list reopened
+                // after a gap (see `resume`) keeps its quotes, whose
+                // tags were before the context.
+                let around = self.lists.last().map_or(0, |l| l.quote);
+                let quote = self.quote_depth().max(around);
                 self.lists.push(List {
                     ordered,
                     item: None,
@@ -1121,6 +1125,32 @@ mod tests {
                 item(2, "three"),
                 table,
                 code(0, "y"),
+            ]
+        );
+    }
+
+    /// A list nested in a quoted list that a run reopened after a gap is
+    /// in that quote too, though the quote's tag is above the context.
+    #[test]
+    fn a_list_nested_in_a_quoted_list_after_a_gap_is_quoted() {
+        let html = "<blockquote><ol><li>one</li>\n<li>menu</li>\n\
+                    <li>two<ul><li>inner</li></ul></li></ol></blockquote>";
+        let menu = html.find("<li>menu").unwrap_or(0);
+        let two = html.find("<li>two").unwrap_or(0);
+        let (_, blocks) = blocks_in(html, &[(0, menu), (two, html.len())]);
+        let item = |depth, ordered, text: &str| Block::ListItem {
+            depth,
+            ordered,
+            start: None,
+            quote: 1,
+            text: text.into(),
+        };
+        assert_eq!(
+            blocks,
+            [
+                item(1, true, "one"),
+                item(1, true, "two"),
+                item(2, false, "inner")
             ]
         );
     }
