@@ -275,6 +275,8 @@ pub(crate) struct Builder {
     lists: Vec<List>,
     /// The lists open where the last run ended.
     carried: Vec<List>,
+    /// The quotes open where the last run ended (their ids).
+    carried_quotes: Vec<u32>,
     /// The lists were reopened by [`Builder::resume`] and are not yet
     /// known to go on (see [`Builder::confirm_lists`]).
     resumed: bool,
@@ -291,9 +293,11 @@ impl Builder {
     /// Reopens the lists open where the run before ended, after a
     /// [`Structure::reset`] and before the context of a run that holds
     /// all of the page since (see [`context_is_whole`]): a run after a
-    /// dropped stretch of a list is still in it, numbered or not.
+    /// dropped stretch of a list is still in it, numbered or not; and
+    /// the quotes, whose end tags the context holds if they end.
     pub(crate) fn resume(&mut self) {
         self.lists = std::mem::take(&mut self.carried);
+        self.quotes = std::mem::take(&mut self.carried_quotes);
         self.resumed = !self.lists.is_empty();
     }
 
@@ -571,7 +575,7 @@ impl Structure for &mut Builder {
         self.heading = None;
         self.carried = std::mem::take(&mut self.lists);
         self.resumed = false;
-        self.quotes.clear();
+        self.carried_quotes = std::mem::take(&mut self.quotes);
         self.code = (0, 0);
         self.open_tables.clear();
         self.paragraph = self.bump();
@@ -1151,6 +1155,40 @@ mod tests {
                 item(1, true, "one"),
                 item(1, true, "two"),
                 item(2, false, "inner")
+            ]
+        );
+    }
+
+    /// A run after lines left out of a quote is still in that quote,
+    /// as one after lines left out of a list is in the list.
+    #[test]
+    fn a_run_after_a_gap_in_a_quote_is_still_quoted() {
+        let html = "<blockquote><p>a</p><blockquote><p>b</p>\n<p>menu</p>\n\
+                    <ul><li>c</li></ul><p>d</p></blockquote><p>e</p></blockquote><p>f</p>";
+        let menu = html.find("<p>menu").unwrap_or(0);
+        let list = html.find("<ul>").unwrap_or(0);
+        let (text, blocks) = blocks_in(html, &[(0, menu), (list, html.len())]);
+        assert_eq!(text, "a\nb\nc\nd\ne\nf");
+        let quote = |quote, text: &str| Block::Quote {
+            quote,
+            text: text.into(),
+        };
+        let item = Block::ListItem {
+            depth: 1,
+            ordered: false,
+            start: None,
+            quote: 2,
+            text: "c".into(),
+        };
+        assert_eq!(
+            blocks,
+            [
+                quote(0, "a"),
+                quote(1, "b"),
+                item,
+                quote(1, "d"),
+                quote(0, "e"),
+                para("f")
             ]
         );
     }
