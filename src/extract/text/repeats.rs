@@ -55,13 +55,20 @@ pub fn repeated_paragraphs(
     let lines = line_spans(text);
     let line = |i: usize| text.get(lines[i].clone()).unwrap_or("").trim();
     let mut dropped: Vec<Range<usize>> = Vec::new();
+    // `one_element` answers once per paragraph: its answer depends on the
+    // text alone, and asking it for each of thousands of copies looks at
+    // every copy each time.
+    let mut in_one: HashMap<&str, bool> = HashMap::new();
     for (copy, earlier) in repeats {
         if line(copy) != line(earlier) {
             continue; // a hash collision
         }
         let gap = lines[copy].start - lines[earlier].end;
         let far = gap * FAR_SHARE >= text.len();
-        if (far || repeats_a_stretch(&line, lines.len(), earlier, copy)) && !one_element(line(copy))
+        if (far || repeats_a_stretch(&line, lines.len(), earlier, copy))
+            && !*in_one
+                .entry(line(copy))
+                .or_insert_with_key(|p| one_element(p))
         {
             dropped.push(lines[copy].clone());
         }
@@ -135,6 +142,20 @@ fn repeats_a_stretch<'t>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_element_question_is_asked_once_per_paragraph() {
+        let a = "a".repeat(MIN_REPEAT);
+        let b = "b".repeat(MIN_REPEAT);
+        let text = format!("{a}\n{b}\n").repeat(50);
+        let mut asked = 0;
+        let dropped = repeated_paragraphs(&text, |_| {
+            asked += 1;
+            false
+        });
+        assert_eq!(dropped.len(), 98);
+        assert_eq!(asked, 2);
+    }
 
     /// Drops from `text` the later copies of long paragraphs (at least
     /// [`MIN_REPEAT`] bytes, whitespace at their ends aside) that repeat a
