@@ -297,3 +297,30 @@ fn cli_extract_stops_reading_stdin_at_the_limit() {
         "wrote {written} bytes before the pipe broke"
     );
 }
+
+/// A page cut inside a tag with thousands of quoted attributes (a crawl's
+/// record cut at its size limit) is extracted, metadata and all, on a
+/// thread with the 2 MiB stack of a worker's: the cut tag is dropped,
+/// never handed to a tokenizer that recurses once per attribute.
+#[test]
+fn a_page_cut_inside_a_tag_of_thousands_of_attributes_is_extracted() {
+    let mut page = article(3);
+    page.truncate(page.find("</article>").unwrap_or(page.len()));
+    page.push_str("<p>The last words <b ");
+    for i in 0..20_000 {
+        page.push_str(&format!("data-k{i}=\"v{i}\" "));
+    }
+    let doc = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            extractor(|o| o.metadata = true)
+                .extract(page.as_bytes(), &Hints::default())
+                .map(|d| d.text)
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+        .unwrap();
+    assert!(doc.contains("Paragraph 2 of a long article"), "{doc}");
+    assert!(!doc.contains("data-k"), "{doc}");
+}

@@ -58,6 +58,7 @@ pub(super) fn run<S: Sink>(html: &str, sink: &mut S, chars: &mut Vec<u8>) -> usi
                 at = lt + 1;
             }
             Some(Step::Ignored(end)) => at = end,
+            Some(Step::Cut) => return bytes.len(),
             Some(Step::EndTag { name_end, end }) => {
                 if !with_name(bytes, lt + 2, name_end, |name, tag| {
                     sink.end_tag_known(name, tag);
@@ -323,6 +324,13 @@ enum Step {
     Ignored(usize),
     /// A `<` that starts nothing: text.
     Less,
+    /// A tag the input's end cuts (`<b class="x` and no `>`) after more
+    /// than [`LONG_CUT_TAG`] bytes: dropped, as WHATWG's eof-in-tag drops
+    /// it, and nothing more is reported. Not left to html5gum, whose
+    /// attribute states recurse once per attribute on such a tag and
+    /// overflow the stack after some thousands of them. A shorter one goes
+    /// to html5gum as ever (which reports some of them, `<p =`).
+    Cut,
 }
 
 /// What follows a start tag, as `events` switches the tokenizer's state.
@@ -335,21 +343,25 @@ enum Raw {
     Rest,
 }
 
+/// A cut tag longer than this (bytes) is [`Step::Cut`].
+const LONG_CUT_TAG: usize = 4096;
+
 fn markup(bytes: &[u8], lt: usize) -> Option<Step> {
+    let cut = || (bytes.len() - lt > LONG_CUT_TAG).then_some(Step::Cut);
     let next = bytes.get(lt + 1).copied();
     match next {
         Some(b) if b.is_ascii_alphabetic() => {
-            let name_end = name_end(bytes, lt + 1)?;
-            let end = tag_end(bytes, name_end)?;
+            let Some((name_end, end)) = tag_ends(bytes, lt + 1) else {
+                return cut();
+            };
             let raw = raw_text(&bytes[lt + 1..name_end]);
             Some(Step::Tag { name_end, end, raw })
         }
         Some(b'/') => match bytes.get(lt + 2) {
-            Some(b) if b.is_ascii_alphabetic() => {
-                let name_end = name_end(bytes, lt + 2)?;
-                let end = tag_end(bytes, name_end)?;
-                Some(Step::EndTag { name_end, end })
-            }
+            Some(b) if b.is_ascii_alphabetic() => match tag_ends(bytes, lt + 2) {
+                Some((name_end, end)) => Some(Step::EndTag { name_end, end }),
+                None => cut(),
+            },
             Some(_) => Some(Step::Ignored(after(b'>', bytes, lt + 2)?)),
             None => None,
         },
@@ -360,6 +372,13 @@ fn markup(bytes: &[u8], lt: usize) -> Option<Step> {
         Some(_) => Some(Step::Less),
         None => None,
     }
+}
+
+/// Where the name of a tag starting at `from` ends, and just past the
+/// tag's `>`; `None` when the input ends first.
+fn tag_ends(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
+    let name_end = name_end(bytes, from)?;
+    Some((name_end, tag_end(bytes, name_end)?))
 }
 
 /// Where a tag name starting at `from` ends: whitespace, `/` or `>`.
@@ -573,6 +592,7 @@ pub(crate) fn text_after_markup(bytes: &[u8], lt: usize) -> Option<usize> {
         },
         Step::EndTag { end, .. } | Step::Ignored(end) => Some(end),
         Step::Less => Some(lt),
+        Step::Cut => None,
     }
 }
 
