@@ -599,11 +599,7 @@ impl Structure for &mut Builder {
             b"ul" | b"ol" | b"menu" => {
                 self.mark_layout();
                 let ordered = name == b"ol";
-                // In the quotes of the list around it too: a list reopened
-                // after a gap (see `resume`) keeps its quotes, whose
-                // tags were before the context.
-                let around = self.lists.last().map_or(0, |l| l.quote);
-                let quote = self.quote_depth().max(around);
+                let quote = self.quote_depth();
                 self.lists.push(List {
                     ordered,
                     item: None,
