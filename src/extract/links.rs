@@ -24,6 +24,7 @@
 use super::meta::tag::{self, StartTag};
 use super::meta::{Marks as MetaMarks, is_url_like};
 use super::tags::Tag;
+use super::text::{RubyPart, ruby_part};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use url::Url;
@@ -314,11 +315,11 @@ fn anchor_text(src: &str, from: usize, to: usize) -> String {
 fn ruby_annotation(name: &[u8]) -> Option<bool> {
     let end = name.first() == Some(&b'/');
     let name = if end { &name[1..] } else { name };
-    match name {
-        b"rt" | b"rp" | b"rtc" => Some(!end),
-        b"rb" | b"ruby" => Some(false),
-        _ if Tag::classify(name).is_block() => Some(false),
-        _ => None,
+    match ruby_part(name) {
+        Some(RubyPart::Annotation) => Some(!end),
+        Some(_) => Some(false),
+        None if Tag::classify(name).is_block() => Some(false),
+        None => None,
     }
 }
 

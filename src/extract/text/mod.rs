@@ -560,7 +560,7 @@ fn east_asian_wide(c: char) -> bool {
 /// `rp`, `rtc`) are left out; the base (`rb`) and the ruby itself end an
 /// annotation left open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum RubyPart {
+pub(crate) enum RubyPart {
     Annotation,
     Base,
     Ruby,
@@ -587,7 +587,7 @@ fn contains(tag: Tag) -> bool {
 }
 
 /// What a tag name (an inline one, lowercased) is to a ruby, if anything.
-fn ruby_part(name: &[u8]) -> Option<RubyPart> {
+pub(crate) fn ruby_part(name: &[u8]) -> Option<RubyPart> {
     match name {
         b"rt" | b"rp" | b"rtc" => Some(RubyPart::Annotation),
         b"rb" => Some(RubyPart::Base),
