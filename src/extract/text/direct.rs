@@ -375,7 +375,9 @@ fn markup(bytes: &[u8], lt: usize) -> Option<Step> {
 }
 
 /// Where the name of a tag starting at `from` ends, and just past the
-/// tag's `>`; `None` when the input ends first.
+/// tag's `>`; `None` when the input ends first. Inlined: as a call of its
+/// own it took `tag_end` in, +1.2 M instructions on every 15th page.
+#[inline(always)]
 fn tag_ends(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
     let name_end = name_end(bytes, from)?;
     Some((name_end, tag_end(bytes, name_end)?))
